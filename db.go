@@ -1,0 +1,80 @@
+package pebble
+
+import (
+	"context"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+)
+
+// DB is upstream Pebble's DB with pebblerf's plug-ins attached. Every
+// upstream method is available with its upstream signature; the ones that
+// create iterators, batches or snapshots return this package's wrappers, so
+// reads made through them stay visible to the plug-ins.
+type DB struct {
+	*upstream.DB
+	plugins Plugins
+}
+
+// wrapIter wraps an upstream iterator for db (nil for iterators that read no
+// DB, such as external iterators), keeping upstream's nil-on-error contract.
+func wrapIter(it *upstream.Iterator, err error) (*Iterator, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &Iterator{Iterator: it}, nil
+}
+
+func wrapBatch(b *upstream.Batch) *Batch {
+	return &Batch{Batch: b}
+}
+
+// NewIter is upstream's DB.NewIter.
+func (d *DB) NewIter(o *IterOptions) (*Iterator, error) {
+	return wrapIter(d.DB.NewIter(o))
+}
+
+// NewIterWithContext is upstream's DB.NewIterWithContext.
+func (d *DB) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
+	return wrapIter(d.DB.NewIterWithContext(ctx, o))
+}
+
+// NewSnapshot is upstream's DB.NewSnapshot.
+func (d *DB) NewSnapshot() *Snapshot {
+	return &Snapshot{Snapshot: d.DB.NewSnapshot()}
+}
+
+// NewEventuallyFileOnlySnapshot is upstream's
+// DB.NewEventuallyFileOnlySnapshot.
+func (d *DB) NewEventuallyFileOnlySnapshot(keyRanges []KeyRange) *EventuallyFileOnlySnapshot {
+	return &EventuallyFileOnlySnapshot{EventuallyFileOnlySnapshot: d.DB.NewEventuallyFileOnlySnapshot(keyRanges)}
+}
+
+// NewBatch is upstream's DB.NewBatch.
+func (d *DB) NewBatch(opts ...BatchOption) *Batch {
+	return wrapBatch(d.DB.NewBatch(opts...))
+}
+
+// NewBatchWithSize is upstream's DB.NewBatchWithSize.
+func (d *DB) NewBatchWithSize(size int, opts ...BatchOption) *Batch {
+	return wrapBatch(d.DB.NewBatchWithSize(size, opts...))
+}
+
+// NewIndexedBatch is upstream's DB.NewIndexedBatch.
+func (d *DB) NewIndexedBatch() *Batch {
+	return wrapBatch(d.DB.NewIndexedBatch())
+}
+
+// NewIndexedBatchWithSize is upstream's DB.NewIndexedBatchWithSize.
+func (d *DB) NewIndexedBatchWithSize(size int) *Batch {
+	return wrapBatch(d.DB.NewIndexedBatchWithSize(size))
+}
+
+// Apply is upstream's DB.Apply.
+func (d *DB) Apply(batch *Batch, opts *WriteOptions) error {
+	return d.DB.Apply(batch.upstream(), opts)
+}
+
+// ApplyNoSyncWait is upstream's DB.ApplyNoSyncWait.
+func (d *DB) ApplyNoSyncWait(batch *Batch, opts *WriteOptions) error {
+	return d.DB.ApplyNoSyncWait(batch.upstream(), opts)
+}

@@ -1,0 +1,297 @@
+// Command dropingen writes aliases_gen.go: the part of the drop-in face that
+// re-exports upstream Pebble's root package unchanged.
+//
+// A program written against github.com/cockroachdb/pebble/v2 must compile
+// when only its import path changes to github.com/pebblerf/pebble. Keeping
+// ~200 re-exports in step with upstream by hand is how a drop-in silently
+// stops being one, so they are generated from upstream's export data: every
+// exported constant, variable, type and function of the upstream package is
+// re-exported under the same name, except the names the root package wraps
+// (listed in wrapped below), which it declares itself.
+//
+// The generator also refuses to alias a type or function whose signature
+// mentions a wrapped type: such a re-export would hand a caller an upstream
+// *Iterator (say) where the drop-in promises its own, so it has to be written
+// by hand. TestAliasesUpToDate runs the generator and fails when the
+// committed file differs from what upstream's current API would produce.
+//
+// Usage (from the module root): go run ./internal/dropingen > aliases_gen.go
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+
+	"github.com/cockroachdb/errors"
+)
+
+const upstreamPath = "github.com/cockroachdb/pebble/v2"
+
+// wrapped lists the upstream names the root package declares itself, because
+// they return or accept one of the wrapper types through which plug-ins see
+// reads.
+var wrapped = map[string]bool{
+	"DB": true, "Iterator": true, "Batch": true, "Snapshot": true,
+	"EventuallyFileOnlySnapshot": true, "Reader": true, "Writer": true,
+	"Open": true, "NewExternalIter": true, "NewExternalIterWithContext": true,
+	"CanDeterministicallySingleDelete": true, "DebugCheckLevels": true,
+}
+
+func main() {
+	src, err := generate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dropingen:", err)
+		os.Exit(1)
+	}
+	_, _ = os.Stdout.Write(src)
+}
+
+// exportFiles asks the go command for the compiled export data of upstream's
+// package and its dependencies, which go/importer reads.
+func exportFiles() (map[string]string, error) {
+	out, err := exec.Command("go", "list", "-export", "-deps", "-json", upstreamPath).Output()
+	if err != nil {
+		return nil, errors.Wrap(err, "go list -export")
+	}
+	files := map[string]string{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct{ ImportPath, Export string }
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, errors.Wrap(err, "decoding go list output")
+		}
+		files[p.ImportPath] = p.Export
+	}
+	return files, nil
+}
+
+func generate() ([]byte, error) {
+	files, err := exportFiles()
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		f, ok := files[path]
+		if !ok || f == "" {
+			return nil, errors.Newf("no export data for %s", path)
+		}
+		return os.Open(f)
+	})
+	pkg, err := imp.Import(upstreamPath)
+	if err != nil {
+		return nil, errors.Wrap(err, "importing upstream")
+	}
+	return render(pkg)
+}
+
+// render writes the re-exports, grouped by kind and sorted by name so the
+// output is stable across runs.
+func render(pkg *types.Package) ([]byte, error) {
+	imports := map[string]string{"upstream": upstreamPath}
+	qualifier := func(p *types.Package) string {
+		if p.Path() == upstreamPath {
+			return "upstream"
+		}
+		name := p.Name()
+		if prev, ok := imports[name]; ok && prev != p.Path() {
+			name = strings.ReplaceAll(p.Path()[strings.LastIndex(p.Path(), "/")+1:], "-", "") + "pkg"
+		}
+		imports[name] = p.Path()
+		return name
+	}
+
+	names := pkg.Scope().Names()
+	sort.Strings(names)
+	var consts, vars, typs, funcs bytes.Buffer
+	for _, name := range names {
+		obj := pkg.Scope().Lookup(name)
+		if !obj.Exported() || wrapped[name] {
+			continue
+		}
+		if bad := mentionsWrapped(obj); bad != "" {
+			return nil, errors.Newf("%s mentions wrapped type %s: declare it by hand and add it to wrapped", name, bad)
+		}
+		switch o := obj.(type) {
+		case *types.Const:
+			fmt.Fprintf(&consts, "\t%s = upstream.%s\n", name, name)
+		case *types.Var:
+			fmt.Fprintf(&vars, "\t%s = upstream.%s\n", name, name)
+		case *types.TypeName:
+			if tp := typeParams(o.Type()); tp != nil {
+				fmt.Fprintf(&typs, "\t%s[%s] = upstream.%s[%s]\n", name,
+					typeParamDecl(tp, qualifier), name, typeParamUse(tp))
+			} else {
+				fmt.Fprintf(&typs, "\t%s = upstream.%s\n", name, name)
+			}
+		case *types.Func:
+			if usesInternal(o.Type()) {
+				// A forwarding function would have to name a type from one
+				// of upstream's internal packages, which this module cannot
+				// import; a variable holding upstream's function needs no
+				// names and is called the same way.
+				fmt.Fprintf(&vars, "\t%s = upstream.%s\n", name, name)
+			} else {
+				writeFunc(&funcs, o, qualifier)
+			}
+		}
+	}
+
+	var out bytes.Buffer
+	out.WriteString("// Code generated by go run ./internal/dropingen; DO NOT EDIT.\n\n")
+	out.WriteString("package pebble\n\nimport (\n")
+	importNames := make([]string, 0, len(imports))
+	for n := range imports {
+		importNames = append(importNames, n)
+	}
+	sort.Strings(importNames)
+	for _, n := range importNames {
+		fmt.Fprintf(&out, "\t%s %q\n", n, imports[n])
+	}
+	out.WriteString(")\n\n// Constants re-exported from upstream Pebble.\nconst (\n")
+	out.Write(consts.Bytes())
+	out.WriteString(")\n\n// Variables re-exported from upstream Pebble. They are copies made at\n" +
+		"// package initialisation: assigning to one here does not change upstream's.\nvar (\n")
+	out.Write(vars.Bytes())
+	out.WriteString(")\n\n// Types re-exported from upstream Pebble as aliases.\ntype (\n")
+	out.Write(typs.Bytes())
+	out.WriteString(")\n")
+	out.Write(funcs.Bytes())
+	return format.Source(out.Bytes())
+}
+
+func typeParams(t types.Type) *types.TypeParamList {
+	if n, ok := t.(*types.Named); ok {
+		return n.TypeParams()
+	}
+	return nil
+}
+
+func typeParamDecl(tp *types.TypeParamList, q types.Qualifier) string {
+	parts := make([]string, tp.Len())
+	for i := range parts {
+		p := tp.At(i)
+		parts[i] = p.Obj().Name() + " " + types.TypeString(p.Constraint(), q)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func typeParamUse(tp *types.TypeParamList) string {
+	parts := make([]string, tp.Len())
+	for i := range parts {
+		parts[i] = tp.At(i).Obj().Name()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// usesInternal reports whether printing t would name a package that an
+// importer outside upstream's module may not import.
+func usesInternal(t types.Type) bool {
+	internal := false
+	types.TypeString(t, func(p *types.Package) string {
+		if strings.Contains(p.Path()+"/", "/internal/") {
+			internal = true
+		}
+		return p.Name()
+	})
+	return internal
+}
+
+// writeFunc writes a forwarding function with upstream's exact signature. A
+// function (rather than a variable holding upstream's) keeps it a constant
+// declaration for callers and for go doc.
+func writeFunc(w io.Writer, f *types.Func, q types.Qualifier) {
+	sig := f.Type().(*types.Signature)
+	params := sig.Params()
+	decl := make([]string, params.Len())
+	args := make([]string, params.Len())
+	for i := range decl {
+		p := params.At(i)
+		name := p.Name()
+		if name == "" || name == "_" {
+			name = fmt.Sprintf("arg%d", i)
+		}
+		typ := types.TypeString(p.Type(), q)
+		args[i] = name
+		if sig.Variadic() && i == params.Len()-1 {
+			typ = "..." + types.TypeString(p.Type().(*types.Slice).Elem(), q)
+			args[i] += "..."
+		}
+		decl[i] = name + " " + typ
+	}
+	results := types.TypeString(sig.Results(), q)
+	if sig.Results().Len() == 1 && sig.Results().At(0).Name() == "" {
+		results = strings.TrimSuffix(strings.TrimPrefix(results, "("), ")")
+	}
+	ret := "return "
+	if sig.Results().Len() == 0 {
+		ret = ""
+	}
+	fmt.Fprintf(w, "\n// %s calls upstream Pebble's %s.\nfunc %s(%s) %s {\n\t%supstream.%s(%s)\n}\n",
+		f.Name(), f.Name(), f.Name(), strings.Join(decl, ", "), results, ret, f.Name(), strings.Join(args, ", "))
+}
+
+// mentionsWrapped returns the name of a wrapped upstream type that appears in
+// obj's type or, for a named type, in its methods' signatures.
+func mentionsWrapped(obj types.Object) string {
+	var found string
+	var visit func(t types.Type, depth int)
+	seen := map[types.Type]bool{}
+	visit = func(t types.Type, depth int) {
+		if found != "" || seen[t] || depth > 3 {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			if o := t.Obj(); o.Pkg() != nil && o.Pkg().Path() == upstreamPath && wrapped[o.Name()] {
+				found = o.Name()
+				return
+			}
+		case *types.Pointer:
+			visit(t.Elem(), depth)
+		case *types.Slice:
+			visit(t.Elem(), depth)
+		case *types.Map:
+			visit(t.Key(), depth)
+			visit(t.Elem(), depth)
+		case *types.Signature:
+			for i := 0; i < t.Params().Len(); i++ {
+				visit(t.Params().At(i).Type(), depth+1)
+			}
+			for i := 0; i < t.Results().Len(); i++ {
+				visit(t.Results().At(i).Type(), depth+1)
+			}
+		}
+	}
+	switch o := obj.(type) {
+	case *types.TypeName:
+		if n, ok := o.Type().(*types.Named); ok {
+			for i := 0; i < n.NumMethods(); i++ {
+				if n.Method(i).Exported() {
+					visit(n.Method(i).Type(), 0)
+				}
+			}
+			if iface, ok := n.Underlying().(*types.Interface); ok {
+				for i := 0; i < iface.NumMethods(); i++ {
+					visit(iface.Method(i).Type(), 0)
+				}
+			}
+		}
+	default:
+		visit(obj.Type(), 0)
+	}
+	return found
+}
