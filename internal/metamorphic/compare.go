@@ -1,0 +1,191 @@
+package metamorphic
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
+	pebblerf "github.com/pebblerf/pebble"
+)
+
+// Config is one test: the key kind, the options both engines share, and the
+// plug-in configuration pebblerf runs under.
+type Config struct {
+	Seed     uint64
+	Keys     KeyKind
+	Universe int
+	// Shared options.
+	MemTableSize       uint64
+	BlockSize          int
+	AutoCompactions    bool
+	UpstreamFilterBits int // 0: no filter
+	// pebblerf's side.
+	Plugins pebblerf.Plugins
+	// loseSetsEvery injects a fault into pebblerf's runner (tests only).
+	loseSetsEvery int
+}
+
+func (c Config) String() string {
+	return fmt.Sprintf("seed=%d keys=%s universe=%d memtable=%d block=%d autocompact=%t bloom=%d plugins=%+v",
+		c.Seed, c.Keys, c.Universe, c.MemTableSize, c.BlockSize, c.AutoCompactions,
+		c.UpstreamFilterBits, c.Plugins)
+}
+
+// RandomConfig draws a configuration from seed.
+func RandomConfig(seed uint64) Config {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	return Config{
+		Seed:               seed,
+		Keys:               KeyKind(rng.IntN(int(numKeyKinds))),
+		Universe:           []int{20, 200, 2000}[rng.IntN(3)],
+		MemTableSize:       uint64(64<<10) << rng.IntN(4),
+		BlockSize:          []int{64, 512, 4096}[rng.IntN(3)],
+		AutoCompactions:    rng.IntN(2) == 0,
+		UpstreamFilterBits: []int{0, 10}[rng.IntN(2)],
+		Plugins:            randomPlugins(rng),
+	}
+}
+
+// randomPlugins picks a pebblerf plug-in configuration. The zero Plugins is
+// upstream's behaviour; every plug-in added to pebblerf is drawn here.
+func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
+	_ = rng
+	return pebblerf.Plugins{}
+}
+
+func (c Config) options(fs vfs.FS) *pebble.Options {
+	opts := &pebble.Options{
+		FS:                          fs,
+		MemTableSize:                c.MemTableSize,
+		DisableAutomaticCompactions: !c.AutoCompactions,
+		L0StopWritesThreshold:       1000,
+		Merger:                      concatMerger,
+		Logger:                      quietLogger{},
+	}
+	opts.Levels[0].BlockSize = c.BlockSize
+	if c.UpstreamFilterBits > 0 {
+		opts.Levels[0].FilterPolicy = bloom.FilterPolicy(c.UpstreamFilterBits)
+	}
+	keySpace{kind: c.Keys}.apply(opts)
+	return opts
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{})  {}
+func (quietLogger) Errorf(string, ...interface{}) {}
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	panic(fmt.Sprintf(format, args...))
+}
+
+// Mismatch is the first result on which the engines disagreed.
+type Mismatch struct {
+	Config   Config
+	Ops      []op
+	Index    int
+	Upstream string
+	Pebblerf string
+}
+
+func (m *Mismatch) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pebblerf differs from upstream Pebble at op %d of %d\nconfig: %s\n",
+		m.Index+1, len(m.Ops), m.Config)
+	fmt.Fprintf(&b, "op:       %s\nupstream: %s\npebblerf: %s\nops (replay with Replay):\n%s",
+		m.Ops[m.Index], m.Upstream, m.Pebblerf, formatOps(m.Ops[:m.Index+1]))
+	return b.String()
+}
+
+// Generate returns the ops a config runs.
+func Generate(c Config, n int) []op {
+	space := keySpace{kind: c.Keys, universe: c.Universe}
+	cmp := pebble.DefaultComparer.Compare
+	if opts := c.options(vfs.NewMem()); opts.Comparer != nil {
+		cmp = opts.Comparer.Compare
+	}
+	return newGenerator(c.Seed, space, cmp).generate(n)
+}
+
+// Compare runs ops on both engines and returns the first mismatch, or nil.
+func Compare(c Config, ops []op) (*Mismatch, error) {
+	up, err := newUpstreamRunner(c)
+	if err != nil {
+		return nil, errors.Wrap(err, "opening upstream")
+	}
+	defer up.close()
+	rfFS := vfs.NewMem()
+	rfOpts := c.options(rfFS)
+	rf, err := newRunner(rfFS, rfOpts, func() (engine, error) {
+		db, err := pebblerf.OpenWithPlugins("db", rfOpts, c.Plugins)
+		if err != nil {
+			return nil, err
+		}
+		return genericEngine[*pebblerf.Iterator, *pebblerf.Batch, *pebblerf.Snapshot, *pebblerf.DB]{d: db}, nil
+	})
+	if err != nil {
+		return nil, errors.Wrap(err, "opening pebblerf")
+	}
+	rf.loseSetsEvery = c.loseSetsEvery
+	defer rf.close()
+	for i, o := range ops {
+		a, b := up.exec(o), rf.exec(o)
+		if a != b {
+			return &Mismatch{Config: c, Ops: ops, Index: i, Upstream: a, Pebblerf: b}, nil
+		}
+	}
+	return nil, nil
+}
+
+func newUpstreamRunner(c Config) (*runner, error) {
+	fs := vfs.NewMem()
+	opts := c.options(fs)
+	return newRunner(fs, opts, func() (engine, error) {
+		db, err := pebble.Open("db", opts)
+		if err != nil {
+			return nil, err
+		}
+		return genericEngine[*pebble.Iterator, *pebble.Batch, *pebble.Snapshot, *pebble.DB]{d: db}, nil
+	})
+}
+
+// Shrink returns a shorter op sequence that still mismatches: it drops
+// chunks of ops, halving the chunk size, while the result stays valid and
+// still fails. Greedy and deterministic; good enough to make a failure
+// readable.
+func Shrink(m *Mismatch) *Mismatch {
+	best := m
+	best.Ops = best.Ops[:best.Index+1]
+	for chunk := len(best.Ops) / 2; chunk >= 1; chunk /= 2 {
+		for start := 0; start+chunk <= len(best.Ops); {
+			candidate := append(append([]op(nil), best.Ops[:start]...), best.Ops[start+chunk:]...)
+			if !valid(candidate) {
+				start += chunk
+				continue
+			}
+			if mm, err := Compare(best.Config, candidate); err == nil && mm != nil {
+				mm.Ops = mm.Ops[:mm.Index+1]
+				best = mm
+				continue
+			}
+			start += chunk
+		}
+	}
+	return best
+}
+
+// Replay parses ops in the text form a Mismatch prints and compares them
+// under c.
+func Replay(c Config, text string) (*Mismatch, error) {
+	ops, err := parseOps(text)
+	if err != nil {
+		return nil, err
+	}
+	if !valid(ops) {
+		return nil, errors.New("metamorphic: replayed ops break the generator's rules")
+	}
+	return Compare(c, ops)
+}

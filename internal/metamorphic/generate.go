@@ -1,0 +1,303 @@
+package metamorphic
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// generator produces a random but valid sequence of ops. Valid means the
+// sequence never depends on behaviour Pebble leaves undefined, because then
+// two correct engines could differ: SingleDelete is only issued on a key set
+// exactly once since its last delete and never merged, batch iterators are
+// closed before their batch, and reopen happens only with nothing open.
+type generator struct {
+	rng    *rand.Rand
+	keys   keySpace
+	cmp    pebble.Compare
+	ops    []op
+	batch  string // "", "plain" or "indexed"
+	snaps  []string
+	iters  map[string]string // iterator id -> source
+	nextID int
+	// writes counts point writes per key since its last Delete, for
+	// SingleDelete's rule; merged marks keys that ever saw a merge.
+	writes map[string]int
+	merged map[string]bool
+}
+
+func newGenerator(seed uint64, keys keySpace, cmp pebble.Compare) *generator {
+	return &generator{
+		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		keys:   keys,
+		cmp:    cmp,
+		iters:  map[string]string{},
+		writes: map[string]int{},
+		merged: map[string]bool{},
+	}
+}
+
+func (g *generator) emit(name string, args ...string) {
+	g.ops = append(g.ops, op{name: name, args: args})
+}
+
+func (g *generator) key() string { return string(g.keys.key(g.rng)) }
+
+func (g *generator) value() string { return fmt.Sprintf("v%d", g.rng.IntN(1000)) }
+
+// span returns two distinct keys in comparer order.
+func (g *generator) span() (string, string) {
+	a, b := g.key(), g.key()
+	for g.cmp([]byte(a), []byte(b)) == 0 {
+		b = g.key()
+	}
+	if g.cmp([]byte(a), []byte(b)) > 0 {
+		a, b = b, a
+	}
+	return a, b
+}
+
+// optionalSpan returns bounds for an iterator, either of which may be absent.
+func (g *generator) optionalSpan() (string, string) {
+	lower, upper := g.span()
+	switch g.rng.IntN(4) {
+	case 0:
+		return "", ""
+	case 1:
+		return lower, ""
+	case 2:
+		return "", upper
+	}
+	return lower, upper
+}
+
+func (g *generator) set(prefix string) {
+	k := g.key()
+	g.writes[k]++
+	g.emit(prefix+"set", k, g.value())
+}
+
+// generate appends n ops.
+func (g *generator) generate(n int) []op {
+	for len(g.ops) < n {
+		g.step()
+	}
+	g.closeAll()
+	return g.ops
+}
+
+func (g *generator) step() {
+	switch r := g.rng.IntN(100); {
+	case r < 22:
+		g.set("")
+	case r < 27:
+		k := g.key()
+		g.writes[k] = 0
+		g.emit("delete", k)
+	case r < 30:
+		g.singleDelete()
+	case r < 33:
+		s, e := g.span()
+		g.emit("delrange", s, e)
+	case r < 37:
+		k := g.key()
+		g.merged[k] = true
+		g.emit("merge", k, g.value())
+	case r < 45:
+		g.emit("get", g.key())
+	case r < 53:
+		g.batchOp()
+	case r < 57:
+		g.snapshotOp()
+	case r < 85:
+		g.iterOp()
+	case r < 90:
+		g.emit("flush")
+	case r < 92:
+		s, e := g.span()
+		g.emit("compact", s, e)
+	case r < 95:
+		g.ingestOp()
+	default:
+		if g.batch == "" && len(g.snaps) == 0 && len(g.iters) == 0 && g.rng.IntN(4) == 0 {
+			g.emit("reopen")
+		} else {
+			g.set("")
+		}
+	}
+}
+
+func (g *generator) singleDelete() {
+	var eligible []string
+	for k, n := range g.writes {
+		if n == 1 && !g.merged[k] {
+			eligible = append(eligible, k)
+		}
+	}
+	if len(eligible) == 0 || g.batch != "" {
+		g.set("")
+		return
+	}
+	// Sorted so that the choice depends on the seed alone, not on map order.
+	slices.Sort(eligible)
+	k := eligible[g.rng.IntN(len(eligible))]
+	g.writes[k] = 0
+	g.emit("singledel", k)
+}
+
+func (g *generator) batchOp() {
+	if g.batch == "" {
+		g.batch = "plain"
+		if g.rng.IntN(2) == 0 {
+			g.batch = "indexed"
+			g.emit("batch.new", "indexed")
+		} else {
+			g.emit("batch.new")
+		}
+		return
+	}
+	switch r := g.rng.IntN(10); {
+	case r < 4:
+		g.set("batch.")
+	case r < 5:
+		k := g.key()
+		g.writes[k] = 0
+		g.emit("batch.delete", k)
+	case r < 6:
+		s, e := g.span()
+		g.emit("batch.delrange", s, e)
+	case r < 7:
+		k := g.key()
+		g.merged[k] = true
+		g.emit("batch.merge", k, g.value())
+	case r < 8 && g.batch == "indexed":
+		g.emit("batch.get", g.key())
+	default:
+		g.closeBatchIters()
+		if g.rng.IntN(5) == 0 {
+			g.emit("batch.close")
+		} else {
+			g.emit("batch.commit")
+		}
+		g.batch = ""
+	}
+}
+
+func (g *generator) closeBatchIters() {
+	for _, id := range g.iterIDs() {
+		if g.iters[id] == "batch" {
+			g.emit("iter.close", id)
+			delete(g.iters, id)
+		}
+	}
+}
+
+func (g *generator) iterIDs() []string {
+	ids := make([]string, 0, len(g.iters))
+	for id := range g.iters {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func (g *generator) snapshotOp() {
+	if len(g.snaps) == 0 || g.rng.IntN(3) == 0 {
+		g.nextID++
+		id := fmt.Sprintf("s%d", g.nextID)
+		g.snaps = append(g.snaps, id)
+		g.emit("snap.new", id)
+		return
+	}
+	id := g.snaps[g.rng.IntN(len(g.snaps))]
+	if g.rng.IntN(3) > 0 {
+		g.emit("snap.get", id, g.key())
+		return
+	}
+	for _, it := range g.iterIDs() {
+		if g.iters[it] == id {
+			g.emit("iter.close", it)
+			delete(g.iters, it)
+		}
+	}
+	g.snaps = slices.DeleteFunc(g.snaps, func(s string) bool { return s == id })
+	g.emit("snap.close", id)
+}
+
+var iterMoves = []string{"seekge", "seeklt", "seekprefixge", "first", "last",
+	"next", "next", "next", "prev", "prev", "nextprefix"}
+
+func (g *generator) iterOp() {
+	ids := g.iterIDs()
+	if len(ids) == 0 || g.rng.IntN(6) == 0 {
+		g.nextID++
+		id := fmt.Sprintf("i%d", g.nextID)
+		source := "db"
+		if g.batch == "indexed" && g.rng.IntN(3) == 0 {
+			source = "batch"
+		} else if len(g.snaps) > 0 && g.rng.IntN(3) == 0 {
+			source = g.snaps[g.rng.IntN(len(g.snaps))]
+		}
+		lower, upper := g.optionalSpan()
+		g.iters[id] = source
+		g.emit("iter.new", id, lower, upper, source)
+		return
+	}
+	id := ids[g.rng.IntN(len(ids))]
+	switch r := g.rng.IntN(20); {
+	case r < 1:
+		lower, upper := g.optionalSpan()
+		g.emit("iter.setbounds", id, lower, upper)
+	case r < 2:
+		lower, upper := g.optionalSpan()
+		g.emit("iter.setoptions", id, lower, upper)
+	case r < 3:
+		g.emit("iter.close", id)
+		delete(g.iters, id)
+	default:
+		move := iterMoves[g.rng.IntN(len(iterMoves))]
+		switch move {
+		case "seekge", "seeklt", "seekprefixge":
+			g.emit("iter.op", id, move, g.key())
+		default:
+			g.emit("iter.op", id, move)
+		}
+	}
+}
+
+func (g *generator) ingestOp() {
+	n := 1 + g.rng.IntN(5)
+	var keys []string
+	for i := 0; i < n; i++ {
+		k := g.key()
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b string) int { return g.cmp([]byte(a), []byte(b)) })
+	args := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		g.writes[k]++
+		args = append(args, k, g.value())
+	}
+	g.emit("ingest", args...)
+}
+
+// closeAll ends the sequence with nothing open, so every run ends the same
+// way and a shrunk sequence stays valid.
+func (g *generator) closeAll() {
+	for _, id := range g.iterIDs() {
+		g.emit("iter.close", id)
+	}
+	g.iters = map[string]string{}
+	for _, s := range g.snaps {
+		g.emit("snap.close", s)
+	}
+	g.snaps = nil
+	if g.batch != "" {
+		g.emit("batch.close")
+		g.batch = ""
+	}
+}
