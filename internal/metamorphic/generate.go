@@ -79,6 +79,26 @@ func (g *generator) set(prefix string) {
 	g.emit(prefix+"set", k, g.value())
 }
 
+// The write ops below go to the DB (prefix "") or the open batch
+// ("batch."), and keep the SingleDelete bookkeeping either way.
+
+func (g *generator) del(prefix string) {
+	k := g.key()
+	g.writes[k] = 0
+	g.emit(prefix+"delete", k)
+}
+
+func (g *generator) delRange(prefix string) {
+	s, e := g.span()
+	g.emit(prefix+"delrange", s, e)
+}
+
+func (g *generator) merge(prefix string) {
+	k := g.key()
+	g.merged[k] = true
+	g.emit(prefix+"merge", k, g.value())
+}
+
 // generate appends n ops.
 func (g *generator) generate(n int) []op {
 	for len(g.ops) < n {
@@ -93,18 +113,13 @@ func (g *generator) step() {
 	case r < 22:
 		g.set("")
 	case r < 27:
-		k := g.key()
-		g.writes[k] = 0
-		g.emit("delete", k)
+		g.del("")
 	case r < 30:
 		g.singleDelete()
 	case r < 33:
-		s, e := g.span()
-		g.emit("delrange", s, e)
+		g.delRange("")
 	case r < 37:
-		k := g.key()
-		g.merged[k] = true
-		g.emit("merge", k, g.value())
+		g.merge("")
 	case r < 45:
 		g.emit("get", g.key())
 	case r < 53:
@@ -162,16 +177,11 @@ func (g *generator) batchOp() {
 	case r < 4:
 		g.set("batch.")
 	case r < 5:
-		k := g.key()
-		g.writes[k] = 0
-		g.emit("batch.delete", k)
+		g.del("batch.")
 	case r < 6:
-		s, e := g.span()
-		g.emit("batch.delrange", s, e)
+		g.delRange("batch.")
 	case r < 7:
-		k := g.key()
-		g.merged[k] = true
-		g.emit("batch.merge", k, g.value())
+		g.merge("batch.")
 	case r < 8 && g.batch == "indexed":
 		g.emit("batch.get", g.key())
 	default:
