@@ -1,0 +1,434 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// rangeOracle answers a query exactly over sorted keys.
+func rangeOracle(keys [][]byte, lower, upper []byte) bool {
+	i := sort.Search(len(keys), func(i int) bool { return bytes.Compare(keys[i], lower) >= 0 })
+	return i < len(keys) && (upper == nil || bytes.Compare(keys[i], upper) < 0)
+}
+
+// rangeSortedDistinct sorts keys and drops repeats.
+func rangeSortedDistinct(keys [][]byte) [][]byte {
+	slices.SortFunc(keys, bytes.Compare)
+	return slices.CompactFunc(keys, bytes.Equal)
+}
+
+func rangeBuild(t testing.TB, cfg RangeFilterConfig, keys [][]byte) []byte {
+	b, err := NewRangeFilterBuilder(cfg)
+	require.NoError(t, err)
+	for _, k := range keys {
+		require.NoError(t, b.Add(k))
+	}
+	return b.Finish(nil)
+}
+
+// rangeTestKeySets returns key sets of several shapes, meant to stress the
+// key map: prefixes of each other, 0x00 and 0xff bytes, long shared prefixes,
+// tails beyond the digits, and long random keys that overflow 64 bits.
+func rangeTestKeySets(rng *rand.Rand) map[string][][]byte {
+	sets := map[string][][]byte{}
+	gen := func(name string, n int, f func(i int) []byte) {
+		keys := make([][]byte, 0, n)
+		for i := range n {
+			keys = append(keys, f(i))
+		}
+		sets[name] = rangeSortedDistinct(keys)
+	}
+	small := func(maxLen int, alphabet string) func(int) []byte {
+		return func(int) []byte {
+			k := make([]byte, rng.IntN(maxLen+1))
+			for j := range k {
+				k[j] = alphabet[rng.IntN(len(alphabet))]
+			}
+			return k
+		}
+	}
+	gen("tiny-alphabet", 300, small(6, "\x00\x01\xfe\xff"))
+	gen("ab", 200, small(8, "ab"))
+	gen("binary-var", 2000, small(12, string(rangeAllBytes())))
+	gen("binary-long", 2000, small(40, string(rangeAllBytes())))
+	gen("dbbench", 3000, func(int) []byte { return rangeDBBenchKey(rng.Uint64N(300000)) })
+	gen("crdb", 3000, func(int) []byte { return rangeCRDBPrefix(rng.Uint64N(1 << 26)) })
+	gen("long-prefix", 2000, func(int) []byte {
+		k := append(bytes.Repeat([]byte("shared/prefix/"), 5), binary.BigEndian.AppendUint32(nil, rng.Uint32N(1<<20))...)
+		return append(k, []byte("/tail")...)
+	})
+	gen("mixed-tails", 2000, func(int) []byte {
+		k := binary.BigEndian.AppendUint64(nil, rng.Uint64())
+		return append(k, bytes.Repeat([]byte{byte(rng.IntN(3))}, rng.IntN(4))...)
+	})
+	gen("u64", 3000, func(int) []byte { return binary.BigEndian.AppendUint64(nil, rng.Uint64()) })
+	gen("one", 1, func(int) []byte { return []byte("only") })
+	gen("empty-key", 2, func(i int) []byte { return []byte("x")[:i] })
+	return sets
+}
+
+func rangeAllBytes() []byte {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return b
+}
+
+// rangeDBBenchKey is db_bench's 16-byte key: 8-byte big-endian int, '0' padding.
+func rangeDBBenchKey(i uint64) []byte {
+	return append(binary.BigEndian.AppendUint64(nil, i), "00000000"...)
+}
+
+// rangeCRDBPrefix is the Split prefix of a CockroachDB-style key: a table
+// and index prefix, an ascending varint-encoded integer primary key (its
+// length depends on its magnitude), a column family byte and the 0x00
+// sentinel that ends the roachKey.
+func rangeCRDBPrefix(i uint64) []byte {
+	k := []byte{0xfe, 0x92, 0xf0, 0x89}
+	if i <= 109 {
+		k = append(k, byte(136+i))
+	} else {
+		var be [8]byte
+		binary.BigEndian.PutUint64(be[:], i)
+		n := (bits.Len64(i) + 7) / 8
+		k = append(k, byte(0xf5+n))
+		k = append(k, be[8-n:]...)
+	}
+	return append(k, 0x88, 0x00)
+}
+
+// rangeNeighbours returns query bounds around k that probe the key map's
+// rounding: k itself, its byte successor, k with its last byte moved, and
+// its prefixes.
+func rangeNeighbours(k []byte) [][]byte {
+	out := [][]byte{k, append(slices.Clone(k), 0), append(slices.Clone(k), 0xff, 0xff)}
+	if len(k) > 0 {
+		out = append(out, k[:len(k)-1], k[:len(k)/2])
+		for _, d := range []int{-1, 1} {
+			c := slices.Clone(k)
+			c[len(c)-1] += byte(d)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// rangeRandomQuery draws a query, half of them adversarial: bounds next to
+// table keys.
+func rangeRandomQuery(rng *rand.Rand, keys [][]byte) (lower, upper []byte) {
+	pick := func() []byte {
+		switch rng.IntN(4) {
+		case 0:
+			k := make([]byte, rng.IntN(20))
+			for j := range k {
+				k[j] = byte(rng.Uint32())
+			}
+			return k
+		default:
+			nb := rangeNeighbours(keys[rng.IntN(len(keys))])
+			return nb[rng.IntN(len(nb))]
+		}
+	}
+	lower, upper = pick(), pick()
+	if bytes.Compare(lower, upper) > 0 {
+		lower, upper = upper, lower
+	}
+	if rng.IntN(10) == 0 {
+		upper = nil
+	}
+	return lower, upper
+}
+
+func TestRangeFilterNoFalseNegatives(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for name, keys := range rangeTestKeySets(rng) {
+		for _, bpk := range []float64{4, 8, 12, 16, 24} {
+			t.Run(fmt.Sprintf("%s/bpk=%g", name, bpk), func(t *testing.T) {
+				f := rangeBuild(t, RangeFilterConfig{BitsPerKey: bpk, Seed: 7}, keys)
+				info, err := DescribeRangeFilter(f)
+				require.NoError(t, err)
+				require.Equal(t, uint64(len(keys)), info.Keys)
+				fp, empty := 0, 0
+				for range 4000 {
+					lo, hi := rangeRandomQuery(rng, keys)
+					want := rangeOracle(keys, lo, hi)
+					got := RangeMayIntersect(f, lo, hi)
+					if want {
+						require.True(t, got, "false negative for [%x, %x)", lo, hi)
+					} else {
+						empty++
+						if got {
+							fp++
+						}
+					}
+					if !info.Hashed && info.FullMap && info.Values == info.Keys {
+						// Exactly stored, whole keys mapped: the filter is exact.
+						require.Equal(t, want, got, "[%x, %x)", lo, hi)
+					}
+				}
+				t.Logf("hashed=%v full=%v bits/key=%.1f fp=%d/%d", info.Hashed, info.FullMap, info.BitsPerKey(), fp, empty)
+			})
+		}
+	}
+}
+
+// TestRangeKeyMapBounds checks the key map's contract directly: for every
+// table key k and query key q, k >= q implies m(k) >= lowerBound(q) and
+// k < q implies m(k) <= upperBound(q); and m is nondecreasing.
+func TestRangeKeyMapBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for name, keys := range rangeTestKeySets(rng) {
+		t.Run(name, func(t *testing.T) {
+			var l rangeKeyList
+			for _, k := range keys {
+				l.add(k)
+			}
+			m := rangeChooseKeyMap(&l)
+			vals := make([]uint64, len(keys))
+			for i, k := range keys {
+				v, rel := m.mapKey(k)
+				if len(k) > m.end {
+					require.Equal(t, rangeTied, rel, "table key %x", k)
+				} else {
+					require.Equal(t, rangeExact, rel, "table key %x", k)
+				}
+				vals[i] = v
+				if i > 0 {
+					require.LessOrEqual(t, vals[i-1], v, "map not monotone at %x", k)
+				}
+			}
+			// The map is monotone, so checking the keys on either side of q is
+			// enough: the first key >= q has the smallest value of all keys
+			// >= q, the last key < q the largest of all keys < q.
+			for range 20000 {
+				q, _ := rangeRandomQuery(rng, keys)
+				lo, lok := m.lowerBound(q)
+				hi, hok := m.upperBound(q)
+				i := sort.Search(len(keys), func(i int) bool { return bytes.Compare(keys[i], q) >= 0 })
+				if i < len(keys) && (!lok || vals[i] < lo) {
+					t.Fatalf("key %x >= %x has value %d below lowerBound %d (ok=%v)", keys[i], q, vals[i], lo, lok)
+				}
+				if i > 0 && (!hok || vals[i-1] > hi) {
+					t.Fatalf("key %x < %x has value %d above upperBound %d (ok=%v)", keys[i-1], q, vals[i-1], hi, hok)
+				}
+			}
+		})
+	}
+}
+
+// TestRangeKeyMapDense checks that the map does not spread neighbours apart
+// on the key kinds it is designed for: db_bench's padding and CockroachDB's
+// sentinel cost nothing, and distinct keys get distinct values.
+func TestRangeKeyMapDense(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  func(uint64) []byte
+	}{
+		{"dbbench", rangeDBBenchKey},
+		{"crdb", rangeCRDBPrefix},
+		{"u64", func(i uint64) []byte { return binary.BigEndian.AppendUint64(nil, i<<20) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var l rangeKeyList
+			for i := uint64(1 << 24); i < 1<<24+5000; i += 1 + i%3 {
+				l.add(tc.key(i))
+			}
+			m := rangeChooseKeyMap(&l)
+			prev := uint64(0)
+			for i := range l.len() {
+				v, _ := m.mapKey(l.at(i))
+				if i > 0 {
+					require.Greater(t, v, prev, "collision at %x", l.at(i))
+					// Neighbours at most 3 key positions apart are at most a
+					// few hundred values apart (one varint byte at worst).
+					require.LessOrEqual(t, v-prev, uint64(3*256))
+				}
+				prev = v
+			}
+		})
+	}
+}
+
+func TestEliasFanoAnyInRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct{ n, u uint64 }{{1, 1}, {1, 10}, {10, 10}, {100, 1000}, {1000, 1 << 20}, {3000, 1 << 40}, {5000, 5001}, {2000, 1 << 63}} {
+		set := map[uint64]bool{}
+		for uint64(len(set)) < tc.n {
+			set[rng.Uint64N(tc.u)] = true
+		}
+		vals := make([]uint64, 0, tc.n)
+		for v := range set {
+			vals = append(vals, v)
+		}
+		slices.Sort(vals)
+		l := efLowBits(tc.n, tc.u)
+		enc := efAppend(nil, vals, tc.u, l)
+		e, rest, ok := efParse(enc, tc.n, tc.u, l)
+		require.True(t, ok)
+		require.Empty(t, rest)
+		for range 5000 {
+			var lo uint64
+			if rng.IntN(2) == 0 {
+				lo = vals[rng.IntN(len(vals))] + uint64(rng.IntN(3)) - 1
+			} else {
+				lo = rng.Uint64N(tc.u)
+			}
+			hi := lo + rng.Uint64N(min(tc.u, 1<<uint(rng.IntN(40)))+1)
+			if hi < lo {
+				hi = ^uint64(0)
+			}
+			i := sort.Search(len(vals), func(i int) bool { return vals[i] >= lo })
+			want := i < len(vals) && vals[i] <= hi
+			got, ok := e.anyInRange(lo, hi)
+			require.True(t, ok)
+			require.Equal(t, want, got, "n=%d u=%d [%d, %d]", tc.n, tc.u, lo, hi)
+		}
+	}
+}
+
+func TestRangeHashAnyInRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, r := range []uint64{1, 7, 1000, 1 << 30} {
+		h := rangeHash{r: r, a: 1 + rng.Uint64N(rangeMersenne61-1), b: rng.Uint64N(rangeMersenne61)}
+		xs := make([]uint64, 500)
+		for i := range xs {
+			xs[i] = rng.Uint64N(1 << 50)
+		}
+		slices.Sort(xs)
+		xs = slices.Compact(xs)
+		hs := make([]uint64, len(xs))
+		for i, x := range xs {
+			hs[i] = h.apply(x)
+			require.Less(t, hs[i], r)
+		}
+		slices.Sort(hs)
+		hs = slices.Compact(hs)
+		l := efLowBits(uint64(len(hs)), r)
+		e, _, ok := efParse(efAppend(nil, hs, r, l), uint64(len(hs)), r, l)
+		require.True(t, ok)
+		for range 3000 {
+			x1 := xs[rng.IntN(len(xs))] - uint64(rng.IntN(40))
+			x2 := x1 + uint64(rng.IntN(80))
+			i := sort.Search(len(xs), func(i int) bool { return xs[i] >= x1 })
+			want := i < len(xs) && xs[i] <= x2
+			got, ok := h.anyInRange(&e, x1, x2)
+			require.True(t, ok)
+			if want {
+				require.True(t, got, "false negative r=%d [%d, %d]", r, x1, x2)
+			}
+		}
+	}
+}
+
+// TestRangeFilterFPRBound checks the guarantee on an adversarial workload:
+// empty queries starting just after each key, on keys that do not fit an
+// exact encoding at this budget, must stay near the ℓ/2^(B-2) bound.
+func TestRangeFilterFPRBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n = 20000
+	ints := make([]uint64, 0, n)
+	keys := make([][]byte, 0, n)
+	for range n {
+		ints = append(ints, rng.Uint64())
+	}
+	slices.Sort(ints)
+	for _, x := range ints {
+		keys = append(keys, binary.BigEndian.AppendUint64(nil, x))
+	}
+	cfg := RangeFilterConfig{BitsPerKey: 12, Seed: 3}
+	f := rangeBuild(t, cfg, keys)
+	info, err := DescribeRangeFilter(f)
+	require.NoError(t, err)
+	require.True(t, info.Hashed)
+	const length = 16
+	fp, total := 0, 0
+	for i := 0; i+1 < len(ints); i++ {
+		lo := ints[i] + 1
+		if ints[i+1]-lo < length {
+			continue
+		}
+		total++
+		if RangeMayIntersect(f, binary.BigEndian.AppendUint64(nil, lo), binary.BigEndian.AppendUint64(nil, lo+length)) {
+			fp++
+		}
+	}
+	bound := cfg.FPRBound(length)
+	// The bound is an expectation; allow three standard deviations of a
+	// binomial with that mean.
+	mean := bound * float64(total)
+	require.LessOrEqual(t, float64(fp), mean+3*math.Sqrt(mean)+1, "fp %d of %d, bound %.4f", fp, total, bound)
+}
+
+func TestRangeFilterEdgeCases(t *testing.T) {
+	// No keys: nothing intersects.
+	f := rangeBuild(t, RangeFilterConfig{}, nil)
+	require.False(t, RangeMayIntersect(f, nil, nil))
+	require.False(t, RangeMayIntersect(f, []byte("a"), []byte("b")))
+
+	// Unordered keys: Add fails and the filter intersects everything.
+	b, err := NewRangeFilterBuilder(RangeFilterConfig{})
+	require.NoError(t, err)
+	require.NoError(t, b.Add([]byte("b")))
+	err = b.Add([]byte("a"))
+	require.ErrorContains(t, err, "bytewise order")
+	f = b.Finish(nil)
+	info, err := DescribeRangeFilter(f)
+	require.NoError(t, err)
+	require.True(t, info.Universal)
+	require.True(t, RangeMayIntersect(f, []byte("x"), []byte("y")))
+
+	// The builder is reusable after Finish.
+	require.NoError(t, b.Add([]byte("m")))
+	f = b.Finish(nil)
+	require.True(t, RangeMayIntersect(f, []byte("m"), []byte("n")))
+	require.False(t, RangeMayIntersect(f, []byte("m\x00"), nil))
+	require.False(t, RangeMayIntersect(f, nil, []byte("m")))
+
+	// Bad configs are named.
+	_, err = NewRangeFilterBuilder(RangeFilterConfig{BitsPerKey: 2})
+	require.ErrorContains(t, err, "BitsPerKey 2")
+	_, err = RangeFilterConfigFor(0, 0.01)
+	require.Error(t, err)
+	cfg, err := RangeFilterConfigFor(32, 0.005)
+	require.NoError(t, err)
+	require.InDelta(t, 14.75, cfg.BitsPerKey, 0.01)
+	require.LessOrEqual(t, cfg.FPRBound(32), 0.005)
+}
+
+func TestRangeFilterCorruptFailsOpen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	keys := rangeTestKeySets(rng)["crdb"]
+	f := rangeBuild(t, RangeFilterConfig{BitsPerKey: 12, Seed: 1}, keys)
+	before := CorruptRangeFilters()
+	// Truncations and header flips must answer true, and be counted.
+	for _, bad := range [][]byte{nil, f[:3], f[:len(f)/2], f[:len(f)-1], append(slices.Clone(f), 0)} {
+		require.True(t, RangeMayIntersect(bad, []byte{0xff}, []byte{0xff, 0}))
+	}
+	for i := range 40 {
+		c := slices.Clone(f)
+		c[i] ^= 1 << (i % 8)
+		require.True(t, RangeMayIntersect(c, []byte{0xff}, []byte{0xff, 0}), "flip at %d", i)
+	}
+	require.Equal(t, before+45, CorruptRangeFilters())
+}
+
+func TestRangeMayIntersectDoesNotAllocate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	keys := rangeTestKeySets(rng)["binary-long"]
+	f := rangeBuild(t, RangeFilterConfig{}, keys)
+	lo, hi := rangeNeighbours(keys[10])[1], keys[11]
+	allocs := testing.AllocsPerRun(100, func() { RangeMayIntersect(f, lo, hi) })
+	require.Zero(t, allocs)
+}
