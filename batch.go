@@ -4,6 +4,7 @@ import (
 	"context"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Batch is upstream Pebble's Batch. Indexed batches hand out iterators, which
@@ -11,6 +12,7 @@ import (
 // its upstream signature.
 type Batch struct {
 	*upstream.Batch
+	stats *seekstats.Statistics // nil: statistics off (statistics.go)
 }
 
 // upstream returns the upstream batch, or nil for a nil *Batch so that
@@ -29,12 +31,16 @@ func (b *Batch) Apply(batch *Batch, opts *WriteOptions) error {
 
 // NewIter is upstream's Batch.NewIter.
 func (b *Batch) NewIter(o *IterOptions) (*Iterator, error) {
-	return wrapIter(b.Batch.NewIter(o))
+	t, o := trackIter(b.stats, o)
+	it, err := b.Batch.NewIter(o)
+	return wrapTracked(it, err, t)
 }
 
 // NewIterWithContext is upstream's Batch.NewIterWithContext.
 func (b *Batch) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	return wrapIter(b.Batch.NewIterWithContext(ctx, o))
+	t, o := trackIter(b.stats, o)
+	it, err := b.Batch.NewIterWithContext(ctx, o)
+	return wrapTracked(it, err, t)
 }
 
 // NewBatchOnlyIter is upstream's Batch.NewBatchOnlyIter.

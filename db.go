@@ -4,6 +4,7 @@ import (
 	"context"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // DB is upstream Pebble's DB with pebblerf's plug-ins attached. Every
@@ -13,6 +14,7 @@ import (
 type DB struct {
 	*upstream.DB
 	plugins Plugins
+	stats   *seekstats.Statistics // nil: statistics off (statistics.go)
 }
 
 // wrapIter wraps an upstream iterator for db (nil for iterators that read no
@@ -30,43 +32,48 @@ func wrapBatch(b *upstream.Batch) *Batch {
 
 // NewIter is upstream's DB.NewIter.
 func (d *DB) NewIter(o *IterOptions) (*Iterator, error) {
-	return wrapIter(d.DB.NewIter(o))
+	t, o := trackIter(d.stats, o)
+	it, err := d.DB.NewIter(o)
+	return wrapTracked(it, err, t)
 }
 
 // NewIterWithContext is upstream's DB.NewIterWithContext.
 func (d *DB) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	return wrapIter(d.DB.NewIterWithContext(ctx, o))
+	t, o := trackIter(d.stats, o)
+	it, err := d.DB.NewIterWithContext(ctx, o)
+	return wrapTracked(it, err, t)
 }
 
 // NewSnapshot is upstream's DB.NewSnapshot.
 func (d *DB) NewSnapshot() *Snapshot {
-	return &Snapshot{Snapshot: d.DB.NewSnapshot()}
+	return &Snapshot{Snapshot: d.DB.NewSnapshot(), stats: d.stats}
 }
 
 // NewEventuallyFileOnlySnapshot is upstream's
 // DB.NewEventuallyFileOnlySnapshot.
 func (d *DB) NewEventuallyFileOnlySnapshot(keyRanges []KeyRange) *EventuallyFileOnlySnapshot {
-	return &EventuallyFileOnlySnapshot{EventuallyFileOnlySnapshot: d.DB.NewEventuallyFileOnlySnapshot(keyRanges)}
+	return &EventuallyFileOnlySnapshot{
+		EventuallyFileOnlySnapshot: d.DB.NewEventuallyFileOnlySnapshot(keyRanges), stats: d.stats}
 }
 
 // NewBatch is upstream's DB.NewBatch.
 func (d *DB) NewBatch(opts ...BatchOption) *Batch {
-	return wrapBatch(d.DB.NewBatch(opts...))
+	return d.statBatch(wrapBatch(d.DB.NewBatch(opts...)))
 }
 
 // NewBatchWithSize is upstream's DB.NewBatchWithSize.
 func (d *DB) NewBatchWithSize(size int, opts ...BatchOption) *Batch {
-	return wrapBatch(d.DB.NewBatchWithSize(size, opts...))
+	return d.statBatch(wrapBatch(d.DB.NewBatchWithSize(size, opts...)))
 }
 
 // NewIndexedBatch is upstream's DB.NewIndexedBatch.
 func (d *DB) NewIndexedBatch() *Batch {
-	return wrapBatch(d.DB.NewIndexedBatch())
+	return d.statBatch(wrapBatch(d.DB.NewIndexedBatch()))
 }
 
 // NewIndexedBatchWithSize is upstream's DB.NewIndexedBatchWithSize.
 func (d *DB) NewIndexedBatchWithSize(size int) *Batch {
-	return wrapBatch(d.DB.NewIndexedBatchWithSize(size))
+	return d.statBatch(wrapBatch(d.DB.NewIndexedBatchWithSize(size)))
 }
 
 // Apply is upstream's DB.Apply.

@@ -1,17 +1,25 @@
 package pebble
 
 import (
+	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Plugins selects what pebblerf installs when a DB is opened. The zero value
 // installs nothing, and a DB opened with it behaves, and costs, as upstream
 // Pebble does.
-type Plugins struct{}
+type Plugins struct {
+	// Statistics turns on per-level seek and filter statistics, returned by
+	// DB.Statistics (package seekstats). Off, the wrappers cost a nil check.
+	Statistics bool
+	// StatisticsConfig tunes them, e.g. exact attribution for tests.
+	StatisticsConfig seekstats.Config
+}
 
 // DefaultPlugins returns the plug-ins Open installs.
 func DefaultPlugins() Plugins {
-	return Plugins{}
+	return Plugins{Statistics: true}
 }
 
 // Open opens a DB whose files live in the given directory, with upstream's
@@ -23,11 +31,17 @@ func Open(dirname string, opts *Options) (*DB, error) {
 // OpenWithPlugins is Open with an explicit choice of plug-ins.
 func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error) {
 	private := privateOptions(opts)
+	stats := installStatistics(private, plugins)
 	db, err := upstream.Open(dirname, private)
 	if err != nil {
 		return nil, err
 	}
-	return &DB{DB: db, plugins: plugins}, nil
+	if stats != nil {
+		if err := stats.Attach(db); err != nil {
+			return nil, errors.CombineErrors(err, db.Close())
+		}
+	}
+	return &DB{DB: db, plugins: plugins, stats: stats}, nil
 }
 
 // privateOptions returns a copy of opts that plug-ins may change freely.

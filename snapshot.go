@@ -4,37 +4,48 @@ import (
 	"context"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Snapshot is upstream Pebble's Snapshot; its iterators are this package's.
 type Snapshot struct {
 	*upstream.Snapshot
+	stats *seekstats.Statistics // nil: statistics off (statistics.go)
 }
 
 // NewIter is upstream's Snapshot.NewIter.
 func (s *Snapshot) NewIter(o *IterOptions) (*Iterator, error) {
-	return wrapIter(s.Snapshot.NewIter(o))
+	t, o := trackIter(s.stats, o)
+	it, err := s.Snapshot.NewIter(o)
+	return wrapTracked(it, err, t)
 }
 
 // NewIterWithContext is upstream's Snapshot.NewIterWithContext.
 func (s *Snapshot) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	return wrapIter(s.Snapshot.NewIterWithContext(ctx, o))
+	t, o := trackIter(s.stats, o)
+	it, err := s.Snapshot.NewIterWithContext(ctx, o)
+	return wrapTracked(it, err, t)
 }
 
 // EventuallyFileOnlySnapshot is upstream Pebble's EventuallyFileOnlySnapshot;
 // its iterators are this package's.
 type EventuallyFileOnlySnapshot struct {
 	*upstream.EventuallyFileOnlySnapshot
+	stats *seekstats.Statistics // nil: statistics off (statistics.go)
 }
 
 // NewIter is upstream's EventuallyFileOnlySnapshot.NewIter.
 func (s *EventuallyFileOnlySnapshot) NewIter(o *IterOptions) (*Iterator, error) {
-	return wrapIter(s.EventuallyFileOnlySnapshot.NewIter(o))
+	t, o := trackIter(s.stats, o)
+	it, err := s.EventuallyFileOnlySnapshot.NewIter(o)
+	return wrapTracked(it, err, t)
 }
 
 // NewIterWithContext is upstream's EventuallyFileOnlySnapshot.NewIterWithContext.
 func (s *EventuallyFileOnlySnapshot) NewIterWithContext(
 	ctx context.Context, o *IterOptions,
 ) (*Iterator, error) {
-	return wrapIter(s.EventuallyFileOnlySnapshot.NewIterWithContext(ctx, o))
+	t, o := trackIter(s.stats, o)
+	it, err := s.EventuallyFileOnlySnapshot.NewIterWithContext(ctx, o)
+	return wrapTracked(it, err, t)
 }

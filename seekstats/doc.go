@@ -1,0 +1,42 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package seekstats counts where a Pebble DB's reads are wasted, per LSM
+// level, with RocksDB's seek and filter tickers under RocksDB's names (the
+// change known as "much better stats for seeks and prefix filtering").
+//
+// The idea: every per-table seek either was ruled out by the table's filter
+// (FILTERED), passed it (FILTER_MATCH), loaded a data block (DATA), and then
+// did or did not produce a value the caller read (DATA_USEFUL_*). A seek that
+// loaded a block and produced no value is the read a better filter could have
+// saved, so the counts give the false-positive rate of prefix filters and the
+// opportunity for range filters. Point lookups get the Bloom tickers
+// (useful, positive, true positive) for whole-key and prefix filters.
+//
+// Pebble exposes no hook that names the table a read touched, so the
+// instrumentation tags tables as they are written and learns the tags back at
+// read time, through Pebble's exported API only:
+//
+//   - Filter checks: the configured FilterPolicy is wrapped in a tagging policy
+//     (filter.go) whose filters end in the table's file number; MayContain strips
+//     the tag, asks the inner policy and counts the answer for that table. The
+//     writer learns the file number from the TableCreated event, which Pebble
+//     fires on the goroutine that then builds the writer (handoff.go).
+//   - Data-block loads: a block-property collector (collector.go) stores the
+//     file number in every data block's property, and each wrapped iterator
+//     carries an always-true block-property filter that Pebble consults before
+//     every data-block load (iter.go).
+//   - Levels: a file-to-level map (filemap.go) kept current from flush,
+//     compaction (including moves), ingest and deletion events and seeded from
+//     DB.SSTables when the DB is opened.
+//   - Values: the wrapping iterator reports Value, ValueAndErr and LazyValue
+//     calls; which table produced the value is inferred by the rule in
+//     value.go, which is exact in the common cases and says when it is not.
+//     An exact mode (Config.ExactAttribution) asks DB.ScanInternal for the level
+//     of each value instead; tests use it to check the fast rule.
+//   - Point lookups: a Get through the wrapper registers its key; a filter
+//     check whose key is that very slice belongs to it (get.go).
+//
+// Tables written without the tags (by upstream Pebble, or built outside and
+// ingested) are counted in the "unattributed" row, never guessed; bytes that
+// do not decode fail open and are counted.
+package seekstats

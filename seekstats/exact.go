@@ -1,0 +1,82 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import (
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/sstable/block"
+)
+
+// location is where the newest version of a user key lives, as the exact
+// mode's probe finds it.
+type location struct {
+	found    bool
+	memtable bool
+	// f is the table, or nil if the key is not in a table, or the table is
+	// not in the file-to-level map.
+	f *fileInfo
+}
+
+var errStopProbe = errors.New("seekstats: probe done")
+
+// probe asks DB.ScanInternal for the level of key's newest version, and maps
+// (level, sublevel) to the table through the file-to-level map (and, for L0,
+// the current version's sublevels). It reads the DB's current state, not an
+// iterator's snapshot: exact only while nothing writes the key meanwhile,
+// which is how tests use it.
+func (s *Statistics) probe(key []byte) location {
+	db := s.dbForProbe()
+	if db == nil {
+		return location{}
+	}
+	upper := append(append(make([]byte, 0, len(key)+1), key...), 0)
+	var loc location
+	var level pebble.IteratorLevel
+	noop := func([]byte, []byte, pebble.SeqNum) error { return nil }
+	err := db.ScanInternal(probeCtx, block.CategoryUnknown, key, upper,
+		func(k *pebble.InternalKey, _ pebble.LazyValue, info pebble.IteratorLevel) error {
+			if s.cmp(k.UserKey, key) != 0 {
+				return nil
+			}
+			loc.found, level = true, info
+			return errStopProbe
+		},
+		noop, nil, nil, nil)
+	if err != nil && !errors.Is(err, errStopProbe) {
+		return location{}
+	}
+	if !loc.found {
+		return loc
+	}
+	switch level.Kind {
+	case pebble.IteratorLevelFlushable:
+		loc.memtable = true
+	case pebble.IteratorLevelLSM:
+		loc.f = s.locate(db, level.Level, level.Sublevel, key)
+	}
+	return loc
+}
+
+// locate returns the table of the given level (and L0 sublevel) that spans
+// key.
+func (s *Statistics) locate(db *pebble.DB, level, sublevel int, key []byte) *fileInfo {
+	if level > 0 {
+		var buf [1]*fileInfo
+		if c := s.files.current.Load().covering(s.cmp, level, key, buf[:0]); len(c) == 1 {
+			return c[0]
+		}
+		return nil
+	}
+	v := db.DebugCurrentVersion()
+	if sublevel < 0 || sublevel >= len(v.L0SublevelFiles) {
+		return nil
+	}
+	for m := range v.L0SublevelFiles[sublevel].All() {
+		b := m.UserKeyBounds()
+		if b.ContainsUserKey(s.cmp, key) {
+			return s.files.lookup(uint64(m.TableBacking.DiskFileNum))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// fileInfo is what the statistics know of one table. It is immutable except
+// for hasFilter; a table that moves to another level gets a new fileInfo.
+type fileInfo struct {
+	num               uint64
+	level             int // 0..6
+	smallest, largest []byte
+	// obsolete is set once a compaction consumed the table; iterators that
+	// still read it keep it attributed to its last level until Pebble deletes
+	// the file.
+	obsolete bool
+	// hasFilter is set the first time the tagged policy sees a filter check
+	// for the table. In a prefix seek Pebble checks a table's filter before it
+	// loads any of its blocks, so by the time a data-block load is counted the
+	// flag is right.
+	hasFilter *atomic.Bool
+}
+
+func (f *fileInfo) row() Row { return RowForLevel(f.level) }
+
+// contains reports whether key lies within the table's bounds.
+func (f *fileInfo) contains(cmp pebble.Compare, key []byte) bool {
+	return cmp(f.smallest, key) <= 0 && cmp(key, f.largest) <= 0
+}
+
+// fileSet is an immutable view of the file-to-level map; readers load it with
+// one atomic load and never lock.
+type fileSet struct {
+	byNum map[uint64]*fileInfo
+	// levels holds each level's live tables sorted by smallest key.
+	levels [7][]*fileInfo
+}
+
+// covering returns the live tables of level whose bounds contain key.
+func (s *fileSet) covering(cmp pebble.Compare, level int, key []byte, dst []*fileInfo) []*fileInfo {
+	files := s.levels[level]
+	if level == 0 {
+		for _, f := range files {
+			if f.contains(cmp, key) {
+				dst = append(dst, f)
+			}
+		}
+		return dst
+	}
+	// Levels below L0 hold disjoint tables: the only candidate is the last
+	// one that starts at or before key.
+	i := sort.Search(len(files), func(i int) bool { return cmp(files[i].smallest, key) > 0 })
+	if i > 0 && files[i-1].contains(cmp, key) {
+		dst = append(dst, files[i-1])
+	}
+	return dst
+}
+
+// fileMap maps a table's file number to its level. Pebble's events keep it
+// current: flushes add tables to L0, compactions (moves included) put their
+// outputs at the output level and retire their inputs, ingests place tables
+// where Pebble put them, and deletions drop them. DB.SSTables seeds it once
+// the DB is open. Writers are serialised by mu; readers only load current.
+type fileMap struct {
+	cmp     pebble.Compare
+	current atomic.Pointer[fileSet]
+
+	mu struct {
+		sync.Mutex
+		files map[uint64]*fileInfo
+		// seeding is set between the start and the end of Seed; gone records
+		// the tables retired meanwhile, so that the seed's older view does
+		// not bring them back.
+		seeding bool
+		gone    map[uint64]struct{}
+	}
+}
+
+func newFileMap(cmp pebble.Compare) *fileMap {
+	m := &fileMap{cmp: cmp}
+	m.mu.files = make(map[uint64]*fileInfo)
+	m.current.Store(&fileSet{byNum: map[uint64]*fileInfo{}})
+	return m
+}
+
+// lookup returns the table's info, or nil if the table is unknown.
+func (m *fileMap) lookup(num uint64) *fileInfo {
+	return m.current.Load().byNum[num]
+}
+
+// publish rebuilds the immutable view. Called with mu held.
+func (m *fileMap) publish() {
+	s := &fileSet{byNum: make(map[uint64]*fileInfo, len(m.mu.files))}
+	for num, f := range m.mu.files {
+		s.byNum[num] = f
+		if !f.obsolete {
+			s.levels[f.level] = append(s.levels[f.level], f)
+		}
+	}
+	for l := range s.levels {
+		files := s.levels[l]
+		sort.Slice(files, func(i, j int) bool { return m.cmp(files[i].smallest, files[j].smallest) < 0 })
+	}
+	m.current.Store(s)
+}
+
+// place records that table t is live at level. Called with mu held. A level
+// outside 0..6 is ignored: Pebble reports -1 for a table ingested as a
+// flushable, and places it with the flush that follows.
+func (m *fileMap) place(t pebble.TableInfo, level int) {
+	if level < 0 || level > 6 {
+		return
+	}
+	num := uint64(t.FileNum)
+	f := &fileInfo{num: num, level: level, hasFilter: new(atomic.Bool)}
+	if old, ok := m.mu.files[num]; ok {
+		// A move: same bytes, new level.
+		f.smallest, f.largest, f.hasFilter = old.smallest, old.largest, old.hasFilter
+	} else {
+		f.smallest = append([]byte(nil), t.Smallest.UserKey...)
+		f.largest = append([]byte(nil), t.Largest.UserKey...)
+	}
+	m.mu.files[num] = f
+}
+
+// retire marks table num as consumed. Called with mu held.
+func (m *fileMap) retire(num uint64) {
+	if old, ok := m.mu.files[num]; ok && !old.obsolete {
+		f := *old
+		f.obsolete = true
+		m.mu.files[num] = &f
+	}
+	if m.mu.seeding {
+		m.mu.gone[num] = struct{}{}
+	}
+}
+
+func (m *fileMap) onFlushEnd(info pebble.FlushInfo) {
+	if info.Err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, t := range info.Output {
+		level := 0
+		if info.Ingest && i < len(info.IngestLevels) {
+			level = info.IngestLevels[i]
+		}
+		m.place(t, level)
+	}
+	m.publish()
+}
+
+func (m *fileMap) onCompactionEnd(info pebble.CompactionInfo) {
+	if info.Err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	outputs := make(map[uint64]struct{}, len(info.Output.Tables))
+	for _, t := range info.Output.Tables {
+		outputs[uint64(t.FileNum)] = struct{}{}
+	}
+	for _, in := range info.Input {
+		for _, t := range in.Tables {
+			if _, moved := outputs[uint64(t.FileNum)]; !moved {
+				m.retire(uint64(t.FileNum))
+			}
+		}
+	}
+	for _, t := range info.Output.Tables {
+		m.place(t, info.Output.Level)
+	}
+	m.publish()
+}
+
+func (m *fileMap) onTableIngested(info pebble.TableIngestInfo) {
+	if info.Err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range info.Tables {
+		m.place(t.TableInfo, t.Level)
+	}
+	m.publish()
+}
+
+func (m *fileMap) onTableDeleted(info pebble.TableDeleteInfo) {
+	if info.Err != nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.mu.files, uint64(info.FileNum))
+	if m.mu.seeding {
+		m.mu.gone[uint64(info.FileNum)] = struct{}{}
+	}
+	m.publish()
+}
+
+// beginSeed starts recording retirements; see seed.
+func (m *fileMap) beginSeed() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.mu.seeding = true
+	m.mu.gone = make(map[uint64]struct{})
+}
+
+// seed adds the tables of a DB.SSTables listing taken after beginSeed. A
+// table an event has already placed keeps the event's (newer) level, and a
+// table retired since beginSeed is not brought back. Virtual tables are left
+// out: their tags name the backing file, which several of them may share, so
+// they are counted as unattributed.
+func (m *fileMap) seed(levels [][]pebble.SSTableInfo) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for level, tables := range levels {
+		for _, t := range tables {
+			num := uint64(t.FileNum)
+			if t.Virtual || level > 6 {
+				continue
+			}
+			if _, known := m.mu.files[num]; known {
+				continue
+			}
+			if _, gone := m.mu.gone[num]; gone {
+				continue
+			}
+			m.place(t.TableInfo, level)
+		}
+	}
+	m.mu.seeding = false
+	m.mu.gone = nil
+	m.publish()
+}

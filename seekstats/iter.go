@@ -1,0 +1,178 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import "github.com/cockroachdb/pebble/v2"
+
+// IterTracker follows one wrapped iterator: its seeks, the data blocks its
+// tables load, and the values its caller reads. It is used from the
+// iterator's goroutine only, as the iterator itself is.
+//
+// Pebble consults an iterator's block-property filters before every
+// data-block load (not when a seek stays in the block already held, and
+// never for memtables). The tracker adds an always-true filter to the
+// iterator's options; the tagging collector stored the table's file number
+// in each block's property, so each load is attributed to its table, and
+// through the file-to-level map to a level. As in RocksDB, a table counts
+// DATA at most once per seek, and a seek served from a block loaded earlier
+// counts neither DATA nor USEFUL.
+type IterTracker struct {
+	s      *Statistics
+	sh     *shard
+	filter iterFilter
+	// opts are the caller's options (without the tracker's filter), for
+	// Clone.
+	opts pebble.IterOptions
+
+	// State of the current seek.
+	prefixSeek       bool
+	pending          []seekTable
+	index            map[uint64]int // over pending, once it is long
+	unreported       int
+	memtableReported bool
+	buf              [8]seekTable
+}
+
+// seekTable is a table that loaded a data block since the last seek.
+type seekTable struct {
+	num        uint64
+	f          *fileInfo // nil if the table is not in the map
+	filterUsed bool
+	reported   bool // USEFUL was counted for this seek
+}
+
+// iterFilter is the always-true block-property filter.
+type iterFilter struct{ t *IterTracker }
+
+func (f *iterFilter) Name() string { return collectorName }
+
+// Intersects counts data-block loads and lets every table and block through.
+func (f *iterFilter) Intersects(prop []byte) (bool, error) {
+	f.t.observe(prop)
+	return true, nil
+}
+
+// SyntheticSuffixIntersects is Intersects: the tag does not depend on keys.
+func (f *iterFilter) SyntheticSuffixIntersects(prop []byte, _ []byte) (bool, error) {
+	f.t.observe(prop)
+	return true, nil
+}
+
+// NewIter returns a tracker for a new iterator with options o (nil for
+// defaults), and the options to create the iterator with: a copy of o with
+// the tracker's filter added. o is not modified.
+func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterOptions) {
+	t := &IterTracker{s: s, sh: s.c.pickShard()}
+	t.filter.t = t
+	return t, t.SetOptions(o)
+}
+
+// SetOptions records o as the iterator's new options and returns the
+// options to pass to Pebble's SetOptions. Because they carry a block-property
+// filter, Pebble rebuilds the iterator stack on every SetOptions while
+// statistics are on.
+func (t *IterTracker) SetOptions(o *pebble.IterOptions) *pebble.IterOptions {
+	if o != nil {
+		t.opts = *o
+	} else {
+		t.opts = pebble.IterOptions{}
+	}
+	t.BeginSeek(false)
+	withFilter := t.opts
+	// Pebble appends to this slice in place (levels share it), so it gets
+	// room of its own.
+	filters := make([]pebble.BlockPropertyFilter, 0, len(t.opts.PointKeyFilters)+2)
+	filters = append(filters, t.opts.PointKeyFilters...)
+	withFilter.PointKeyFilters = append(filters, &t.filter)
+	return &withFilter
+}
+
+// Options returns the caller's options as last set, without the tracker's
+// filter: the options a Clone without options of its own inherits.
+func (t *IterTracker) Options() *pebble.IterOptions {
+	o := t.opts
+	return &o
+}
+
+// BeginSeek starts a seek; prefix is set for SeekPrefixGE, the only seek
+// that consults filters.
+func (t *IterTracker) BeginSeek(prefix bool) {
+	t.prefixSeek = prefix
+	if t.pending == nil {
+		t.pending = t.buf[:0]
+	}
+	t.pending = t.pending[:0]
+	if t.index != nil {
+		clear(t.index)
+	}
+	t.unreported = 0
+	t.memtableReported = false
+}
+
+// EndSeek counts a seek; valid is what it returned.
+func (t *IterTracker) EndSeek(valid bool) {
+	t.sh.addTicker(NumberDBSeek, 1)
+	if valid {
+		t.sh.addTicker(NumberDBSeekFound, 1)
+	}
+}
+
+// unknownTable stands for loads whose property did not decode.
+const unknownTable = ^uint64(0)
+
+func (t *IterTracker) observe(prop []byte) {
+	if len(prop) == 0 || prop[0] == propKindTable {
+		// An index block, or a table being opened: not data loads.
+		return
+	}
+	num, ok := decodeDataProp(prop)
+	if !ok {
+		t.sh.addTicker(BlockTagCorrupt, 1)
+		num = unknownTable
+	}
+	t.dataLoad(num)
+}
+
+// dataLoad counts DATA for table num unless it already did in this seek.
+func (t *IterTracker) dataLoad(num uint64) {
+	if len(t.index) > 0 {
+		if _, ok := t.index[num]; ok {
+			return
+		}
+	} else {
+		for i := range t.pending {
+			if t.pending[i].num == num {
+				return
+			}
+		}
+	}
+	st := seekTable{num: num}
+	row := RowUnattributed
+	if num != 0 && num != unknownTable {
+		st.f = t.s.files.lookup(num)
+	}
+	if st.f != nil {
+		row = st.f.row()
+		// In a prefix seek Pebble checks the filter of every table it
+		// positions, except L6 tables without UseL6Filters.
+		st.filterUsed = t.prefixSeek && st.f.hasFilter.Load() &&
+			(st.f.level != 6 || t.opts.UseL6Filters)
+	}
+	t.pending = append(t.pending, st)
+	if len(t.pending) > 16 {
+		if t.index == nil {
+			t.index = make(map[uint64]int)
+		}
+		if len(t.index) == 0 {
+			for i := range t.pending {
+				t.index[t.pending[i].num] = i
+			}
+		}
+		t.index[num] = len(t.pending) - 1
+	}
+	t.unreported++
+	t.sh.addRow(row, SeekData)
+}
+
+// Statistics returns the statistics t reports to.
+func (t *IterTracker) Statistics() *Statistics { return t.s }

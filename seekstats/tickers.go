@@ -1,0 +1,204 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import "fmt"
+
+// Row is one row of the per-level statistics: the memtables, one LSM level,
+// or the tables whose level (or tag) is unknown.
+type Row int8
+
+// The rows, in the order they are printed.
+const (
+	RowMemtables Row = iota
+	RowL0
+	RowL1
+	RowL2
+	RowL3
+	RowL4
+	RowL5
+	RowL6
+	// RowUnattributed holds what happened in tables written without the
+	// seekstats tags (by upstream Pebble, or ingested), in tables whose level
+	// is not (or no longer) known, and values the fast attribution rule could
+	// not assign to one table. Like RocksDB's level -1, it counts as non-last.
+	RowUnattributed
+	// NumRows is the number of rows.
+	NumRows
+)
+
+// RowForLevel returns the row of LSM level l (0..6), or RowUnattributed.
+func RowForLevel(l int) Row {
+	if l < 0 || l > 6 {
+		return RowUnattributed
+	}
+	return RowL0 + Row(l)
+}
+
+func (r Row) String() string {
+	switch {
+	case r == RowMemtables:
+		return "memtables"
+	case r >= RowL0 && r <= RowL6:
+		return fmt.Sprintf("L%d", r-RowL0)
+	case r == RowUnattributed:
+		return "unattributed"
+	}
+	return fmt.Sprintf("row(%d)", int8(r))
+}
+
+// key is the row's name inside per-level ticker names.
+func (r Row) key() string {
+	switch {
+	case r == RowMemtables:
+		return "memtable"
+	case r >= RowL0 && r <= RowL6:
+		return fmt.Sprintf("l%d", r-RowL0)
+	}
+	return "unattributed"
+}
+
+// isLast reports whether the row is RocksDB's "last level": level
+// num_levels-1, which for Pebble's seven levels is L6, and nothing else.
+func (r Row) isLast() bool { return r == RowL6 }
+
+// SeekKind is one of RocksDB's five per-table seek tickers.
+type SeekKind int8
+
+const (
+	// SeekFiltered: a filter showed the seek cannot find anything in the
+	// table, so no index or data block was read for it.
+	SeekFiltered SeekKind = iota
+	// SeekFilterMatch: a filter was checked and did not rule the seek out.
+	SeekFilterMatch
+	// SeekData: at least one data block of the table was loaded for the seek.
+	SeekData
+	// SeekDataUsefulNoFilter: after a DATA seek that checked no filter, the
+	// caller read at least one value that the table produced.
+	SeekDataUsefulNoFilter
+	// SeekDataUsefulFilterMatch: as SeekDataUsefulNoFilter, for a seek that
+	// passed the table's filter.
+	SeekDataUsefulFilterMatch
+	numSeekKinds
+)
+
+var seekSuffixes = [numSeekKinds]string{
+	"filtered", "filter.match", "data", "data.useful.no.filter", "data.useful.filter.match",
+}
+
+// Ticker is a counter that is not per level.
+type Ticker int8
+
+const (
+	// BloomFilterUseful: a whole-key filter ruled a Get out of a table.
+	BloomFilterUseful Ticker = iota
+	// BloomFilterFullPositive: a whole-key filter did not rule a Get out.
+	BloomFilterFullPositive
+	// BloomFilterFullTruePositive: as BloomFilterFullPositive, and the Get
+	// found its key in that table (see get.go for how exactly that is known).
+	BloomFilterFullTruePositive
+	// BloomFilterPrefixChecked: a prefix filter was checked for a Get (the
+	// Comparer's Split gave a proper prefix of the key).
+	BloomFilterPrefixChecked
+	// BloomFilterPrefixUseful: a prefix filter ruled a Get out of a table.
+	BloomFilterPrefixUseful
+	// BloomFilterPrefixTruePositive: a prefix filter passed and the Get found
+	// its key (not merely its prefix) in that table.
+	BloomFilterPrefixTruePositive
+	// NumberDBSeek counts the seeks made through wrapped iterators (SeekGE,
+	// SeekPrefixGE, SeekLT, their WithLimit forms, First and Last).
+	NumberDBSeek
+	// NumberDBSeekFound counts the seeks that left the iterator valid.
+	NumberDBSeekFound
+
+	// TruePositiveUncertain counts Get true positives credited by the fast
+	// rule although the key might have come from a table whose filter Get
+	// does not consult (any L6 table, or a table without a filter) below the
+	// credited one. It bounds the error of the true-positive tickers.
+	TruePositiveUncertain
+	// SeekUsefulAmbiguous counts values the fast rule could not assign to one
+	// table because several tables that loaded a block since the seek span
+	// the key; each is credited once to RowUnattributed instead.
+	SeekUsefulAmbiguous
+	// FilterUnclassified counts filter checks made while more Gets were in
+	// flight than can be registered, so that the check could not be told
+	// apart from a seek's; they are counted in neither.
+	FilterUnclassified
+	// FilterTagCorrupt counts filters whose seekstats tag did not decode;
+	// they were answered by the inner policy on the whole bytes, or with "may
+	// contain" when it refused them (fail open).
+	FilterTagCorrupt
+	// BlockTagCorrupt counts block properties of the seekstats collector that
+	// did not decode; the block was read (fail open) and its load counted as
+	// unattributed.
+	BlockTagCorrupt
+	// InnerFilterCorrupt counts filters the inner policies themselves could
+	// not decode and answered with "may contain", for policies that report it
+	// (pebblerf's rangefilter Bloom and Ribbon do).
+	InnerFilterCorrupt
+
+	// The verification tickers are counted in exact mode only: for every
+	// value (and Get) whose attribution the fast rule would have had to make,
+	// whether the fast rule agrees with the exact answer, and if not, why.
+
+	// VerifyValueAgree: the fast rule and the exact probe agree.
+	VerifyValueAgree
+	// VerifyValueOtherSource: the fast rule credited a table, but the value
+	// came from the memtables, or from a table whose block was loaded before
+	// the seek or that was already credited: the documented blind spot.
+	VerifyValueOtherSource
+	// VerifyValueAmbiguous: the fast rule found several candidates.
+	VerifyValueAmbiguous
+	// VerifyValueUnexpected: any other disagreement; a bug if ever non-zero.
+	VerifyValueUnexpected
+	// VerifyGetAgree: the fast true-positive rule agrees with the probe.
+	VerifyGetAgree
+	// VerifyGetUncertain: it disagrees on a Get it had flagged uncertain, or
+	// on one that found a point tombstone (counted as a false positive by the
+	// fast rule, as a true positive by the probe): the documented blind spots.
+	VerifyGetUncertain
+	// VerifyGetUnexpected: any other disagreement; a bug if ever non-zero.
+	VerifyGetUnexpected
+	numTickers
+)
+
+var tickerNames = [numTickers]string{
+	BloomFilterUseful:             "rocksdb.bloom.filter.useful",
+	BloomFilterFullPositive:       "rocksdb.bloom.filter.full.positive",
+	BloomFilterFullTruePositive:   "rocksdb.bloom.filter.full.true.positive",
+	BloomFilterPrefixChecked:      "rocksdb.bloom.filter.prefix.checked",
+	BloomFilterPrefixUseful:       "rocksdb.bloom.filter.prefix.useful",
+	BloomFilterPrefixTruePositive: "rocksdb.bloom.filter.prefix.true.positive",
+	NumberDBSeek:                  "rocksdb.number.db.seek",
+	NumberDBSeekFound:             "rocksdb.number.db.seek.found",
+	TruePositiveUncertain:         "pebblerf.bloom.filter.true.positive.uncertain",
+	SeekUsefulAmbiguous:           "pebblerf.seek.data.useful.ambiguous",
+	FilterUnclassified:            "pebblerf.filter.check.unclassified",
+	FilterTagCorrupt:              "pebblerf.filter.tag.corrupt",
+	BlockTagCorrupt:               "pebblerf.block.tag.corrupt",
+	InnerFilterCorrupt:            "pebblerf.filter.corrupt",
+	VerifyValueAgree:              "pebblerf.verify.value.agree",
+	VerifyValueOtherSource:        "pebblerf.verify.value.other.source",
+	VerifyValueAmbiguous:          "pebblerf.verify.value.ambiguous",
+	VerifyValueUnexpected:         "pebblerf.verify.value.unexpected",
+	VerifyGetAgree:                "pebblerf.verify.get.agree",
+	VerifyGetUncertain:            "pebblerf.verify.get.uncertain",
+	VerifyGetUnexpected:           "pebblerf.verify.get.unexpected",
+}
+
+func (t Ticker) String() string { return tickerNames[t] }
+
+// groupTickerName returns RocksDB's name of a seek ticker for the last level
+// (last) or the other levels.
+func groupTickerName(last bool, k SeekKind) string {
+	if last {
+		return "rocksdb.last.level.seek." + seekSuffixes[k]
+	}
+	return "rocksdb.non.last.level.seek." + seekSuffixes[k]
+}
+
+// rowTickerName returns pebblerf's name of a seek ticker for one row, e.g.
+// "pebblerf.l0.seek.data".
+func rowTickerName(r Row, k SeekKind) string {
+	return "pebblerf." + r.key() + ".seek." + seekSuffixes[k]
+}

@@ -1,0 +1,118 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+// Values. Pebble does not say which level produced the iterator's current
+// key, so USEFUL is attributed by the following rule, applied when the caller
+// reads a value (Value, ValueAndErr or LazyValue) and some table that loaded
+// a data block since the last seek has not been credited yet:
+//
+//   - The candidates are those tables whose key bounds span the current key.
+//   - No candidate: the key came from a memtable, from a block loaded before
+//     the seek, or from a table already credited; as in RocksDB, nothing is
+//     counted. This is always right.
+//   - One candidate: it is credited USEFUL (FILTER_MATCH if its filter was
+//     checked in the seek, NO_FILTER otherwise). This is wrong only when the
+//     key really came from a memtable, or from a table that loaded no block
+//     since the seek (or was already credited), while the candidate merely
+//     spans the key without holding it.
+//   - Several candidates (overlapping tables, typically L0 over lower
+//     levels): the value is credited once to RowUnattributed, counted in
+//     SeekUsefulAmbiguous, and the candidates are not credited again in this
+//     seek.
+//
+// Once every table that loaded a block is credited, a value costs one
+// comparison. In exact mode each value instead asks ScanInternal where the
+// key lives (exact.go), credits that table (or, once per seek, the
+// memtables row), and counts in the Verify* tickers what the rule above
+// would have done.
+
+// OnValue is called by the wrapped iterator when its caller reads the value
+// of the current key.
+func (t *IterTracker) OnValue(key []byte) {
+	if t.unreported == 0 && (!t.s.cfg.ExactAttribution || t.memtableReported) {
+		return
+	}
+	var cbuf [4]int
+	cands := t.candidates(key, cbuf[:0])
+	if !t.s.cfg.ExactAttribution {
+		t.apply(cands)
+		return
+	}
+	decided := t.unreported > 0
+	loc := t.s.probe(key)
+	exact := -1
+	if loc.f != nil {
+		for i := range t.pending {
+			if !t.pending[i].reported && t.pending[i].f == loc.f {
+				exact = i
+			}
+		}
+	}
+	if decided {
+		switch {
+		case len(cands) > 1:
+			t.sh.addTicker(VerifyValueAmbiguous, 1)
+		case len(cands) == 1 && cands[0] == exact, len(cands) == 0 && exact < 0:
+			t.sh.addTicker(VerifyValueAgree, 1)
+		case len(cands) == 1 && exact < 0:
+			t.sh.addTicker(VerifyValueOtherSource, 1)
+		default:
+			t.sh.addTicker(VerifyValueUnexpected, 1)
+		}
+	}
+	if loc.memtable && !t.memtableReported {
+		t.memtableReported = true
+		t.sh.addRow(RowMemtables, SeekDataUsefulNoFilter)
+	}
+	if exact >= 0 {
+		t.credit(exact)
+	}
+}
+
+// candidates returns the uncredited tables of this seek that span key; a
+// table missing from the file map has unknown bounds and is always one.
+func (t *IterTracker) candidates(key []byte, dst []int) []int {
+	for i := range t.pending {
+		st := &t.pending[i]
+		if !st.reported && (st.f == nil || st.f.contains(t.s.cmp, key)) {
+			dst = append(dst, i)
+		}
+	}
+	return dst
+}
+
+func (t *IterTracker) apply(cands []int) {
+	switch len(cands) {
+	case 0:
+	case 1:
+		t.credit(cands[0])
+	default:
+		filterUsed := true
+		for _, i := range cands {
+			filterUsed = filterUsed && t.pending[i].filterUsed
+			t.pending[i].reported = true
+		}
+		t.unreported -= len(cands)
+		t.sh.addTicker(SeekUsefulAmbiguous, 1)
+		t.sh.addRow(RowUnattributed, usefulKind(filterUsed))
+	}
+}
+
+func (t *IterTracker) credit(i int) {
+	st := &t.pending[i]
+	st.reported = true
+	t.unreported--
+	row := RowUnattributed
+	if st.f != nil {
+		row = st.f.row()
+	}
+	t.sh.addRow(row, usefulKind(st.filterUsed))
+}
+
+func usefulKind(filterUsed bool) SeekKind {
+	if filterUsed {
+		return SeekDataUsefulFilterMatch
+	}
+	return SeekDataUsefulNoFilter
+}
