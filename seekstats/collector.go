@@ -59,15 +59,15 @@ func (c *tagCollector) AddCollectedWithSuffixReplacement(oldProp []byte, _, _ []
 func (c *tagCollector) SupportsSuffixReplacement() bool { return true }
 
 func (c *tagCollector) FinishDataBlock(buf []byte) ([]byte, error) {
-	return binary.AppendUvarint(append(buf[:0], propKindData), c.num), nil
+	return binary.AppendUvarint(append(buf, propKindData), c.num), nil
 }
 
 func (c *tagCollector) AddPrevDataBlockToIndexBlock() {}
 
-func (c *tagCollector) FinishIndexBlock(buf []byte) ([]byte, error) { return buf[:0], nil }
+func (c *tagCollector) FinishIndexBlock(buf []byte) ([]byte, error) { return buf, nil }
 
 func (c *tagCollector) FinishTable(buf []byte) ([]byte, error) {
-	return binary.AppendUvarint(append(buf[:0], propKindTable, propTableVersion), c.num), nil
+	return binary.AppendUvarint(append(buf, propKindTable, propTableVersion), c.num), nil
 }
 
 // decodeDataProp returns the file number of a data block's property.
