@@ -1,0 +1,31 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package compactionext holds what pebblerf does at flush and compaction
+// time, on top of upstream Pebble's exported API.
+//
+// When a memtable is flushed, or a compaction writes an sstable, Pebble runs
+// the block-property collectors listed in Options.BlockPropertyCollectors over
+// every key it writes. That is the one moment a table's contents pass through
+// code we control, so everything a reader later wants to know about a table
+// is gathered there: the small tag seekstats reads to attribute filter checks
+// to tables, the range filter's summary of the table's keys, and any user
+// collectors. Install assembles these collectors and the per-level point
+// filter plan into one set of options, so that opening a DB is one call.
+//
+// Where a flushed table lands, and when tables are merged, decides how many
+// sorted runs a read must consult: each memtable, each L0 sublevel and each
+// non-empty level is one run, and Pebble's merging iterator always holds all
+// of them. Pebble's compaction picker is not pluggable, so shapes other than
+// its leveled default are built from its knobs and from manual compactions
+// (DB.Compact) issued by a small background driver. A Profile is such a
+// recipe: Leveled is Pebble's default; ManyRuns keeps many sorted runs the way
+// RocksDB's universal compaction does, for the workloads (and benchmarks) that
+// have them. Shape describes the runs a DB has at a moment.
+//
+// Finally, the statistics tell where reads are wasted: a data block loaded
+// that returned no value, a filter that said "maybe" and found nothing. The
+// Advisor reads those counts per table, finds key ranges where waste
+// concentrates across many runs, and compacts just those ranges, one at a
+// time, rate-limited, never while writes are stalled, logging each decision.
+// Compactions merge runs but never change what a read returns.
+package compactionext

@@ -1,0 +1,85 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import (
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Monitor turns a DB's events into the two signals the background drivers
+// need: whether writes are stalled right now (a driver never adds compaction
+// work while they are), and a wake-up when the LSM changed (a flush,
+// compaction or ingest ended), so that a driver looks at the shape right after
+// it changed instead of polling often.
+//
+// Attach it to the Options before the DB is opened. Pebble calls listeners
+// synchronously and forbids calling back into the DB from them, so Monitor
+// only records and signals.
+type Monitor struct {
+	mu      sync.Mutex
+	stalled bool
+	// subscribers, each a channel of capacity 1 holding a pending wake-up.
+	subscribers []chan struct{}
+}
+
+// NewMonitor returns a Monitor that is not yet attached.
+func NewMonitor() *Monitor {
+	return &Monitor{}
+}
+
+// Attach adds the Monitor's callbacks to opts.EventListener, keeping the
+// callbacks already there.
+func (m *Monitor) Attach(opts *pebble.Options) {
+	own := pebble.EventListener{
+		WriteStallBegin: func(pebble.WriteStallBeginInfo) { m.setStalled(true) },
+		WriteStallEnd:   func() { m.setStalled(false) },
+		FlushEnd:        func(pebble.FlushInfo) { m.notify() },
+		CompactionEnd:   func(pebble.CompactionInfo) { m.notify() },
+		TableIngested:   func(pebble.TableIngestInfo) { m.notify() },
+	}
+	if opts.EventListener == nil {
+		opts.EventListener = &own
+		return
+	}
+	tee := pebble.TeeEventListener(*opts.EventListener, own)
+	opts.EventListener = &tee
+}
+
+func (m *Monitor) setStalled(v bool) {
+	m.mu.Lock()
+	m.stalled = v
+	m.mu.Unlock()
+	if !v {
+		m.notify()
+	}
+}
+
+func (m *Monitor) notify() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, ch := range m.subscribers {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Stalled reports whether Pebble is delaying writes right now.
+func (m *Monitor) Stalled() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stalled
+}
+
+// Subscribe returns a channel that receives after the LSM changed or a write
+// stall ended. Wake-ups coalesce: many events before a receive give one.
+func (m *Monitor) Subscribe() <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	m.mu.Lock()
+	m.subscribers = append(m.subscribers, ch)
+	m.mu.Unlock()
+	return ch
+}

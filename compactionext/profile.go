@@ -1,0 +1,88 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import (
+	"math"
+
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Profile is a recipe for the shape of an LSM: options set before the DB is
+// opened, and possibly a background driver run while it is open.
+//
+// Use: Apply to the Options, open the DB, Start with it; call the returned
+// stop function before closing the DB.
+type Profile interface {
+	// Name is the profile's name as pebblebench prints it.
+	Name() string
+	// Apply sets the options the shape needs. It is called once, before
+	// Open, on options the caller lets it change.
+	Apply(opts *pebble.Options) error
+	// Start starts the profile's background driver, if it has one. stop
+	// waits for the driver to finish and must be called before db is closed.
+	Start(db DB) (stop func(), err error)
+}
+
+// Leveled is Pebble's own leveled compaction with its default knobs: L0
+// sublevels are compacted into Lbase once they reach L0CompactionThreshold
+// (score 2·sublevels/threshold), and each level is about LevelMultiplier
+// times the one above. It changes nothing and runs nothing.
+type Leveled struct{}
+
+// Name implements Profile.
+func (Leveled) Name() string { return "leveled" }
+
+// Apply implements Profile.
+func (Leveled) Apply(*pebble.Options) error { return nil }
+
+// Start implements Profile.
+func (Leveled) Start(DB) (func(), error) { return func() {}, nil }
+
+// NoCompaction is db_bench's compaction_style=3 (kCompactionStyleNone): no
+// automatic compactions at all. Flushes pile up as L0 sublevels without
+// bound, so writes never stall on L0; only manual compactions merge runs.
+type NoCompaction struct{}
+
+// Name implements Profile.
+func (NoCompaction) Name() string { return "none" }
+
+// Apply implements Profile.
+func (NoCompaction) Apply(opts *pebble.Options) error {
+	opts.DisableAutomaticCompactions = true
+	opts.L0StopWritesThreshold = math.MaxInt32
+	return nil
+}
+
+// Start implements Profile.
+func (NoCompaction) Start(DB) (func(), error) { return func() {}, nil }
+
+// db_bench's -compaction_style values (RocksDB's CompactionStyle enum).
+const (
+	dbBenchLevel     = 0
+	dbBenchUniversal = 1
+	dbBenchFIFO      = 2
+	dbBenchNone      = 3
+)
+
+// ParseCompactionStyle maps db_bench's -compaction_style value to a profile:
+// 0 (level) to Leveled, 1 (universal) to ManyRuns with DefaultRuns, 3 (none)
+// to NoCompaction. 2 (FIFO) is rejected: FIFO drops the oldest tables
+// wholesale, which Pebble cannot do without deleting their keys.
+func ParseCompactionStyle(dbBenchValue int) (Profile, error) {
+	switch dbBenchValue {
+	case dbBenchLevel:
+		return Leveled{}, nil
+	case dbBenchUniversal:
+		return &ManyRuns{Runs: DefaultRuns}, nil
+	case dbBenchFIFO:
+		return nil, errors.Newf(
+			"compactionext: -compaction_style=2 (FIFO) is not supported: Pebble cannot drop whole tables by age")
+	case dbBenchNone:
+		return NoCompaction{}, nil
+	default:
+		return nil, errors.Newf(
+			"compactionext: unknown -compaction_style=%d (0 level, 1 universal, 2 fifo, 3 none)", dbBenchValue)
+	}
+}

@@ -1,0 +1,100 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// requireShapeMatchesPebble checks Shape against Pebble's own view: the
+// sublevel count and read-amp from Metrics and the files of each sublevel
+// from DebugCurrentVersion.
+func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) LSMShape {
+	t.Helper()
+	shape, err := Shape(db, nil)
+	require.NoError(t, err)
+	m := db.Metrics()
+	require.Equal(t, m.ReadAmp(), shape.SortedRuns(), "%s", shape)
+	require.Equal(t, int(m.Levels[0].Sublevels), shape.Sublevels())
+	v := db.DebugCurrentVersion()
+	require.Len(t, v.L0SublevelFiles, shape.Sublevels())
+	for _, r := range shape.Runs {
+		if r.Kind != Sublevel {
+			continue
+		}
+		var want []pebble.TableNum
+		for f := range v.L0SublevelFiles[r.Sublevel].All() {
+			want = append(want, f.TableNum)
+		}
+		require.ElementsMatch(t, want, r.Tables, "sublevel %d", r.Sublevel)
+	}
+	return shape
+}
+
+func TestShapeMatchesPebble(t *testing.T) {
+	opts := testOptions()
+	require.NoError(t, NoCompaction{}.Apply(opts))
+	db, err := pebble.Open("db", opts)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+	w := newWriter(t, 1, db)
+
+	// Sequential flushes do not overlap: one sublevel however many.
+	for i := 0; i < 5; i++ {
+		w.seqFlush(i*1000, 1000)
+		shape := requireShapeMatchesPebble(t, db)
+		require.Equal(t, 1, shape.SortedRuns())
+		require.Equal(t, i+1, shape.Runs[1].Files)
+	}
+	// Random flushes overlap everything: one sublevel each.
+	for i := 0; i < 6; i++ {
+		w.randomFlush(500, 5000)
+		shape := requireShapeMatchesPebble(t, db)
+		require.Equal(t, i+2, shape.SortedRuns())
+	}
+	// A compaction of everything leaves L6 alone.
+	require.NoError(t, db.Compact(context.Background(), keyOf(0), keyOf(10000), false))
+	shape := requireShapeMatchesPebble(t, db)
+	require.Equal(t, 1, shape.SortedRuns())
+	last := shape.Runs[len(shape.Runs)-1]
+	require.Equal(t, Level, last.Kind)
+	require.Equal(t, 6, last.Level)
+	require.Equal(t, keyOf(0), last.Smallest)
+	require.Equal(t, m6Bytes(db), last.Bytes)
+	require.Contains(t, shape.String(), "L6: ")
+	require.Contains(t, shape.String(), "1 sorted runs")
+}
+
+func m6Bytes(db *pebble.DB) uint64 {
+	return uint64(db.Metrics().Levels[6].TablesSize)
+}
+
+func TestParseCompactionStyle(t *testing.T) {
+	for _, tc := range []struct {
+		value int
+		name  string
+		err   string
+	}{
+		{value: 0, name: "leveled"},
+		{value: 1, name: "many-runs"},
+		{value: 2, err: "FIFO"},
+		{value: 3, name: "none"},
+		{value: 4, err: "unknown -compaction_style=4"},
+		{value: -1, err: "unknown -compaction_style=-1"},
+	} {
+		p, err := ParseCompactionStyle(tc.value)
+		if tc.err != "" {
+			require.ErrorContains(t, err, tc.err)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, tc.name, p.Name())
+	}
+	p, err := ParseCompactionStyle(1)
+	require.NoError(t, err)
+	require.Equal(t, DefaultRuns, p.(*ManyRuns).Runs)
+}
