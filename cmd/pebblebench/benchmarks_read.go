@@ -1,0 +1,132 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"bytes"
+
+	"github.com/cockroachdb/errors"
+	upstream "github.com/cockroachdb/pebble/v2"
+)
+
+// readRandom looks up uniformly random keys of [0, num), a -missing_fraction
+// of them made absent. A found key adds its key and value bytes, as in
+// db_bench.
+//
+// Lookups use DB.Get, which consults table filters except on L6. DB.Get has
+// no way to ask for L6 filters, so with -use_l6_filters a lookup is instead a
+// new prefix iterator with IterOptions.UseL6Filters, SeekPrefixGE and an
+// exact key comparison: what DB.Get does inside, plus the iterator's setup.
+func readRandom(r *run, w *worker) error {
+	c := r.cfg
+	var iterOpts *upstream.IterOptions
+	if c.useL6Filters {
+		iterOpts = &upstream.IterOptions{UseL6Filters: true}
+	}
+	for w.next() {
+		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+		var n int64
+		var err error
+		if iterOpts != nil {
+			n, err = getWithIterator(r.db, iterOpts, w.key)
+		} else {
+			n, err = get(r.db, w.key)
+		}
+		if err != nil {
+			return err
+		}
+		if n >= 0 {
+			w.found++
+			n += int64(len(w.key))
+		}
+		w.done(1, max(n, 0))
+	}
+	return nil
+}
+
+// get returns the length of key's value, or -1 if key is absent.
+func get(db engine, key []byte) (int64, error) {
+	v, closer, err := db.Get(key)
+	if errors.Is(err, upstream.ErrNotFound) {
+		return -1, nil
+	} else if err != nil {
+		return 0, err
+	}
+	n := int64(len(v))
+	return n, closer.Close()
+}
+
+// getWithIterator is get through a prefix iterator with opts.
+func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, error) {
+	it, err := db.NewIter(opts)
+	if err != nil {
+		return 0, err
+	}
+	n := int64(-1)
+	if it.SeekPrefixGE(key) && bytes.Equal(it.Key(), key) {
+		n = int64(len(it.Value()))
+	}
+	return n, errors.CombineErrors(it.Error(), it.Close())
+}
+
+// seekRandom seeks to uniformly random keys of [0, num), a -missing_fraction
+// of them made absent, then steps -seek_nexts times; a seek is "found" when
+// it lands exactly on its target. Each step reads the value (copying up to
+// 256 bytes, so a lazily fetched value is really fetched) and adds the key
+// and value bytes, as db_bench does.
+//
+// With -prefix_size the seek is SeekPrefixGE, so table filters apply and the
+// iterator stops at the end of the target's prefix: db_bench's prefix mode.
+// -total_order_seek makes it SeekGE. As in db_bench each seek gets a new
+// iterator unless -use_tailing_iterator, which reuses one per thread.
+func seekRandom(r *run, w *worker) error {
+	c := r.cfg
+	opts := &upstream.IterOptions{UseL6Filters: c.useL6Filters}
+	prefixMode := c.prefixSize > 0 && !c.totalOrderSeek
+	var valueBuf [256]byte
+	var reused iterator
+	defer func() {
+		if reused != nil {
+			_ = reused.Close()
+		}
+	}()
+	for w.next() {
+		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+		it := reused
+		if it == nil {
+			var err error
+			if it, err = r.db.NewIter(opts); err != nil {
+				return err
+			}
+			if c.useTailingIterator {
+				reused = it
+			}
+		}
+		var valid bool
+		if prefixMode {
+			valid = it.SeekPrefixGE(w.key)
+		} else {
+			valid = it.SeekGE(w.key)
+		}
+		if valid && bytes.Equal(it.Key(), w.key) {
+			w.found++
+		}
+		var n int64
+		for j := 0; j < c.seekNexts && it.Valid(); j++ {
+			v := it.Value()
+			copy(valueBuf[:], v)
+			n += int64(len(it.Key()) + len(v))
+			it.Next()
+		}
+		if err := it.Error(); err != nil {
+			return err
+		}
+		if reused == nil {
+			if err := it.Close(); err != nil {
+				return err
+			}
+		}
+		w.done(1, n)
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"time"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+)
+
+// fillSeq writes keys 0..num-1 in order.
+func fillSeq(r *run, w *worker) error {
+	var v uint64
+	return writeLoop(r, w, func() uint64 { v++; return v - 1 })
+}
+
+// fillRandom writes uniformly random keys of [0, num) with replacement, so
+// about 63% of num keys end up distinct, as in db_bench. It is also the
+// writer thread of the *whilewriting benchmarks, which runs until the readers
+// finish, at most -benchmark_write_rate_limit bytes a second.
+func fillRandom(r *run, w *worker) error {
+	n := uint64(r.cfg.num)
+	return writeLoop(r, w, func() uint64 { return w.rng.Uint64N(n) })
+}
+
+// writeLoop writes -batch_size keys per operation, each key from nextKey.
+// A batch counts as batch_size operations, as in db_bench.
+func writeLoop(r *run, w *worker, nextKey func() uint64) error {
+	c := r.cfg
+	wo := upstream.NoSync
+	if c.sync {
+		wo = upstream.Sync
+	}
+	entryBytes := int64(c.keySize + c.valueSize)
+	for w.next() {
+		if c.batchSize == 1 {
+			w.keys.fill(w.key, nextKey())
+			if err := r.db.Set(w.key, w.values.next(c.valueSize), wo); err != nil {
+				return err
+			}
+		} else {
+			b := r.db.NewBatch()
+			for i := 0; i < c.batchSize; i++ {
+				w.keys.fill(w.key, nextKey())
+				if err := b.Set(w.key, w.values.next(c.valueSize), nil); err != nil {
+					return err
+				}
+			}
+			err := b.Commit(wo)
+			_ = b.Close()
+			if err != nil {
+				return err
+			}
+		}
+		w.done(int64(c.batchSize), int64(c.batchSize)*entryBytes)
+		if c.writeRateLimit > 0 {
+			throttle(w, c.writeRateLimit)
+		}
+	}
+	return nil
+}
+
+// throttle sleeps while the worker is ahead of bytesPerSec.
+func throttle(w *worker, bytesPerSec int64) {
+	due := w.start.Add(time.Duration(float64(w.bytes) / float64(bytesPerSec) * float64(time.Second)))
+	if d := time.Until(due); d > time.Millisecond {
+		time.Sleep(d)
+	}
+}
+
+// flushLoop flushes the memtable once.
+func flushLoop(r *run, w *worker) error {
+	for w.next() {
+		if err := r.db.Flush(); err != nil {
+			return err
+		}
+		w.done(1, 0)
+	}
+	return nil
+}
+
+// compactLoop compacts the whole key space once.
+func compactLoop(r *run, w *worker) error {
+	end := make([]byte, r.cfg.keySize+1)
+	for i := range end {
+		end[i] = 0xff
+	}
+	for w.next() {
+		if err := r.db.Compact(nil, end); err != nil {
+			return err
+		}
+		w.done(1, 0)
+	}
+	return nil
+}

@@ -1,0 +1,279 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/cockroachdb/errors"
+	upstream "github.com/cockroachdb/pebble/v2"
+)
+
+// engineState is one engine's DB across the benchmarks of an invocation.
+// Under -engine=both there are two, in <db>/pebble and <db>/pebblerf; one
+// engine alone also uses <db>/<engine>, so a DB written in one mode can be
+// read with -use_existing_db in the other, and so pebblebench only ever
+// deletes directories it names itself.
+type engineState struct {
+	name  string
+	dir   string
+	cfg   *config
+	db    engine
+	cache *upstream.Cache
+	// dirty is set when the open DB has taken writes since it was opened.
+	dirty bool
+	// tickers sums the statistics of every run, for the final STATISTICS.
+	tickers []ticker
+}
+
+func (s *engineState) open() error {
+	s.cache = upstream.NewCache(s.cfg.cacheSize)
+	opts, err := s.cfg.options(s.name, s.cache)
+	if err == nil {
+		s.db, err = openEngine(s.name, s.dir, opts)
+	}
+	if err != nil {
+		s.cache.Unref()
+		s.cache = nil
+		return errors.Wrapf(err, "opening %s in %s", s.name, s.dir)
+	}
+	s.dirty = false
+	return nil
+}
+
+func (s *engineState) close() error {
+	if s.db == nil {
+		return nil
+	}
+	err := s.db.Close()
+	s.cache.Unref()
+	s.db, s.cache = nil, nil
+	return errors.Wrapf(err, "closing %s", s.name)
+}
+
+// prepare readies the DB for benchmark b.
+//
+// Fill benchmarks start from an empty DB, as db_bench's fresh_db ones do.
+//
+// A benchmark that reads after writes starts on a DB that was flushed,
+// closed and reopened. Pebble reserves the memtables' memory inside the
+// block cache, so after a fill a full 64 MiB memtable would leave an 8 MiB
+// cache empty and the reads would measure a cache-less DB; reopening starts
+// a new, small memtable and an empty cache, like a db_bench read run in a
+// second invocation with -use_existing_db. It is done for both engines
+// alike and is not timed.
+func (s *engineState) prepare(b *benchmark) error {
+	switch {
+	case b.fresh:
+		if err := s.close(); err != nil {
+			return err
+		}
+		if err := os.RemoveAll(s.dir); err != nil {
+			return errors.Wrapf(err, "removing %s", s.dir)
+		}
+		return s.open()
+	case s.db == nil:
+		return s.open()
+	case b.reads && s.dirty:
+		if err := s.db.Flush(); err != nil {
+			return errors.Wrapf(err, "flushing %s", s.name)
+		}
+		if err := s.close(); err != nil {
+			return err
+		}
+		return s.open()
+	}
+	return nil
+}
+
+// driver runs the -benchmarks list on the engines of -engine.
+type driver struct {
+	cfg      *config
+	out      io.Writer // result lines: stdout, or stderr under -json
+	jsonOut  io.Writer // stdout under -json, else nil
+	engines  []*engineState
+	stop     *atomic.Bool
+	progress *progressReporter
+	seq      int
+}
+
+func newDriver(c *config, root string, out, jsonOut io.Writer, stop *atomic.Bool) *driver {
+	d := &driver{cfg: c, out: out, jsonOut: jsonOut, stop: stop}
+	for _, name := range c.engines() {
+		d.engines = append(d.engines, &engineState{name: name, dir: filepath.Join(root, name), cfg: c})
+	}
+	return d
+}
+
+func (d *driver) label(name, engineName string) string {
+	if len(d.engines) == 1 {
+		return name
+	}
+	return name + "/" + engineName
+}
+
+func (d *driver) closeAll() error {
+	var err error
+	for _, e := range d.engines {
+		err = errors.CombineErrors(err, e.close())
+	}
+	return err
+}
+
+// runAll runs every benchmark of the list, stopping early on SIGINT.
+func (d *driver) runAll(specs []benchSpec) error {
+	for _, spec := range specs {
+		if d.stop.Load() {
+			break
+		}
+		if err := d.runSpec(spec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *driver) runSpec(spec benchSpec) error {
+	b, _ := benchmarkByName(spec.name)
+	if b.meta != nil {
+		return d.runMeta(b)
+	}
+	if b.fresh && d.cfg.useExistingDB {
+		fmt.Fprintf(d.out, "%-12s : skipped (--use_existing_db is true)\n", b.name)
+		// Skipped runs keep their run numbers, so the benchmarks after them
+		// draw the same keys as in the invocation that did the fill.
+		d.seq += spec.warmups + spec.repeats
+		return nil
+	}
+	if spec.warmups > 0 {
+		fmt.Fprintf(d.out, "Warming up benchmark by running %d times\n", spec.warmups)
+		for i := 0; i < spec.warmups && !d.stop.Load(); i++ {
+			d.seq++
+			for _, e := range d.engines {
+				if _, err := d.runOnce(e, b); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if spec.repeats > 1 {
+		fmt.Fprintf(d.out, "Running benchmark for %d times\n", spec.repeats)
+	}
+	results := make([][]*result, len(d.engines))
+	for i := 0; i < spec.repeats && !d.stop.Load(); i++ {
+		d.seq++
+		for ei, e := range d.engines {
+			if d.stop.Load() {
+				break
+			}
+			res, err := d.runOnce(e, b)
+			if err != nil {
+				return err
+			}
+			results[ei] = append(results[ei], res)
+			if err := d.report(res, len(results[ei])); err != nil {
+				return err
+			}
+			if len(results[ei]) > 1 {
+				fmt.Fprintln(d.out, runningAverageLine(d.cfg, d.label(b.name, e.name), results[ei]))
+			}
+		}
+		if len(d.engines) == 2 && len(results[1]) == len(results[0]) {
+			fmt.Fprintln(d.out, ratioLine(d.cfg, results[0][i], results[1][i]))
+		}
+	}
+	if spec.repeats > 1 {
+		fmt.Fprintln(d.out)
+		for ei, e := range d.engines {
+			if len(results[ei]) > 1 {
+				for _, line := range finalSummaryLines(d.cfg, d.label(b.name, e.name), results[ei]) {
+					fmt.Fprintln(d.out, line)
+				}
+			}
+		}
+		if n := min(len(results[0]), len(results[len(results)-1])); len(d.engines) == 2 && n > 1 {
+			fmt.Fprintln(d.out, medianRatioLine(results[0][:n], results[1][:n]))
+		}
+	}
+	return nil
+}
+
+// runOnce prepares e's DB and times one run of b on it.
+func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
+	if err := e.prepare(b); err != nil {
+		return nil, err
+	}
+	r := &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, stop: d.stop, progress: d.progress}
+	res, err := r.execute()
+	if err != nil {
+		return nil, err
+	}
+	if b.writes {
+		e.dirty = true
+	}
+	addTickers(&e.tickers, res.Tickers)
+	return res, nil
+}
+
+// report prints a run's result line and histogram, and its JSON object.
+func (d *driver) report(res *result, runNumber int) error {
+	fmt.Fprintln(d.out, resultLine(d.cfg, d.label(res.Benchmark, res.Engine), res))
+	if res.Interrupted {
+		fmt.Fprintf(d.out, "%-12s : interrupted; the line above covers the operations done until then\n", d.label(res.Benchmark, res.Engine))
+	}
+	if res.hist != nil {
+		printHistogram(d.out, res.bench.opKind, res.hist)
+	}
+	if d.jsonOut != nil {
+		return writeJSONResult(d.jsonOut, d.cfg, runNumber, res)
+	}
+	return nil
+}
+
+// runMeta runs a meta benchmark (stats, levelstats) on each engine.
+func (d *driver) runMeta(b *benchmark) error {
+	for _, e := range d.engines {
+		if e.db == nil {
+			if err := e.open(); err != nil {
+				return err
+			}
+		}
+		if len(d.engines) > 1 {
+			fmt.Fprintf(d.out, "%s (%s):\n", b.name, e.name)
+		}
+		data, err := b.meta(d.out, e.db, d.cfg)
+		if err != nil {
+			return errors.Wrapf(err, "%s on %s", b.name, e.name)
+		}
+		if d.jsonOut != nil {
+			if err := writeJSONLine(d.jsonOut, map[string]interface{}{"benchmark": b.name, "engine": e.name, "data": data}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// printStatistics prints each engine's STATISTICS, summed over the runs of
+// the invocation as db_bench's are cumulative, and under -engine=both a
+// ratio line for the tickers both engines have.
+func (d *driver) printStatistics() {
+	for _, e := range d.engines {
+		title := "STATISTICS:"
+		if len(d.engines) > 1 {
+			title = fmt.Sprintf("STATISTICS (%s):", e.name)
+		}
+		printStatistics(d.out, title, e.tickers)
+	}
+	if len(d.engines) == 2 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "ratio %s/%s STATISTICS :", d.engines[1].name, d.engines[0].name)
+		formatFigures(&b, tickerRatios(d.engines[0].tickers, d.engines[1].tickers))
+		fmt.Fprintln(d.out, b.String())
+	}
+}

@@ -1,0 +1,137 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"context"
+	"io"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+)
+
+// The engine names of -engine.
+const (
+	enginePebble   = "pebble"
+	enginePebbleRF = "pebblerf"
+	engineBoth     = "both"
+)
+
+// engine is what a benchmark sees of a database. Upstream Pebble and
+// pebblerf both sit behind it, through the same generic adapter, so each
+// benchmark is written once and both engines pay the same call overhead.
+// The methods keep Pebble's names and signatures.
+type engine interface {
+	Name() string
+	Set(key, value []byte, o *upstream.WriteOptions) error
+	Get(key []byte) ([]byte, io.Closer, error)
+	NewBatch() batch
+	NewIter(o *upstream.IterOptions) (iterator, error)
+	Flush() error
+	Compact(start, end []byte) error
+	Metrics() *upstream.Metrics
+	SSTables() ([][]upstream.SSTableInfo, error)
+	// Tickers returns the engine's statistics as RocksDB-style tickers; see
+	// statistics.go for which are exact.
+	Tickers() []ticker
+	Close() error
+}
+
+// iterator is the part of Pebble's *Iterator the benchmarks use.
+type iterator interface {
+	SeekGE(key []byte) bool
+	SeekPrefixGE(key []byte) bool
+	Next() bool
+	Valid() bool
+	Key() []byte
+	Value() []byte
+	Error() error
+	Close() error
+}
+
+// batch is the part of Pebble's *Batch the benchmarks use.
+type batch interface {
+	Set(key, value []byte, o *upstream.WriteOptions) error
+	Commit(o *upstream.WriteOptions) error
+	Close() error
+}
+
+// pebbleDB is the method set shared by upstream's *DB and pebblerf's *DB,
+// with their own iterator and batch types as I and B.
+type pebbleDB[I iterator, B batch] interface {
+	Set(key, value []byte, o *upstream.WriteOptions) error
+	Get(key []byte) ([]byte, io.Closer, error)
+	NewBatch(opts ...upstream.BatchOption) B
+	NewIter(o *upstream.IterOptions) (I, error)
+	Flush() error
+	Compact(ctx context.Context, start, end []byte, parallelize bool) error
+	Metrics() *upstream.Metrics
+	SSTables(opts ...upstream.SSTablesOption) ([][]upstream.SSTableInfo, error)
+	Close() error
+}
+
+// adapter makes an engine of either DB type. Both instantiations have
+// pointer type arguments and so share one generic shape: the code that runs
+// is the same for both engines.
+type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
+	name  string
+	db    D
+	extra func() []ticker
+}
+
+func (a *adapter[D, I, B]) Name() string { return a.name }
+
+func (a *adapter[D, I, B]) Set(key, value []byte, o *upstream.WriteOptions) error {
+	return a.db.Set(key, value, o)
+}
+
+func (a *adapter[D, I, B]) Get(key []byte) ([]byte, io.Closer, error) { return a.db.Get(key) }
+
+func (a *adapter[D, I, B]) NewBatch() batch { return a.db.NewBatch() }
+
+func (a *adapter[D, I, B]) NewIter(o *upstream.IterOptions) (iterator, error) {
+	it, err := a.db.NewIter(o)
+	if err != nil {
+		// Returning it would wrap a nil pointer in a non-nil interface.
+		return nil, err
+	}
+	return it, nil
+}
+
+func (a *adapter[D, I, B]) Flush() error { return a.db.Flush() }
+
+func (a *adapter[D, I, B]) Compact(start, end []byte) error {
+	return a.db.Compact(context.Background(), start, end, true /* parallelize */)
+}
+
+func (a *adapter[D, I, B]) Metrics() *upstream.Metrics { return a.db.Metrics() }
+
+func (a *adapter[D, I, B]) SSTables() ([][]upstream.SSTableInfo, error) {
+	return a.db.SSTables(upstream.WithProperties())
+}
+
+func (a *adapter[D, I, B]) Tickers() []ticker {
+	t := metricsTickers(a.db.Metrics())
+	if a.extra != nil {
+		t = mergeTickers(t, a.extra())
+	}
+	return t
+}
+
+func (a *adapter[D, I, B]) Close() error { return a.db.Close() }
+
+// openEngine opens the named engine's DB in dir with opts. Each engine gets
+// its own copy of the options (pebblerf's Open does not mutate them, but
+// upstream's EnsureDefaults does).
+func openEngine(name, dir string, opts *upstream.Options) (engine, error) {
+	opts = opts.Clone()
+	switch name {
+	case enginePebbleRF:
+		return openPebbleRF(dir, opts)
+	default:
+		db, err := upstream.Open(dir, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &adapter[*upstream.DB, *upstream.Iterator, *upstream.Batch]{name: name, db: db}, nil
+	}
+}

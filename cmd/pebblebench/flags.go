@@ -1,0 +1,258 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/cockroachdb/errors"
+)
+
+// config holds every flag. The names, defaults and meanings are db_bench's
+// (tools/db_bench_tool.cc) wherever db_bench has the flag, so a db_bench
+// command line runs here unchanged; flags db_bench lacks say so in their
+// usage text.
+type config struct {
+	benchmarks string
+	engine     string
+	db         string
+	dbGiven    bool
+
+	num          int64
+	reads        int64
+	duration     int
+	threads      int
+	batchSize    int
+	seed         int64
+	seedFromTime bool
+
+	keySize          int
+	valueSize        int
+	compressionRatio float64
+	compressionType  string
+	prefixSize       int
+	keysPerPrefix    int
+	seekNexts        int
+	missingFraction  float64
+
+	totalOrderSeek     bool
+	useTailingIterator bool
+	writeRateLimit     int64
+
+	bloomBits        float64
+	useRibbonFilter  bool
+	bloomBeforeLevel int
+	useL6Filters     bool
+
+	cacheSize       int64
+	writeBufferSize int64
+	useExistingDB   bool
+	disableWAL      bool
+	sync            bool
+
+	statistics            bool
+	histogram             bool
+	json                  bool
+	reportIntervalSeconds int
+	reportFile            string
+}
+
+// usageError is a bad flag or value: main prints it and exits with status 2,
+// as the flag package does for unknown flags.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func badFlag(name, format string, args ...interface{}) error {
+	return &usageError{msg: fmt.Sprintf("invalid -%s: %s", name, fmt.Sprintf(format, args...))}
+}
+
+// isUsageError reports whether err should end the program with status 2.
+func isUsageError(err error) bool {
+	var u *usageError
+	return errors.As(err, &u)
+}
+
+// parseFlags parses args (without the program name) into a config. Errors are
+// usage errors; the flag package's own messages and the usage text go to
+// output.
+func parseFlags(args []string, output io.Writer) (*config, error) {
+	c := &config{}
+	fs := flag.NewFlagSet("pebblebench", flag.ContinueOnError)
+	fs.SetOutput(output)
+
+	fs.StringVar(&c.benchmarks, "benchmarks", "fillrandom,readrandom,seekrandom",
+		"comma-separated list of benchmarks; name[X3] repeats a benchmark three times and prints AVG and MEDIAN lines, name[W1] adds one warm-up run, name[X3-W1] both")
+	fs.StringVar(&c.engine, "engine", "pebble", "pebble (upstream Pebble), pebblerf, or both (each benchmark on both over identical data, with ratio lines; not in db_bench)")
+	fs.StringVar(&c.db, "db", "", "directory for the database; default a fresh temporary directory removed at exit. With -engine=both the engines use <db>/pebble and <db>/pebblerf")
+
+	fs.Int64Var(&c.num, "num", 1000000, "number of key/values to place in the database; keys are drawn from [0, num)")
+	fs.Int64Var(&c.reads, "reads", -1, "number of read (or seek) operations per thread; -1 means -num")
+	fs.IntVar(&c.duration, "duration", 0, "seconds to run each benchmark for, instead of -num/-reads operations (0 = use the counts); fillseq ignores it")
+	fs.IntVar(&c.threads, "threads", 1, "number of concurrent threads; each does -num writes or -reads reads")
+	fs.IntVar(&c.batchSize, "batch_size", 1, "keys per write batch in the fill and while-writing benchmarks")
+	fs.Int64Var(&c.seed, "seed", 0, "seed for the random key generators; 0 means seed from the time and print it")
+
+	fs.IntVar(&c.keySize, "key_size", 16, "size of each key in bytes")
+	fs.IntVar(&c.valueSize, "value_size", 100, "size of each value in bytes")
+	fs.Float64Var(&c.compressionRatio, "compression_ratio", 0.5, "values compress to about this fraction of their size")
+	fs.StringVar(&c.compressionType, "compression_type", "snappy", "block compression: none, snappy, zstd or minlz (Pebble has no zlib, bzip2, lz4, lz4hc or xpress)")
+	fs.IntVar(&c.prefixSize, "prefix_size", 0, "if nonzero, the first prefix_size bytes of a key are its prefix (Comparer.Split): filters are built on prefixes and seekrandom uses SeekPrefixGE")
+	fs.IntVar(&c.keysPerPrefix, "keys_per_prefix", 0, "if nonzero, keys share num/keys_per_prefix prefixes, written in the first min(prefix_size, 8) bytes")
+	fs.IntVar(&c.seekNexts, "seek_nexts", 0, "how many Next calls follow each seek in seekrandom")
+	fs.Float64Var(&c.missingFraction, "missing_fraction", 0, "fraction of readrandom and seekrandom targets that are made absent from the DB by setting the first padding byte after the key number to '1' (not in db_bench; needs key_size > 8 + prefix)")
+
+	fs.BoolVar(&c.totalOrderSeek, "total_order_seek", false, "with -prefix_size, seek with SeekGE instead of SeekPrefixGE")
+	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom reuses one iterator per thread instead of creating one per seek (a reused Pebble iterator does not see later writes)")
+	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second for the writer of the *whilewriting benchmarks; 0 = unlimited")
+
+	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filter; -1 or 0 = no filter. Upstream Pebble uses its Bloom filter (integer bits); pebblerf its own Bloom or Ribbon")
+	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: use a Ribbon filter with the false-positive rate of a Bloom filter of -bloom_bits")
+	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "with -use_ribbon_filter, levels before this one use Bloom, the rest Ribbon; -1 = Bloom everywhere")
+	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "read filter blocks of L6 tables too (IterOptions.UseL6Filters); not in db_bench")
+
+	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache size in bytes (per engine)")
+	fs.Int64Var(&c.writeBufferSize, "write_buffer_size", 64<<20, "memtable size in bytes (Options.MemTableSize)")
+	fs.BoolVar(&c.useExistingDB, "use_existing_db", false, "do not destroy the database; fill benchmarks are skipped")
+	fs.BoolVar(&c.disableWAL, "disable_wal", false, "write without the write-ahead log")
+	fs.BoolVar(&c.sync, "sync", false, "sync every write")
+
+	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers derived from Pebble's metrics) after all benchmarks, per engine")
+	fs.BoolVar(&c.histogram, "histogram", false, "print a latency histogram for each benchmark")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per benchmark run and engine on stdout; the human-readable output goes to stderr (not in db_bench)")
+	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print a progress line on stderr")
+	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file for -report_interval_seconds")
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &usageError{msg: err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{msg: fmt.Sprintf("unexpected argument %q (flags are -name=value)", fs.Arg(0))}
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "db" {
+			c.dbGiven = true
+		}
+	})
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// validate checks values the flag package cannot, naming the flag at fault.
+func (c *config) validate() error {
+	switch c.engine {
+	case enginePebble, enginePebbleRF, engineBoth:
+	default:
+		return badFlag("engine", "%q is not one of pebble, pebblerf, both", c.engine)
+	}
+	if c.dbGiven && c.db == "" {
+		return badFlag("db", "empty directory")
+	}
+	if c.num <= 0 {
+		return badFlag("num", "%d must be positive", c.num)
+	}
+	if c.reads == -1 {
+		c.reads = c.num
+	} else if c.reads <= 0 {
+		return badFlag("reads", "%d must be positive or -1", c.reads)
+	}
+	if c.duration < 0 {
+		return badFlag("duration", "%d must not be negative", c.duration)
+	}
+	if c.threads < 1 {
+		return badFlag("threads", "%d must be at least 1", c.threads)
+	}
+	if c.batchSize < 1 {
+		return badFlag("batch_size", "%d must be at least 1", c.batchSize)
+	}
+	if c.keySize < 1 {
+		return badFlag("key_size", "%d must be at least 1", c.keySize)
+	}
+	if c.valueSize < 0 {
+		return badFlag("value_size", "%d must not be negative", c.valueSize)
+	}
+	if !(c.compressionRatio > 0 && c.compressionRatio <= 1) {
+		return badFlag("compression_ratio", "%g must be in (0, 1]", c.compressionRatio)
+	}
+	if _, err := compressionByName(c.compressionType); err != nil {
+		return err
+	}
+	if c.prefixSize < 0 || c.prefixSize > c.keySize {
+		return badFlag("prefix_size", "%d must be in [0, key_size=%d]", c.prefixSize, c.keySize)
+	}
+	if c.keysPerPrefix < 0 {
+		return badFlag("keys_per_prefix", "%d must not be negative", c.keysPerPrefix)
+	}
+	if c.keysPerPrefix > 0 {
+		if c.prefixSize == 0 {
+			return badFlag("keys_per_prefix", "needs -prefix_size > 0")
+		}
+		if int64(c.keysPerPrefix) > c.num {
+			return badFlag("keys_per_prefix", "%d exceeds -num=%d", c.keysPerPrefix, c.num)
+		}
+	}
+	if c.seekNexts < 0 {
+		return badFlag("seek_nexts", "%d must not be negative", c.seekNexts)
+	}
+	if !(c.missingFraction >= 0 && c.missingFraction <= 1) {
+		return badFlag("missing_fraction", "%g must be in [0, 1]", c.missingFraction)
+	}
+	if c.missingFraction > 0 && c.keyGen().missingByte() < 0 {
+		return badFlag("missing_fraction", "needs a padding byte: key_size=%d must exceed %d", c.keySize, c.keyGen().numberEnd())
+	}
+	if c.writeRateLimit < 0 {
+		return badFlag("benchmark_write_rate_limit", "%d must not be negative", c.writeRateLimit)
+	}
+	if math.IsNaN(c.bloomBits) || (c.bloomBits < 0 && c.bloomBits != -1) || c.bloomBits > 64 {
+		return badFlag("bloom_bits", "%g must be -1, 0, or a bits-per-key value up to 64", c.bloomBits)
+	}
+	if c.bloomBeforeLevel < -1 || c.bloomBeforeLevel > 7 {
+		return badFlag("bloom_before_level", "%d must be in [-1, 7]", c.bloomBeforeLevel)
+	}
+	if c.cacheSize < 0 {
+		return badFlag("cache_size", "%d must not be negative", c.cacheSize)
+	}
+	if c.writeBufferSize < 1<<16 {
+		return badFlag("write_buffer_size", "%d is below the minimum of 65536", c.writeBufferSize)
+	}
+	if c.reportIntervalSeconds < 0 {
+		return badFlag("report_interval_seconds", "%d must not be negative", c.reportIntervalSeconds)
+	}
+	if c.reportIntervalSeconds > 0 && c.reportFile == "" {
+		return badFlag("report_file", "empty file name")
+	}
+	if c.seed < 0 {
+		return badFlag("seed", "%d must not be negative", c.seed)
+	}
+	specs, err := parseBenchmarkList(c.benchmarks)
+	if err != nil {
+		return err
+	}
+	for _, s := range specs {
+		if _, ok := benchmarkByName(s.name); !ok {
+			return badFlag("benchmarks", "unknown benchmark %q (known: %s)", s.name, strings.Join(benchmarkNames(), ", "))
+		}
+	}
+	return nil
+}
+
+// engines lists the engines of a run in the order they alternate.
+func (c *config) engines() []string {
+	if c.engine == engineBoth {
+		return []string{enginePebble, enginePebbleRF}
+	}
+	return []string{c.engine}
+}
+
+// filtersEnabled reports whether -bloom_bits asks for a table filter; as in
+// db_bench, -1 and 0 both mean none.
+func (c *config) filtersEnabled() bool { return c.bloomBits > 0 }

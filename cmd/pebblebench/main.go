@@ -1,0 +1,179 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Command pebblebench is a db_bench-compatible benchmark for upstream Pebble
+// and pebblerf.
+//
+// People who tune LSM trees know RocksDB's db_bench: its flag names, its key
+// format, its result line. pebblebench keeps all three, so a db_bench
+// command line and its output carry over, and adds what this project needs
+// to make performance claims: -engine=both runs every benchmark on upstream
+// Pebble and on pebblerf in one process, over identical data (same seed,
+// same keys in the same order, separate directories and caches), alternating
+// the engines run by run, and prints the ratio of each figure.
+//
+//	pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],levelstats -num=1000000
+//
+// Both engines sit behind one small interface (engine.go) implemented by one
+// generic adapter, so every benchmark is written once and the engines pay
+// the same overhead. Output conventions: result lines, histograms, AVG and
+// MEDIAN lines and STATISTICS on stdout; progress on stderr; -json moves the
+// human-readable output to stderr and prints one JSON object per run and
+// engine on stdout. A bad flag exits with status 2; SIGINT ends the current
+// benchmark early, still prints what it measured, and exits with status 130.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"github.com/cockroachdb/errors"
+)
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// realMain runs pebblebench with args and returns the exit status.
+func realMain(args []string, stdout, stderr io.Writer) int {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		if isUsageError(err) {
+			fmt.Fprintf(stderr, "pebblebench: %v\n", err)
+			return exitUsage
+		}
+		return exitOK // -help
+	}
+	out, jsonOut := stdout, io.Writer(nil)
+	if c.json {
+		out, jsonOut = stderr, stdout
+	}
+	if c.seed == 0 {
+		c.seed = time.Now().UnixNano() & (1<<62 - 1)
+		fmt.Fprintf(out, "Set seed to %d because --seed was 0\n", c.seed)
+	}
+
+	root := c.db
+	if !c.dbGiven {
+		if root, err = os.MkdirTemp("", "pebblebench-"); err != nil {
+			fmt.Fprintf(stderr, "pebblebench: %v\n", err)
+			return exitFailure
+		}
+		defer os.RemoveAll(root)
+	}
+
+	var stop atomic.Bool
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			if stop.Swap(true) {
+				fmt.Fprintln(stderr, "pebblebench: interrupted twice, exiting now")
+				os.Exit(exitInterrupted)
+			}
+			fmt.Fprintln(stderr, "pebblebench: interrupted; finishing the current benchmark (interrupt again to exit now)")
+		}
+	}()
+
+	d := newDriver(c, root, out, jsonOut, &stop)
+	printHeader(out, c, root)
+	if err := d.start(); err == nil {
+		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
+		if c.statistics {
+			d.printStatistics()
+		}
+		err = errors.CombineErrors(err, d.finish())
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "pebblebench: %+v\n", err)
+		return exitFailure
+	}
+	if stop.Load() {
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// start removes the engines' directories unless -use_existing_db, as
+// db_bench destroys its DB, and opens the report file.
+func (d *driver) start() error {
+	if !d.cfg.useExistingDB {
+		for _, e := range d.engines {
+			if err := os.RemoveAll(e.dir); err != nil {
+				return errors.Wrapf(err, "removing %s", e.dir)
+			}
+		}
+	}
+	if d.cfg.reportIntervalSeconds > 0 {
+		p, err := newProgressReporter(d.cfg, os.Stderr)
+		if err != nil {
+			return err
+		}
+		d.progress = p
+	}
+	return nil
+}
+
+func (d *driver) finish() error {
+	err := d.closeAll()
+	if d.progress != nil {
+		err = errors.CombineErrors(err, d.progress.close())
+	}
+	return err
+}
+
+func mustParseBenchmarkList(s string) []benchSpec {
+	specs, err := parseBenchmarkList(s)
+	if err != nil {
+		panic(err) // validated by parseFlags
+	}
+	return specs
+}
+
+// printHeader prints db_bench's header lines, as far as they apply.
+func printHeader(w io.Writer, c *config, root string) {
+	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.engine)
+	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
+	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
+	fmt.Fprintf(w, "Keys:       %d bytes each\n", c.keySize)
+	fmt.Fprintf(w, "Values:     %d bytes each (%d bytes after compression)\n", c.valueSize, int(float64(c.valueSize)*c.compressionRatio+0.5))
+	fmt.Fprintf(w, "Entries:    %d\n", c.num)
+	fmt.Fprintf(w, "Prefix:    %d bytes\n", c.prefixSize)
+	fmt.Fprintf(w, "Keys per prefix:    %d\n", c.keysPerPrefix)
+	raw := float64(int64(c.keySize+c.valueSize)*c.num) / (1 << 20)
+	file := float64((int64(c.keySize)+int64(float64(c.valueSize)*c.compressionRatio+0.5))*c.num) / (1 << 20)
+	fmt.Fprintf(w, "RawSize:    %.1f MB (estimated)\n", raw)
+	fmt.Fprintf(w, "FileSize:   %.1f MB (estimated)\n", file)
+	fmt.Fprintf(w, "Compression: %s\n", c.compressionType)
+	fmt.Fprintf(w, "Filter:     %s\n", c.filterDescription())
+	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.cacheSize, c.writeBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.disableWAL])
+	fmt.Fprintf(w, "DB path:    [%s]\n", root)
+	fmt.Fprintln(w, "------------------------------------------------")
+}
+
+// pebbleVersion is the upstream Pebble module version this binary was built
+// with.
+func pebbleVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == "github.com/cockroachdb/pebble/v2" {
+				return "github.com/cockroachdb/pebble/v2 " + m.Version
+			}
+		}
+	}
+	return "github.com/cockroachdb/pebble/v2 (version unknown)"
+}

@@ -1,0 +1,176 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestMain lets a test run this package's test binary as pebblebench itself,
+// to observe real exit statuses and signals.
+func TestMain(m *testing.M) {
+	if os.Getenv("PEBBLEBENCH_AS_MAIN") == "1" {
+		os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func pebblebenchCommand(t *testing.T, args ...string) *exec.Cmd {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "PEBBLEBENCH_AS_MAIN=1")
+	return cmd
+}
+
+// jsonRuns runs pebblebench in-process with -json and returns its JSON
+// objects by "benchmark/engine", and the human-readable output.
+func jsonRuns(t *testing.T, args ...string) (map[string][]map[string]interface{}, string) {
+	var stdout, stderr bytes.Buffer
+	status := realMain(append(args, "-json"), &stdout, &stderr)
+	require.Equal(t, exitOK, status, stderr.String())
+	runs := map[string][]map[string]interface{}{}
+	sc := bufio.NewScanner(&stdout)
+	for sc.Scan() {
+		var obj map[string]interface{}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &obj), sc.Text())
+		key := obj["benchmark"].(string) + "/" + obj["engine"].(string)
+		runs[key] = append(runs[key], obj)
+	}
+	return runs, stderr.String()
+}
+
+func TestEndToEndBothEngines(t *testing.T) {
+	dir := t.TempDir()
+	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,readrandom,seekrandom,levelstats",
+		"-num=2000", "-seed=7", "-db="+dir, "-statistics", "-histogram")
+
+	for _, bench := range []string{"readrandom", "seekrandom"} {
+		a, b := runs[bench+"/pebble"], runs[bench+"/pebblerf"]
+		require.Len(t, a, 1)
+		require.Len(t, b, 1)
+		found := a[0]["found"].(float64)
+		// fillrandom writes about 63% of the key space; the same seed makes
+		// both engines hold the same keys and look up the same ones.
+		require.Equal(t, found, b[0]["found"].(float64), bench)
+		require.Greater(t, found, 0.0)
+		require.Less(t, found, a[0]["reads"].(float64))
+		require.Equal(t, 2000.0, a[0]["ops"].(float64))
+		require.Contains(t, a[0], "histogram_micros")
+		require.Contains(t, a[0], "statistics")
+		require.Contains(t, text, "ratio pebblerf/pebble "+bench+" :")
+	}
+	for _, e := range []string{"pebble", "pebblerf"} {
+		ls := runs["levelstats/"+e]
+		require.Len(t, ls, 1)
+		levels := ls[0]["data"].(map[string]interface{})["levels"].([]interface{})
+		require.Len(t, levels, 7)
+		require.DirExists(t, dir+"/"+e)
+	}
+	require.Contains(t, text, "STATISTICS (pebble):\nrocksdb.block.cache.hit COUNT : ")
+	require.Contains(t, text, "STATISTICS (pebblerf):")
+	require.Contains(t, text, "Microseconds per seek:")
+}
+
+// TestFoundCounts checks exact found counts where they are known: after
+// fillseq every key of [0, num) exists, so plain lookups all find theirs and
+// lookups made missing find none, through Get, SeekGE and SeekPrefixGE.
+func TestFoundCounts(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		extra   []string
+		missing string
+		want    float64
+	}{
+		{nil, "0", 500},
+		{nil, "1", 0},
+		{[]string{"-prefix_size=8"}, "0", 500},
+		{[]string{"-prefix_size=8"}, "1", 0},
+		{[]string{"-prefix_size=8", "-use_l6_filters", "-use_tailing_iterator"}, "0", 500},
+	} {
+		args := append([]string{"-benchmarks=fillseq,readrandom,seekrandom,compact,readrandom",
+			"-num=1000", "-reads=500", "-seed=3", "-db=" + dir, "-missing_fraction=" + tc.missing}, tc.extra...)
+		runs, _ := jsonRuns(t, args...)
+		require.Len(t, runs["readrandom/pebble"], 2)
+		for _, r := range append(runs["readrandom/pebble"], runs["seekrandom/pebble"]...) {
+			require.Equal(t, tc.want, r["found"].(float64), "%v %v", args, r)
+		}
+	}
+}
+
+func TestUseExistingDB(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"-engine=both", "-num=1000", "-seed=11", "-db=" + dir}
+	first, _ := jsonRuns(t, append(args, "-benchmarks=fillrandom,readrandom")...)
+	second, text := jsonRuns(t, append(args, "-benchmarks=fillrandom,readrandom", "-use_existing_db")...)
+	require.Contains(t, text, "fillrandom   : skipped (--use_existing_db is true)")
+	require.Empty(t, second["fillrandom/pebble"])
+	// A skipped run keeps its run number, so the second readrandom draws
+	// the first one's keys.
+	for _, e := range []string{"pebble", "pebblerf"} {
+		require.Equal(t, first["readrandom/"+e][0]["found"], second["readrandom/"+e][0]["found"])
+	}
+}
+
+func TestRepeatsPrintSummaries(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	status := realMain([]string{"-engine=both", "-benchmarks=fillseq,readrandom[X3-W1]", "-num=300", "-seed=5"}, &stdout, &stderr)
+	require.Equal(t, exitOK, status, stderr.String())
+	out := stdout.String()
+	require.Contains(t, out, "Warming up benchmark by running 1 times\n")
+	require.Contains(t, out, "Running benchmark for 3 times\n")
+	require.Equal(t, 3, strings.Count(out, "readrandom/pebble :"))
+	require.Equal(t, 3, strings.Count(out, "readrandom/pebblerf :"))
+	require.Equal(t, 3, strings.Count(out, "ratio pebblerf/pebble readrandom :"))
+	require.Contains(t, out, "readrandom/pebble [AVG 3 runs] : ")
+	require.Contains(t, out, "readrandom/pebble [AVG    3 runs] : ")
+	require.Contains(t, out, "readrandom/pebblerf [MEDIAN 3 runs] : ")
+	require.Contains(t, out, "ratio pebblerf/pebble readrandom [MEDIAN 3 runs] : ")
+}
+
+// TestExitStatusAndInterrupt runs the real process: a bad flag exits with
+// status 2 and a message naming it; SIGINT during a benchmark ends it early,
+// still prints its result line, and exits with status 130.
+func TestExitStatusAndInterrupt(t *testing.T) {
+	cmd := pebblebenchCommand(t, "-compression_type=lz4")
+	out, err := cmd.CombinedOutput()
+	var exitErr *exec.ExitError
+	require.ErrorAs(t, err, &exitErr)
+	require.Equal(t, exitUsage, exitErr.ExitCode())
+	require.Contains(t, string(out), "invalid -compression_type")
+
+	// readrandom runs until interrupted (-reads is far more than the test
+	// waits for); the signal goes out once its first progress line shows it
+	// has started.
+	cmd = pebblebenchCommand(t, "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
+		"-reads=1000000000000", "-seed=1", "-statistics",
+		"-report_interval_seconds=1", "-report_file="+t.TempDir()+"/report.csv")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "... readrandom/pebble: ") {
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	for sc.Scan() {
+	}
+	err = cmd.Wait()
+	require.ErrorAs(t, err, &exitErr)
+	require.Equal(t, exitInterrupted, exitErr.ExitCode())
+	all := stdout.String()
+	require.Contains(t, all, "readrandom   : ")
+	require.Contains(t, all, "readrandom   : interrupted")
+	require.NotContains(t, all, "seekrandom   : ")
+	require.Contains(t, all, "STATISTICS:")
+}

@@ -1,0 +1,107 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"log"
+	"math"
+	"strings"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/sstable"
+)
+
+// compressionByName maps db_bench's -compression_type names to what Pebble
+// has. Pebble has no zlib, bzip2, lz4, lz4hc or xpress; those are rejected
+// rather than quietly replaced, so a figure never claims a codec it did not
+// use. minlz is Pebble's own and not in db_bench.
+func compressionByName(name string) (*sstable.CompressionProfile, error) {
+	switch strings.ToLower(name) {
+	case "none":
+		return sstable.NoCompression, nil
+	case "snappy":
+		return sstable.SnappyCompression, nil
+	case "zstd":
+		return sstable.ZstdCompression, nil
+	case "minlz":
+		return sstable.MinLZCompression, nil
+	case "zlib", "bzip2", "lz4", "lz4hc", "xpress":
+		return nil, badFlag("compression_type", "%q is a db_bench codec Pebble does not have; use none, snappy, zstd or minlz", name)
+	default:
+		return nil, badFlag("compression_type", "unknown codec %q; use none, snappy, zstd or minlz", name)
+	}
+}
+
+// comparer returns the comparer for the key format. With -prefix_size the
+// first prefix_size bytes of a key are its Split prefix, so filters hold
+// prefixes and SeekPrefixGE stops at the prefix's end, as db_bench's
+// NewFixedPrefixTransform does. The comparer gets its own name because the
+// name is stored in the DB and Split changes what the filters hold: a DB
+// written with one prefix length must not be opened with another.
+func (c *config) comparer() *upstream.Comparer {
+	if c.prefixSize == 0 {
+		return upstream.DefaultComparer
+	}
+	cmp := *upstream.DefaultComparer
+	n := c.prefixSize
+	cmp.Split = func(key []byte) int { return min(len(key), n) }
+	cmp.Name = fmt.Sprintf("pebblebench.FixedPrefix(%d)", n)
+	return &cmp
+}
+
+// upstreamBloomBits is the integer bits per key upstream's Bloom filter gets
+// for -bloom_bits: bloom.FilterPolicy takes whole bits.
+func (c *config) upstreamBloomBits() int {
+	return max(1, int(math.Round(c.bloomBits)))
+}
+
+// options builds the options of one engine's DB. Everything but the table
+// filters is the same for both engines; the cache is the caller's, one per
+// engine, so the engines do not share or evict each other's blocks.
+func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Options, error) {
+	profile, err := compressionByName(c.compressionType)
+	if err != nil {
+		return nil, err
+	}
+	o := &upstream.Options{
+		Cache:              cache,
+		Comparer:           c.comparer(),
+		DisableWAL:         c.disableWAL,
+		MemTableSize:       uint64(c.writeBufferSize),
+		FormatMajorVersion: upstream.FormatNewest,
+		Logger:             quietLogger{},
+	}
+	for i := range o.Levels {
+		o.Levels[i].Compression = func() *sstable.CompressionProfile { return profile }
+	}
+	if c.filtersEnabled() {
+		if engineName == enginePebbleRF {
+			if err := c.applyPebbleRFFilters(o); err != nil {
+				return nil, err
+			}
+		} else {
+			policy := bloom.FilterPolicy(c.upstreamBloomBits())
+			for i := range o.Levels {
+				o.Levels[i].FilterPolicy = policy
+				o.Levels[i].FilterType = upstream.TableFilter
+			}
+		}
+	}
+	return o, nil
+}
+
+// quietLogger drops Pebble's informational messages, which would interleave
+// with the result lines, and keeps its errors.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{}) {}
+
+func (quietLogger) Errorf(format string, args ...interface{}) {
+	log.Printf("pebble: "+format, args...)
+}
+
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	log.Fatalf("pebble: "+format, args...)
+}

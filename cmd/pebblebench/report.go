@@ -1,0 +1,150 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// result is what one run of a benchmark on one engine measured.
+type result struct {
+	Benchmark     string
+	Engine        string
+	Ops           int64
+	Found         int64
+	Bytes         int64
+	Seconds       float64 // wall time, first thread start to last finish
+	ThreadSeconds float64 // sum of the threads' times
+	Interrupted   bool
+	Tickers       []ticker
+
+	bench *benchmark
+	hist  *hdrhistogram.Histogram
+}
+
+func (r *result) opsPerSec() float64 {
+	if r.Seconds <= 0 {
+		return 0
+	}
+	return float64(r.Ops) / r.Seconds
+}
+
+// microsPerOp is db_bench's micros/op: per-thread latency, the threads'
+// summed time over all operations.
+func (r *result) microsPerOp() float64 {
+	if r.Ops == 0 {
+		return 0
+	}
+	return r.ThreadSeconds * 1e6 / float64(r.Ops)
+}
+
+func (r *result) mbPerSec() float64 {
+	if r.Seconds <= 0 {
+		return 0
+	}
+	return float64(r.Bytes) / (1 << 20) / r.Seconds
+}
+
+// hasBytes reports whether the result line shows MB/s.
+func (r *result) hasBytes(c *config) bool {
+	return r.Bytes > 0 && r.bench.showBytes(c)
+}
+
+// resultLine formats db_bench's result line,
+//
+//	name : X micros/op Y ops/sec Z seconds N operations; M MB/s (F of R found)
+//
+// label is the benchmark name, or name/engine under -engine=both. Unlike
+// db_bench, which reports one thread's found count, F and R are summed over
+// the threads.
+func resultLine(c *config, label string, r *result) string {
+	var extra []string
+	if r.hasBytes(c) {
+		extra = append(extra, fmt.Sprintf("%6.1f MB/s", r.mbPerSec()))
+	}
+	if r.bench.showFound {
+		extra = append(extra, fmt.Sprintf("(%d of %d found)", r.Found, r.Ops))
+	}
+	tail := strings.Join(extra, " ")
+	if tail != "" {
+		tail = " " + tail
+	}
+	return fmt.Sprintf("%-12s : %11.3f micros/op %d ops/sec %.3f seconds %d operations;%s",
+		label, r.microsPerOp(), int64(r.opsPerSec()), r.Seconds, r.Ops, tail)
+}
+
+// jsonResult is the -json object of one run on one engine.
+type jsonResult struct {
+	Benchmark   string           `json:"benchmark"`
+	Engine      string           `json:"engine"`
+	Run         int              `json:"run"`
+	Ops         int64            `json:"ops"`
+	Seconds     float64          `json:"seconds"`
+	OpsPerSec   float64          `json:"ops_per_sec"`
+	MicrosPerOp float64          `json:"micros_per_op"`
+	MBPerSec    float64          `json:"mb_per_sec"`
+	Found       *int64           `json:"found,omitempty"`
+	Reads       *int64           `json:"reads,omitempty"`
+	Interrupted bool             `json:"interrupted,omitempty"`
+	Histogram   *jsonHistogram   `json:"histogram_micros,omitempty"`
+	Statistics  map[string]int64 `json:"statistics,omitempty"`
+}
+
+type jsonHistogram struct {
+	Count  int64   `json:"count"`
+	Mean   float64 `json:"mean"`
+	Min    float64 `json:"min"`
+	P50    float64 `json:"p50"`
+	P75    float64 `json:"p75"`
+	P99    float64 `json:"p99"`
+	P999   float64 `json:"p99.9"`
+	P9999  float64 `json:"p99.99"`
+	Max    float64 `json:"max"`
+	StdDev float64 `json:"stddev"`
+}
+
+func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
+	j := jsonResult{
+		Benchmark: r.Benchmark, Engine: r.Engine, Run: runNumber,
+		Ops: r.Ops, Seconds: r.Seconds, OpsPerSec: r.opsPerSec(),
+		MicrosPerOp: r.microsPerOp(), MBPerSec: r.mbPerSec(), Interrupted: r.Interrupted,
+	}
+	if r.bench.showFound {
+		j.Found, j.Reads = &r.Found, &r.Ops
+	}
+	if h := r.hist; h != nil && h.TotalCount() > 0 {
+		us := func(ns float64) float64 { return ns / 1e3 }
+		q := func(p float64) float64 { return us(float64(h.ValueAtQuantile(p))) }
+		j.Histogram = &jsonHistogram{
+			Count: h.TotalCount(), Mean: us(h.Mean()), Min: us(float64(h.Min())),
+			P50: q(50), P75: q(75), P99: q(99), P999: q(99.9), P9999: q(99.99),
+			Max: us(float64(h.Max())), StdDev: us(h.StdDev()),
+		}
+	}
+	if c.statistics {
+		j.Statistics = tickerMap(r.Tickers)
+	}
+	return writeJSONLine(w, j)
+}
+
+func writeJSONLine(w io.Writer, v interface{}) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func tickerMap(ts []ticker) map[string]int64 {
+	m := make(map[string]int64, len(ts))
+	for _, t := range ts {
+		m[t.Name] = t.Count
+	}
+	return m
+}

@@ -1,0 +1,94 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/stretchr/testify/require"
+)
+
+// throughputResult makes a one-second result with the given ops/sec and
+// MB/s, and one thread.
+func throughputResult(bench, engineName string, opsPerSec, mbPerSec float64) *result {
+	b, _ := benchmarkByName(bench)
+	return &result{
+		Benchmark: bench, Engine: engineName, bench: b,
+		Ops: int64(opsPerSec), Found: int64(opsPerSec) / 2,
+		Bytes: int64(mbPerSec * (1 << 20)), Seconds: 1, ThreadSeconds: 1,
+	}
+}
+
+func TestReportDataDriven(t *testing.T) {
+	datadriven.RunTest(t, "testdata/report", func(t *testing.T, td *datadriven.TestData) string {
+		c := &config{}
+		td.MaybeScanArgs(t, "seek_nexts", &c.seekNexts)
+		var bench string
+		td.ScanArgs(t, "bench", &bench)
+		b, ok := benchmarkByName(bench)
+		require.True(t, ok)
+		switch td.Cmd {
+		case "result":
+			r := &result{Benchmark: bench, Engine: enginePebble, bench: b}
+			td.MaybeScanArgs(t, "engine", &r.Engine)
+			td.ScanArgs(t, "ops", &r.Ops)
+			td.ScanArgs(t, "seconds", &r.Seconds)
+			td.ScanArgs(t, "thread_seconds", &r.ThreadSeconds)
+			td.ScanArgs(t, "bytes", &r.Bytes)
+			td.MaybeScanArgs(t, "found", &r.Found)
+			label := bench
+			if td.HasArg("engine") {
+				label = bench + "/" + r.Engine
+			}
+			return resultLine(c, label, r) + "\n"
+		case "summary":
+			var ops, mbs []float64
+			td.ScanArgs(t, "ops", &ops)
+			td.ScanArgs(t, "mb", &mbs)
+			var runs []*result
+			for i := range ops {
+				runs = append(runs, throughputResult(bench, enginePebble, ops[i], mbs[i]))
+			}
+			lines := append([]string{runningAverageLine(c, bench, runs)}, finalSummaryLines(c, bench, runs)...)
+			return strings.Join(lines, "\n") + "\n"
+		case "ratio":
+			var baseOps, otherOps []float64
+			td.ScanArgs(t, "base", &baseOps)
+			td.ScanArgs(t, "other", &otherOps)
+			var base, other []*result
+			var out strings.Builder
+			for i := range baseOps {
+				base = append(base, throughputResult(bench, enginePebble, baseOps[i], baseOps[i]/10))
+				other = append(other, throughputResult(bench, enginePebbleRF, otherOps[i], otherOps[i]/10))
+				// Same found count, so the found ratio is 1.
+				other[i].Found = base[i].Found
+				fmt.Fprintln(&out, ratioLine(c, base[i], other[i]))
+			}
+			fmt.Fprintln(&out, medianRatioLine(base, other))
+			return out.String()
+		}
+		return "unknown command " + td.Cmd
+	})
+}
+
+func TestTickerArithmetic(t *testing.T) {
+	before := []ticker{{"a", 5}, {"b", 1}}
+	after := []ticker{{"a", 8}, {"b", 1}, {"c", 4}}
+	delta := subtractTickers(after, before)
+	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 4}}, delta)
+
+	var sum []ticker
+	addTickers(&sum, delta)
+	addTickers(&sum, []ticker{{"c", 1}, {"d", 2}})
+	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}}, sum)
+
+	require.Equal(t, []ticker{{"a", 9}, {"b", 0}, {"c", 5}, {"d", 2}}, mergeTickers(sum, []ticker{{"a", 9}}))
+
+	// Tickers zero in both engines are left out of ratio lines; a zero
+	// base gives n/a.
+	require.Equal(t, [][2]string{{"a", "2.000"}, {"c", "n/a"}},
+		tickerRatios([]ticker{{"a", 2}, {"b", 0}, {"c", 0}}, []ticker{{"a", 4}, {"b", 0}, {"c", 3}, {"d", 1}}))
+}

@@ -1,0 +1,114 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cockroachdb/errors"
+)
+
+// run is one timed execution of a benchmark on one engine.
+type run struct {
+	cfg   *config
+	db    engine
+	bench *benchmark
+	// seq numbers the runs of the invocation; both engines' runs of the same
+	// repeat share it, so they draw the same keys.
+	seq int
+	// stop is set by SIGINT: workers finish their operation and return.
+	stop     *atomic.Bool
+	progress *progressReporter
+}
+
+// execute runs the benchmark's threads (and its background writer) and
+// merges what they measured. Statistics are the engine's tickers' change
+// across the run.
+func (r *run) execute() (*result, error) {
+	c, b := r.cfg, r.bench
+	threads := c.threads
+	if b.singleThread {
+		threads = 1
+	}
+	workers := make([]*worker, threads)
+	for i := range workers {
+		workers[i] = newWorker(c, i, r.seq, b.limit(c), !b.ignoresDuration, r.stop)
+	}
+
+	// The background writer stops when the readers are done or on SIGINT.
+	var bgStop atomic.Bool
+	var bg *worker
+	if b.background != nil {
+		bg = newWorker(c, threads, r.seq, math.MaxInt64, false, &bgStop)
+		bg.hist = nil
+	}
+
+	before := r.db.Tickers()
+	if r.progress != nil {
+		r.progress.begin(b.name, r.db.Name(), workers)
+	}
+	errs := make([]error, threads+1)
+	var bgDone sync.WaitGroup
+	if bg != nil {
+		bgDone.Add(1)
+		go func() {
+			defer bgDone.Done()
+			bg.start = time.Now()
+			errs[threads] = b.background(r, bg)
+		}()
+	}
+	var wg sync.WaitGroup
+	for i, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.start = time.Now()
+			errs[i] = b.loop(r, w)
+			w.finish = time.Now()
+		}()
+	}
+	wg.Wait()
+	bgStop.Store(true)
+	bgDone.Wait()
+	if r.progress != nil {
+		r.progress.end()
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, errors.Wrapf(err, "%s on %s", b.name, r.db.Name())
+	}
+	res := mergeWorkers(b, r.db.Name(), workers)
+	res.Tickers = subtractTickers(r.db.Tickers(), before)
+	return res, nil
+}
+
+// mergeWorkers combines the threads' counters as db_bench's Stats::Merge
+// does: the run lasts from the first start to the last finish, and the
+// per-thread times add up for micros/op.
+func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
+	res := &result{Benchmark: b.name, Engine: engineName, bench: b}
+	var start, finish time.Time
+	for _, w := range workers {
+		if start.IsZero() || w.start.Before(start) {
+			start = w.start
+		}
+		if w.finish.After(finish) {
+			finish = w.finish
+		}
+		res.Ops += w.ops
+		res.Found += w.found
+		res.Bytes += w.bytes
+		res.ThreadSeconds += w.finish.Sub(w.start).Seconds()
+		res.Interrupted = res.Interrupted || w.interrupted
+		if w.hist != nil {
+			if res.hist == nil {
+				res.hist = newHistogram()
+			}
+			res.hist.Merge(w.hist)
+		}
+	}
+	res.Seconds = finish.Sub(start).Seconds()
+	return res
+}

@@ -1,0 +1,121 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+)
+
+// ticker is one counter in db_bench's STATISTICS format,
+// "<name> COUNT : <count>".
+type ticker struct {
+	Name  string `json:"name"`
+	Count int64  `json:"count"`
+}
+
+// metricsTickers derives RocksDB-named tickers from Pebble's Metrics. Every
+// one is exact, a plain copy or sum of Pebble counters, but Pebble counts
+// some things differently from RocksDB, as noted:
+//
+//   - rocksdb.block.cache.hit / .miss: BlockCache.Hits / Misses, every block
+//     kind (data, index, filter), as RocksDB's totals are.
+//   - rocksdb.bloom.filter.useful: Filter.Hits, lookups a table filter
+//     answered "absent" for, so the table's data blocks were not read. Pebble
+//     consults filters only from Get and SeekPrefixGE, and on L6 only with
+//     IterOptions.UseL6Filters.
+//   - rocksdb.bloom.filter.full.positive: Filter.Misses, filter checks that
+//     did not rule the key out. Unlike RocksDB's, this cannot be split into
+//     true and false positives from Metrics.
+//   - rocksdb.flush.write.bytes, rocksdb.compact.read.bytes,
+//     rocksdb.compact.write.bytes: sums over levels of TableBytesFlushed,
+//     TableBytesRead and TableBytesCompacted.
+//   - rocksdb.wal.bytes: WAL.BytesWritten (physical bytes, 0 with
+//     -disable_wal).
+//   - pebble.flush.count, pebble.compact.count: Pebble's counts, which have
+//     no RocksDB ticker of the same meaning.
+//
+// Metrics are counted from when a DB is opened, so callers take differences
+// across a benchmark (see subtractTickers).
+func metricsTickers(m *upstream.Metrics) []ticker {
+	var flushed, compactRead, compacted uint64
+	for i := range m.Levels {
+		flushed += m.Levels[i].TableBytesFlushed
+		compactRead += m.Levels[i].TableBytesRead
+		compacted += m.Levels[i].TableBytesCompacted
+	}
+	return []ticker{
+		{"rocksdb.block.cache.hit", m.BlockCache.Hits},
+		{"rocksdb.block.cache.miss", m.BlockCache.Misses},
+		{"rocksdb.bloom.filter.useful", m.Filter.Hits},
+		{"rocksdb.bloom.filter.full.positive", m.Filter.Misses},
+		{"rocksdb.flush.write.bytes", int64(flushed)},
+		{"rocksdb.compact.read.bytes", int64(compactRead)},
+		{"rocksdb.compact.write.bytes", int64(compacted)},
+		{"rocksdb.wal.bytes", int64(m.WAL.BytesWritten)},
+		{"pebble.flush.count", m.Flush.Count},
+		{"pebble.compact.count", m.Compact.Count},
+	}
+}
+
+// mergeTickers returns base with more added; a name in both takes more's
+// count, so an engine's own statistics (a later DB.Statistics) can refine a
+// ticker derived from Metrics. The result is sorted by name.
+func mergeTickers(base, more []ticker) []ticker {
+	byName := make(map[string]int64, len(base)+len(more))
+	for _, t := range base {
+		byName[t.Name] = t.Count
+	}
+	for _, t := range more {
+		byName[t.Name] = t.Count
+	}
+	out := make([]ticker, 0, len(byName))
+	for name, n := range byName {
+		out = append(out, ticker{name, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// subtractTickers returns after-before for each ticker of after, treating a
+// ticker missing from before as 0.
+func subtractTickers(after, before []ticker) []ticker {
+	prev := make(map[string]int64, len(before))
+	for _, t := range before {
+		prev[t.Name] = t.Count
+	}
+	out := make([]ticker, len(after))
+	for i, t := range after {
+		out[i] = ticker{t.Name, t.Count - prev[t.Name]}
+	}
+	return out
+}
+
+// addTickers adds delta into *sum, keeping the first-seen order.
+func addTickers(sum *[]ticker, delta []ticker) {
+	idx := make(map[string]int, len(*sum))
+	for i, t := range *sum {
+		idx[t.Name] = i
+	}
+	for _, t := range delta {
+		if i, ok := idx[t.Name]; ok {
+			(*sum)[i].Count += t.Count
+		} else {
+			idx[t.Name] = len(*sum)
+			*sum = append(*sum, t)
+		}
+	}
+}
+
+// printStatistics writes tickers in db_bench's STATISTICS layout. title is
+// "STATISTICS:" for one engine and "STATISTICS (<engine>):" for each engine of
+// -engine=both.
+func printStatistics(w io.Writer, title string, tickers []ticker) {
+	fmt.Fprintln(w, title)
+	for _, t := range tickers {
+		fmt.Fprintf(w, "%s COUNT : %d\n", t.Name, t.Count)
+	}
+}

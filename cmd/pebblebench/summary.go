@@ -1,0 +1,171 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// z95 is the two-sided 95% normal quantile db_bench uses for its ± values.
+const z95 = 1.959964
+
+// meanAndCI95 returns the mean of xs and the half-width of its 95%
+// confidence interval, z95·s/√n with s the Bessel-corrected standard
+// deviation (0 for a single value).
+func meanAndCI95(xs []float64) (mean, ci float64) {
+	n := float64(len(xs))
+	if n == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, z95 * math.Sqrt(ss/(n-1)) / math.Sqrt(n)
+}
+
+// median returns the middle value of xs, or the mean of the two middle
+// values for an even count.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	mid := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[mid]
+	}
+	return (s[mid-1] + s[mid]) / 2
+}
+
+// throughputs returns the runs' ops/sec and MB/s, and whether every run
+// showed MB/s (db_bench prints the MB/sec parts only then).
+func throughputs(c *config, runs []*result) (ops, mbs []float64, allBytes bool) {
+	allBytes = true
+	for _, r := range runs {
+		ops = append(ops, r.opsPerSec())
+		mbs = append(mbs, r.mbPerSec())
+		allBytes = allBytes && r.hasBytes(c)
+	}
+	return ops, mbs, allBytes
+}
+
+// runningAverageLine is the line db_bench prints after every run from the
+// second on: "name [AVG n runs] : ops (± ci) ops/sec; MB (± ci) MB/sec".
+func runningAverageLine(c *config, label string, runs []*result) string {
+	ops, mbs, allBytes := throughputs(c, runs)
+	mean, ci := meanAndCI95(ops)
+	line := fmt.Sprintf("%s [AVG %d runs] : %d (\u00b1 %d) ops/sec", label, len(runs), int64(mean), int64(ci))
+	if allBytes {
+		mbMean, mbCI := meanAndCI95(mbs)
+		line += fmt.Sprintf("; %6.1f (\u00b1 %.1f) MB/sec", mbMean, mbCI)
+	}
+	return line
+}
+
+// finalSummaryLines are db_bench's ReportFinal lines for more than one run:
+// "[AVG    n runs]" with ms/op (1000 / mean ops/sec) and "[MEDIAN n runs]".
+func finalSummaryLines(c *config, label string, runs []*result) []string {
+	ops, mbs, allBytes := throughputs(c, runs)
+	mean, ci := meanAndCI95(ops)
+	msPerOp := 0.0
+	if mean > 0 {
+		msPerOp = 1000 / mean
+	}
+	avg := fmt.Sprintf("%s [AVG    %d runs] : %d (\u00b1 %d) ops/sec; %.3f ms/op", label, len(runs), int64(mean), int64(ci), msPerOp)
+	med := fmt.Sprintf("%s [MEDIAN %d runs] : %d ops/sec", label, len(runs), int64(median(ops)))
+	if allBytes {
+		mbMean, mbCI := meanAndCI95(mbs)
+		avg += fmt.Sprintf("; %6.1f (\u00b1 %.1f) MB/sec", mbMean, mbCI)
+		med += fmt.Sprintf("; %6.1f MB/sec", median(mbs))
+	}
+	return []string{avg, med}
+}
+
+// ratio returns b/a, or NaN when a is 0.
+func ratio(a, b float64) float64 {
+	if a == 0 {
+		return math.NaN()
+	}
+	return b / a
+}
+
+func formatRatio(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+// ratioFigures are the figures compared between engines, other over base.
+func ratioFigures(c *config, base, other *result) [][2]string {
+	figs := [][2]string{
+		{"micros/op", formatRatio(ratio(base.microsPerOp(), other.microsPerOp()))},
+		{"ops/sec", formatRatio(ratio(base.opsPerSec(), other.opsPerSec()))},
+	}
+	if base.hasBytes(c) || other.hasBytes(c) {
+		figs = append(figs, [2]string{"MB/s", formatRatio(ratio(base.mbPerSec(), other.mbPerSec()))})
+	}
+	if base.bench.showFound {
+		figs = append(figs, [2]string{"found", formatRatio(ratio(float64(base.Found), float64(other.Found)))})
+	}
+	if c.statistics {
+		figs = append(figs, tickerRatios(base.Tickers, other.Tickers)...)
+	}
+	return figs
+}
+
+// tickerRatios compares the tickers both engines have, other over base,
+// leaving out those that are zero for both.
+func tickerRatios(base, other []ticker) [][2]string {
+	baseCounts := tickerMap(base)
+	var figs [][2]string
+	for _, t := range other {
+		if b, ok := baseCounts[t.Name]; ok && (b != 0 || t.Count != 0) {
+			figs = append(figs, [2]string{t.Name, formatRatio(ratio(float64(b), float64(t.Count)))})
+		}
+	}
+	return figs
+}
+
+// formatFigures writes figures as " name value" pairs.
+func formatFigures(b *strings.Builder, figs [][2]string) {
+	for _, f := range figs {
+		fmt.Fprintf(b, " %s %s", f[0], f[1])
+	}
+}
+
+// ratioLine compares one run of two engines:
+//
+//	ratio pebblerf/pebble readrandom : micros/op 1.004 ops/sec 0.996 ...
+func ratioLine(c *config, base, other *result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ratio %s/%s %s :", other.Engine, base.Engine, base.Benchmark)
+	formatFigures(&b, ratioFigures(c, base, other))
+	return b.String()
+}
+
+// medianRatioLine summarises repeated runs of two engines by the median of
+// the paired per-run ratios, which cancels drift that affects both engines
+// of a pair alike.
+func medianRatioLine(base, other []*result) string {
+	var micros, ops []float64
+	for i := range base {
+		micros = append(micros, ratio(base[i].microsPerOp(), other[i].microsPerOp()))
+		ops = append(ops, ratio(base[i].opsPerSec(), other[i].opsPerSec()))
+	}
+	return fmt.Sprintf("ratio %s/%s %s [MEDIAN %d runs] : micros/op %s ops/sec %s",
+		other[0].Engine, base[0].Engine, base[0].Benchmark, len(base),
+		formatRatio(median(micros)), formatRatio(median(ops)))
+}

@@ -1,0 +1,113 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// durationCheckEvery is how many operations pass between clock reads when
+// -duration is set, as db_bench's ops_between_duration_checks: reading the
+// clock every operation would cost more than a memtable Get.
+const durationCheckEvery = 1000
+
+// progressEvery is how many operations pass between updates of the counter
+// the progress reporter reads, so the reporter costs the workers nothing
+// measurable.
+const progressEvery = 64
+
+// worker is one benchmark thread: its own random source, key buffer, value
+// generator, operation limit and counters. A benchmark's loop is
+//
+//	for w.next() {
+//		... one operation ...
+//		w.done(1, bytes)
+//	}
+type worker struct {
+	id     int
+	rng    *rand.Rand
+	keys   keyGen
+	key    []byte
+	values *valueGen
+
+	limit    int64
+	deadline time.Time
+	stop     *atomic.Bool
+	hist     *hdrhistogram.Histogram
+	progress atomic.Int64
+
+	opStart     time.Time
+	ops         int64
+	found       int64
+	bytes       int64
+	interrupted bool
+	start       time.Time
+	finish      time.Time
+}
+
+// workerSeed makes the seed of one thread of one benchmark run: the same
+// (-seed, run, thread) gives the same keys, which is how both engines of
+// -engine=both get identical data and identical lookups, while successive
+// runs (and repeats) draw different keys as db_bench's do.
+func workerSeed(seed int64, run, thread int) (uint64, uint64) {
+	return uint64(seed), uint64(run)<<20 | uint64(thread)
+}
+
+func newWorker(c *config, id, run int, limit int64, useDuration bool, stop *atomic.Bool) *worker {
+	s1, s2 := workerSeed(c.seed, run, id)
+	w := &worker{
+		id:     id,
+		rng:    rand.New(rand.NewPCG(s1, s2)),
+		keys:   c.keyGen(),
+		key:    make([]byte, c.keySize),
+		values: newValueGen(301+uint64(id), c.compressionRatio, c.valueSize),
+		limit:  limit,
+		stop:   stop,
+	}
+	if useDuration && c.duration > 0 {
+		w.limit = math.MaxInt64
+		w.deadline = time.Now().Add(time.Duration(c.duration) * time.Second)
+	}
+	if c.histogram {
+		w.hist = newHistogram()
+	}
+	return w
+}
+
+// next reports whether the worker should do another operation, and starts
+// the operation's clock when latencies are recorded.
+func (w *worker) next() bool {
+	if w.ops >= w.limit {
+		return false
+	}
+	if w.stop.Load() {
+		w.interrupted = true
+		return false
+	}
+	if !w.deadline.IsZero() && w.ops%durationCheckEvery == 0 && !time.Now().Before(w.deadline) {
+		return false
+	}
+	if w.hist != nil {
+		w.opStart = time.Now()
+	}
+	return true
+}
+
+// done ends an operation that counted ops operations (a write batch counts
+// its keys) and moved bytes bytes.
+func (w *worker) done(ops, bytes int64) {
+	if w.hist != nil {
+		recordNanos(w.hist, int64(time.Since(w.opStart)))
+	}
+	before := w.ops
+	w.ops += ops
+	w.bytes += bytes
+	if w.ops/progressEvery != before/progressEvery {
+		w.progress.Store(w.ops)
+	}
+}
