@@ -1,0 +1,117 @@
+package querybuilder
+
+import (
+	"sync/atomic"
+
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Options configure a Builder.
+type Options struct {
+	// Comparer must be the DB's comparer; nil means pebble.DefaultComparer.
+	// Stepping and prefix mode compare seek keys with file bounds, so a wrong
+	// comparer gives wrong results.
+	Comparer *pebble.Comparer
+	// Plan forces a plan for every query; PlanAuto (the zero value) chooses
+	// per query.
+	Plan Plan
+	// MinDeferrable is the auto plan's threshold on Layout.Deferrable; zero
+	// means DefaultMinDeferrable.
+	MinDeferrable float64
+	// RangeFilters, if set, returns the block-property filters that skip
+	// tables and blocks holding no key in [lower, upper) (nil: unbounded).
+	// They are attached to every query and rebuilt (with SetOptions, as
+	// Pebble requires for filters that depend on the bounds) whenever the
+	// caller changes the bounds; narrower step bounds keep them, since no key
+	// in [lower, upper) implies none in any subrange.
+	RangeFilters func(lower, upper []byte) []pebble.BlockPropertyFilter
+	// Annotators refine Explain output with what they observed (see
+	// Annotator).
+	Annotators []Annotator
+}
+
+// Reader creates upstream iterators: a *pebble.DB, *pebble.Snapshot or
+// *pebble.Batch. Queries created through a Builder read from one.
+type Reader interface {
+	NewIter(o *pebble.IterOptions) (*pebble.Iterator, error)
+}
+
+// Builder plans queries on one DB. It caches the LSM's Layout and rebuilds
+// it when the DB's version changes. A Builder is safe for concurrent use.
+type Builder struct {
+	db   *pebble.DB
+	opts Options
+	// layout is the most recent layout, tagged with the version it was built
+	// from.
+	layout atomic.Pointer[taggedLayout]
+}
+
+type taggedLayout struct {
+	version any
+	layout  *Layout
+}
+
+// New returns a Builder for db.
+func New(db *pebble.DB, o Options) *Builder {
+	if o.Comparer == nil {
+		o.Comparer = pebble.DefaultComparer
+	}
+	if o.MinDeferrable == 0 {
+		o.MinDeferrable = DefaultMinDeferrable
+	}
+	return &Builder{db: db, opts: o}
+}
+
+// Layout returns the layout of the DB's current version, building it if the
+// version changed since the last call.
+//
+// DebugCurrentVersion serves only as a cheap change signal: the pointer is
+// compared, never dereferenced, because the version it returns is not
+// reference-counted. The file list itself comes from DB.SSTables, which
+// holds a reference while it copies. If a flush or compaction lands between
+// the two calls, the layout is newer than its tag and is rebuilt once more
+// on the next call; either way a layout can only be as stale as any file
+// list an iterator might be planned on, which costs efficiency, never
+// correctness (see the package comment).
+func (b *Builder) Layout() (*Layout, error) {
+	v := any(b.db.DebugCurrentVersion())
+	if t := b.layout.Load(); t != nil && t.version == v {
+		return t.layout, nil
+	}
+	tables, err := b.db.SSTables()
+	if err != nil {
+		return nil, errors.Wrap(err, "querybuilder: reading the LSM's file metadata")
+	}
+	l := LayoutFromSSTables(b.opts.Comparer, tables)
+	b.layout.Store(&taggedLayout{version: v, layout: l})
+	return l, nil
+}
+
+// NewIter returns a query over the DB with Pebble's iterator semantics.
+func (b *Builder) NewIter(o *pebble.IterOptions) (*Iterator, error) {
+	return b.NewIterFrom(b.db, o)
+}
+
+// NewIterFrom returns a query that reads from r (the DB, or a snapshot or
+// batch of it) and is planned on the DB's current layout.
+func (b *Builder) NewIterFrom(r Reader, o *pebble.IterOptions) (*Iterator, error) {
+	// Create the upstream iterator first: the layout read right after it is
+	// the closest to the iterator's view.
+	i := &Iterator{b: b}
+	i.setUserOptions(o)
+	return i.start(r.NewIter(i.upstreamOptions()))
+}
+
+// start plans i around the upstream iterator just created for it.
+func (i *Iterator) start(it *pebble.Iterator, err error) (*Iterator, error) {
+	if err != nil {
+		return nil, err
+	}
+	i.it = it
+	if err := i.replan(); err != nil {
+		_ = it.Close()
+		return nil, err
+	}
+	return i, nil
+}

@@ -1,0 +1,475 @@
+package querybuilder
+
+import (
+	"context"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/redact"
+)
+
+// Iterator is a planned query. It has the method set and the results of a
+// pebble.Iterator over the same options: the same keys and values in every
+// direction after every repositioning, the same errors; only the bounds the
+// upstream iterator is given underneath (and therefore the files it opens)
+// differ. It is not safe for concurrent use, like Pebble's.
+type Iterator struct {
+	b  *Builder
+	it *pebble.Iterator
+	// opts holds the caller's options; the bounds are owned copies.
+	opts   pebble.IterOptions
+	layout *Layout
+	plan   Plan
+	reason redact.RedactableString
+	// step, when non-nil, is the upstream iterator's upper bound: a file
+	// start above the last seek key and below opts.UpperBound. Nil means the
+	// upstream iterator has the caller's bounds.
+	step []byte
+	// prefixMode is set while the upstream iterator is positioned by a
+	// SeekPrefixGE that the prefix plan issued in place of a SeekGE.
+	prefixMode bool
+	// userPrefix is set while the caller iterates in prefix mode (its own
+	// SeekPrefixGE); exhaustion then means the end of the prefix, never the
+	// step.
+	userPrefix bool
+	// window counts stepped seeks and widenings since stepping was last
+	// judged (see adapt).
+	window struct{ steps, widenings int }
+	keyBuf []byte
+	stats  QueryStats
+}
+
+// QueryStats counts what the planner did for one iterator.
+type QueryStats struct {
+	// Seeks counts forward absolute positionings (SeekGE, First, and
+	// SeekPrefixGE) under the stepped plan.
+	Seeks int
+	// Steps counts the seeks that ran under a narrowed upper bound.
+	Steps int
+	// Widenings counts the times the caller moved past a step and the
+	// iterator re-seeked under the full bounds.
+	Widenings int
+	// PrefixSeeks counts SeekGEs issued as SeekPrefixGE by the prefix plan.
+	PrefixSeeks int
+	// PrefixExits counts re-seeks that left prefix mode for a reverse move.
+	PrefixExits int
+	// SteppingStopped is set when the auto plan gave up stepping because
+	// most steps were widened.
+	SteppingStopped bool
+}
+
+// adaptWindow and adaptMaxWidenings decide when the auto plan stops
+// stepping: a widening costs a second seek, so when more than half of the
+// recent steps widened, stepping costs more than it defers.
+const (
+	adaptWindow       = 64
+	adaptMaxWidenings = adaptWindow / 2
+)
+
+// Plan returns the plan the query runs under, and why.
+func (i *Iterator) Plan() (Plan, redact.RedactableString) { return i.plan, i.reason }
+
+// QueryStats returns the planner's counters.
+func (i *Iterator) QueryStats() QueryStats { return i.stats }
+
+func (i *Iterator) cmp(a, b []byte) int { return i.b.opts.Comparer.Compare(a, b) }
+
+// setUserOptions records o (nil: zero options) with bounds copied, since
+// the caller may reuse the slices once SetBounds returns.
+func (i *Iterator) setUserOptions(o *pebble.IterOptions) {
+	if o != nil {
+		i.opts = *o
+	} else {
+		i.opts = pebble.IterOptions{}
+	}
+	i.opts.LowerBound = cloneKey(i.opts.LowerBound)
+	i.opts.UpperBound = cloneKey(i.opts.UpperBound)
+}
+
+func cloneKey(k []byte) []byte {
+	if k == nil {
+		return nil
+	}
+	return append(make([]byte, 0, len(k)), k...)
+}
+
+// upstreamOptions returns the caller's options with the range filters for
+// its bounds appended. The filter slice gets spare capacity because Pebble
+// appends to it in place.
+func (i *Iterator) upstreamOptions() *pebble.IterOptions {
+	o := i.opts
+	if rf := i.b.opts.RangeFilters; rf != nil {
+		extra := rf(o.LowerBound, o.UpperBound)
+		if len(extra) > 0 {
+			f := make([]pebble.BlockPropertyFilter, 0, len(o.PointKeyFilters)+len(extra)+1)
+			f = append(append(f, o.PointKeyFilters...), extra...)
+			o.PointKeyFilters = f
+		}
+	}
+	return &o
+}
+
+// replan chooses the plan for the current options; the upstream iterator
+// must have the caller's bounds.
+func (i *Iterator) replan() error {
+	l, err := i.b.Layout()
+	if err != nil {
+		return err
+	}
+	i.layout = l
+	i.step, i.prefixMode, i.userPrefix = nil, false, false
+	i.window.steps, i.window.widenings = 0, 0
+	i.plan, i.reason = choosePlan(i.b.opts.Plan, i.b.opts.Comparer, &i.opts, l, i.b.opts.MinDeferrable)
+	return nil
+}
+
+// beginAbsolute resets per-position state before an absolute positioning.
+func (i *Iterator) beginAbsolute() {
+	i.prefixMode, i.userPrefix = false, false
+}
+
+// stepFor narrows the upstream upper bound for a forward seek to key (nil:
+// from the lower bound), or widens it if no step fits below the caller's
+// upper bound.
+func (i *Iterator) stepFor(key []byte) {
+	i.stats.Seeks++
+	u := i.stepBound(key)
+	if u == nil {
+		i.widen()
+		return
+	}
+	i.stats.Steps++
+	i.window.steps++
+	if i.step != nil && i.b.opts.Comparer.Equal(i.step, u) {
+		return
+	}
+	i.step = u
+	i.it.SetBounds(i.opts.LowerBound, u)
+}
+
+// stepBound returns the step bound for a forward seek to key (nil: from the
+// lower bound), or nil if no step lies below the caller's upper bound.
+func (i *Iterator) stepBound(key []byte) []byte {
+	t := key
+	if lo := i.opts.LowerBound; lo != nil && (t == nil || i.cmp(t, lo) < 0) {
+		t = lo
+	}
+	u := i.layout.StepAfter(t)
+	if u == nil || (i.opts.UpperBound != nil && i.cmp(u, i.opts.UpperBound) >= 0) {
+		return nil
+	}
+	return u
+}
+
+// widen gives the upstream iterator the caller's bounds back.
+func (i *Iterator) widen() {
+	if i.step == nil {
+		return
+	}
+	i.step = nil
+	i.it.SetBounds(i.opts.LowerBound, i.opts.UpperBound)
+}
+
+// forward finishes a forward move: if the upstream iterator ran out at the
+// step bound, the keys it hid start at the step, so the iterator widens and
+// seeks there. Every key below the step has been seen by then, so the result
+// is the plain iterator's next key.
+func (i *Iterator) forward(s pebble.IterValidityState, limit []byte) pebble.IterValidityState {
+	if s != pebble.IterExhausted || i.step == nil || i.userPrefix || i.it.Error() != nil {
+		return s
+	}
+	resume := i.step
+	i.widen()
+	i.stats.Widenings++
+	i.window.widenings++
+	i.adapt()
+	return i.it.SeekGEWithLimit(resume, limit)
+}
+
+// adapt stops stepping under the auto plan when most recent steps widened.
+func (i *Iterator) adapt() {
+	if i.window.steps < adaptWindow {
+		return
+	}
+	if i.window.widenings > adaptMaxWidenings && i.b.opts.Plan == PlanAuto {
+		i.plan = PlanPlain
+		i.reason = redact.Sprintf("stepping stopped: %d of %d steps widened", i.window.widenings, i.window.steps)
+		i.stats.SteppingStopped = true
+	}
+	i.window.steps, i.window.widenings = 0, 0
+}
+
+// prefixSeek issues a SeekGE to key as a SeekPrefixGE under the prefix plan.
+// ok is false if key lies at or beyond the upper bound, where no prefix
+// applies (the plain SeekGE then reports exhaustion).
+func (i *Iterator) prefixSeek(key []byte) (s pebble.IterValidityState, ok bool) {
+	t := key
+	if lo := i.opts.LowerBound; t == nil || i.cmp(t, lo) < 0 {
+		t = lo
+	}
+	if i.cmp(t, i.opts.UpperBound) >= 0 {
+		return pebble.IterExhausted, false
+	}
+	i.prefixMode = true
+	i.stats.PrefixSeeks++
+	if i.it.SeekPrefixGE(t) {
+		return pebble.IterValid, true
+	}
+	return pebble.IterExhausted, true
+}
+
+// exitPrefix re-seeks the upstream iterator, positioned by a SeekPrefixGE
+// the prefix plan issued, to the same position without prefix iteration,
+// since Pebble refuses reverse moves and limits in prefix iteration. An
+// iterator past the last key of the prefix is, for a plain iterator over
+// bounds within that prefix, exhausted forward: seeking to the upper bound
+// recreates that state.
+func (i *Iterator) exitPrefix() {
+	i.prefixMode = false
+	if i.it.Error() != nil {
+		return
+	}
+	i.stats.PrefixExits++
+	if !i.it.Valid() {
+		i.it.SeekGE(i.opts.UpperBound)
+		return
+	}
+	i.keyBuf = append(i.keyBuf[:0], i.it.Key()...)
+	i.it.SeekGE(i.keyBuf)
+}
+
+// SeekGE is pebble.Iterator.SeekGE.
+func (i *Iterator) SeekGE(key []byte) bool {
+	return i.SeekGEWithLimit(key, nil) == pebble.IterValid
+}
+
+// SeekGEWithLimit is pebble.Iterator.SeekGEWithLimit.
+func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
+	i.beginAbsolute()
+	switch i.plan {
+	case PlanPrefix:
+		if limit == nil {
+			if s, ok := i.prefixSeek(key); ok {
+				return s
+			}
+		}
+	case PlanStepped:
+		i.stepFor(key)
+	}
+	return i.forward(i.it.SeekGEWithLimit(key, limit), limit)
+}
+
+// SeekPrefixGE is pebble.Iterator.SeekPrefixGE. A step stays if it lies
+// above key: a step is a bare prefix, so it then lies above every key with
+// key's prefix.
+func (i *Iterator) SeekPrefixGE(key []byte) bool {
+	i.beginAbsolute()
+	if i.plan == PlanStepped && (i.step == nil || i.cmp(i.step, key) <= 0) {
+		i.stepFor(key)
+	}
+	i.userPrefix = true
+	return i.it.SeekPrefixGE(key)
+}
+
+// First is pebble.Iterator.First.
+func (i *Iterator) First() bool {
+	i.beginAbsolute()
+	switch i.plan {
+	case PlanPrefix:
+		if s, ok := i.prefixSeek(nil); ok {
+			return s == pebble.IterValid
+		}
+	case PlanStepped:
+		i.stepFor(nil)
+		s := pebble.IterExhausted
+		if i.it.First() {
+			s = pebble.IterValid
+		}
+		return i.forward(s, nil) == pebble.IterValid
+	}
+	return i.it.First()
+}
+
+// SeekLT is pebble.Iterator.SeekLT.
+func (i *Iterator) SeekLT(key []byte) bool {
+	return i.SeekLTWithLimit(key, nil) == pebble.IterValid
+}
+
+// SeekLTWithLimit is pebble.Iterator.SeekLTWithLimit. Reverse seeks are not
+// stepped; a step above key is kept, since it hides nothing below key.
+func (i *Iterator) SeekLTWithLimit(key, limit []byte) pebble.IterValidityState {
+	i.beginAbsolute()
+	if i.step != nil && i.cmp(key, i.step) > 0 {
+		i.widen()
+	}
+	return i.it.SeekLTWithLimit(key, limit)
+}
+
+// Last is pebble.Iterator.Last.
+func (i *Iterator) Last() bool {
+	i.beginAbsolute()
+	i.widen()
+	return i.it.Last()
+}
+
+// Next is pebble.Iterator.Next.
+func (i *Iterator) Next() bool {
+	return i.NextWithLimit(nil) == pebble.IterValid
+}
+
+// NextWithLimit is pebble.Iterator.NextWithLimit.
+func (i *Iterator) NextWithLimit(limit []byte) pebble.IterValidityState {
+	if i.prefixMode && limit != nil {
+		i.exitPrefix()
+	}
+	return i.forward(i.it.NextWithLimit(limit), limit)
+}
+
+// NextPrefix is pebble.Iterator.NextPrefix. Under a step the next prefix
+// may lie beyond the step; the step is a bare prefix above the current key,
+// so the first key at or after it is the next prefix's first key.
+func (i *Iterator) NextPrefix() bool {
+	if i.step != nil && i.opts.UpperBound != nil {
+		if sp := i.b.opts.Comparer.Split; sp(i.opts.UpperBound) != len(i.opts.UpperBound) {
+			// Pebble refuses NextPrefix under a versioned upper bound; let
+			// it see the caller's bound and say so.
+			i.widen()
+			return i.it.NextPrefix()
+		}
+	}
+	s := pebble.IterExhausted
+	if i.it.NextPrefix() {
+		s = pebble.IterValid
+	}
+	return i.forward(s, nil) == pebble.IterValid
+}
+
+// Prev is pebble.Iterator.Prev.
+func (i *Iterator) Prev() bool {
+	return i.PrevWithLimit(nil) == pebble.IterValid
+}
+
+// PrevWithLimit is pebble.Iterator.PrevWithLimit. Below the current key a
+// step hides nothing, so reverse moves need no widening.
+func (i *Iterator) PrevWithLimit(limit []byte) pebble.IterValidityState {
+	if i.prefixMode {
+		i.exitPrefix()
+	}
+	return i.it.PrevWithLimit(limit)
+}
+
+// SetBounds is pebble.Iterator.SetBounds: the query is replanned for the
+// new bounds, and its range filters are rebuilt for them.
+func (i *Iterator) SetBounds(lower, upper []byte) {
+	if i.sameBounds(lower, upper) {
+		// Pebble treats unchanged bounds as a no-op that only demands a
+		// repositioning (and a caller that moves relatively anyway continues
+		// from where it was); keep the step so the upstream iterator sees no
+		// change either.
+		if i.step != nil {
+			i.it.SetBounds(i.opts.LowerBound, i.step)
+		} else {
+			i.it.SetBounds(i.opts.LowerBound, i.opts.UpperBound)
+		}
+		return
+	}
+	i.opts.LowerBound, i.opts.UpperBound = cloneKey(lower), cloneKey(upper)
+	if i.b.opts.RangeFilters != nil {
+		i.it.SetOptions(i.upstreamOptions())
+	} else {
+		i.it.SetBounds(i.opts.LowerBound, i.opts.UpperBound)
+	}
+	i.keepPlanOnError(i.replan())
+}
+
+func (i *Iterator) sameBounds(lower, upper []byte) bool {
+	eq := func(a, b []byte) bool {
+		return (a == nil) == (b == nil) && i.b.opts.Comparer.Equal(a, b)
+	}
+	return eq(lower, i.opts.LowerBound) && eq(upper, i.opts.UpperBound)
+}
+
+// SetOptions is pebble.Iterator.SetOptions: the query is replanned for the
+// new options.
+func (i *Iterator) SetOptions(o *pebble.IterOptions) {
+	i.setUserOptions(o)
+	i.it.SetOptions(i.upstreamOptions())
+	i.keepPlanOnError(i.replan())
+}
+
+// keepPlanOnError falls back to the plain plan if the layout could not be
+// read (SetBounds and SetOptions cannot return errors): plain needs none.
+func (i *Iterator) keepPlanOnError(err error) {
+	if err != nil {
+		i.step, i.prefixMode, i.userPrefix = nil, false, false
+		i.plan, i.reason = PlanPlain, "the LSM's file metadata could not be read"
+	}
+}
+
+// Clone is pebble.Iterator.Clone; the clone is planned anew. With nil
+// opts.IterOptions it gets this query's options, not the upstream
+// iterator's (which may carry a step bound).
+func (i *Iterator) Clone(opts pebble.CloneOptions) (*Iterator, error) {
+	return i.CloneWithContext(context.Background(), opts)
+}
+
+// CloneWithContext is pebble.Iterator.CloneWithContext.
+func (i *Iterator) CloneWithContext(ctx context.Context, opts pebble.CloneOptions) (*Iterator, error) {
+	c := &Iterator{b: i.b}
+	if opts.IterOptions != nil {
+		c.setUserOptions(opts.IterOptions)
+	} else {
+		c.opts = i.opts
+	}
+	opts.IterOptions = c.upstreamOptions()
+	return c.start(i.it.CloneWithContext(ctx, opts))
+}
+
+// Key is pebble.Iterator.Key.
+func (i *Iterator) Key() []byte { return i.it.Key() }
+
+// Value is pebble.Iterator.Value.
+func (i *Iterator) Value() []byte { return i.it.Value() }
+
+// ValueAndErr is pebble.Iterator.ValueAndErr.
+func (i *Iterator) ValueAndErr() ([]byte, error) { return i.it.ValueAndErr() }
+
+// LazyValue is pebble.Iterator.LazyValue.
+func (i *Iterator) LazyValue() pebble.LazyValue { return i.it.LazyValue() }
+
+// Valid is pebble.Iterator.Valid.
+func (i *Iterator) Valid() bool { return i.it.Valid() }
+
+// Error is pebble.Iterator.Error.
+func (i *Iterator) Error() error { return i.it.Error() }
+
+// Close is pebble.Iterator.Close.
+func (i *Iterator) Close() error { return i.it.Close() }
+
+// Stats is pebble.Iterator.Stats. It counts the upstream iterator's work,
+// including the re-seeks stepping and prefix exits add.
+func (i *Iterator) Stats() pebble.IteratorStats { return i.it.Stats() }
+
+// ResetStats is pebble.Iterator.ResetStats; it resets QueryStats too.
+func (i *Iterator) ResetStats() {
+	i.it.ResetStats()
+	stopped := i.stats.SteppingStopped
+	i.stats = QueryStats{SteppingStopped: stopped}
+}
+
+// Metrics is pebble.Iterator.Metrics.
+func (i *Iterator) Metrics() pebble.IteratorMetrics { return i.it.Metrics() }
+
+// SetContext is pebble.Iterator.SetContext.
+func (i *Iterator) SetContext(ctx context.Context) { i.it.SetContext(ctx) }
+
+// RangeKeyChanged is pebble.Iterator.RangeKeyChanged.
+func (i *Iterator) RangeKeyChanged() bool { return i.it.RangeKeyChanged() }
+
+// HasPointAndRange is pebble.Iterator.HasPointAndRange.
+func (i *Iterator) HasPointAndRange() (hasPoint, hasRange bool) { return i.it.HasPointAndRange() }
+
+// RangeBounds is pebble.Iterator.RangeBounds.
+func (i *Iterator) RangeBounds() (start, end []byte) { return i.it.RangeBounds() }
+
+// RangeKeys is pebble.Iterator.RangeKeys.
+func (i *Iterator) RangeKeys() []pebble.RangeKeyData { return i.it.RangeKeys() }

@@ -1,0 +1,109 @@
+package querybuilder
+
+import (
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/redact"
+)
+
+// Plan is how a query reads the LSM.
+type Plan int8
+
+const (
+	// PlanAuto picks one of the others per query (see choosePlan).
+	PlanAuto Plan = iota
+	// PlanPlain is a plain upstream iterator over the query's bounds.
+	PlanPlain
+	// PlanStepped narrows the upper bound to the next file start and widens
+	// it when the caller moves past it.
+	PlanStepped
+	// PlanPrefix issues forward seeks as SeekPrefixGE. It applies only when
+	// the bounds lie within one Split prefix; forced on other bounds, the
+	// query runs plain.
+	PlanPrefix
+)
+
+// String implements fmt.Stringer.
+func (p Plan) String() string {
+	switch p {
+	case PlanAuto:
+		return "auto"
+	case PlanPlain:
+		return "plain"
+	case PlanStepped:
+		return "stepped"
+	case PlanPrefix:
+		return "prefix"
+	}
+	return "unknown"
+}
+
+// SafeValue marks a Plan as safe to print unredacted.
+func (Plan) SafeValue() {}
+
+// DefaultMinDeferrable is the auto plan's threshold on Layout.Deferrable. A
+// step costs a SetBounds per seek (tens of ns plus a few per run) and, when
+// the caller moves past the step, one more seek; a deferred run saves a file
+// open or block seek and a heap slot (several hundred ns). Measured on the
+// staggered and leveled shapes (see the package benchmarks), stepping pays
+// from about one deferred run per seek.
+const DefaultMinDeferrable = 1.0
+
+// choosePlan resolves forced (the user's choice) for a query over [lower,
+// upper) and says why.
+func choosePlan(
+	forced Plan, cmp *pebble.Comparer, o *pebble.IterOptions, l *Layout, minDeferrable float64,
+) (Plan, redact.RedactableString) {
+	if o != nil && o.KeyTypes != pebble.IterKeyTypePointsOnly {
+		return PlanPlain, "range keys are truncated to bounds, so they are read plain"
+	}
+	var lower, upper []byte
+	if o != nil {
+		lower, upper = o.LowerBound, o.UpperBound
+	}
+	prefix := withinOnePrefix(cmp, lower, upper)
+	switch forced {
+	case PlanPlain:
+		return PlanPlain, "forced"
+	case PlanStepped:
+		return PlanStepped, "forced"
+	case PlanPrefix:
+		if prefix {
+			return PlanPrefix, "forced"
+		}
+		return PlanPlain, "forced prefix, but the bounds span more than one prefix"
+	}
+	if prefix {
+		return PlanPrefix, "bounds lie within one prefix"
+	}
+	if l != nil && l.Deferrable >= minDeferrable {
+		return PlanStepped, redact.Sprintf("%.1f runs deferrable per seek >= %.1f", l.Deferrable, minDeferrable)
+	}
+	var d float64
+	if l != nil {
+		d = l.Deferrable
+	}
+	return PlanPlain, redact.Sprintf("%.1f runs deferrable per seek < %.1f", d, minDeferrable)
+}
+
+// withinOnePrefix reports whether every key in [lower, upper) has lower's
+// Split prefix P: either upper itself has prefix P, or upper is at most the
+// smallest prefix after P (Comparer.ImmediateSuccessor). A comparer whose
+// ImmediateSuccessor is missing, or returns something that is not a bare
+// prefix, gets only the first test.
+func withinOnePrefix(cmp *pebble.Comparer, lower, upper []byte) bool {
+	if lower == nil || upper == nil {
+		return false
+	}
+	p := lower[:cmp.Split(lower)]
+	if cmp.Equal(upper[:cmp.Split(upper)], p) {
+		return true
+	}
+	if cmp.ImmediateSuccessor == nil {
+		return false
+	}
+	next := cmp.ImmediateSuccessor(nil, p)
+	if cmp.Split(next) != len(next) || cmp.Compare(p, next) >= 0 {
+		return false
+	}
+	return cmp.Compare(upper, next) <= 0
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package querybuilder
+
+const raceEnabled = true
