@@ -20,8 +20,9 @@ type fileInfo struct {
 	// still read it keep it attributed to its last level until Pebble deletes
 	// the file.
 	obsolete bool
-	// hasFilter is set the first time the tagged policy sees a filter check
-	// for the table. In a prefix seek Pebble checks a table's filter before it
+	// hasFilter is set when the tagged policy writes the table's filter, or
+	// (for tables written before the DB was opened) the first time it sees
+	// a filter check for the table. In a prefix seek Pebble checks a table's filter before it
 	// loads any of its blocks, so by the time a data-block load is counted the
 	// flag is right.
 	hasFilter *atomic.Bool
@@ -79,12 +80,30 @@ type fileMap struct {
 		// not bring them back.
 		seeding bool
 		gone    map[uint64]struct{}
+		// filtered holds the tables written with a tagged filter that are
+		// not placed yet: the filter is written before the table is placed.
+		filtered map[uint64]struct{}
 	}
+}
+
+// wroteFilter records that table num was written with a filter.
+func (m *fileMap) wroteFilter(num uint64) {
+	if num == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if f, ok := m.mu.files[num]; ok {
+		f.hasFilter.Store(true)
+		return
+	}
+	m.mu.filtered[num] = struct{}{}
 }
 
 func newFileMap(cmp pebble.Compare) *fileMap {
 	m := &fileMap{cmp: cmp}
 	m.mu.files = make(map[uint64]*fileInfo)
+	m.mu.filtered = make(map[uint64]struct{})
 	m.current.Store(&fileSet{byNum: map[uint64]*fileInfo{}})
 	return m
 }
@@ -125,6 +144,10 @@ func (m *fileMap) place(t pebble.TableInfo, level int) {
 	} else {
 		f.smallest = append([]byte(nil), t.Smallest.UserKey...)
 		f.largest = append([]byte(nil), t.Largest.UserKey...)
+		if _, ok := m.mu.filtered[num]; ok {
+			f.hasFilter.Store(true)
+			delete(m.mu.filtered, num)
+		}
 	}
 	m.mu.files[num] = f
 }
@@ -199,6 +222,7 @@ func (m *fileMap) onTableDeleted(info pebble.TableDeleteInfo) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.mu.files, uint64(info.FileNum))
+	delete(m.mu.filtered, uint64(info.FileNum))
 	if m.mu.seeding {
 		m.mu.gone[uint64(info.FileNum)] = struct{}{}
 	}

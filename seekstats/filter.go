@@ -78,17 +78,19 @@ func (p *taggedPolicy) MayContain(ftype pebble.FilterType, filter, key []byte) b
 // NewWriter returns a writer for the table whose TableCreated event was the
 // last on this goroutine.
 func (p *taggedPolicy) NewWriter(ftype pebble.FilterType) pebble.FilterWriter {
-	return &taggedWriter{inner: p.inner.NewWriter(ftype), num: p.s.handoff.peek()}
+	return &taggedWriter{inner: p.inner.NewWriter(ftype), num: p.s.handoff.peek(), files: p.s.files}
 }
 
 type taggedWriter struct {
 	inner pebble.FilterWriter
 	num   uint64
+	files *fileMap
 }
 
 func (w *taggedWriter) AddKey(key []byte) { w.inner.AddKey(key) }
 
 func (w *taggedWriter) Finish(dst []byte) []byte {
+	w.files.wroteFilter(w.num)
 	return appendFilterTag(w.inner.Finish(dst), w.num)
 }
 

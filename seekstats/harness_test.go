@@ -42,9 +42,9 @@ type testDB struct {
 }
 
 type openConfig struct {
-	prefix    int     // Split prefix length; 0 for whole keys
-	bloomBits int     // bits per key of upstream's Bloom filter; 0 for none
-	exact     bool    // exact attribution
+	prefix    int  // Split prefix length; 0 for whole keys
+	bloomBits int  // bits per key of upstream's Bloom filter; 0 for none
+	exact     bool // exact attribution
 	policy    pebble.FilterPolicy
 }
 
