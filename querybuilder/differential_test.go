@@ -19,9 +19,11 @@ type walker struct {
 	rng      *rand.Rand
 	keySpace int
 	randKey  func() []byte
-	plain    *pebble.Iterator
-	query    *Iterator
-	log      []string
+	// randBounds, if set, replaces bounds.
+	randBounds func() (lower, upper []byte)
+	plain      *pebble.Iterator
+	query      *Iterator
+	log        []string
 	// mustReposition is set after SetOptions.
 	mustReposition bool
 	ops            int
@@ -35,6 +37,9 @@ func (w *walker) bound() []byte {
 }
 
 func (w *walker) bounds() (lower, upper []byte) {
+	if w.randBounds != nil {
+		return w.randBounds()
+	}
 	lower, upper = w.bound(), w.bound()
 	if lower != nil && upper != nil && bytes.Compare(lower, upper) > 0 {
 		lower, upper = upper, lower
@@ -192,15 +197,7 @@ func TestDifferential(t *testing.T) {
 			b := New(d.db, Options{Plan: plan})
 			w := &walker{t: t, rng: rng, keySpace: keySpace}
 			w.randKey = func() []byte { return testKey(w.rng.IntN(keySpace + 10)) }
-			for w.ops < total/seeds/len(plans) {
-				lo, hi := w.bounds()
-				w.plain, w.query = newPair(t, b, d.db, &pebble.IterOptions{LowerBound: lo, UpperBound: hi})
-				for n := 0; n < 200; n++ {
-					w.step()
-				}
-				addStats(&stats, w.query.QueryStats())
-				w.close()
-			}
+			addStats(&stats, w.walk(b, d.db, total/seeds/len(plans)))
 		}
 	}
 	// The walk must have exercised what it claims to test.
@@ -209,6 +206,22 @@ func TestDifferential(t *testing.T) {
 	require.Greater(t, stats.PrefixSeeks, 100)
 	require.Greater(t, stats.PrefixExits, 10)
 	t.Logf("%+v", stats)
+}
+
+// walk runs ops random operations on fresh query/plain pairs, 200 per pair,
+// and returns the queries' summed statistics.
+func (w *walker) walk(b *Builder, db *pebble.DB, ops int) QueryStats {
+	var stats QueryStats
+	for start := w.ops; w.ops-start < ops; {
+		lo, hi := w.bounds()
+		w.plain, w.query = newPair(w.t, b, db, &pebble.IterOptions{LowerBound: lo, UpperBound: hi})
+		for n := 0; n < 200; n++ {
+			w.step()
+		}
+		addStats(&stats, w.query.QueryStats())
+		w.close()
+	}
+	return stats
 }
 
 func addStats(dst *QueryStats, s QueryStats) {

@@ -222,19 +222,21 @@ func (i *Iterator) prefixSeek(key []byte) (s pebble.IterValidityState, ok bool) 
 // since Pebble refuses reverse moves and limits in prefix iteration. An
 // iterator past the last key of the prefix is, for a plain iterator over
 // bounds within that prefix, exhausted forward: seeking to the upper bound
-// recreates that state.
-func (i *Iterator) exitPrefix() {
-	i.prefixMode = false
+// recreates that state. It returns false if the iterator holds an error,
+// which a plain iterator keeps through relative moves.
+func (i *Iterator) exitPrefix() bool {
 	if i.it.Error() != nil {
-		return
+		return false
 	}
+	i.prefixMode = false
 	i.stats.PrefixExits++
 	if !i.it.Valid() {
 		i.it.SeekGE(i.opts.UpperBound)
-		return
+		return true
 	}
 	i.keyBuf = append(i.keyBuf[:0], i.it.Key()...)
 	i.it.SeekGE(i.keyBuf)
+	return true
 }
 
 // SeekGE is pebble.Iterator.SeekGE.
@@ -318,8 +320,8 @@ func (i *Iterator) Next() bool {
 
 // NextWithLimit is pebble.Iterator.NextWithLimit.
 func (i *Iterator) NextWithLimit(limit []byte) pebble.IterValidityState {
-	if i.prefixMode && limit != nil {
-		i.exitPrefix()
+	if i.prefixMode && limit != nil && !i.exitPrefix() {
+		return pebble.IterExhausted
 	}
 	return i.forward(i.it.NextWithLimit(limit), limit)
 }
@@ -351,8 +353,8 @@ func (i *Iterator) Prev() bool {
 // PrevWithLimit is pebble.Iterator.PrevWithLimit. Below the current key a
 // step hides nothing, so reverse moves need no widening.
 func (i *Iterator) PrevWithLimit(limit []byte) pebble.IterValidityState {
-	if i.prefixMode {
-		i.exitPrefix()
+	if i.prefixMode && !i.exitPrefix() {
+		return pebble.IterExhausted
 	}
 	return i.it.PrevWithLimit(limit)
 }
