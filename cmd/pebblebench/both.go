@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
@@ -90,6 +92,25 @@ func (s *engineState) prepare(b *benchmark) error {
 	}
 	return nil
 }
+
+// settle waits, untimed, until the engine has no flush or compaction
+// running, seen twice in a row settlePoll apart. Under -engine=both the
+// engines share the machine, so one engine's compactions left over from a
+// fill would otherwise run during the other engine's measurement and bias
+// the ratio against whichever runs second.
+func (s *engineState) settle(stop *atomic.Bool) {
+	for idle := 0; idle < 2 && !stop.Load(); {
+		m := s.db.Metrics()
+		if m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0 {
+			idle++
+		} else {
+			idle = 0
+		}
+		time.Sleep(settlePoll)
+	}
+}
+
+const settlePoll = 20 * time.Millisecond
 
 // driver runs the -benchmarks list on the engines of -engine.
 type driver struct {
@@ -208,6 +229,16 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 	if err := e.prepare(b); err != nil {
 		return nil, err
 	}
+	if len(d.engines) > 1 {
+		for _, other := range d.engines {
+			if other.db != nil {
+				other.settle(d.stop)
+			}
+		}
+	}
+	// Each run starts on a collected heap, so garbage left by the previous
+	// run (perhaps the other engine's) is not charged to this one.
+	runtime.GC()
 	r := &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, stop: d.stop, progress: d.progress}
 	res, err := r.execute()
 	if err != nil {

@@ -110,9 +110,9 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom reuses one iterator per thread instead of creating one per seek (a reused Pebble iterator does not see later writes)")
 	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second for the writer of the *whilewriting benchmarks; 0 = unlimited")
 
-	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filter; -1 or 0 = no filter. Upstream Pebble uses its Bloom filter (integer bits); pebblerf its own Bloom or Ribbon")
+	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters, in [1, 100]; -1 or 0 = no filter. Upstream Pebble gets its own Bloom filter (whole bits); pebblerf its Bloom, or Ribbon with -use_ribbon_filter")
 	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: use a Ribbon filter with the false-positive rate of a Bloom filter of -bloom_bits")
-	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "with -use_ribbon_filter, levels before this one use Bloom, the rest Ribbon; -1 = Bloom everywhere")
+	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "with -use_ribbon_filter, levels before this one use Bloom, the rest Ribbon; 0 = Bloom for flushes (L0) only, -1 = Ribbon everywhere")
 	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "read filter blocks of L6 tables too (IterOptions.UseL6Filters); not in db_bench")
 
 	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache size in bytes (per engine)")
@@ -212,11 +212,11 @@ func (c *config) validate() error {
 	if c.writeRateLimit < 0 {
 		return badFlag("benchmark_write_rate_limit", "%d must not be negative", c.writeRateLimit)
 	}
-	if math.IsNaN(c.bloomBits) || (c.bloomBits < 0 && c.bloomBits != -1) || c.bloomBits > 64 {
-		return badFlag("bloom_bits", "%g must be -1, 0, or a bits-per-key value up to 64", c.bloomBits)
+	if math.IsNaN(c.bloomBits) || !(c.bloomBits == -1 || c.bloomBits == 0 || (c.bloomBits >= 1 && c.bloomBits <= 100)) {
+		return badFlag("bloom_bits", "%g must be -1 or 0 (no filter) or bits per key in [1, 100]", c.bloomBits)
 	}
-	if c.bloomBeforeLevel < -1 || c.bloomBeforeLevel > 7 {
-		return badFlag("bloom_before_level", "%d must be in [-1, 7]", c.bloomBeforeLevel)
+	if c.bloomBeforeLevel < -1 {
+		return badFlag("bloom_before_level", "%d must be -1 (Ribbon everywhere) or a level", c.bloomBeforeLevel)
 	}
 	if c.cacheSize < 0 {
 		return badFlag("cache_size", "%d must not be negative", c.cacheSize)

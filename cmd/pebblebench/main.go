@@ -161,6 +161,16 @@ func printHeader(w io.Writer, c *config, root string) {
 	fmt.Fprintf(w, "Compression: %s\n", c.compressionType)
 	fmt.Fprintf(w, "Filter:     %s\n", c.filterDescription())
 	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.cacheSize, c.writeBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.disableWAL])
+	if c.engine == engineBoth {
+		fmt.Fprintln(w, "Runs:       engines alternate over the same keys; before each run both engines' flushes and compactions finish (untimed)")
+	}
+	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
+	for _, spec := range mustParseBenchmarkList(c.benchmarks) {
+		if b, _ := benchmarkByName(spec.name); b.background != nil && c.writeBufferSize > c.cacheSize/2 {
+			fmt.Fprintf(w, "Warning:    %s reads while memtables of up to %d bytes are reserved in a %d-byte block cache; raise -cache_size or lower -write_buffer_size to measure reads with a working cache\n",
+				spec.name, c.writeBufferSize, c.cacheSize)
+		}
+	}
 	fmt.Fprintf(w, "DB path:    [%s]\n", root)
 	fmt.Fprintln(w, "------------------------------------------------")
 }
