@@ -128,6 +128,9 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 		BlockBytesInCache: planned.stats.InternalStats.BlockBytesInCache,
 		format:            b.opts.Comparer.FormatKey,
 	}
+	if e.format == nil {
+		e.format = pebble.DefaultComparer.FormatKey
+	}
 	e.Plan, e.Reason = q.Plan()
 	e.Step = planned.step
 	if err := errors.CombineErrors(planned.err, q.Close()); err != nil {
@@ -261,6 +264,7 @@ func runName(r *Run) string {
 // redactable.
 func (e *Explanation) SafeFormat(w redact.SafePrinter, _ rune) {
 	key := func(k []byte) any {
+		// Keys are user data: printed unsafe, so that Redact hides them.
 		if k == nil {
 			return redact.SafeString("-")
 		}
@@ -272,23 +276,29 @@ func (e *Explanation) SafeFormat(w redact.SafePrinter, _ rune) {
 	} else {
 		w.SafeString(" first")
 	}
-	w.Printf(" next %d: plan %v (%v)\n", e.Nexts, e.Plan, e.Reason)
+	w.Printf(" next %d: plan %v (%v)\n", redact.SafeInt(e.Nexts), e.Plan, e.Reason)
 	if e.Step != nil {
-		w.Printf("step [%v, %v), widened %d times\n", key(e.Lower), key(e.Step), e.Widenings)
+		w.Printf("step [%v, %v), widened %d times\n", key(e.Lower), key(e.Step), redact.SafeInt(e.Widenings))
 	}
-	w.Printf("keys returned: %d\n", e.Keys)
+	w.Printf("keys returned: %d\n", redact.SafeInt(e.Keys))
 	for _, r := range e.Runs {
-		w.Printf("  %-9s %3d files, %3d in reach: %v", redact.SafeString(r.Name), r.Files, r.InReach, r.Verdict)
+		if r.Level < 0 {
+			w.Printf("  %-9s %3d memtables:         %v (in memory, never filtered)\n",
+				redact.SafeString(r.Name), redact.SafeInt(r.Files), r.Verdict)
+			continue
+		}
+		w.Printf("  %-9s %3d files, %3d in reach: %v", redact.SafeString(r.Name),
+			redact.SafeInt(r.Files), redact.SafeInt(r.InReach), r.Verdict)
 		if r.Filtered != "" {
-			w.Printf(" (%v consulted)", r.Filtered)
+			w.Printf(" (%v applies)", r.Filtered)
 		}
 		if r.DataBlocks >= 0 {
-			w.Printf(", %d data blocks", r.DataBlocks)
+			w.Printf(", %d data blocks", redact.SafeInt(r.DataBlocks))
 		}
 		w.SafeRune('\n')
 	}
 	w.Printf("block bytes: %d (%d cached); plain iterator: %d\n",
-		e.BlockBytes, e.BlockBytesInCache, e.PlainBlockBytes)
+		redact.SafeUint(e.BlockBytes), redact.SafeUint(e.BlockBytesInCache), redact.SafeUint(e.PlainBlockBytes))
 	for _, n := range e.Notes {
 		w.Printf("note: %v\n", n)
 	}

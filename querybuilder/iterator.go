@@ -192,7 +192,8 @@ func (i *Iterator) adapt() {
 	}
 	if i.window.widenings > adaptMaxWidenings && i.b.opts.Plan == PlanAuto {
 		i.plan = PlanPlain
-		i.reason = redact.Sprintf("stepping stopped: %d of %d steps widened", i.window.widenings, i.window.steps)
+		i.reason = redact.Sprintf("stepping stopped: %d of %d steps widened",
+			redact.SafeInt(i.window.widenings), redact.SafeInt(i.window.steps))
 		i.stats.SteppingStopped = true
 	}
 	i.window.steps, i.window.widenings = 0, 0

@@ -76,13 +76,14 @@ func choosePlan(
 		return PlanPrefix, "bounds lie within one prefix"
 	}
 	if l != nil && l.Deferrable >= minDeferrable {
-		return PlanStepped, redact.Sprintf("%.1f runs deferrable per seek >= %.1f", l.Deferrable, minDeferrable)
+		return PlanStepped, redact.Sprintf("%.1f runs deferrable per seek >= %.1f",
+			redact.Safe(l.Deferrable), redact.Safe(minDeferrable))
 	}
 	var d float64
 	if l != nil {
 		d = l.Deferrable
 	}
-	return PlanPlain, redact.Sprintf("%.1f runs deferrable per seek < %.1f", d, minDeferrable)
+	return PlanPlain, redact.Sprintf("%.1f runs deferrable per seek < %.1f", redact.Safe(d), redact.Safe(minDeferrable))
 }
 
 // withinOnePrefix reports whether every key in [lower, upper) has lower's
