@@ -122,11 +122,11 @@ func (a *adapter[D, I, B]) Close() error { return a.db.Close() }
 // openEngine opens the named engine's DB in dir with opts. Each engine gets
 // its own copy of the options (pebblerf's Open does not mutate them, but
 // upstream's EnsureDefaults does).
-func openEngine(name, dir string, opts *upstream.Options) (engine, error) {
+func openEngine(name, dir string, opts *upstream.Options, statistics bool) (engine, error) {
 	opts = opts.Clone()
 	switch name {
 	case enginePebbleRF:
-		return openPebbleRF(dir, opts)
+		return openPebbleRF(dir, opts, statistics)
 	default:
 		db, err := upstream.Open(dir, opts)
 		if err != nil {

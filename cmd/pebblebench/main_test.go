@@ -76,6 +76,11 @@ func TestEndToEndBothEngines(t *testing.T) {
 		require.Len(t, levels, 7)
 		require.DirExists(t, dir+"/"+e)
 	}
+	// pebblerf adds its own seek statistics (DB.Statistics) to the
+	// Metrics-derived tickers; upstream has only the latter.
+	seeks := runs["seekrandom/pebblerf"][0]["statistics"].(map[string]interface{})
+	require.Equal(t, 2000.0, seeks["rocksdb.number.db.seek"])
+	require.NotContains(t, runs["seekrandom/pebble"][0]["statistics"], "rocksdb.number.db.seek")
 	require.Contains(t, text, "STATISTICS (pebble):\nrocksdb.block.cache.hit COUNT : ")
 	require.Contains(t, text, "STATISTICS (pebblerf):")
 	require.Contains(t, text, "Microseconds per seek:")

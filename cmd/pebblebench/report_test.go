@@ -85,7 +85,9 @@ func TestTickerArithmetic(t *testing.T) {
 	addTickers(&sum, []ticker{{"c", 1}, {"d", 2}})
 	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}}, sum)
 
-	require.Equal(t, []ticker{{"a", 9}, {"b", 0}, {"c", 5}, {"d", 2}}, mergeTickers(sum, []ticker{{"a", 9}}))
+	// The Metrics-derived tickers win; others are appended.
+	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}, {"e", 7}},
+		mergeTickers(sum, []ticker{{"a", 9}, {"e", 7}}))
 
 	// Tickers zero in both engines are left out of ratio lines; a zero
 	// base gives n/a.

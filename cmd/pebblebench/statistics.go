@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 )
@@ -61,22 +60,23 @@ func metricsTickers(m *upstream.Metrics) []ticker {
 	}
 }
 
-// mergeTickers returns base with more added; a name in both takes more's
-// count, so an engine's own statistics (a later DB.Statistics) can refine a
-// ticker derived from Metrics. The result is sorted by name.
+// mergeTickers returns base followed by the tickers of more whose names
+// base does not have. The Metrics-derived tickers come first and win, so
+// both engines' common tickers are counted the same way and their ratios
+// compare like with like; an engine's own statistics (pebblerf's
+// DB.Statistics) add the tickers Metrics cannot give, such as the per-level
+// seek tickers, printed for that engine only.
 func mergeTickers(base, more []ticker) []ticker {
-	byName := make(map[string]int64, len(base)+len(more))
+	have := make(map[string]bool, len(base))
 	for _, t := range base {
-		byName[t.Name] = t.Count
+		have[t.Name] = true
 	}
+	out := append([]ticker(nil), base...)
 	for _, t := range more {
-		byName[t.Name] = t.Count
+		if !have[t.Name] {
+			out = append(out, t)
+		}
 	}
-	out := make([]ticker, 0, len(byName))
-	for name, n := range byName {
-		out = append(out, ticker{name, n})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
