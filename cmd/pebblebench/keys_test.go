@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"math/rand/v2"
@@ -86,7 +87,7 @@ func TestKeyOrder(t *testing.T) {
 		w := rng.Uint64N(uint64(g.num))
 		g.fill(a, v)
 		g.fill(b, w)
-		require.Equal(t, cmpUint(v, w), bytes.Compare(a, b))
+		require.Equal(t, cmp.Compare(v, w), bytes.Compare(a, b))
 
 		g.fill(m, v)
 		g.makeMissing(m)
@@ -94,16 +95,6 @@ func TestKeyOrder(t *testing.T) {
 		require.Equal(t, 1, bytes.Compare(m, a))
 		require.Equal(t, -1, bytes.Compare(m, b))
 	}
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func TestRandomKeyMissingFraction(t *testing.T) {
