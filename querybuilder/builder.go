@@ -1,10 +1,12 @@
 package querybuilder
 
 import (
+	"bytes"
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/redact"
 )
 
 // Options configure a Builder.
@@ -40,27 +42,42 @@ type Reader interface {
 // Builder plans queries on one DB. It caches the LSM's Layout and rebuilds
 // it when the DB's version changes. A Builder is safe for concurrent use.
 type Builder struct {
-	db   *pebble.DB
-	opts Options
+	db    *pebble.DB
+	opts  Options
+	cache *LayoutCache
+}
+
+// LayoutCache holds the most recent Layout of one DB. Builders of the same
+// DB may share one, so that a Builder made per query costs no rebuild.
+type LayoutCache struct {
 	// layout is the most recent layout, tagged with the version it was built
 	// from.
 	layout atomic.Pointer[taggedLayout]
+	// verified holds the name of the comparer checked against a table's.
+	verified atomic.Pointer[string]
 }
 
 type taggedLayout struct {
-	version any
-	layout  *Layout
+	version  any
+	comparer string
+	layout   *Layout
 }
 
-// New returns a Builder for db.
+// New returns a Builder for db with a cache of its own.
 func New(db *pebble.DB, o Options) *Builder {
+	return NewWithCache(db, o, &LayoutCache{})
+}
+
+// NewWithCache returns a Builder for db that uses cache, which must only
+// ever be used with db.
+func NewWithCache(db *pebble.DB, o Options, cache *LayoutCache) *Builder {
 	if o.Comparer == nil {
 		o.Comparer = pebble.DefaultComparer
 	}
 	if o.MinDeferrable == 0 {
 		o.MinDeferrable = DefaultMinDeferrable
 	}
-	return &Builder{db: db, opts: o}
+	return &Builder{db: db, opts: o, cache: cache}
 }
 
 // Layout returns the layout of the DB's current version, building it if the
@@ -76,16 +93,54 @@ func New(db *pebble.DB, o Options) *Builder {
 // correctness (see the package comment).
 func (b *Builder) Layout() (*Layout, error) {
 	v := any(b.db.DebugCurrentVersion())
-	if t := b.layout.Load(); t != nil && t.version == v {
+	if t := b.cache.layout.Load(); t != nil && t.version == v && t.comparer == b.opts.Comparer.Name {
 		return t.layout, nil
 	}
 	tables, err := b.db.SSTables()
 	if err != nil {
 		return nil, errors.Wrap(err, "querybuilder: reading the LSM's file metadata")
 	}
+	if err := b.verifyComparer(tables); err != nil {
+		return nil, err
+	}
 	l := LayoutFromSSTables(b.opts.Comparer, tables)
-	b.layout.Store(&taggedLayout{version: v, layout: l})
+	b.cache.layout.Store(&taggedLayout{version: v, comparer: b.opts.Comparer.Name, layout: l})
 	return l, nil
+}
+
+// verifyComparer checks, once, that the Builder's comparer is the one the
+// DB's tables were written with: stepping and prefix mode under another
+// comparer's order would return wrong results. It reads the properties of
+// one table; until the DB has a table there is nothing to check against.
+func (b *Builder) verifyComparer(tables [][]pebble.SSTableInfo) error {
+	if v := b.cache.verified.Load(); v != nil && *v == b.opts.Comparer.Name {
+		return nil
+	}
+	for _, level := range tables {
+		if len(level) == 0 {
+			continue
+		}
+		t := level[0]
+		one, err := b.db.SSTables(pebble.WithProperties(),
+			pebble.WithKeyRangeFilter(t.Smallest.UserKey, append(bytes.Clone(t.Largest.UserKey), 0)))
+		if err != nil {
+			return errors.Wrap(err, "querybuilder: reading table properties")
+		}
+		for _, l := range one {
+			for _, info := range l {
+				if info.Properties == nil || info.Properties.ComparerName == "" {
+					continue
+				}
+				if info.Properties.ComparerName != b.opts.Comparer.Name {
+					return errors.Newf("querybuilder: comparer %q given, but the DB's tables use %q",
+						redact.SafeString(b.opts.Comparer.Name), redact.SafeString(info.Properties.ComparerName))
+				}
+				b.cache.verified.Store(&b.opts.Comparer.Name)
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 // NewIter returns a query over the DB with Pebble's iterator semantics.

@@ -192,3 +192,20 @@ func TestPrefixModePrunes(t *testing.T) {
 	require.Less(t, qb, pb/2)
 	t.Logf("block bytes: plain %d, prefix mode %d; filter hits %d", pb, qb, qh)
 }
+
+// TestComparerMismatch checks that a Builder refuses a comparer other than
+// the one the DB's tables were written with.
+func TestComparerMismatch(t *testing.T) {
+	d := openTestDB(t, fixedPrefixComparer, nil)
+	q, err := New(d.db, Options{}).NewIter(nil)
+	require.NoError(t, err, "nothing to check against before the first table")
+	require.NoError(t, q.Close())
+	require.NoError(t, d.db.Set([]byte("u001a"), nil, pebble.NoSync))
+	require.NoError(t, d.db.Flush())
+	_, err = New(d.db, Options{}).NewIter(nil)
+	require.ErrorContains(t, err, `comparer "leveldb.BytewiseComparator" given, but the DB's tables use "querybuilder.fixed4"`)
+	q, err = New(d.db, Options{Comparer: fixedPrefixComparer}).NewIter(nil)
+	require.NoError(t, err)
+	require.True(t, q.First())
+	require.NoError(t, q.Close())
+}
