@@ -1,0 +1,70 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"fmt"
+	"math"
+)
+
+// FilterInfo describes an encoded point filter: what its trailer says.
+type FilterInfo struct {
+	// Kind is "empty", "bloom" or "ribbon".
+	Kind string
+	// Bytes is the whole filter's size, trailer included.
+	Bytes int
+	// Probes is the Bloom probe count (0 for other kinds).
+	Probes int
+	// Lines is the number of 64-byte Bloom lines (0 for other kinds).
+	Lines int
+	// Blocks, ResultBits, LowerBlocks and Seed are the Ribbon layout: blocks
+	// of 128 slots, r result bits, how many leading blocks hold only r−1, and
+	// the hash seed ordinal (all 0 for other kinds).
+	Blocks, ResultBits, LowerBlocks, Seed int
+	// ExpectedFPR is the false-positive rate the layout implies: for Ribbon
+	// equation (2) of ribbon.go; for Bloom the estimate of bloom.go at the
+	// filter's actual bits per key, which needs the key count and is
+	// therefore left 0 here; 0 for the empty filter.
+	ExpectedFPR float64
+}
+
+// String formats the description on one line.
+func (i FilterInfo) String() string {
+	switch i.Kind {
+	case "bloom":
+		return fmt.Sprintf("bloom lines=%d probes=%d bytes=%d", i.Lines, i.Probes, i.Bytes)
+	case "ribbon":
+		return fmt.Sprintf("ribbon blocks=%d r=%d lower=%d seed=%d bytes=%d fpr=%.4g%%",
+			i.Blocks, i.ResultBits, i.LowerBlocks, i.Seed, i.Bytes, 100*i.ExpectedFPR)
+	}
+	return fmt.Sprintf("%s bytes=%d", i.Kind, i.Bytes)
+}
+
+// InspectFilter decodes the trailer of a point filter written by this
+// package, or returns ValidateFilter's error.
+func InspectFilter(filter []byte) (FilterInfo, error) {
+	if err := ValidateFilter(filter); err != nil {
+		return FilterInfo{}, err
+	}
+	_, t, _ := pointDecode(filter)
+	info := FilterInfo{Kind: t.kind.String(), Bytes: len(filter)}
+	switch t.kind {
+	case pointKindBloom:
+		info.Lines, info.Probes = int(t.a), int(t.p)
+	case pointKindRibbon:
+		l := ribbonLayout{blocks: t.a, upper: t.b, r: t.p, seed: t.q}
+		info.Blocks, info.ResultBits, info.LowerBlocks, info.Seed = int(t.a), int(t.p), int(t.b), int(t.q)
+		info.ExpectedFPR = ribbonExpectedFPR(l)
+	}
+	return info, nil
+}
+
+// BloomExpectedFPR is the false-positive rate a Bloom filter of this package
+// is expected to have at bitsPerKey (the estimate explained in bloom.go). It
+// is also the rate Ribbon(bitsPerKey) aims for.
+func BloomExpectedFPR(bitsPerKey float64) float64 {
+	if math.IsNaN(bitsPerKey) || bitsPerKey <= 0 {
+		return 1
+	}
+	return bloomEstimateFPR(bitsPerKey, bloomProbes(bitsPerKey))
+}

@@ -1,0 +1,178 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"encoding/binary"
+
+	"github.com/cockroachdb/errors"
+)
+
+// Every point filter this package writes ends in a fixed 16-byte trailer
+// that says what the bytes before it are, so that a reader never has to
+// trust the policy name alone and can refuse bytes it does not understand:
+//
+//	offset  size  field
+//	     0     4  a: Bloom: number of 64-byte lines; Ribbon: number of 128-slot blocks
+//	     4     4  b: Bloom: 0; Ribbon: index of the first block with r result columns
+//	     8     1  p: Bloom: probes per key; Ribbon: result bits r
+//	     9     1  q: Bloom: 0; Ribbon: seed ordinal
+//	    10     1  kind: 0 empty set, 1 cache-local Bloom, 2 Standard Ribbon
+//	    11     1  format version (pointFormatVersion)
+//	    12     4  check: pointTrailerCheck of bytes 0..11
+//
+// All integers are little-endian. The check is a 32-bit mix of the first 12
+// bytes XORed with the magic "pRF1", so it both marks the bytes as ours and
+// catches a damaged trailer: a changed seed or probe count would otherwise
+// decode into a valid-looking filter that answers "no" for keys it holds. The
+// body length is fully determined by the trailer, so a truncated or padded
+// filter is detected, not misread. A filter whose trailer does not decode is
+// answered with "may contain" (fail open) and counted; see CorruptFilters.
+//
+// The body itself carries no checksum: verifying one would cost time
+// proportional to the filter on every query, and Pebble already checksums
+// every block it reads from disk, the filter block included.
+const (
+	pointTrailerLen    = 16
+	pointFormatVersion = 1
+	pointMagic         = 0x31465270 // "pRF1" read as a little-endian uint32
+)
+
+// pointTrailerCheck mixes the first 12 trailer bytes into 32 bits. Both
+// multiplications are by odd constants, so any change to x or y changes the
+// 64-bit product; its top half then differs except with probability ~2^-32.
+func pointTrailerCheck(tr []byte) uint32 {
+	x := binary.LittleEndian.Uint64(tr[0:8])
+	y := uint64(binary.LittleEndian.Uint32(tr[8:12]))
+	return uint32((x^y*0x9e3779b97f4a7c15)*0xff51afd7ed558ccd>>32) ^ pointMagic
+}
+
+// pointKind says which structure a filter body holds.
+type pointKind uint8
+
+const (
+	// pointKindEmpty is the filter of the empty set: it contains nothing.
+	pointKindEmpty pointKind = 0
+	// pointKindBloom is a cache-local Bloom filter (bloom.go).
+	pointKindBloom pointKind = 1
+	// pointKindRibbon is a Standard Ribbon filter (ribbon.go).
+	pointKindRibbon pointKind = 2
+)
+
+func (k pointKind) String() string {
+	switch k {
+	case pointKindEmpty:
+		return "empty"
+	case pointKindBloom:
+		return "bloom"
+	case pointKindRibbon:
+		return "ribbon"
+	}
+	return "unknown"
+}
+
+// pointTrailer is the decoded trailer. Field meanings depend on kind (see
+// the table above).
+type pointTrailer struct {
+	a, b uint32
+	p, q uint8
+	kind pointKind
+}
+
+// pointAppendTrailer appends the encoded trailer t to dst.
+func pointAppendTrailer(dst []byte, t pointTrailer) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, t.a)
+	dst = binary.LittleEndian.AppendUint32(dst, t.b)
+	dst = append(dst, t.p, t.q, byte(t.kind), pointFormatVersion)
+	return binary.LittleEndian.AppendUint32(dst, pointTrailerCheck(dst[len(dst)-12:]))
+}
+
+// errPointCorrupt is the cause of every decoding error, so that callers can
+// test for it with errors.Is.
+var errPointCorrupt = errors.New("rangefilter: corrupt point filter")
+
+// pointFault says why a filter did not decode. The query path sees only this
+// small value, so a corrupt filter queried in a hot loop costs no allocation;
+// ValidateFilter turns it into an error for people.
+type pointFault uint8
+
+const (
+	pointOK pointFault = iota
+	pointFaultShort
+	pointFaultMagic
+	pointFaultVersion
+	pointFaultParams
+	pointFaultKind
+	pointFaultLength
+)
+
+// pointDecode splits filter into its body and trailer and checks that the
+// two agree. It never allocates.
+func pointDecode(filter []byte) (body []byte, t pointTrailer, fault pointFault) {
+	if len(filter) < pointTrailerLen {
+		return nil, t, pointFaultShort
+	}
+	tr := filter[len(filter)-pointTrailerLen:]
+	if binary.LittleEndian.Uint32(tr[12:16]) != pointTrailerCheck(tr) {
+		return nil, t, pointFaultMagic
+	}
+	if tr[11] != pointFormatVersion {
+		return nil, t, pointFaultVersion
+	}
+	t = pointTrailer{
+		a:    binary.LittleEndian.Uint32(tr[0:4]),
+		b:    binary.LittleEndian.Uint32(tr[4:8]),
+		p:    tr[8],
+		q:    tr[9],
+		kind: pointKind(tr[10]),
+	}
+	body = filter[:len(filter)-pointTrailerLen]
+	var want uint64
+	switch t.kind {
+	case pointKindEmpty:
+		want = 0
+	case pointKindBloom:
+		if t.a == 0 || t.p == 0 || t.p > bloomMaxProbes {
+			return nil, t, pointFaultParams
+		}
+		want = uint64(t.a) * bloomLineBytes
+	case pointKindRibbon:
+		if t.a == 0 || t.p == 0 || t.p > ribbonMaxResultBits || t.b > t.a || (t.b > 0 && t.p < 2) {
+			return nil, t, pointFaultParams
+		}
+		want = ribbonSegments(t.a, t.b, t.p) * ribbonSegmentBytes
+	default:
+		return nil, t, pointFaultKind
+	}
+	if uint64(len(body)) != want {
+		return nil, t, pointFaultLength
+	}
+	return body, t, pointOK
+}
+
+// ValidateFilter reports whether filter is a well-formed point filter written
+// by this package, and if not, why not. MayContain does the same checks
+// silently (and fails open); this is for tools and tests.
+func ValidateFilter(filter []byte) error {
+	_, t, fault := pointDecode(filter)
+	switch fault {
+	case pointOK:
+		return nil
+	case pointFaultShort:
+		return errors.Wrapf(errPointCorrupt, "%d bytes is shorter than the %d-byte trailer",
+			len(filter), pointTrailerLen)
+	case pointFaultMagic:
+		return errors.Wrapf(errPointCorrupt, "trailer check %x does not match (damaged trailer, or not a pebblerf point filter)",
+			filter[len(filter)-4:])
+	case pointFaultVersion:
+		return errors.Wrapf(errPointCorrupt, "unknown format version %d", filter[len(filter)-5])
+	case pointFaultParams:
+		return errors.Wrapf(errPointCorrupt, "%s filter with impossible parameters a=%d b=%d p=%d q=%d",
+			t.kind, t.a, t.b, t.p, t.q)
+	case pointFaultKind:
+		return errors.Wrapf(errPointCorrupt, "unknown filter kind %d", uint8(t.kind))
+	default:
+		return errors.Wrapf(errPointCorrupt, "%s body is %d bytes, which its trailer does not allow",
+			t.kind, len(filter)-pointTrailerLen)
+	}
+}

@@ -1,0 +1,214 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// The point-filter policies: what Pebble sees. Both policies write the same
+// self-describing format (filtertrailer.go) and read each other's filters, so
+// a Ribbon policy that fell back to Bloom for a tiny table, or a table written
+// under a different plan, is still answered by whichever policy Pebble finds.
+
+const (
+	// BloomPolicyName is the Name of every BloomPolicy. Bits/key and probe
+	// count live in each filter's trailer, so the name does not change with
+	// them; a filter block is stored under "fullfilter."+name.
+	BloomPolicyName = "pebblerf.Bloom"
+	// RibbonPolicyName is the Name of every RibbonPolicy.
+	RibbonPolicyName = "pebblerf.Ribbon"
+
+	// pointMinBitsPerKey and pointMaxBitsPerKey bound the bits/key a policy
+	// accepts. Below 1 bit/key a filter rejects almost nothing; above 100
+	// the rate is far below anything measurable (RocksDB clamps at 100 too).
+	pointMinBitsPerKey = 1
+	pointMaxBitsPerKey = 100
+)
+
+// pointCorruptTotal counts, across all policies, filters that MayContain could
+// not decode and therefore answered with "may contain".
+var pointCorruptTotal atomic.Uint64
+
+// CorruptFilters returns how many times, since the process started, any
+// policy of this package was asked about a filter whose bytes did not decode
+// (truncated, overwritten, or from an unknown format version). Each such call
+// answered "may contain", so reads stayed correct but were not filtered.
+func CorruptFilters() uint64 { return pointCorruptTotal.Load() }
+
+// pointCheckBits validates a bits/key argument; what names the parameter in
+// the error.
+func pointCheckBits(what string, bits float64) error {
+	if math.IsNaN(bits) || bits < pointMinBitsPerKey || bits > pointMaxBitsPerKey {
+		return errors.Newf("rangefilter: %s %v is outside [%d, %d]", what, bits,
+			pointMinBitsPerKey, pointMaxBitsPerKey)
+	}
+	return nil
+}
+
+// pointReader is the query side both policies share.
+type pointReader struct {
+	corrupt atomic.Uint64
+}
+
+// mayContain decodes filter and answers for key, failing open on bytes that
+// do not decode. It does not allocate and is safe for concurrent use.
+func (r *pointReader) mayContain(filter, key []byte) bool {
+	body, t, fault := pointDecode(filter)
+	if fault != pointOK {
+		r.corrupt.Add(1)
+		pointCorruptTotal.Add(1)
+		return true
+	}
+	switch t.kind {
+	case pointKindBloom:
+		return bloomMayContain(body, t.a, t.p, pointHash(key))
+	case pointKindRibbon:
+		return ribbonMayContain(body, ribbonLayout{blocks: t.a, upper: t.b, r: t.p, seed: t.q}, pointHash(key))
+	default: // pointKindEmpty
+		return false
+	}
+}
+
+// CorruptFilters returns how many MayContain calls on this policy met a
+// filter that did not decode (see the package-level CorruptFilters).
+func (r *pointReader) CorruptFilters() uint64 { return r.corrupt.Load() }
+
+// pointWriter collects the hashes of a table's keys and builds the filter at
+// Finish. Keys arrive in order, one AddKey per point key, so a prefix shared
+// by many keys arrives many times in a row: consecutive repeats are dropped
+// here so they neither inflate the filter's size nor cost build time.
+type pointWriter struct {
+	hashes []uint64
+	build  func(dst []byte, hashes []uint64) []byte
+}
+
+// AddKey implements pebble.FilterWriter.
+func (w *pointWriter) AddKey(key []byte) {
+	h := pointHash(key)
+	if n := len(w.hashes); n > 0 && w.hashes[n-1] == h {
+		return
+	}
+	w.hashes = append(w.hashes, h)
+}
+
+// Finish implements pebble.FilterWriter. The writer can be reused after it.
+func (w *pointWriter) Finish(dst []byte) []byte {
+	if len(w.hashes) == 0 {
+		dst = pointAppendTrailer(dst, pointTrailer{kind: pointKindEmpty})
+	} else {
+		dst = w.build(dst, w.hashes)
+	}
+	w.hashes = w.hashes[:0]
+	return dst
+}
+
+// BloomPolicy is a pebble.FilterPolicy that writes cache-local Bloom filters
+// (bloom.go). It reads Ribbon filters too.
+type BloomPolicy struct {
+	pointReader
+	bitsPerKey float64
+	probes     int
+}
+
+var _ pebble.FilterPolicy = (*BloomPolicy)(nil)
+
+// NewBloom returns a Bloom policy spending bitsPerKey bits per distinct key
+// (fractional values allowed), or an error naming the value if it is NaN or
+// outside [1, 100].
+func NewBloom(bitsPerKey float64) (*BloomPolicy, error) {
+	if err := pointCheckBits("Bloom bits per key", bitsPerKey); err != nil {
+		return nil, err
+	}
+	return &BloomPolicy{bitsPerKey: bitsPerKey, probes: bloomProbes(bitsPerKey)}, nil
+}
+
+// Bloom is NewBloom for values known to be valid, such as constants: it
+// panics with NewBloom's error otherwise, as regexp.MustCompile does. A
+// program that takes bits/key from a user should call NewBloom.
+func Bloom(bitsPerKey float64) pebble.FilterPolicy {
+	return pointMust(NewBloom(bitsPerKey))
+}
+
+// Name implements pebble.FilterPolicy.
+func (p *BloomPolicy) Name() string { return BloomPolicyName }
+
+// BitsPerKey returns the policy's bits per key.
+func (p *BloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
+
+// Probes returns the number of bits set and tested per key.
+func (p *BloomPolicy) Probes() int { return p.probes }
+
+// MayContain implements pebble.FilterPolicy. It reads filters of either
+// kind, never allocates, and returns true for bytes that do not decode.
+func (p *BloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+	return p.mayContain(filter, key)
+}
+
+// NewWriter implements pebble.FilterPolicy.
+func (p *BloomPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+	return &pointWriter{build: func(dst []byte, hashes []uint64) []byte {
+		return bloomAppend(dst, hashes, p.bitsPerKey, p.probes)
+	}}
+}
+
+// RibbonPolicy is a pebble.FilterPolicy that writes Standard Ribbon filters
+// (ribbon.go), sized for the false-positive rate a BloomPolicy would have at
+// the same Bloom-equivalent bits per key, in about 30% less space. Tables
+// too small for Ribbon to save space get a Bloom filter. It reads Bloom
+// filters too.
+type RibbonPolicy struct {
+	pointReader
+	bloomBits float64
+}
+
+var _ pebble.FilterPolicy = (*RibbonPolicy)(nil)
+
+// NewRibbon returns a Ribbon policy that gives the false-positive rate of
+// NewBloom(bloomEquivalentBitsPerKey), or an error naming the value if it is
+// NaN or outside [1, 100]. As in RocksDB's NewRibbonFilterPolicy, 10 means
+// about 1% false positives at about 7 bits per key.
+func NewRibbon(bloomEquivalentBitsPerKey float64) (*RibbonPolicy, error) {
+	if err := pointCheckBits("Ribbon Bloom-equivalent bits per key", bloomEquivalentBitsPerKey); err != nil {
+		return nil, err
+	}
+	return &RibbonPolicy{bloomBits: bloomEquivalentBitsPerKey}, nil
+}
+
+// Ribbon is NewRibbon for values known to be valid: it panics with
+// NewRibbon's error otherwise.
+func Ribbon(bloomEquivalentBitsPerKey float64) pebble.FilterPolicy {
+	return pointMust(NewRibbon(bloomEquivalentBitsPerKey))
+}
+
+// pointMust returns p, or panics with err.
+func pointMust[P pebble.FilterPolicy](p P, err error) pebble.FilterPolicy {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// Name implements pebble.FilterPolicy.
+func (p *RibbonPolicy) Name() string { return RibbonPolicyName }
+
+// BloomEquivalentBitsPerKey returns the policy's sizing parameter.
+func (p *RibbonPolicy) BloomEquivalentBitsPerKey() float64 { return p.bloomBits }
+
+// MayContain implements pebble.FilterPolicy. It reads filters of either
+// kind, never allocates, and returns true for bytes that do not decode.
+func (p *RibbonPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+	return p.mayContain(filter, key)
+}
+
+// NewWriter implements pebble.FilterPolicy.
+func (p *RibbonPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+	var b ribbonBuilder
+	return &pointWriter{build: func(dst []byte, hashes []uint64) []byte {
+		return b.build(dst, hashes, p.bloomBits)
+	}}
+}

@@ -1,0 +1,280 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// pointDBBenchKey is db_bench's key for i: 8 bytes big-endian, then '0'
+// padding up to size bytes.
+func pointDBBenchKey(i uint64, size int) []byte {
+	k := binary.BigEndian.AppendUint64(make([]byte, 0, max(size, 8)), i)
+	for len(k) < size {
+		k = append(k, '0')
+	}
+	return k
+}
+
+// pointMeasureFPR queries negatives keys that are not in the filter and
+// returns the fraction answered "may contain".
+func pointMeasureFPR(p pebble.FilterPolicy, filter []byte, negatives int, key func(i int) []byte) float64 {
+	fp := 0
+	for i := 0; i < negatives; i++ {
+		if p.MayContain(pebble.TableFilter, filter, key(i)) {
+			fp++
+		}
+	}
+	return float64(fp) / float64(negatives)
+}
+
+// TestPointFPRMatchesMath checks measured false-positive rates against the
+// math each filter states: the cache-local estimate for Bloom and equation
+// (2) for Ribbon. With 400k negatives at ~1% the sampling error is about 1.6%
+// relative; the tolerances are several times that.
+func TestPointFPRMatchesMath(t *testing.T) {
+	pointSkipUnderRace(t)
+	const n, negatives = 50000, 400000
+	keyOf := func(i int) []byte { return pointDBBenchKey(uint64(i), 16) }
+	keys := make([][]byte, n)
+	for i := range keys {
+		keys[i] = keyOf(i)
+	}
+	negative := func(i int) []byte { return keyOf(n + i) }
+	for _, bits := range []float64{4, 7.5, 10, 14} {
+		bloom, ribbon := Bloom(bits), Ribbon(bits)
+		bf := pointBuild(bloom, keys)
+		want := BloomExpectedFPR(bits)
+		got := pointMeasureFPR(bloom, bf, negatives, negative)
+		require.InEpsilon(t, want, got, 0.12, "bloom(%g)", bits)
+
+		rf := pointBuild(ribbon, keys)
+		info, err := InspectFilter(rf)
+		require.NoError(t, err)
+		require.Equal(t, "ribbon", info.Kind)
+		// Ribbon aims at Bloom's rate, and its layout's rate is what it gets.
+		require.InEpsilon(t, want, info.ExpectedFPR, 0.03, "ribbon(%g) layout", bits)
+		got = pointMeasureFPR(ribbon, rf, negatives, negative)
+		require.InEpsilon(t, info.ExpectedFPR, got, 0.10, "ribbon(%g)", bits)
+		// And it is smaller: about 70% of Bloom's bits at equal rate.
+		require.Less(t, float64(len(rf)), 0.75*float64(len(bf)), "ribbon(%g) size", bits)
+	}
+}
+
+// TestRibbonWholeResultBits checks FPR = 2^−r for layouts with no
+// fractional part, the claim the issue makes for r result bits.
+func TestRibbonWholeResultBits(t *testing.T) {
+	pointSkipUnderRace(t)
+	const n, negatives = 20000, 400000
+	rng := rand.New(rand.NewPCG(8, 8))
+	hashes := make([]uint64, n)
+	for i := range hashes {
+		hashes[i] = rng.Uint64()
+	}
+	var b ribbonBuilder
+	for _, r := range []uint8{1, 4, 7, 9} {
+		l := ribbonLayout{blocks: ribbonBlocks(n), r: r}
+		require.True(t, b.band(hashes, l))
+		filter := b.solve(nil, l)
+		body, tr, fault := pointDecode(filter)
+		require.Equal(t, pointOK, fault)
+		l = ribbonLayout{blocks: tr.a, upper: tr.b, r: tr.p, seed: tr.q}
+		for _, h := range hashes {
+			require.True(t, ribbonMayContain(body, l, h))
+		}
+		fp := 0
+		for range negatives {
+			if ribbonMayContain(body, l, rng.Uint64()) {
+				fp++
+			}
+		}
+		require.InEpsilon(t, math.Ldexp(1, -int(r)), float64(fp)/negatives, 0.10, "r=%d", r)
+	}
+}
+
+func TestBloomProbes(t *testing.T) {
+	// The probe count minimises the estimate (up to the 1% preference for
+	// fewer probes), and the estimate falls as bits grow.
+	prev := 1.0
+	for bits := 1.0; bits <= 40; bits += 0.5 {
+		k := bloomProbes(bits)
+		est := bloomEstimateFPR(bits, k)
+		for j := 1; j <= bloomMaxProbes; j++ {
+			require.GreaterOrEqual(t, bloomEstimateFPR(bits, j)*1.01, est, "bits=%g k=%d j=%d", bits, k, j)
+		}
+		require.Less(t, est, prev)
+		prev = est
+	}
+}
+
+// TestRibbonFirstSeedSucceeds checks the slot sizing of ribbonOverhead: on
+// random key sets the first seed should nearly always band.
+func TestRibbonFirstSeedSucceeds(t *testing.T) {
+	pointSkipUnderRace(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	var b ribbonBuilder
+	for _, n := range []int{300, 2000, 20000, 200000} {
+		trials := max(5, 400000/n)
+		ok := 0
+		hashes := make([]uint64, n)
+		for range trials {
+			for i := range hashes {
+				hashes[i] = rng.Uint64()
+			}
+			if b.band(hashes, ribbonLayout{blocks: ribbonBlocks(n), r: 7}) {
+				ok++
+			}
+		}
+		require.GreaterOrEqual(t, float64(ok)/float64(trials), 0.8, "n=%d: %d/%d", n, ok, trials)
+	}
+}
+
+// TestRibbonRetryAndFallback checks both ways a build that does not band
+// at first ends: growing until it does, and falling back to Bloom when it
+// never does. Either way the filter has no false negatives.
+func TestRibbonRetryAndFallback(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	n := 5000
+	hashes := make([]uint64, n)
+	keys := make([][]byte, n)
+	for i := range hashes {
+		keys[i] = pointTestKeys(rng, 1)[0]
+		hashes[i] = pointHash(keys[i])
+	}
+	var b ribbonBuilder
+	need := ribbonBlocks(n)
+	for _, tc := range []struct {
+		blocks uint32
+		kind   string
+	}{
+		// Two blocks short: a few growth steps (every ribbonGrowEvery seeds)
+		// reach a size that bands.
+		{need - 2, "ribbon"},
+		// A quarter of the slots needed: growth cannot catch up within
+		// ribbonMaxAttempts seeds, so the result is Bloom.
+		{need / 4, "bloom"},
+	} {
+		filter := b.buildFrom(nil, hashes, 10, tc.blocks)
+		info, err := InspectFilter(filter)
+		require.NoError(t, err)
+		require.Equal(t, tc.kind, info.Kind, "from %d blocks", tc.blocks)
+		if tc.kind == "ribbon" {
+			require.Greater(t, info.Seed, 0, "a seed other than the first")
+		}
+		requireNoFalseNegatives(t, Ribbon(10), filter, keys)
+	}
+}
+
+func TestPoint128BitShifts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	for range 100 {
+		lo, hi := rng.Uint64(), rng.Uint64()
+		for s := uint(0); s < 128; s++ {
+			gl, gh := pointShl128(lo, hi, s)
+			if wl, wh := pointRefShift(lo, hi, int(s)); gl != wl || gh != wh {
+				t.Fatalf("shl %d: got %x %x, want %x %x", s, gh, gl, wh, wl)
+			}
+			gl, gh = pointShr128Any(lo, hi, s)
+			if wl, wh := pointRefShift(lo, hi, -int(s)); gl != wl || gh != wh {
+				t.Fatalf("shr %d: got %x %x, want %x %x", s, gh, gl, wh, wl)
+			}
+		}
+		gl, gh := pointShr128(lo, hi, 128)
+		require.Zero(t, gl|gh)
+	}
+}
+
+// pointRefShift shifts (lo, hi) bit by bit: left for s > 0, right for s < 0.
+func pointRefShift(lo, hi uint64, s int) (uint64, uint64) {
+	for ; s > 0; s-- {
+		hi, lo = hi<<1|lo>>63, lo<<1
+	}
+	for ; s < 0; s++ {
+		lo, hi = lo>>1|hi<<63, hi>>1
+	}
+	return lo, hi
+}
+
+func TestPointRadixSortTop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	for _, topBits := range []int{1, 7, 11, 12, 17, 23, 33, 64} {
+		keys := make([]uint64, 5000)
+		for i := range keys {
+			keys[i] = rng.Uint64()
+		}
+		sorted := pointRadixSortTop(append([]uint64{}, keys...), make([]uint64, len(keys)), topBits)
+		require.Equal(t, slices.Sorted(slices.Values(keys)), slices.Sorted(slices.Values(sorted)))
+		shift := 64 - topBits
+		for i := 1; i < len(sorted); i++ {
+			require.LessOrEqual(t, sorted[i-1]>>shift, sorted[i]>>shift, "topBits=%d at %d", topBits, i)
+		}
+	}
+}
+
+// TestPointLayout prints the layout each policy chooses for db_bench key
+// sets of various sizes (testdata/point_layout).
+func TestPointLayout(t *testing.T) {
+	datadriven.RunTest(t, "testdata/point_layout", func(t *testing.T, d *datadriven.TestData) string {
+		switch d.Cmd {
+		case "build":
+			var policy string
+			var bits float64
+			var n int
+			d.ScanArgs(t, "policy", &policy)
+			d.ScanArgs(t, "bits", &bits)
+			d.ScanArgs(t, "keys", &n)
+			var p pebble.FilterPolicy
+			var err error
+			switch policy {
+			case "bloom":
+				p, err = NewBloom(bits)
+			case "ribbon":
+				p, err = NewRibbon(bits)
+			default:
+				return fmt.Sprintf("unknown policy %q", policy)
+			}
+			if err != nil {
+				return err.Error()
+			}
+			keys := make([][]byte, n)
+			for i := range keys {
+				keys[i] = pointDBBenchKey(uint64(i), 16)
+			}
+			filter := pointBuild(p, keys)
+			info, err := InspectFilter(filter)
+			if err != nil {
+				return err.Error()
+			}
+			var sb strings.Builder
+			fmt.Fprintln(&sb, info)
+			if n > 0 {
+				fmt.Fprintf(&sb, "bits/key=%.2f\n", float64(8*len(filter))/float64(n))
+			}
+			return sb.String()
+		case "expected-fpr":
+			var bits float64
+			d.ScanArgs(t, "bits", &bits)
+			return fmt.Sprintf("bloom probes=%d fpr=%.4f%%\n", bloomProbes(bits), 100*BloomExpectedFPR(bits))
+		}
+		return fmt.Sprintf("unknown command %q", d.Cmd)
+	})
+}
+
+// pointSkipUnderRace skips statistical tests under -race: they run a single
+// goroutine, so the race detector can find nothing in them, and they are the
+// slowest tests of the package.
+func pointSkipUnderRace(t *testing.T) {
+	if pointRaceEnabled {
+		t.Skip("statistical test: nothing for -race to find")
+	}
+}
