@@ -37,36 +37,85 @@ import (
 const getSlots = 32
 
 type getRegistry struct {
-	// active counts registered Gets and overflow the unregistered ones, so
-	// that a seek's filter check pays one atomic load when no Get runs.
+	// active counts Gets in flight and overflow those that found no free
+	// slot, so that a seek's filter check pays one atomic load when no Get
+	// runs.
 	active   atomic.Int32
 	overflow atomic.Int32
-	slots    [getSlots]atomic.Pointer[GetScope]
+	// mu serialises registration; finding is lock-free.
+	mu    sync.Mutex
+	slots [getSlots]getSlot
+}
+
+// getSlot holds a registered Get. The key's address is kept beside the scope
+// rather than read from it, so that a finder never touches a scope that is
+// being recycled: only a goroutine inside a Get of that very key can match a
+// live key's address.
+type getSlot struct {
+	key   atomic.Pointer[byte]
+	scope atomic.Pointer[GetScope]
 }
 
 func (r *getRegistry) find(key []byte) *GetScope {
 	p := unsafe.SliceData(key)
+	if p == nil {
+		return nil
+	}
 	for i := range r.slots {
-		if g := r.slots[i].Load(); g != nil && g.keyPtr == p {
-			return g
+		if r.slots[i].key.Load() == p {
+			return r.slots[i].scope.Load()
 		}
 	}
 	return nil
 }
 
-// register claims a slot for g; false if none is free, or if another Get
-// registered the same key slice (their checks could not be told apart).
-func (r *getRegistry) register(g *GetScope) bool {
-	if g.keyPtr == nil || r.find(g.key) != nil {
-		return false
+// register returns the scope for a Get of key, or nil if no slot is free (or
+// the key has no address). Concurrent Gets of the same key slice share one
+// scope: their checks cannot be told apart.
+func (r *getRegistry) register(s *Statistics, key []byte) *GetScope {
+	p := unsafe.SliceData(key)
+	if p == nil {
+		return nil
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	free := -1
 	for i := range r.slots {
-		if r.slots[i].CompareAndSwap(nil, g) {
-			g.slot = i
-			return true
+		switch r.slots[i].key.Load() {
+		case p:
+			g := r.slots[i].scope.Load()
+			g.refs++
+			g.shared = true
+			return g
+		case nil:
+			if free < 0 {
+				free = i
+			}
 		}
 	}
-	return false
+	if free < 0 {
+		return nil
+	}
+	g := scopePool.Get().(*GetScope)
+	*g = GetScope{s: s, key: key, slot: free, refs: 1}
+	g.checks = g.buf[:0]
+	r.slots[free].scope.Store(g)
+	r.slots[free].key.Store(p)
+	return g
+}
+
+// unregister drops one Get from g's scope and reports whether it was the
+// last one, which then owns g.
+func (r *getRegistry) unregister(g *GetScope) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g.refs--
+	if g.refs > 0 {
+		return false
+	}
+	r.slots[g.slot].key.Store(nil)
+	r.slots[g.slot].scope.Store(nil)
+	return true
 }
 
 type check struct {
@@ -74,45 +123,57 @@ type check struct {
 	may bool
 }
 
-// GetScope collects the filter checks of one Get.
+// GetScope collects the filter checks of one Get (or of concurrent Gets of
+// one key slice).
 type GetScope struct {
-	s      *Statistics
-	key    []byte
-	keyPtr *byte
-	slot   int // -1 if not registered
+	s    *Statistics
+	key  []byte
+	slot int
+	// refs and shared are guarded by the registry's mu.
+	refs   int
+	shared bool
+	mu     sync.Mutex
 	checks []check
 	buf    [8]check
 }
 
 var scopePool = sync.Pool{New: func() any { return new(GetScope) }}
 
-// BeginGet registers a Get of key; the caller must call End with Get's error.
-func (s *Statistics) BeginGet(key []byte) *GetScope {
-	g := scopePool.Get().(*GetScope)
-	*g = GetScope{s: s, key: key, keyPtr: unsafe.SliceData(key), slot: -1}
-	g.checks = g.buf[:0]
-	if s.gets.register(g) {
-		s.gets.active.Add(1)
-	} else {
+// GetToken is one Get's registration; End it with the Get's error.
+type GetToken struct {
+	s *Statistics
+	g *GetScope // nil if the Get could not be registered
+}
+
+// BeginGet registers a Get of key.
+func (s *Statistics) BeginGet(key []byte) GetToken {
+	s.gets.active.Add(1)
+	g := s.gets.register(s, key)
+	if g == nil {
 		s.gets.overflow.Add(1)
-		s.gets.active.Add(1)
 	}
-	return g
+	return GetToken{s: s, g: g}
 }
 
 func (g *GetScope) record(f *fileInfo, may bool) {
+	g.mu.Lock()
 	g.checks = append(g.checks, check{f, may})
+	g.mu.Unlock()
 }
 
-// End counts the Get's filter checks. err is what Get returned.
-func (g *GetScope) End(err error) {
-	s := g.s
-	if g.slot >= 0 {
-		s.gets.slots[g.slot].Store(nil)
-	} else {
+// End counts the Get's filter checks; err is what Get returned.
+func (t GetToken) End(err error) {
+	s, g := t.s, t.g
+	if g == nil {
 		s.gets.overflow.Add(-1)
+		s.gets.active.Add(-1)
+		return
 	}
+	last := s.gets.unregister(g)
 	s.gets.active.Add(-1)
+	if !last {
+		return
+	}
 	if len(g.checks) > 0 {
 		g.count(err)
 	}
@@ -144,6 +205,12 @@ func (g *GetScope) count(err error) {
 	if last < 0 || (err != nil && !errors.Is(err, pebble.ErrNotFound)) {
 		return
 	}
+	if g.shared {
+		// Several Gets of one key slice: whose check found the key is
+		// unknown, so no true positive is credited.
+		sh.addTicker(GetSharedKey, 1)
+		return
+	}
 	fastTP := err == nil
 	uncertain := fastTP && s.mayHoldUnchecked(g.checks[last].f, g.key)
 	tp := fastTP
@@ -153,8 +220,10 @@ func (g *GetScope) count(err error) {
 		switch {
 		case tp == fastTP:
 			sh.addTicker(VerifyGetAgree, 1)
-		case uncertain || (!fastTP && err != nil):
+		case uncertain:
 			sh.addTicker(VerifyGetUncertain, 1)
+		case !fastTP && err != nil:
+			sh.addTicker(VerifyGetTombstone, 1)
 		default:
 			sh.addTicker(VerifyGetUnexpected, 1)
 		}

@@ -124,6 +124,10 @@ const (
 	// flight than can be registered, so that the check could not be told
 	// apart from a seek's; they are counted in neither.
 	FilterUnclassified
+	// GetSharedKey counts Gets with positive checks that ran concurrently
+	// with another Get of the very same key slice: their checks are counted,
+	// but no true positive is credited, as it cannot be told whose it was.
+	GetSharedKey
 	// FilterTagCorrupt counts filters whose seekstats tag did not decode;
 	// they were answered by the inner policy on the whole bytes, or with "may
 	// contain" when it refused them (fail open).
@@ -153,10 +157,12 @@ const (
 	VerifyValueUnexpected
 	// VerifyGetAgree: the fast true-positive rule agrees with the probe.
 	VerifyGetAgree
-	// VerifyGetUncertain: it disagrees on a Get it had flagged uncertain, or
-	// on one that found a point tombstone (counted as a false positive by the
-	// fast rule, as a true positive by the probe): the documented blind spots.
+	// VerifyGetUncertain: it disagrees on a Get it had flagged uncertain.
 	VerifyGetUncertain
+	// VerifyGetTombstone: it disagrees on a Get that ended in a point
+	// tombstone, which the fast rule counts as a false positive and the probe
+	// (like RocksDB) as a true one.
+	VerifyGetTombstone
 	// VerifyGetUnexpected: any other disagreement; a bug if ever non-zero.
 	VerifyGetUnexpected
 	numTickers
@@ -174,6 +180,7 @@ var tickerNames = [numTickers]string{
 	TruePositiveUncertain:         "pebblerf.bloom.filter.true.positive.uncertain",
 	SeekUsefulAmbiguous:           "pebblerf.seek.data.useful.ambiguous",
 	FilterUnclassified:            "pebblerf.filter.check.unclassified",
+	GetSharedKey:                  "pebblerf.get.shared.key",
 	FilterTagCorrupt:              "pebblerf.filter.tag.corrupt",
 	BlockTagCorrupt:               "pebblerf.block.tag.corrupt",
 	InnerFilterCorrupt:            "pebblerf.filter.corrupt",
@@ -183,6 +190,7 @@ var tickerNames = [numTickers]string{
 	VerifyValueUnexpected:         "pebblerf.verify.value.unexpected",
 	VerifyGetAgree:                "pebblerf.verify.get.agree",
 	VerifyGetUncertain:            "pebblerf.verify.get.uncertain",
+	VerifyGetTombstone:            "pebblerf.verify.get.tombstone",
 	VerifyGetUnexpected:           "pebblerf.verify.get.unexpected",
 }
 

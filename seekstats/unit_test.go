@@ -1,0 +1,222 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/stretchr/testify/require"
+)
+
+// installed returns statistics installed on default options, not attached
+// to a DB: enough to drive the filter wrapper and trackers by hand.
+func installed(t *testing.T, policy pebble.FilterPolicy) (*Statistics, *pebble.Options) {
+	opts := &pebble.Options{}
+	opts.Levels[0].FilterPolicy = policy
+	s := New(Config{})
+	s.Install(opts)
+	return s, opts
+}
+
+func writeFilter(p pebble.FilterPolicy, keys ...string) []byte {
+	w := p.NewWriter(pebble.TableFilter)
+	for _, k := range keys {
+		w.AddKey([]byte(k))
+	}
+	return w.Finish(nil)
+}
+
+func TestFilterTag(t *testing.T) {
+	s, opts := installed(t, bloom.FilterPolicy(10))
+	tagged := opts.Levels[0].FilterPolicy
+	require.Equal(t, "pebblerf.tagged.rocksdb.BuiltinBloomFilter", tagged.Name())
+	// Files written with the plain policy stay readable under its own name.
+	require.IsType(t, untaggedPolicy{}, opts.Filters["rocksdb.BuiltinBloomFilter"])
+	require.Same(t, tagged, opts.Filters[tagged.Name()])
+
+	// A writer on a goroutine that saw TableCreated(42) tags its filter 42.
+	s.handoff.put(42)
+	filter := writeFilter(tagged, "apple", "banana")
+	inner, num, ok := decodeFilterTag(filter)
+	require.True(t, ok)
+	require.EqualValues(t, 42, num)
+	require.Equal(t, writeFilter(bloom.FilterPolicy(10), "apple", "banana"), inner)
+
+	require.True(t, tagged.MayContain(pebble.TableFilter, filter, []byte("apple")))
+	require.False(t, tagged.MayContain(pebble.TableFilter, filter, []byte("zebra")))
+	// Table 42 is not in the file map: its checks are unattributed.
+	require.EqualValues(t, 1, s.Get("pebblerf.unattributed.seek.filter.match"))
+	require.EqualValues(t, 1, s.Get("pebblerf.unattributed.seek.filtered"))
+
+	// Bytes without a tag fail open and are counted.
+	for _, bad := range [][]byte{nil, []byte("short"), inner} {
+		require.True(t, tagged.MayContain(pebble.TableFilter, bad, []byte("zebra")))
+	}
+	require.EqualValues(t, 3, s.Pop("pebblerf.filter.tag.corrupt"))
+	require.Zero(t, s.Get("pebblerf.filter.tag.corrupt"))
+}
+
+func TestInnerFilterCorrupt(t *testing.T) {
+	policy, err := rangefilter.NewBloom(10)
+	require.NoError(t, err)
+	s, opts := installed(t, policy)
+	tagged := opts.Levels[0].FilterPolicy
+	// A valid tag around bytes the inner policy cannot decode: the inner
+	// policy fails open and counts it; the statistics surface its count.
+	garbage := appendFilterTag([]byte("not a filter at all, not at all"), 7)
+	require.True(t, tagged.MayContain(pebble.TableFilter, garbage, []byte("k")))
+	require.EqualValues(t, 1, s.Get("pebblerf.filter.corrupt"))
+	require.EqualValues(t, 1, s.Pop("pebblerf.filter.corrupt"))
+	require.Zero(t, s.Get("pebblerf.filter.corrupt"))
+	sn := s.Snapshot()
+	require.Zero(t, sn.Ticker(InnerFilterCorrupt))
+}
+
+func TestBlockPropertyTags(t *testing.T) {
+	s, _ := installed(t, nil)
+	s.handoff.put(9)
+	c := s.newCollector().(*tagCollector)
+	require.EqualValues(t, 9, c.num)
+	// The collector took the number: the next table on this goroutine, if
+	// nobody hands one over, is unknown (0) rather than wrong.
+	require.EqualValues(t, 0, s.newCollector().(*tagCollector).num)
+
+	// Pebble passes a buffer holding the property's short ID: append to it.
+	data, err := c.FinishDataBlock([]byte{3})
+	require.NoError(t, err)
+	require.Equal(t, byte(3), data[0])
+	num, ok := decodeDataProp(data[1:])
+	require.True(t, ok)
+	require.EqualValues(t, 9, num)
+	table, err := c.FinishTable([]byte{3})
+	require.NoError(t, err)
+	num, ok = decodeTableProp(table[1:])
+	require.True(t, ok)
+	require.EqualValues(t, 9, num)
+
+	tr, _ := s.NewIter(nil)
+	tr.BeginSeek(false)
+	f := &tr.filter
+	for _, prop := range [][]byte{nil, table[1:], data[1:], data[1:]} {
+		ok, err := f.Intersects(prop)
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	// One table load (not in the map), counted once for the seek.
+	require.EqualValues(t, 1, s.Get("pebblerf.unattributed.seek.data"))
+	// A property that does not decode: read anyway, and counted.
+	ok, err = f.Intersects([]byte{propKindData, 0xff})
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.EqualValues(t, 1, s.Get("pebblerf.block.tag.corrupt"))
+	require.EqualValues(t, 2, s.Get("pebblerf.unattributed.seek.data"))
+}
+
+func TestGoroutineID(t *testing.T) {
+	id := goroutineID()
+	require.Positive(t, id)
+	require.Equal(t, id, goroutineID())
+	var other int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); other = goroutineID() }()
+	wg.Wait()
+	require.Positive(t, other)
+	require.NotEqual(t, id, other)
+
+	// Hand-offs on different goroutines do not mix.
+	h := newHandoff()
+	h.put(1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		h.put(2)
+		require.EqualValues(t, 2, h.take())
+	}()
+	wg.Wait()
+	require.EqualValues(t, 1, h.peek())
+	require.EqualValues(t, 1, h.take())
+	require.EqualValues(t, 0, h.take())
+}
+
+func TestNamesAndGroups(t *testing.T) {
+	s := New(Config{})
+	sh := &s.c.shards[3]
+	sh.addRow(RowL0, SeekFiltered)
+	sh.addRow(RowL5, SeekFiltered)
+	sh.addRow(RowUnattributed, SeekFiltered)
+	sh.addRow(RowL6, SeekFiltered)
+	sh.addRow(RowMemtables, SeekDataUsefulNoFilter)
+	s.c.shards[7].addRow(RowL6, SeekFiltered)
+	sh.addTicker(BloomFilterPrefixChecked, 5)
+
+	require.EqualValues(t, 3, s.Get("rocksdb.non.last.level.seek.filtered"))
+	require.EqualValues(t, 2, s.Get("rocksdb.last.level.seek.filtered"))
+	require.EqualValues(t, 1, s.Get("pebblerf.memtable.seek.data.useful.no.filter"))
+	require.Zero(t, s.Get("rocksdb.non.last.level.seek.data.useful.no.filter"), "memtables are in no group")
+	require.EqualValues(t, 5, s.Get("rocksdb.bloom.filter.prefix.checked"))
+	require.Zero(t, s.Get("no.such.ticker"))
+
+	out := s.String()
+	require.Contains(t, out, "rocksdb.last.level.seek.filtered COUNT : 2\n")
+	require.Contains(t, out, "rocksdb.non.last.level.seek.filtered COUNT : 3\n")
+	require.Contains(t, out, "pebblerf.l5.seek.filtered COUNT : 1\n")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		require.Regexp(t, `^[a-z0-9.]+ COUNT : \d+$`, line)
+	}
+
+	// Popping a group resets its rows and nothing else.
+	require.EqualValues(t, 2, s.Pop("rocksdb.last.level.seek.filtered"))
+	require.Zero(t, s.Get("pebblerf.l6.seek.filtered"))
+	require.EqualValues(t, 3, s.Get("rocksdb.non.last.level.seek.filtered"))
+	s.Reset()
+	sn := s.Snapshot()
+	for _, tc := range sn.Tickers() {
+		require.Zero(t, tc.Count, tc.Name)
+	}
+}
+
+func TestNilStatistics(t *testing.T) {
+	var s *Statistics
+	require.Zero(t, s.Get("rocksdb.last.level.seek.data"))
+	require.Zero(t, s.Pop("rocksdb.last.level.seek.data"))
+	s.Reset()
+	require.False(t, s.Exact())
+	require.Contains(t, s.String(), "rocksdb.last.level.seek.data COUNT : 0\n")
+}
+
+func TestDerivedFigures(t *testing.T) {
+	// 100 seeks checked a filter: 70 ruled out, 30 passed, of which 10
+	// produced a value. FP = 20 of 90 negatives.
+	c := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, UsefulFilterMatch: 10, UsefulNoFilter: 6}
+	fpr, ok := c.SeekFalsePositiveRate()
+	require.True(t, ok)
+	require.InDelta(t, 20.0/90, fpr, 1e-12)
+	opp, ok := c.RangeFilterOpportunity()
+	require.True(t, ok)
+	require.InDelta(t, 24.0/40, opp, 1e-12)
+	_, ok = LevelCounts{}.SeekFalsePositiveRate()
+	require.False(t, ok)
+	_, ok = LevelCounts{}.RangeFilterOpportunity()
+	require.False(t, ok)
+
+	var sn Snapshot
+	sn.tickers[BloomFilterPrefixChecked] = 100
+	sn.tickers[BloomFilterPrefixUseful] = 60
+	sn.tickers[BloomFilterPrefixTruePositive] = 30
+	fpr, ok = sn.PointPrefixFalsePositiveRate()
+	require.True(t, ok)
+	require.InDelta(t, 10.0/70, fpr, 1e-12)
+
+	sn.tickers[BloomFilterFullPositive] = 50
+	sn.tickers[BloomFilterFullTruePositive] = 45
+	sn.tickers[BloomFilterUseful] = 95
+	fpr, ok = sn.PointWholeKeyFalsePositiveRate()
+	require.True(t, ok)
+	require.InDelta(t, 5.0/100, fpr, 1e-12)
+}

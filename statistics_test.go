@@ -1,0 +1,96 @@
+package pebble
+
+import (
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/stretchr/testify/require"
+)
+
+func openStatsDB(t *testing.T, plugins Plugins) *DB {
+	opts := &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true}
+	opts.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
+	db, err := OpenWithPlugins("db", opts, plugins)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	for _, k := range []string{"a", "b", "c"} {
+		require.NoError(t, db.Set([]byte(k), []byte(k), nil))
+	}
+	require.NoError(t, db.Flush())
+	return db
+}
+
+func TestStatisticsOff(t *testing.T) {
+	db := openStatsDB(t, Plugins{})
+	require.Nil(t, db.Statistics())
+	it, err := db.NewIter(nil)
+	require.NoError(t, err)
+	require.Nil(t, it.stats)
+	require.True(t, it.SeekGE([]byte("a")))
+	require.Equal(t, []byte("a"), it.Value())
+	require.NoError(t, it.Close())
+	// A nil Statistics is usable.
+	require.Zero(t, db.Statistics().Get("rocksdb.number.db.seek"))
+	require.True(t, DefaultPlugins().Statistics)
+}
+
+// TestStatisticsWrappers checks that every way of reading reports to the
+// statistics: iterators of the DB, of clones, of snapshots and of indexed
+// batches, after SetOptions, and Gets through DB, Batch and Snapshot.
+func TestStatisticsWrappers(t *testing.T) {
+	db := openStatsDB(t, DefaultPlugins())
+	s := db.Statistics()
+	require.NotNil(t, s)
+
+	seekAndRead := func(it *Iterator, err error) {
+		t.Helper()
+		require.NoError(t, err)
+		require.True(t, it.SeekGE([]byte("b")))
+		require.Equal(t, []byte("b"), it.Value())
+	}
+	it, err := db.NewIter(nil)
+	seekAndRead(it, err)
+	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data"))
+	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data.useful.no.filter"))
+
+	// SetOptions keeps the block-property filter: the rebuilt stack loads
+	// and reports again.
+	it.SetOptions(&IterOptions{LowerBound: []byte("a")})
+	seekAndRead(it, nil)
+	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data"))
+	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data.useful.no.filter"))
+
+	// A clone has a tracker of its own and inherits the options.
+	clone, err := it.Clone(CloneOptions{})
+	require.NotSame(t, it.stats, clone.stats)
+	seekAndRead(clone, err)
+	require.EqualValues(t, []byte("a"), clone.stats.Options().LowerBound)
+	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data"))
+	require.NoError(t, clone.Close())
+	require.NoError(t, it.Close())
+
+	snap := db.NewSnapshot()
+	it, err = snap.NewIter(nil)
+	seekAndRead(it, err)
+	require.NoError(t, it.Close())
+	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data"))
+
+	b := db.NewIndexedBatch()
+	it, err = b.NewIter(nil)
+	seekAndRead(it, err)
+	require.NoError(t, it.Close())
+	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data"))
+
+	// Gets: one whole-key filter check each, a true positive when found.
+	for _, r := range []Reader{db, b, snap} {
+		v, c, err := r.Get([]byte("c"))
+		require.NoError(t, err)
+		require.Equal(t, []byte("c"), v)
+		require.NoError(t, c.Close())
+		require.EqualValues(t, 1, s.Pop("rocksdb.bloom.filter.full.positive"))
+		require.EqualValues(t, 1, s.Pop("rocksdb.bloom.filter.full.true.positive"))
+	}
+	require.NoError(t, b.Close())
+	require.NoError(t, snap.Close())
+}
