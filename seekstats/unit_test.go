@@ -193,14 +193,15 @@ func TestNilStatistics(t *testing.T) {
 func TestDerivedFigures(t *testing.T) {
 	// 100 seeks checked a filter: 70 ruled out, 30 passed, of which 10
 	// produced a value. FP = 20 of 90 negatives.
+	rate := func(want float64, got float64, ok bool) {
+		t.Helper()
+		require.True(t, ok)
+		require.InDelta(t, want, got, 1e-12)
+	}
 	c := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, UsefulFilterMatch: 10, UsefulNoFilter: 6}
-	fpr, ok := c.SeekFalsePositiveRate()
-	require.True(t, ok)
-	require.InDelta(t, 20.0/90, fpr, 1e-12)
-	opp, ok := c.RangeFilterOpportunity()
-	require.True(t, ok)
-	require.InDelta(t, 24.0/40, opp, 1e-12)
-	_, ok = LevelCounts{}.SeekFalsePositiveRate()
+	rate(20.0/90, c.SeekFalsePositiveRate())
+	rate(24.0/40, c.RangeFilterOpportunity())
+	_, ok := LevelCounts{}.SeekFalsePositiveRate()
 	require.False(t, ok)
 	_, ok = LevelCounts{}.RangeFilterOpportunity()
 	require.False(t, ok)
@@ -209,14 +210,10 @@ func TestDerivedFigures(t *testing.T) {
 	sn.tickers[BloomFilterPrefixChecked] = 100
 	sn.tickers[BloomFilterPrefixUseful] = 60
 	sn.tickers[BloomFilterPrefixTruePositive] = 30
-	fpr, ok = sn.PointPrefixFalsePositiveRate()
-	require.True(t, ok)
-	require.InDelta(t, 10.0/70, fpr, 1e-12)
+	rate(10.0/70, sn.PointPrefixFalsePositiveRate())
 
 	sn.tickers[BloomFilterFullPositive] = 50
 	sn.tickers[BloomFilterFullTruePositive] = 45
 	sn.tickers[BloomFilterUseful] = 95
-	fpr, ok = sn.PointWholeKeyFalsePositiveRate()
-	require.True(t, ok)
-	require.InDelta(t, 5.0/100, fpr, 1e-12)
+	rate(5.0/100, sn.PointWholeKeyFalsePositiveRate())
 }
