@@ -193,14 +193,16 @@ func TestNilStatistics(t *testing.T) {
 func TestDerivedFigures(t *testing.T) {
 	// 100 seeks checked a filter: 70 ruled out, 30 passed, of which 10
 	// produced a value. FP = 20 of 90 negatives.
-	rate := func(want float64, got float64, ok bool) {
-		t.Helper()
-		require.True(t, ok)
-		require.InDelta(t, want, got, 1e-12)
+	rate := func(want float64) func(float64, bool) {
+		return func(got float64, ok bool) {
+			t.Helper()
+			require.True(t, ok)
+			require.InDelta(t, want, got, 1e-12)
+		}
 	}
 	c := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, UsefulFilterMatch: 10, UsefulNoFilter: 6}
-	rate(20.0/90, c.SeekFalsePositiveRate())
-	rate(24.0/40, c.RangeFilterOpportunity())
+	rate(20.0/90)(c.SeekFalsePositiveRate())
+	rate(24.0/40)(c.RangeFilterOpportunity())
 	_, ok := LevelCounts{}.SeekFalsePositiveRate()
 	require.False(t, ok)
 	_, ok = LevelCounts{}.RangeFilterOpportunity()
@@ -210,10 +212,10 @@ func TestDerivedFigures(t *testing.T) {
 	sn.tickers[BloomFilterPrefixChecked] = 100
 	sn.tickers[BloomFilterPrefixUseful] = 60
 	sn.tickers[BloomFilterPrefixTruePositive] = 30
-	rate(10.0/70, sn.PointPrefixFalsePositiveRate())
+	rate(10.0/70)(sn.PointPrefixFalsePositiveRate())
 
 	sn.tickers[BloomFilterFullPositive] = 50
 	sn.tickers[BloomFilterFullTruePositive] = 45
 	sn.tickers[BloomFilterUseful] = 95
-	rate(5.0/100, sn.PointWholeKeyFalsePositiveRate())
+	rate(5.0/100)(sn.PointWholeKeyFalsePositiveRate())
 }
