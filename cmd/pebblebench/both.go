@@ -235,6 +235,7 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 				other.settle(d.stop)
 			}
 		}
+		syncFilesystems()
 	}
 	// Each run starts on a collected heap, so garbage left by the previous
 	// run (perhaps the other engine's) is not charged to this one.
