@@ -4,84 +4,78 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/compactionext"
 )
 
-// Table filters for -bloom_bits, -use_ribbon_filter and -bloom_before_level.
+// Table filters for -bloom_bits, -use_ribbon_filter, -bloom_before_level
+// and -use_l6_filters.
 //
-// Upstream Pebble gets its own bloom.FilterPolicy with -bloom_bits rounded
-// to whole bits (see options), on every level; it has no Ribbon filter, so
-// -use_ribbon_filter applies to pebblerf only. pebblerf gets
-// rangefilter.Bloom, or with -use_ribbon_filter rangefilter.Ribbon sized for
-// the false-positive rate of a Bloom filter of -bloom_bits, with Bloom kept
-// for the levels above -bloom_before_level as RocksDB's
-// NewRibbonFilterPolicy(bits, bloom_before_level) does:
+// pebblerf gets compactionext.DBBenchFilterPlan, which maps the flags as
+// RocksDB reads them: -bloom_bits below 0.5 means no filter, other values are
+// clamped to [1, 100]; Bloom everywhere, or with -use_ribbon_filter Ribbon
+// from the level -bloom_before_level names (-1: everywhere; 0: all but L0,
+// where flushes write). Upstream Pebble has only its own Bloom filter, so it
+// gets bloom.FilterPolicy with the bits rounded to whole bits on every level
+// and ignores -use_ribbon_filter.
 //
-//	-1   Ribbon on every level
-//	0    Bloom for flushes, Ribbon elsewhere. Pebble's per-level options cannot
-//	     tell a flush from an L0 compaction, so this is Bloom on L0, which
-//	     makes 0 and 1 the same here.
-//	N    Bloom on L0..L(N-1), Ribbon from LN down; 7 or more: Bloom everywhere
-//
-// Filters are written on every level, L6 included; Pebble reads L6 filters
-// only with IterOptions.UseL6Filters (-use_l6_filters).
+// L6 is treated alike in both engines: its tables get filters only with
+// -use_l6_filters, which also makes the reads ask for them
+// (IterOptions.UseL6Filters). Pebble never reads L6 filters otherwise, so
+// writing them would cost build time and space for nothing, and giving one
+// engine L6 filters the other lacks would skew both the write figures and
+// the filter footprint in levelstats.
 
-// pebbleRFFilter returns pebblerf's filter policy for a level.
-func (c *config) pebbleRFFilter(level int) (upstream.FilterPolicy, error) {
-	if c.useRibbonFilter && !c.bloomOnLevel(level) {
-		return rangefilter.NewRibbon(c.bloomBits)
-	}
-	return rangefilter.NewBloom(c.bloomBits)
+// filterPlan is pebblerf's plan for the flags.
+func (c *config) filterPlan() (compactionext.FilterPlan, error) {
+	return compactionext.DBBenchFilterPlan(c.bloomBits, c.useRibbonFilter, c.bloomBeforeLevel, c.useL6Filters)
 }
 
-// bloomOnLevel reports whether a level keeps Bloom under -use_ribbon_filter.
-func (c *config) bloomOnLevel(level int) bool {
-	if c.bloomBeforeLevel < 0 {
-		return false
-	}
-	return level < max(c.bloomBeforeLevel, 1)
+// filtersEnabled reports whether -bloom_bits asks for table filters.
+func (c *config) filtersEnabled() bool {
+	plan, err := c.filterPlan()
+	return err == nil && plan.BitsPerKey > 0
 }
 
-// applyPebbleRFFilters installs pebblerf's filters into o.Levels.
-func (c *config) applyPebbleRFFilters(o *upstream.Options) error {
-	for i := range o.Levels {
-		policy, err := c.pebbleRFFilter(i)
+// upstreamBloomBits is the whole bits per key upstream's Bloom filter gets.
+func (c *config) upstreamBloomBits() int {
+	return int(math.Round(min(max(c.bloomBits, 1), 100)))
+}
+
+// applyFilters installs the engine's table filters into o.Levels.
+func (c *config) applyFilters(engineName string, o *upstream.Options) error {
+	if !c.filtersEnabled() {
+		return nil
+	}
+	if engineName == enginePebbleRF {
+		plan, err := c.filterPlan()
 		if err != nil {
-			return badFlag("bloom_bits", "%v", err)
+			return err
 		}
+		return plan.Apply(o)
+	}
+	policy := bloom.FilterPolicy(c.upstreamBloomBits())
+	for i := range o.Levels {
 		o.Levels[i].FilterPolicy = policy
-		o.Levels[i].FilterType = upstream.TableFilter
+	}
+	if !c.useL6Filters {
+		o.Levels[len(o.Levels)-1].FilterPolicy = upstream.NoFilterPolicy
 	}
 	return nil
 }
 
-// filterDescription says which filter each engine uses, for the header.
+// filterDescription says which filters each engine uses, for the header.
 func (c *config) filterDescription() string {
 	if !c.filtersEnabled() {
 		return "none"
 	}
-	rf := fmt.Sprintf("rangefilter.Bloom(%g) on all levels", c.bloomBits)
-	if c.useRibbonFilter {
-		bloomLevels := 0
-		for i := 0; i < 7; i++ {
-			if c.bloomOnLevel(i) {
-				bloomLevels++
-			}
-		}
-		switch bloomLevels {
-		case 0:
-			rf = fmt.Sprintf("rangefilter.Ribbon(%g) on all levels", c.bloomBits)
-		case 7:
-			rf = fmt.Sprintf("rangefilter.Bloom(%g) on all levels (-bloom_before_level=%d)", c.bloomBits, c.bloomBeforeLevel)
-		default:
-			rf = fmt.Sprintf("rangefilter.Bloom(%g) on L0-L%d, rangefilter.Ribbon(%g) below", c.bloomBits, bloomLevels-1, c.bloomBits)
-		}
-	}
-	l6 := "L6 filters written, read only by seeks with -use_l6_filters"
+	plan, _ := c.filterPlan()
+	levels := "L0-L5, none on L6"
 	if c.useL6Filters {
-		l6 = "L6 filters read (-use_l6_filters)"
+		levels = "L0-L6 (L6 read with UseL6Filters)"
 	}
-	return fmt.Sprintf("pebble: bloom.FilterPolicy(%d) on all levels; pebblerf: %s; %s", c.upstreamBloomBits(), rf, l6)
+	return fmt.Sprintf("pebble: bloom.FilterPolicy(%d) on %s; pebblerf: %s", c.upstreamBloomBits(), levels, plan)
 }

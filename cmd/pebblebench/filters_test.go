@@ -3,43 +3,64 @@
 package main
 
 import (
+	"bytes"
 	"testing"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
-func TestBloomBeforeLevel(t *testing.T) {
-	for _, tc := range []struct {
-		bloomBeforeLevel int
-		want             string // per level L0..L6: B = Bloom, R = Ribbon
-	}{
-		{-1, "RRRRRRR"},
-		{0, "BRRRRRR"}, // flushes write L0
-		{1, "BRRRRRR"},
-		{3, "BBBRRRR"},
-		{7, "BBBBBBB"},
-		{100, "BBBBBBB"},
-	} {
-		c := &config{bloomBits: 10, useRibbonFilter: true, bloomBeforeLevel: tc.bloomBeforeLevel}
-		var got []byte
-		for level := 0; level < 7; level++ {
-			p, err := c.pebbleRFFilter(level)
-			require.NoError(t, err)
-			switch p.Name() {
-			case rangefilter.BloomPolicyName:
-				got = append(got, 'B')
-			case rangefilter.RibbonPolicyName:
-				got = append(got, 'R')
-			}
-		}
-		require.Equal(t, tc.want, string(got), "bloom_before_level=%d", tc.bloomBeforeLevel)
-	}
-	// Without -use_ribbon_filter every level gets Bloom.
-	c := &config{bloomBits: 7.5, bloomBeforeLevel: -1}
-	p, err := c.pebbleRFFilter(6)
+// levelFilters names each level's filter in an engine's options:
+// B = pebblerf Bloom, R = pebblerf Ribbon, U = upstream Bloom, - = none.
+func levelFilters(t *testing.T, c *config, engineName string) string {
+	o, err := c.options(engineName, nil)
 	require.NoError(t, err)
-	require.Equal(t, rangefilter.BloomPolicyName, p.Name())
+	var out []byte
+	for _, l := range o.Levels {
+		switch {
+		case l.FilterPolicy == nil || l.FilterPolicy == upstream.NoFilterPolicy:
+			out = append(out, '-')
+		case l.FilterPolicy.Name() == rangefilter.BloomPolicyName:
+			out = append(out, 'B')
+		case l.FilterPolicy.Name() == rangefilter.RibbonPolicyName:
+			out = append(out, 'R')
+		case l.FilterPolicy.Name() == bloom.FilterPolicy(10).Name():
+			out = append(out, 'U')
+		default:
+			out = append(out, '?')
+		}
+	}
+	return string(out)
+}
+
+func TestFilterFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args             []string
+		pebble, pebblerf string
+	}{
+		{nil, "-------", "-------"},
+		{[]string{"-bloom_bits=0"}, "-------", "-------"},
+		{[]string{"-bloom_bits=10"}, "UUUUUU-", "BBBBBB-"},
+		{[]string{"-bloom_bits=10", "-use_l6_filters"}, "UUUUUUU", "BBBBBBB"},
+		// RocksDB's bloom_before_level: 0 (default) keeps Bloom for
+		// flushes, which Pebble writes to L0; -1 means Ribbon everywhere.
+		{[]string{"-bloom_bits=10", "-use_ribbon_filter"}, "UUUUUU-", "BRRRRR-"},
+		{[]string{"-bloom_bits=10", "-use_ribbon_filter", "-bloom_before_level=-1", "-use_l6_filters"}, "UUUUUUU", "RRRRRRR"},
+		{[]string{"-bloom_bits=10", "-use_ribbon_filter", "-bloom_before_level=3"}, "UUUUUU-", "BBBRRR-"},
+		{[]string{"-bloom_bits=10", "-use_ribbon_filter", "-bloom_before_level=9", "-use_l6_filters"}, "UUUUUUU", "BBBBBBB"},
+	} {
+		c, err := parseFlags(tc.args, &bytes.Buffer{})
+		require.NoError(t, err)
+		require.Equal(t, tc.pebble, levelFilters(t, c, enginePebble), "%v", tc.args)
+		require.Equal(t, tc.pebblerf, levelFilters(t, c, enginePebbleRF), "%v", tc.args)
+	}
+	// Upstream's Bloom takes whole bits.
+	c, err := parseFlags([]string{"-bloom_bits=7.6"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	require.Equal(t, 8, c.upstreamBloomBits())
 }
 
 func levelFilterBytes(t *testing.T, runs map[string][]map[string]interface{}, engineName string) float64 {
@@ -76,7 +97,7 @@ func TestFiltersEndToEnd(t *testing.T) {
 		require.Greater(t, rb, 0.0)
 		if ribbon {
 			require.Less(t, rb, pb, text)
-			require.Contains(t, text, "pebblerf: rangefilter.Ribbon(10) on all levels")
+			require.Contains(t, text, "pebblerf: L0-L6 ribbon(10)")
 		}
 	}
 }

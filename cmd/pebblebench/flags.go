@@ -110,10 +110,10 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom reuses one iterator per thread instead of creating one per seek (a reused Pebble iterator does not see later writes)")
 	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second for the writer of the *whilewriting benchmarks; 0 = unlimited")
 
-	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters, in [1, 100]; -1 or 0 = no filter. Upstream Pebble gets its own Bloom filter (whole bits); pebblerf its Bloom, or Ribbon with -use_ribbon_filter")
+	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 (default -1) = no filter, else clamped to [1, 100]. Upstream Pebble gets its own Bloom filter (whole bits); pebblerf its Bloom, or Ribbon with -use_ribbon_filter")
 	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: use a Ribbon filter with the false-positive rate of a Bloom filter of -bloom_bits")
 	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "with -use_ribbon_filter, levels before this one use Bloom, the rest Ribbon; 0 = Bloom for flushes (L0) only, -1 = Ribbon everywhere")
-	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "read filter blocks of L6 tables too (IterOptions.UseL6Filters); not in db_bench")
+	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "write filters for L6 tables too and read them (IterOptions.UseL6Filters; readrandom then looks up through a prefix iterator); both engines. Not in db_bench")
 
 	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache size in bytes (per engine)")
 	fs.Int64Var(&c.writeBufferSize, "write_buffer_size", 64<<20, "memtable size in bytes (Options.MemTableSize)")
@@ -212,11 +212,14 @@ func (c *config) validate() error {
 	if c.writeRateLimit < 0 {
 		return badFlag("benchmark_write_rate_limit", "%d must not be negative", c.writeRateLimit)
 	}
-	if math.IsNaN(c.bloomBits) || !(c.bloomBits == -1 || c.bloomBits == 0 || (c.bloomBits >= 1 && c.bloomBits <= 100)) {
-		return badFlag("bloom_bits", "%g must be -1 or 0 (no filter) or bits per key in [1, 100]", c.bloomBits)
+	if math.IsNaN(c.bloomBits) || math.IsInf(c.bloomBits, 0) {
+		return badFlag("bloom_bits", "%g is not a number of bits per key", c.bloomBits)
 	}
 	if c.bloomBeforeLevel < -1 {
 		return badFlag("bloom_before_level", "%d must be -1 (Ribbon everywhere) or a level", c.bloomBeforeLevel)
+	}
+	if _, err := c.filterPlan(); err != nil {
+		return badFlag("bloom_bits", "%v", err)
 	}
 	if c.cacheSize < 0 {
 		return badFlag("cache_size", "%d must not be negative", c.cacheSize)
@@ -252,7 +255,3 @@ func (c *config) engines() []string {
 	}
 	return []string{c.engine}
 }
-
-// filtersEnabled reports whether -bloom_bits asks for a table filter; as in
-// db_bench, -1 and 0 both mean none.
-func (c *config) filtersEnabled() bool { return c.bloomBits > 0 }

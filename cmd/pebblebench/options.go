@@ -5,11 +5,9 @@ package main
 import (
 	"fmt"
 	"log"
-	"math"
 	"strings"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/sstable"
 )
 
@@ -51,12 +49,6 @@ func (c *config) comparer() *upstream.Comparer {
 	return &cmp
 }
 
-// upstreamBloomBits is the integer bits per key upstream's Bloom filter gets
-// for -bloom_bits: bloom.FilterPolicy takes whole bits.
-func (c *config) upstreamBloomBits() int {
-	return max(1, int(math.Round(c.bloomBits)))
-}
-
 // options builds the options of one engine's DB. Everything but the table
 // filters is the same for both engines; the cache is the caller's, one per
 // engine, so the engines do not share or evict each other's blocks.
@@ -76,18 +68,8 @@ func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Op
 	for i := range o.Levels {
 		o.Levels[i].Compression = func() *sstable.CompressionProfile { return profile }
 	}
-	if c.filtersEnabled() {
-		if engineName == enginePebbleRF {
-			if err := c.applyPebbleRFFilters(o); err != nil {
-				return nil, err
-			}
-		} else {
-			policy := bloom.FilterPolicy(c.upstreamBloomBits())
-			for i := range o.Levels {
-				o.Levels[i].FilterPolicy = policy
-				o.Levels[i].FilterType = upstream.TableFilter
-			}
-		}
+	if err := c.applyFilters(engineName, o); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
