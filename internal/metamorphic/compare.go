@@ -53,8 +53,10 @@ func RandomConfig(seed uint64) Config {
 // randomPlugins picks a pebblerf plug-in configuration. The zero Plugins is
 // upstream's behaviour; every plug-in added to pebblerf is drawn here.
 func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
-	_ = rng
-	return pebblerf.Plugins{}
+	var p pebblerf.Plugins
+	p.Statistics = rng.IntN(3) > 0
+	p.StatisticsConfig.ExactAttribution = p.Statistics && rng.IntN(4) == 0
+	return p
 }
 
 func (c Config) options(fs vfs.FS) *pebble.Options {
@@ -132,7 +134,7 @@ func Compare(c Config, ops []op) (*Mismatch, error) {
 	rf.loseSetsEvery = c.loseSetsEvery
 	defer rf.close()
 	for i, o := range ops {
-		a, b := up.exec(o), rf.exec(o)
+		a, b := up.safeExec(o), rf.safeExec(o)
 		if a != b {
 			return &Mismatch{Config: c, Ops: ops, Index: i, Upstream: a, Pebblerf: b}, nil
 		}
@@ -152,29 +154,102 @@ func newUpstreamRunner(c Config) (*runner, error) {
 	})
 }
 
-// Shrink returns a shorter op sequence that still mismatches: it drops
-// chunks of ops, halving the chunk size, while the result stays valid and
-// still fails. Greedy and deterministic; good enough to make a failure
-// readable.
+// Shrink returns a shorter op sequence that still mismatches. It first
+// drops whole lifetimes (every op of one iterator or snapshot, or a batch
+// from batch.new to its commit or close), which removing single ops cannot
+// do without orphaning references, then chunks of ops, halving the chunk
+// size. Each candidate must stay valid and still fail. Greedy and
+// deterministic: good enough to make a failure readable.
 func Shrink(m *Mismatch) *Mismatch {
 	best := m
 	best.Ops = best.Ops[:best.Index+1]
+	try := func(candidate []op) bool {
+		if !valid(candidate) {
+			return false
+		}
+		mm, err := Compare(best.Config, candidate)
+		if err != nil || mm == nil {
+			return false
+		}
+		mm.Ops = mm.Ops[:mm.Index+1]
+		best = mm
+		return true
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, group := range lifetimes(best.Ops) {
+			if try(without(best.Ops, group)) {
+				progress = true
+				break
+			}
+		}
+	}
 	for chunk := len(best.Ops) / 2; chunk >= 1; chunk /= 2 {
 		for start := 0; start+chunk <= len(best.Ops); {
 			candidate := append(append([]op(nil), best.Ops[:start]...), best.Ops[start+chunk:]...)
-			if !valid(candidate) {
+			if !try(candidate) {
 				start += chunk
-				continue
 			}
-			if mm, err := Compare(best.Config, candidate); err == nil && mm != nil {
-				mm.Ops = mm.Ops[:mm.Index+1]
-				best = mm
-				continue
-			}
-			start += chunk
 		}
 	}
 	return best
+}
+
+// lifetimes groups op indexes that must be removed together.
+func lifetimes(ops []op) [][]int {
+	byID := map[string][]int{}
+	var ids []string
+	var groups [][]int
+	batchStart := -1
+	for i, o := range ops {
+		switch {
+		case o.name == "batch.new":
+			batchStart = i
+		case (o.name == "batch.commit" || o.name == "batch.close") && batchStart >= 0:
+			var g []int
+			for j := batchStart; j <= i; j++ {
+				if strings.HasPrefix(ops[j].name, "batch.") || ops[j].name == "iter.new" && ops[j].args[3] == "batch" {
+					g = append(g, j)
+				}
+			}
+			groups = append(groups, g)
+			batchStart = -1
+		case strings.HasPrefix(o.name, "iter.") || strings.HasPrefix(o.name, "snap."):
+			id := o.args[0]
+			if _, ok := byID[id]; !ok {
+				ids = append(ids, id)
+			}
+			byID[id] = append(byID[id], i)
+			if o.name == "iter.new" && o.args[3] != "db" {
+				byID[o.args[3]] = append(byID[o.args[3]], i)
+			}
+		}
+	}
+	for _, id := range ids {
+		groups = append(groups, byID[id])
+	}
+	return groups
+}
+
+// without returns ops less the given indexes, and less any op that then
+// refers to an iterator whose creation was removed.
+func without(ops []op, drop []int) []op {
+	dropped := map[int]bool{}
+	for _, i := range drop {
+		dropped[i] = true
+	}
+	gone := map[string]bool{}
+	var out []op
+	for i, o := range ops {
+		if dropped[i] && o.name == "iter.new" {
+			gone[o.args[0]] = true
+		}
+		if dropped[i] || strings.HasPrefix(o.name, "iter.") && gone[o.args[0]] {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // Replay parses ops in the text form a Mismatch prints and compares them

@@ -14,14 +14,18 @@ import (
 // exactly once since its last delete and never merged, batch iterators are
 // closed before their batch, and reopen happens only with nothing open.
 type generator struct {
-	rng    *rand.Rand
-	keys   keySpace
-	cmp    pebble.Compare
-	ops    []op
-	batch  string // "", "plain" or "indexed"
-	snaps  []string
-	iters  map[string]string // iterator id -> source
-	nextID int
+	rng   *rand.Rand
+	keys  keySpace
+	cmp   pebble.Compare
+	ops   []op
+	batch string // "", "plain" or "indexed"
+	snaps []string
+	iters map[string]string // iterator id -> source
+	// positioned marks iterators that may take relative moves: Pebble
+	// leaves a new iterator, and one after SetBounds or SetOptions,
+	// unpositioned, and defines no result for Next or Prev there.
+	positioned map[string]bool
+	nextID     int
 	// writes counts point writes per key since its last Delete, for
 	// SingleDelete's rule; merged marks keys that ever saw a merge.
 	writes map[string]int
@@ -30,12 +34,13 @@ type generator struct {
 
 func newGenerator(seed uint64, keys keySpace, cmp pebble.Compare) *generator {
 	return &generator{
-		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		keys:   keys,
-		cmp:    cmp,
-		iters:  map[string]string{},
-		writes: map[string]int{},
-		merged: map[string]bool{},
+		rng:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		keys:       keys,
+		cmp:        cmp,
+		iters:      map[string]string{},
+		positioned: map[string]bool{},
+		writes:     map[string]int{},
+		merged:     map[string]bool{},
 	}
 }
 
@@ -239,6 +244,9 @@ func (g *generator) snapshotOp() {
 var iterMoves = []string{"seekge", "seeklt", "seekprefixge", "first", "last",
 	"next", "next", "next", "prev", "prev", "nextprefix"}
 
+// relativeMoves need a positioned iterator.
+var relativeMoves = map[string]bool{"next": true, "prev": true, "nextprefix": true}
+
 func (g *generator) iterOp() {
 	ids := g.iterIDs()
 	if len(ids) == 0 || g.rng.IntN(6) == 0 {
@@ -259,15 +267,21 @@ func (g *generator) iterOp() {
 	switch r := g.rng.IntN(20); {
 	case r < 1:
 		lower, upper := g.optionalSpan()
+		g.positioned[id] = false
 		g.emit("iter.setbounds", id, lower, upper)
 	case r < 2:
 		lower, upper := g.optionalSpan()
+		g.positioned[id] = false
 		g.emit("iter.setoptions", id, lower, upper)
 	case r < 3:
 		g.emit("iter.close", id)
 		delete(g.iters, id)
 	default:
 		move := iterMoves[g.rng.IntN(len(iterMoves))]
+		if !g.positioned[id] && relativeMoves[move] {
+			move = "first"
+		}
+		g.positioned[id] = true
 		switch move {
 		case "seekge", "seeklt", "seekprefixge":
 			g.emit("iter.op", id, move, g.key())

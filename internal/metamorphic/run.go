@@ -71,6 +71,17 @@ func bound(s string) []byte {
 	return []byte(s)
 }
 
+// safeExec is exec with a panic rendered as a result, so that a panic in
+// pebblerf is reported (and shrunk) like any other difference from upstream.
+func (r *runner) safeExec(o op) (result string) {
+	defer func() {
+		if p := recover(); p != nil {
+			result = fmt.Sprintf("panic: %v", p)
+		}
+	}()
+	return r.exec(o)
+}
+
 // exec runs one op and returns its rendered result.
 func (r *runner) exec(o op) string {
 	a := o.args

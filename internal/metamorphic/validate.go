@@ -10,6 +10,7 @@ func valid(ops []op) bool {
 	batch := ""
 	snaps := map[string]bool{}
 	iters := map[string]string{}
+	positioned := map[string]bool{}
 	for _, o := range ops {
 		a := o.args
 		switch o.name {
@@ -87,9 +88,18 @@ func valid(ops []op) bool {
 				return false
 			}
 			iters[a[0]] = a[3]
+			positioned[a[0]] = false
 		case "iter.op", "iter.setbounds", "iter.setoptions":
 			if _, ok := iters[a[0]]; !ok {
 				return false
+			}
+			switch {
+			case o.name != "iter.op":
+				positioned[a[0]] = false
+			case relativeMoves[a[1]] && !positioned[a[0]]:
+				return false
+			default:
+				positioned[a[0]] = true
 			}
 		case "iter.close":
 			if _, ok := iters[a[0]]; !ok {
