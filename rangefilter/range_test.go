@@ -161,7 +161,11 @@ func TestRangeFilterNoFalseNegatives(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, uint64(len(keys)), info.Keys)
 				fp, empty := 0, 0
-				for range 4000 {
+				queries := 4000
+				if rangeRace {
+					queries = 400
+				}
+				for range queries {
 					lo, hi := rangeRandomQuery(rng, keys)
 					want := rangeOracle(keys, lo, hi)
 					got := RangeMayIntersect(f, lo, hi)
@@ -212,7 +216,11 @@ func TestRangeKeyMapBounds(t *testing.T) {
 			// The map is monotone, so checking the keys on either side of q is
 			// enough: the first key >= q has the smallest value of all keys
 			// >= q, the last key < q the largest of all keys < q.
-			for range 20000 {
+			queries := 20000
+			if rangeRace {
+				queries = 2000
+			}
+			for range queries {
 				q, _ := rangeRandomQuery(rng, keys)
 				lo, lok := m.lowerBound(q)
 				hi, hok := m.upperBound(q)

@@ -1,0 +1,296 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/cockroachkvs"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/stretchr/testify/require"
+)
+
+// rangeDiffKind is a key kind for the differential test: how to make a user
+// key from a key position and a version, and the comparer that orders it.
+type rangeDiffKind struct {
+	name     string
+	comparer *pebble.Comparer
+	schema   *pebble.KeySchema
+	// key returns the user key of position i, version v (0: unversioned).
+	key func(i uint64, v uint64) []byte
+}
+
+func rangeDiffKinds() []rangeDiffKind {
+	longPrefix := bytes.Repeat([]byte("tenant/0042/table/users/"), 3)
+	return []rangeDiffKind{
+		{name: "dbbench", key: func(i, _ uint64) []byte { return rangeDBBenchKey(i) }},
+		{name: "long-prefix", key: func(i, _ uint64) []byte {
+			return binary.BigEndian.AppendUint32(slices.Clone(longPrefix), uint32(i))
+		}},
+		{name: "binary", key: func(i, _ uint64) []byte {
+			// Variable length, 0x00 and 0xff bytes, keys that prefix others.
+			k := binary.BigEndian.AppendUint16(nil, uint16(i>>3))
+			return append(k, bytes.Repeat([]byte{0xff}, int(i&7)>>1)...)
+		}},
+		{name: "crdb", comparer: &cockroachkvs.Comparer, schema: &cockroachkvs.KeySchema,
+			key: func(i, v uint64) []byte { return cockroachkvs.AppendTimestamp(rangeCRDBPrefix(i), v, 0) }},
+	}
+}
+
+// TestRangeFilterPebbleDifferential runs random writes (sets, merges,
+// deletions, single deletions, range deletions, ingests) with flushes and
+// compactions on upstream Pebble with the range-filter collector, and random
+// bounded scans in both directions, each with and without the bounds filter
+// (fresh iterators, and one iterator re-bounded through SetOptions): the
+// results must be identical, and the filter must have saved block reads.
+func TestRangeFilterPebbleDifferential(t *testing.T) {
+	queries := 3000
+	if testing.Short() || rangeRace {
+		queries = 300
+	}
+	for _, kind := range rangeDiffKinds() {
+		t.Run(kind.name, func(t *testing.T) {
+			rangeDifferential(t, kind, queries, uint64(len(kind.name)))
+		})
+	}
+}
+
+func rangeDifferential(t *testing.T, kind rangeDiffKind, queries int, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	policy, err := NewRangeFilterPolicy(kind.comparer, RangeFilterConfig{BitsPerKey: 10})
+	require.NoError(t, err)
+	fs := vfs.NewMem()
+	opts := &pebble.Options{
+		FS:                          fs,
+		Comparer:                    kind.comparer,
+		Merger:                      pebble.DefaultMerger,
+		MemTableSize:                64 << 10,
+		L0CompactionThreshold:       8,
+		L0StopWritesThreshold:       1000,
+		DisableAutomaticCompactions: true,
+		BlockPropertyCollectors:     []func() pebble.BlockPropertyCollector{policy.Collector()},
+	}
+	if kind.schema != nil {
+		opts.KeySchema = kind.schema.Name
+		opts.KeySchemas = sstable.MakeKeySchemas(kind.schema)
+	}
+	opts.EnsureDefaults()
+	db, err := pebble.Open("db", opts)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+
+	// Positions are sparse in [0, space) so that tables have gaps.
+	const space = 1 << 16
+	version := uint64(1)
+	setOnce := map[uint64]bool{} // positions set exactly once since a delete
+	key := func(i uint64) []byte {
+		if kind.comparer != nil {
+			version++
+			return kind.key(i, version)
+		}
+		return kind.key(i, 0)
+	}
+	bare := func(i uint64) []byte { return kind.key(i, 0) }
+	clustered := func() uint64 {
+		// Writes come in runs, so each flushed table covers a few regions.
+		return (rng.Uint64N(64)*1024 + rng.Uint64N(200)) % space
+	}
+	ingests := 0
+	write := func(n int) {
+		for range n {
+			i := clustered()
+			switch r := rng.IntN(100); {
+			case r < 65:
+				require.NoError(t, db.Set(key(i), []byte(fmt.Sprint(i)), nil))
+				setOnce[i] = !setOnce[i] && kind.comparer == nil
+			case r < 75:
+				require.NoError(t, db.Merge(key(i), []byte("+m"), nil))
+				setOnce[i] = false
+			case r < 85:
+				require.NoError(t, db.Delete(key(i), nil))
+				delete(setOnce, i)
+			case r < 90:
+				if setOnce[i] {
+					require.NoError(t, db.SingleDelete(key(i), nil))
+					delete(setOnce, i)
+				}
+			case r < 92:
+				j := i + rng.Uint64N(40)
+				require.NoError(t, db.DeleteRange(bare(i), bare(j), nil))
+				clear(setOnce)
+			default:
+				if rng.IntN(20) == 0 {
+					rangeIngest(t, db, opts, fs, ingests, rng, kind, bare)
+					ingests++
+				}
+			}
+		}
+	}
+	var plainBytes, filteredBytes uint64
+	writes := 1500
+	if rangeRace {
+		writes = 300
+	}
+	for round := range 10 {
+		write(writes)
+		require.NoError(t, db.Flush())
+		if round%4 == 3 {
+			lo := clustered()
+			require.NoError(t, db.Compact(context.Background(), bare(lo), bare(lo+5000), false))
+		}
+		// An iterator reads the state it was created in: one per round,
+		// re-bounded with SetOptions for every query.
+		reused, err := db.NewIter(nil)
+		require.NoError(t, err)
+		for q := range queries / 10 {
+			var lower, upper []byte
+			lo := rng.Uint64N(space)
+			if rng.IntN(2) == 0 {
+				lo = clustered()
+			}
+			lower = bare(lo)
+			if rng.IntN(3) == 0 {
+				lower = append(slices.Clone(lower), 0) // just past a key
+			}
+			upper = bare(lo + 1 + rng.Uint64N(uint64(2<<rng.IntN(8))))
+			if q%50 == 0 {
+				lower = nil
+			}
+			if q%70 == 0 {
+				upper = nil
+			}
+			if lower != nil && upper != nil && bytes.Compare(lower, upper) >= 0 {
+				upper = append(slices.Clone(lower), 0)
+			}
+			reverse := rng.IntN(2) == 0
+			io := &pebble.IterOptions{LowerBound: lower, UpperBound: upper}
+			want, wb := rangeScan(t, db, io, nil, reverse)
+			got, gb := rangeScan(t, db, policy.AttachBoundsFilter(io), nil, reverse)
+			rangeRequireSame(t, want, got, "bounds [%x, %x) reverse=%v", lower, upper, reverse)
+			// The same through SetOptions on a long-lived iterator.
+			got2, _ := rangeScan(t, db, policy.AttachBoundsFilter(io), reused, reverse)
+			rangeRequireSame(t, want, got2, "SetOptions, bounds [%x, %x)", lower, upper)
+			plainBytes += wb
+			filteredBytes += gb
+		}
+		require.NoError(t, reused.Close())
+	}
+	t.Logf("%d queries, block bytes plain %d, filtered %d; ingests %d", queries, plainBytes, filteredBytes, ingests)
+	require.Less(t, filteredBytes, plainBytes, "the filter never skipped a table")
+}
+
+// rangeRequireSame fails with the first difference, not a diff of
+// thousands of keys.
+func rangeRequireSame(t *testing.T, want, got []string, format string, args ...any) {
+	t.Helper()
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			t.Fatalf("%s: result %d is %s, want %s", fmt.Sprintf(format, args...), i, got[i], want[i])
+		}
+	}
+	if len(want) != len(got) {
+		t.Fatalf("%s: %d results, want %d", fmt.Sprintf(format, args...), len(got), len(want))
+	}
+}
+
+// rangeScan returns the key/value pairs within io's bounds and the block
+// bytes the scan loaded. With it non-nil the iterator is re-bounded with
+// SetOptions instead of created.
+func rangeScan(t *testing.T, db *pebble.DB, io *pebble.IterOptions, it *pebble.Iterator, reverse bool) ([]string, uint64) {
+	if it == nil {
+		var err error
+		it, err = db.NewIter(io)
+		require.NoError(t, err)
+		defer func() { require.NoError(t, it.Close()) }()
+	} else {
+		it.SetOptions(io)
+		it.ResetStats()
+	}
+	var out []string
+	if reverse {
+		for valid := it.Last(); valid; valid = it.Prev() {
+			out = append(out, fmt.Sprintf("%x=%s", it.Key(), it.Value()))
+		}
+	} else {
+		for valid := it.First(); valid; valid = it.Next() {
+			out = append(out, fmt.Sprintf("%x=%s", it.Key(), it.Value()))
+		}
+	}
+	require.NoError(t, it.Error())
+	return out, it.Stats().InternalStats.BlockBytes
+}
+
+// rangeIngest writes a small sstable with the range-filter collector and
+// ingests it.
+func rangeIngest(t *testing.T, db *pebble.DB, opts *pebble.Options, fs vfs.FS, n int, rng *rand.Rand, kind rangeDiffKind, key func(uint64) []byte) {
+	path := fmt.Sprintf("ingest-%d.sst", n)
+	f, err := fs.Create(path, vfs.WriteCategoryUnspecified)
+	require.NoError(t, err)
+	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), opts.MakeWriterOptions(0, db.TableFormat()))
+	start := rng.Uint64N(1 << 16)
+	var prev []byte
+	for i := start; i < start+200; i += 1 + rng.Uint64N(7) {
+		k := key(i)
+		if kind.comparer != nil {
+			k = kind.key(i, 1)
+		}
+		if bytes.Equal(k, prev) {
+			continue // the binary kind maps neighbouring positions to one key
+		}
+		require.NoError(t, w.Set(k, []byte("ingested")))
+		prev = k
+	}
+	require.NoError(t, w.Close())
+	require.NoError(t, db.Ingest(context.Background(), []string{path}))
+}
+
+func TestTableProperties(t *testing.T) {
+	props := map[string]string{"b": "2", "a": "1\x00\xff", "": ""}
+	enc := AppendTableProperties(nil, props)
+	got, err := DecodeTableProperties(enc)
+	require.NoError(t, err)
+	require.Equal(t, props, got)
+	v, ok, err := LookupTableProperty(enc, "a")
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, "1\x00\xff", string(v))
+	_, ok, err = LookupTableProperty(enc, "c")
+	require.NoError(t, err)
+	require.False(t, ok)
+	require.Zero(t, testing.AllocsPerRun(10, func() { _, _, _ = LookupTableProperty(enc, "b") }))
+	for _, bad := range [][]byte{nil, {2}, enc[:len(enc)-1], append(slices.Clone(enc), 0)} {
+		_, err := DecodeTableProperties(bad)
+		require.Error(t, err)
+	}
+}
+
+// TestRangeFilterPolicyBounds checks the translation of bounds into Split
+// prefixes with CockroachDB keys, and AttachBoundsFilter's slice handling.
+func TestRangeFilterPolicyBounds(t *testing.T) {
+	p, err := NewRangeFilterPolicy(&cockroachkvs.Comparer, RangeFilterConfig{})
+	require.NoError(t, err)
+	f := p.BoundsFilter(cockroachkvs.AppendTimestamp(rangeCRDBPrefix(5), 10, 0), rangeCRDBPrefix(9)).(*rangeBoundsFilter)
+	require.Equal(t, rangeCRDBPrefix(5), f.lower)
+	require.Equal(t, rangeCRDBPrefix(9), f.upper) // a bare prefix stays exclusive
+	f = p.BoundsFilter(nil, cockroachkvs.AppendTimestamp(rangeCRDBPrefix(9), 10, 0)).(*rangeBoundsFilter)
+	require.Nil(t, f.lower)
+	require.Equal(t, append(rangeCRDBPrefix(9), 0), f.upper) // versions of 9 below upper count
+
+	other := p.BoundsFilter(nil, nil)
+	io := &pebble.IterOptions{LowerBound: rangeCRDBPrefix(1), UpperBound: rangeCRDBPrefix(2), PointKeyFilters: []pebble.BlockPropertyFilter{other}}
+	o1 := p.AttachBoundsFilter(io)
+	require.Len(t, o1.PointKeyFilters, 1, "the old bounds filter is replaced")
+	require.GreaterOrEqual(t, cap(o1.PointKeyFilters), len(o1.PointKeyFilters)+1)
+	require.Same(t, io.PointKeyFilters[0], other, "the caller's options are not changed")
+	o2 := p.AttachBoundsFilter(&pebble.IterOptions{})
+	require.Empty(t, o2.PointKeyFilters)
+}
