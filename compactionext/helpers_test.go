@@ -17,8 +17,10 @@ import (
 // fakeClock is a Clock that moves only when the test advances it.
 type fakeClock struct {
 	mu      sync.Mutex
+	cond    sync.Cond // signalled on each After
 	now     time.Time
 	waiters []fakeWaiter
+	afters  int // calls of After so far
 }
 
 type fakeWaiter struct {
@@ -27,7 +29,25 @@ type fakeWaiter struct {
 }
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	c := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	c.cond.L = &c.mu
+	return c
+}
+
+// awaitAfters waits until After has been called n times in all, so that a
+// test advances the clock only once a timer it means to fire exists.
+func (c *fakeClock) awaitAfters(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.afters < n {
+		c.cond.Wait()
+	}
+}
+
+func (c *fakeClock) afterCalls() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.afters
 }
 
 func (c *fakeClock) Now() time.Time {
@@ -41,6 +61,8 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 	defer c.mu.Unlock()
 	ch := make(chan time.Time, 1)
 	c.waiters = append(c.waiters, fakeWaiter{at: c.now.Add(d), ch: ch})
+	c.afters++
+	c.cond.Broadcast()
 	return ch
 }
 

@@ -152,7 +152,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	}
 	p.logger.Infof("%v", redact.Sprintf(
 		"compactionext: many-runs: %d runs > target %d, merged [%s, %s); %d runs after",
-		before, p.Runs, start, end, after))
+		redact.Safe(before), redact.Safe(p.Runs), start, end, redact.Safe(after)))
 	return true
 }
 

@@ -45,14 +45,14 @@ type Run struct {
 func (r Run) SafeFormat(w redact.SafePrinter, _ rune) {
 	switch r.Kind {
 	case Memtables:
-		w.Printf("memtables: %d, %s", r.Files, redact.Safe(humanBytes(r.Bytes)))
+		w.Printf("memtables: %d, %s", redact.Safe(r.Files), redact.Safe(humanBytes(r.Bytes)))
 		return
 	case Sublevel:
-		w.Printf("L0.%d", r.Sublevel)
+		w.Printf("L0.%d", redact.Safe(r.Sublevel))
 	default:
-		w.Printf("L%d", r.Level)
+		w.Printf("L%d", redact.Safe(r.Level))
 	}
-	w.Printf(": %d files, %s, [%s, %s]", r.Files, redact.Safe(humanBytes(r.Bytes)),
+	w.Printf(": %d files, %s, [%s, %s]", redact.Safe(r.Files), redact.Safe(humanBytes(r.Bytes)),
 		r.Smallest, r.Largest)
 }
 
@@ -91,7 +91,7 @@ func (s LSMShape) Sublevels() int {
 
 // SafeFormat implements redact.SafeFormatter: one run a line.
 func (s LSMShape) SafeFormat(w redact.SafePrinter, _ rune) {
-	w.Printf("%d sorted runs\n", s.SortedRuns())
+	w.Printf("%d sorted runs\n", redact.Safe(s.SortedRuns()))
 	for _, r := range s.Runs {
 		w.Printf("  %v\n", r)
 	}

@@ -43,8 +43,9 @@ func (w *worker) loop(ctx context.Context) {
 	for {
 		wait := w.poll
 		if !last.IsZero() {
-			// Sleep at least until the rate limit allows the next action.
-			if left := w.minInterval - w.clock.Now().Sub(last); left > wait {
+			// Look again as soon as the rate limit allows an action, in
+			// case one was held back by it.
+			if left := w.minInterval - w.clock.Now().Sub(last); left > 0 && left < wait {
 				wait = left
 			}
 		}

@@ -1,0 +1,253 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeWaste is a WasteSource the test fills by hand.
+type fakeWaste struct {
+	mu     sync.Mutex
+	counts map[pebble.TableNum]TableWaste
+}
+
+func (f *fakeWaste) TableWaste(dst []TableWaste) []TableWaste {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, w := range f.counts {
+		dst = append(dst, w)
+	}
+	return dst
+}
+
+// add charges n empty block loads and n false positives to each table.
+func (f *fakeWaste) add(n uint64, tables ...pebble.SSTableInfo) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.counts == nil {
+		f.counts = make(map[pebble.TableNum]TableWaste)
+	}
+	for _, t := range tables {
+		w := f.counts[t.FileNum]
+		w.Table = t.FileNum
+		w.EmptyLoads += n
+		w.FilterFalsePositives += n
+		f.counts[t.FileNum] = w
+	}
+}
+
+// Two hot regions, each stacked four sublevels deep over a partitioned L6.
+var (
+	regionA = [2]int{2000, 4000}
+	regionB = [2]int{12000, 14000}
+)
+
+// advisorFixture is a DB (and an upstream reference fed the same writes)
+// with L6 split into many tables and four L0 sublevels over each region.
+type advisorFixture struct {
+	db, ref *pebble.DB
+	w       *writer
+	source  *fakeWaste
+	adv     *Advisor
+	logs    *recordingLogger
+}
+
+func newAdvisorFixture(t *testing.T, cfg AdvisorConfig) *advisorFixture {
+	f := &advisorFixture{source: &fakeWaste{}, logs: &recordingLogger{}}
+	opts := testOptions()
+	opts.Logger = f.logs
+	for i := range opts.TargetFileSizes {
+		opts.TargetFileSizes[i] = 32 << 10
+	}
+	require.NoError(t, NoCompaction{}.Apply(opts))
+	cfg.Source = f.source
+	var err error
+	f.adv, err = NewAdvisor(opts, cfg)
+	require.NoError(t, err)
+	f.db, err = pebble.Open("db", opts)
+	require.NoError(t, err)
+	f.ref, err = pebble.Open("ref", testOptions())
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		f.adv.Close()
+		require.NoError(t, f.db.Close())
+		require.NoError(t, f.ref.Close())
+	})
+
+	f.w = newWriter(t, 11, f.db, f.ref)
+	f.w.seqFlush(0, 20000)
+	require.NoError(t, f.db.Compact(context.Background(), keyOf(0), keyOf(20000), false))
+	// One flush per region, so that each L0 table stays inside its region.
+	for i := 0; i < 4; i++ {
+		for _, r := range [][2]int{regionA, regionB} {
+			for j := 0; j < 300; j++ {
+				k := keyOf(r[0] + f.w.rng.IntN(r[1]-r[0]))
+				v := fmt.Appendf(nil, "hot-%d-%d", i, j)
+				require.NoError(t, f.db.Set(k, v, pebble.NoSync))
+				require.NoError(t, f.ref.Set(k, v, pebble.NoSync))
+			}
+			f.w.flush()
+		}
+	}
+	require.Equal(t, 5, f.db.Metrics().ReadAmp())
+	return f
+}
+
+// tablesIn returns the live tables of db that overlap region r.
+func tablesIn(t *testing.T, db *pebble.DB, r [2]int, level int) []pebble.SSTableInfo {
+	levels, err := db.SSTables()
+	require.NoError(t, err)
+	var out []pebble.SSTableInfo
+	for _, tab := range levels[level] {
+		if bytes.Compare(tab.Smallest.UserKey, keyOf(r[1]-1)) <= 0 &&
+			bytes.Compare(keyOf(r[0]), tab.Largest.UserKey) <= 0 {
+			out = append(out, tab)
+		}
+	}
+	return out
+}
+
+// recordingLogger keeps the Info lines.
+type recordingLogger struct {
+	quietLogger
+	mu    sync.Mutex
+	infos []string
+}
+
+func (l *recordingLogger) Infof(format string, args ...interface{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.infos = append(l.infos, fmt.Sprintf(format, args...))
+}
+
+func (l *recordingLogger) advisorLines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, s := range l.infos {
+		if bytes.Contains([]byte(s), []byte("advisor")) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestAdvisorPicksWastedRange charges waste to region A's tables (a lot)
+// and B's (a little) and checks that the advisor compacts A, only A, says so,
+// and changes no data.
+func TestAdvisorPicksWastedRange(t *testing.T) {
+	var decisions []Decision
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 1000, MinRuns: 3,
+		OnDecision: func(d Decision) { decisions = append(decisions, d) }})
+	ctx := context.Background()
+
+	// Below MinWaste nothing happens.
+	f.source.add(50, tablesIn(t, f.db, regionA, 0)...)
+	f.source.add(10, tablesIn(t, f.db, regionB, 0)...)
+	require.False(t, f.adv.step(ctx, f.db))
+
+	bTables := tablesIn(t, f.db, regionB, 0)
+	f.source.add(400, tablesIn(t, f.db, regionA, 0)...)
+	f.source.add(400, tablesIn(t, f.db, regionA, 6)[:1]...)
+	require.True(t, f.adv.step(ctx, f.db))
+
+	require.Len(t, decisions, 1)
+	d := decisions[0]
+	require.NoError(t, d.Err)
+	require.LessOrEqual(t, bytes.Compare(d.Start, keyOf(regionA[1]-1)), 0, "%s", d)
+	require.LessOrEqual(t, bytes.Compare(keyOf(regionA[0]), d.End), 0, "%s", d)
+	require.Less(t, bytes.Compare(d.End, keyOf(regionB[0])), 0, "%s", d)
+	require.Equal(t, 5, d.RunsBefore)
+	require.Equal(t, 1, d.RunsAfter)
+	require.GreaterOrEqual(t, d.Waste, uint64(4*800))
+
+	require.Empty(t, tablesIn(t, f.db, regionA, 0), "region A merged into L6")
+	require.Equal(t, bTables, tablesIn(t, f.db, regionB, 0), "region B untouched")
+	lines := f.logs.advisorLines()
+	require.Len(t, lines, 1)
+	require.Contains(t, lines[0], "5 runs, 1 runs after")
+	require.Contains(t, lines[0], "‹"+string(d.Start)+"›", "keys are marked redactable")
+	requireSameContents(t, f.db, f.ref)
+
+	// B's waste is below MinWaste and decays: nothing more to do.
+	require.False(t, f.adv.step(ctx, f.db))
+
+	// Switched off, the advisor does nothing however large the waste.
+	f.adv.SetEnabled(false)
+	f.source.add(10000, tablesIn(t, f.db, regionB, 0)...)
+	require.False(t, f.adv.step(ctx, f.db))
+	f.adv.SetEnabled(true)
+	f.source.add(10000, tablesIn(t, f.db, regionB, 0)...)
+	require.True(t, f.adv.step(ctx, f.db))
+	require.Empty(t, tablesIn(t, f.db, regionB, 0))
+	require.Equal(t, 1, f.db.Metrics().ReadAmp())
+	requireSameContents(t, f.db, f.ref)
+}
+
+// TestAdvisorRateLimitAndClose runs the advisor in the background on a fake
+// clock: one compaction per MinInterval, none after Close.
+func TestAdvisorRateLimitAndClose(t *testing.T) {
+	clock := newFakeClock()
+	steps := make(chan bool, 100)
+	var mu sync.Mutex
+	var decisions []Decision
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(decisions)
+	}
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, Clock: clock,
+		OnDecision: func(d Decision) {
+			mu.Lock()
+			decisions = append(decisions, d)
+			mu.Unlock()
+		}})
+	f.adv.stepped = func(acted bool) { steps <- acted }
+	f.adv.Start(f.db)
+
+	f.source.add(1000, tablesIn(t, f.db, regionA, 0)...)
+	clock.awaitAfters(1)
+	clock.Advance(time.Minute) // the poll
+	require.True(t, <-steps)
+	require.Equal(t, 1, count())
+
+	// Waste in B right away: a flush wakes the advisor, the rate limit
+	// holds it back.
+	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+	f.w.seqFlush(50000, 10)
+	require.False(t, <-steps)
+	clock.awaitAfters(clock.afterCalls())
+	clock.Advance(30 * time.Second)
+	f.w.seqFlush(50010, 10)
+	require.False(t, <-steps)
+	require.Equal(t, 1, count())
+	// A minute after the first compaction the advisor looks again and B
+	// goes.
+	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+	clock.awaitAfters(clock.afterCalls())
+	clock.Advance(30 * time.Second)
+	require.True(t, <-steps)
+	require.Equal(t, 2, count())
+	require.Empty(t, tablesIn(t, f.db, regionB, 0))
+
+	f.adv.Close()
+	for len(steps) > 0 {
+		<-steps // handled before Close returned
+	}
+	f.w.randomFlush(300, 20000)
+	f.w.randomFlush(300, 20000)
+	f.source.add(100000, tablesIn(t, f.db, [2]int{0, 20000}, 0)...)
+	clock.Advance(time.Hour)
+	require.Len(t, steps, 0, "advisor stepped after Close")
+	require.Equal(t, 2, count())
+	requireSameContents(t, f.db, f.ref)
+}

@@ -1,0 +1,110 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/stretchr/testify/require"
+)
+
+// countingProps is a user table-property collector that counts the keys it
+// sees across all tables.
+type countingProps struct{ keys *atomic.Int64 }
+
+func (c countingProps) Name() string { return "test.counting" }
+func (c countingProps) Add(pebble.InternalKey, []byte) error {
+	c.keys.Add(1)
+	return nil
+}
+func (c countingProps) Finish(props map[string]string) error {
+	props["seen"] = "yes"
+	return nil
+}
+
+// fakeStatistics records the level-0 filter it found when installed, to
+// check the order: the filter plan must come first.
+type fakeStatistics struct{ sawFilter pebble.FilterPolicy }
+
+func (s *fakeStatistics) Install(opts *pebble.Options) {
+	s.sawFilter = opts.Levels[0].FilterPolicy
+}
+
+func collectorNames(opts *pebble.Options) []string {
+	var names []string
+	for _, c := range opts.BlockPropertyCollectors {
+		names = append(names, c().Name())
+	}
+	return names
+}
+
+func TestInstall(t *testing.T) {
+	rf, err := rangefilter.NewRangeFilterPolicy(nil, rangefilter.RangeFilterConfig{BitsPerKey: 16})
+	require.NoError(t, err)
+	var keys atomic.Int64
+	stats := &fakeStatistics{}
+	plan := bloom.FilterPolicy(10)
+	opts := testOptions()
+	in, err := Install(opts, Config{
+		Profile: &ManyRuns{Runs: 6},
+		FilterPlan: func(opts *pebble.Options) error {
+			opts.Levels[0].FilterPolicy = plan
+			return nil
+		},
+		Statistics:      stats,
+		RangeFilter:     rf,
+		TableProperties: []func() rangefilter.TablePropertyCollector{func() rangefilter.TablePropertyCollector { return countingProps{&keys} }},
+	})
+	require.NoError(t, err)
+	require.Equal(t, plan, stats.sawFilter, "statistics installed before the filter plan")
+	require.Equal(t, []string{rangefilter.RangeFilterName, "test.counting"}, collectorNames(opts))
+	require.True(t, opts.DisableAutomaticCompactions)
+	require.Equal(t, "many-runs", in.Profile().Name())
+	require.Nil(t, in.Advisor())
+
+	db, err := pebble.Open("db", opts)
+	require.NoError(t, err)
+	stop, err := in.Start(db)
+	require.NoError(t, err)
+	w := newWriter(t, 1, db)
+	w.seqFlush(0, 100)
+	require.Equal(t, int64(100), keys.Load(), "user collector saw every flushed key")
+	stop()
+	require.NoError(t, db.Close())
+}
+
+func TestInstallZeroConfig(t *testing.T) {
+	opts := testOptions()
+	in, err := Install(opts, Config{})
+	require.NoError(t, err)
+	require.Empty(t, opts.BlockPropertyCollectors)
+	require.False(t, opts.DisableAutomaticCompactions)
+	require.Equal(t, "leveled", in.Profile().Name())
+}
+
+func TestInstallErrors(t *testing.T) {
+	var keys atomic.Int64
+	dup := func() rangefilter.TablePropertyCollector { return countingProps{&keys} }
+	_, err := Install(testOptions(), Config{
+		TableProperties: []func() rangefilter.TablePropertyCollector{dup, dup},
+	})
+	require.ErrorContains(t, err, `both named "test.counting"`)
+
+	boom := errors.New("boom")
+	_, err = Install(testOptions(), Config{
+		FilterPlan: func(*pebble.Options) error { return boom },
+	})
+	require.ErrorIs(t, err, boom)
+	require.ErrorContains(t, err, "filter plan")
+
+	_, err = Install(testOptions(), Config{Profile: &ManyRuns{Runs: 0}})
+	require.ErrorContains(t, err, "at least 2 runs")
+
+	_, err = Install(testOptions(), Config{Advisor: &AdvisorConfig{}})
+	require.ErrorContains(t, err, "WasteSource")
+}

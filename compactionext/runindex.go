@@ -1,0 +1,62 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import "github.com/cockroachdb/pebble/v2"
+
+// runIndex places each table in its sorted run: an L0 sublevel or a level.
+type runIndex struct {
+	compare pebble.Compare
+	tables  map[pebble.TableNum]pebble.SSTableInfo
+	// runs[i] are the tables of run i; sublevels first, then levels.
+	runs [][]pebble.SSTableInfo
+}
+
+func newRunIndex(levels [][]pebble.SSTableInfo, compare pebble.Compare) runIndex {
+	ix := runIndex{compare: compare, tables: make(map[pebble.TableNum]pebble.SSTableInfo)}
+	for level, tables := range levels {
+		for _, t := range tables {
+			ix.tables[t.FileNum] = t
+		}
+		if len(tables) == 0 {
+			continue
+		}
+		if level == 0 {
+			ix.runs = append(ix.runs, l0Sublevels(tables, compare)...)
+			continue
+		}
+		ix.runs = append(ix.runs, tables)
+	}
+	return ix
+}
+
+func (ix runIndex) overlaps(t pebble.SSTableInfo, start, end []byte) bool {
+	return ix.compare(t.Smallest.UserKey, end) <= 0 && ix.compare(start, t.Largest.UserKey) <= 0
+}
+
+// runsOverlapping counts the runs with a table overlapping [start, end].
+func (ix runIndex) runsOverlapping(start, end []byte) int {
+	n := 0
+	for _, run := range ix.runs {
+		for _, t := range run {
+			if ix.overlaps(t, start, end) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// overlapping returns the tables overlapping [start, end].
+func (ix runIndex) overlapping(start, end []byte) []pebble.SSTableInfo {
+	var out []pebble.SSTableInfo
+	for _, run := range ix.runs {
+		for _, t := range run {
+			if ix.overlaps(t, start, end) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
