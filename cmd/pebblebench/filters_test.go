@@ -76,7 +76,7 @@ func levelFilterBytes(t *testing.T, runs map[string][]map[string]interface{}, en
 // pebblerf's Ribbon filters take less space than upstream's Bloom filters of
 // the same false-positive target.
 func TestFiltersEndToEnd(t *testing.T) {
-	args := []string{"-engine=both", "-benchmarks=fillrandom,compact,readrandom,levelstats", "-num=5000",
+	args := []string{"-engine=both", "-benchmarks=fillrandom,compact,readrandom,levelstats", "-num=2000",
 		"-seed=9", "-missing_fraction=0.5", "-bloom_bits=10", "-use_l6_filters", "-statistics", "-db=" + t.TempDir()}
 	for _, ribbon := range []bool{false, true} {
 		a := args

@@ -22,13 +22,12 @@ type config struct {
 	db         string
 	dbGiven    bool
 
-	num          int64
-	reads        int64
-	duration     int
-	threads      int
-	batchSize    int
-	seed         int64
-	seedFromTime bool
+	num       int64
+	reads     int64
+	duration  int
+	threads   int
+	batchSize int
+	seed      int64
 
 	keySize          int
 	valueSize        int
