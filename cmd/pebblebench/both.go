@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -205,7 +206,9 @@ func (d *driver) runSpec(spec benchSpec) error {
 			}
 		}
 		if len(d.engines) == 2 && len(results[1]) == len(results[0]) {
-			fmt.Fprintln(d.out, ratioLine(d.cfg, results[0][i], results[1][i]))
+			if err := d.reportRatio(results[0][i], results[1][i], i+1); err != nil {
+				return err
+			}
 		}
 	}
 	if spec.repeats > 1 {
@@ -265,6 +268,27 @@ func (d *driver) report(res *result, runNumber int) error {
 		return writeJSONResult(d.jsonOut, d.cfg, runNumber, res)
 	}
 	return nil
+}
+
+// reportRatio prints the ratio line of one pair of runs and, under -json,
+// the same figures as an object whose engine is "pebblerf/pebble".
+func (d *driver) reportRatio(base, other *result, runNumber int) error {
+	fmt.Fprintln(d.out, ratioLine(d.cfg, base, other))
+	if d.jsonOut == nil {
+		return nil
+	}
+	// JSON has no NaN: a ratio over a zero base is null.
+	ratios := map[string]*float64{}
+	for _, f := range ratioFigures(d.cfg, base, other) {
+		if !math.IsNaN(f.ratio) {
+			ratios[f.name] = &f.ratio
+		} else {
+			ratios[f.name] = nil
+		}
+	}
+	return writeJSONLine(d.jsonOut, map[string]interface{}{
+		"benchmark": base.Benchmark, "engine": other.Engine + "/" + base.Engine, "run": runNumber, "ratios": ratios,
+	})
 }
 
 // runMeta runs a meta benchmark (stats, levelstats) on each engine.

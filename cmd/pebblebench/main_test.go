@@ -68,6 +68,9 @@ func TestEndToEndBothEngines(t *testing.T) {
 		require.Contains(t, a[0], "histogram_micros")
 		require.Contains(t, a[0], "statistics")
 		require.Contains(t, text, "ratio pebblerf/pebble "+bench+" :")
+		ratios := runs[bench+"/pebblerf/pebble"]
+		require.Len(t, ratios, 1)
+		require.Equal(t, 1.0, ratios[0]["ratios"].(map[string]interface{})["found"])
 	}
 	for _, e := range []string{"pebble", "pebblerf"} {
 		ls := runs["levelstats/"+e]

@@ -91,6 +91,7 @@ func TestTickerArithmetic(t *testing.T) {
 
 	// Tickers zero in both engines are left out of ratio lines; a zero
 	// base gives n/a.
-	require.Equal(t, [][2]string{{"a", "2.000"}, {"c", "n/a"}},
-		tickerRatios([]ticker{{"a", 2}, {"b", 0}, {"c", 0}}, []ticker{{"a", 4}, {"b", 0}, {"c", 3}, {"d", 1}}))
+	var b strings.Builder
+	formatFigures(&b, tickerRatios([]ticker{{"a", 2}, {"b", 0}, {"c", 0}}, []ticker{{"a", 4}, {"b", 0}, {"c", 3}, {"d", 1}}))
+	require.Equal(t, " a 2.000 c n/a", b.String())
 }

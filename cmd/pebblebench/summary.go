@@ -108,17 +108,24 @@ func formatRatio(x float64) string {
 	return fmt.Sprintf("%.3f", x)
 }
 
+// figure is one compared figure: its name and the ratio, NaN when the base
+// is zero.
+type figure struct {
+	name  string
+	ratio float64
+}
+
 // ratioFigures are the figures compared between engines, other over base.
-func ratioFigures(c *config, base, other *result) [][2]string {
-	figs := [][2]string{
-		{"micros/op", formatRatio(ratio(base.microsPerOp(), other.microsPerOp()))},
-		{"ops/sec", formatRatio(ratio(base.opsPerSec(), other.opsPerSec()))},
+func ratioFigures(c *config, base, other *result) []figure {
+	figs := []figure{
+		{"micros/op", ratio(base.microsPerOp(), other.microsPerOp())},
+		{"ops/sec", ratio(base.opsPerSec(), other.opsPerSec())},
 	}
 	if base.hasBytes(c) || other.hasBytes(c) {
-		figs = append(figs, [2]string{"MB/s", formatRatio(ratio(base.mbPerSec(), other.mbPerSec()))})
+		figs = append(figs, figure{"MB/s", ratio(base.mbPerSec(), other.mbPerSec())})
 	}
 	if base.bench.showFound {
-		figs = append(figs, [2]string{"found", formatRatio(ratio(float64(base.Found), float64(other.Found)))})
+		figs = append(figs, figure{"found", ratio(float64(base.Found), float64(other.Found))})
 	}
 	if c.statistics {
 		figs = append(figs, tickerRatios(base.Tickers, other.Tickers)...)
@@ -128,21 +135,21 @@ func ratioFigures(c *config, base, other *result) [][2]string {
 
 // tickerRatios compares the tickers both engines have, other over base,
 // leaving out those that are zero for both.
-func tickerRatios(base, other []ticker) [][2]string {
+func tickerRatios(base, other []ticker) []figure {
 	baseCounts := tickerMap(base)
-	var figs [][2]string
+	var figs []figure
 	for _, t := range other {
 		if b, ok := baseCounts[t.Name]; ok && (b != 0 || t.Count != 0) {
-			figs = append(figs, [2]string{t.Name, formatRatio(ratio(float64(b), float64(t.Count)))})
+			figs = append(figs, figure{t.Name, ratio(float64(b), float64(t.Count))})
 		}
 	}
 	return figs
 }
 
-// formatFigures writes figures as " name value" pairs.
-func formatFigures(b *strings.Builder, figs [][2]string) {
+// formatFigures writes figures as " name ratio" pairs.
+func formatFigures(b *strings.Builder, figs []figure) {
 	for _, f := range figs {
-		fmt.Fprintf(b, " %s %s", f[0], f[1])
+		fmt.Fprintf(b, " %s %s", f.name, formatRatio(f.ratio))
 	}
 }
 
