@@ -6,112 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/cockroachdb/errors"
-	upstream "github.com/cockroachdb/pebble/v2"
 )
-
-// engineState is one engine's DB across the benchmarks of an invocation.
-// Under -engine=both there are two, in <db>/pebble and <db>/pebblerf; one
-// engine alone also uses <db>/<engine>, so a DB written in one mode can be
-// read with -use_existing_db in the other, and so pebblebench only ever
-// deletes directories it names itself.
-type engineState struct {
-	name  string
-	dir   string
-	cfg   *config
-	db    engine
-	cache *upstream.Cache
-	// dirty is set when the open DB has taken writes since it was opened.
-	dirty bool
-	// tickers sums the statistics of every run, for the final STATISTICS.
-	tickers []ticker
-}
-
-func (s *engineState) open() error {
-	s.cache = upstream.NewCache(s.cfg.cacheSize)
-	opts, err := s.cfg.options(s.name, s.cache)
-	if err == nil {
-		s.db, err = openEngine(s.name, s.dir, opts, s.cfg.statistics)
-	}
-	if err != nil {
-		s.cache.Unref()
-		s.cache = nil
-		return errors.Wrapf(err, "opening %s in %s", s.name, s.dir)
-	}
-	s.dirty = false
-	return nil
-}
-
-func (s *engineState) close() error {
-	if s.db == nil {
-		return nil
-	}
-	err := s.db.Close()
-	s.cache.Unref()
-	s.db, s.cache = nil, nil
-	return errors.Wrapf(err, "closing %s", s.name)
-}
-
-// prepare readies the DB for benchmark b.
-//
-// Fill benchmarks start from an empty DB, as db_bench's fresh_db ones do.
-//
-// A benchmark that reads after writes starts on a DB that was flushed,
-// closed and reopened. Pebble reserves the memtables' memory inside the
-// block cache, so after a fill a full 64 MiB memtable would leave an 8 MiB
-// cache empty and the reads would measure a cache-less DB; reopening starts
-// a new, small memtable and an empty cache, like a db_bench read run in a
-// second invocation with -use_existing_db. It is done for both engines
-// alike and is not timed.
-func (s *engineState) prepare(b *benchmark) error {
-	switch {
-	case b.fresh:
-		if err := s.close(); err != nil {
-			return err
-		}
-		if err := os.RemoveAll(s.dir); err != nil {
-			return errors.Wrapf(err, "removing %s", s.dir)
-		}
-		return s.open()
-	case s.db == nil:
-		return s.open()
-	case b.reads && s.dirty:
-		if err := s.db.Flush(); err != nil {
-			return errors.Wrapf(err, "flushing %s", s.name)
-		}
-		if err := s.close(); err != nil {
-			return err
-		}
-		return s.open()
-	}
-	return nil
-}
-
-// settle waits, untimed, until the engine has no flush or compaction
-// running, seen twice in a row settlePoll apart. Under -engine=both the
-// engines share the machine, so one engine's compactions left over from a
-// fill would otherwise run during the other engine's measurement and bias
-// the ratio against whichever runs second.
-func (s *engineState) settle(stop *atomic.Bool) {
-	for idle := 0; idle < 2 && !stop.Load(); {
-		m := s.db.Metrics()
-		if m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0 {
-			idle++
-		} else {
-			idle = 0
-		}
-		time.Sleep(settlePoll)
-	}
-}
-
-const settlePoll = 20 * time.Millisecond
 
 // driver runs the -benchmarks list on the engines of -engine.
 type driver struct {
