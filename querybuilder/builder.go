@@ -153,7 +153,8 @@ func (b *Builder) NewIter(o *pebble.IterOptions) (*Iterator, error) {
 func (b *Builder) NewIterFrom(r Reader, o *pebble.IterOptions) (*Iterator, error) {
 	// Create the upstream iterator first: the layout read right after it is
 	// the closest to the iterator's view.
-	i := &Iterator{b: b}
+	i := iterPool.Get().(*Iterator)
+	i.b = b
 	i.setUserOptions(o)
 	return i.start(r.NewIter(i.upstreamOptions()))
 }
@@ -161,11 +162,12 @@ func (b *Builder) NewIterFrom(r Reader, o *pebble.IterOptions) (*Iterator, error
 // start plans i around the upstream iterator just created for it.
 func (i *Iterator) start(it *pebble.Iterator, err error) (*Iterator, error) {
 	if err != nil {
+		iterPool.Put(i)
 		return nil, err
 	}
 	i.it = it
 	if err := i.replan(); err != nil {
-		_ = it.Close()
+		_ = i.Close()
 		return nil, err
 	}
 	return i, nil

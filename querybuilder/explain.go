@@ -133,6 +133,7 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 	}
 	e.Plan, e.Reason = q.Plan()
 	e.Step = planned.step
+	layout := q.layout
 	if err := errors.CombineErrors(planned.err, q.Close()); err != nil {
 		return nil, err
 	}
@@ -149,7 +150,7 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 		return nil, errors.AssertionFailedf("querybuilder: planned query returned %d keys, plain iterator %d",
 			len(planned.keys), len(plain.keys))
 	}
-	b.explainRuns(e, q.layout, &opts)
+	b.explainRuns(e, layout, &opts)
 	for _, fn := range annotate {
 		fn(e)
 	}

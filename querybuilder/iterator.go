@@ -2,6 +2,7 @@ package querybuilder
 
 import (
 	"context"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
@@ -16,10 +17,13 @@ type Iterator struct {
 	b  *Builder
 	it *pebble.Iterator
 	// opts holds the caller's options; the bounds are owned copies.
-	opts   pebble.IterOptions
+	opts pebble.IterOptions
+	// upOpts is the last options handed to the upstream iterator (kept here
+	// so that handing them over allocates nothing).
+	upOpts pebble.IterOptions
 	layout *Layout
 	plan   Plan
-	reason redact.RedactableString
+	reason reason
 	// step, when non-nil, is the upstream iterator's upper bound: a file
 	// start above the last seek key and below opts.UpperBound. Nil means the
 	// upstream iterator has the caller's bounds.
@@ -66,7 +70,7 @@ const (
 )
 
 // Plan returns the plan the query runs under, and why.
-func (i *Iterator) Plan() (Plan, redact.RedactableString) { return i.plan, i.reason }
+func (i *Iterator) Plan() (Plan, redact.RedactableString) { return i.plan, i.reason.format() }
 
 // QueryStats returns the planner's counters.
 func (i *Iterator) QueryStats() QueryStats { return i.stats }
@@ -96,7 +100,8 @@ func cloneKey(k []byte) []byte {
 // its bounds appended. The filter slice gets spare capacity because Pebble
 // appends to it in place.
 func (i *Iterator) upstreamOptions() *pebble.IterOptions {
-	o := i.opts
+	i.upOpts = i.opts
+	o := &i.upOpts
 	if rf := i.b.opts.RangeFilters; rf != nil {
 		extra := rf(o.LowerBound, o.UpperBound)
 		if len(extra) > 0 {
@@ -105,7 +110,7 @@ func (i *Iterator) upstreamOptions() *pebble.IterOptions {
 			o.PointKeyFilters = f
 		}
 	}
-	return &o
+	return o
 }
 
 // replan chooses the plan for the current options; the upstream iterator
@@ -192,8 +197,7 @@ func (i *Iterator) adapt() {
 	}
 	if i.window.widenings > adaptMaxWidenings && i.b.opts.Plan == PlanAuto {
 		i.plan = PlanPlain
-		i.reason = redact.Sprintf("stepping stopped: %d of %d steps widened",
-			redact.SafeInt(i.window.widenings), redact.SafeInt(i.window.steps))
+		i.reason = reason{kind: reasonSteppingStopped, widened: i.window.widenings, steps: i.window.steps}
 		i.stats.SteppingStopped = true
 	}
 	i.window.steps, i.window.widenings = 0, 0
@@ -404,7 +408,7 @@ func (i *Iterator) SetOptions(o *pebble.IterOptions) {
 func (i *Iterator) keepPlanOnError(err error) {
 	if err != nil {
 		i.step, i.prefixMode, i.userPrefix = nil, false, false
-		i.plan, i.reason = PlanPlain, "the LSM's file metadata could not be read"
+		i.plan, i.reason = PlanPlain, reason{kind: reasonNoLayout}
 	}
 }
 
@@ -417,7 +421,8 @@ func (i *Iterator) Clone(opts pebble.CloneOptions) (*Iterator, error) {
 
 // CloneWithContext is pebble.Iterator.CloneWithContext.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts pebble.CloneOptions) (*Iterator, error) {
-	c := &Iterator{b: i.b}
+	c := iterPool.Get().(*Iterator)
+	c.b = i.b
 	if opts.IterOptions != nil {
 		c.setUserOptions(opts.IterOptions)
 	} else {
@@ -445,8 +450,19 @@ func (i *Iterator) Valid() bool { return i.it.Valid() }
 // Error is pebble.Iterator.Error.
 func (i *Iterator) Error() error { return i.it.Error() }
 
-// Close is pebble.Iterator.Close.
-func (i *Iterator) Close() error { return i.it.Close() }
+// Close is pebble.Iterator.Close. The Iterator is recycled, as Pebble
+// recycles its own: it must not be used after Close.
+func (i *Iterator) Close() error {
+	err := i.it.Close()
+	keyBuf := i.keyBuf[:0]
+	*i = Iterator{keyBuf: keyBuf}
+	iterPool.Put(i)
+	return err
+}
+
+// iterPool recycles Iterators: a query per seek is a common pattern, and
+// the struct is a few hundred bytes.
+var iterPool = sync.Pool{New: func() any { return new(Iterator) }}
 
 // Stats is pebble.Iterator.Stats. It counts the upstream iterator's work,
 // including the re-seeks stepping and prefix exits add.

@@ -48,42 +48,80 @@ func (Plan) SafeValue() {}
 // from about one deferred run per seek.
 const DefaultMinDeferrable = 1.0
 
-// choosePlan resolves forced (the user's choice) for a query over [lower,
-// upper) and says why.
+// reason says why a query runs under its plan. It is kept as data and
+// formatted only when asked for, because a query is planned on every
+// NewIter and most callers never ask.
+type reason struct {
+	kind              reasonKind
+	deferrable, limit float64
+	widened, steps    int
+}
+
+type reasonKind int8
+
+const (
+	reasonForced reasonKind = iota
+	reasonRangeKeys
+	reasonForcedPrefixSpans
+	reasonOnePrefix
+	reasonDeferrable
+	reasonNotDeferrable
+	reasonSteppingStopped
+	reasonNoLayout
+)
+
+func (r reason) format() redact.RedactableString {
+	switch r.kind {
+	case reasonForced:
+		return "forced"
+	case reasonRangeKeys:
+		return "range keys are truncated to bounds, so they are read plain"
+	case reasonForcedPrefixSpans:
+		return "forced prefix, but the bounds span more than one prefix"
+	case reasonOnePrefix:
+		return "bounds lie within one prefix"
+	case reasonDeferrable:
+		return redact.Sprintf("%.1f runs deferrable per seek >= %.1f",
+			redact.Safe(r.deferrable), redact.Safe(r.limit))
+	case reasonNotDeferrable:
+		return redact.Sprintf("%.1f runs deferrable per seek < %.1f",
+			redact.Safe(r.deferrable), redact.Safe(r.limit))
+	case reasonSteppingStopped:
+		return redact.Sprintf("stepping stopped: %d of %d steps widened",
+			redact.SafeInt(r.widened), redact.SafeInt(r.steps))
+	case reasonNoLayout:
+		return "the LSM's file metadata could not be read"
+	}
+	return "unknown"
+}
+
+// choosePlan resolves forced (the user's choice) for a query with options o
+// and says why.
 func choosePlan(
 	forced Plan, cmp *pebble.Comparer, o *pebble.IterOptions, l *Layout, minDeferrable float64,
-) (Plan, redact.RedactableString) {
-	if o != nil && o.KeyTypes != pebble.IterKeyTypePointsOnly {
-		return PlanPlain, "range keys are truncated to bounds, so they are read plain"
+) (Plan, reason) {
+	if o.KeyTypes != pebble.IterKeyTypePointsOnly {
+		return PlanPlain, reason{kind: reasonRangeKeys}
 	}
-	var lower, upper []byte
-	if o != nil {
-		lower, upper = o.LowerBound, o.UpperBound
-	}
-	prefix := withinOnePrefix(cmp, lower, upper)
+	prefix := withinOnePrefix(cmp, o.LowerBound, o.UpperBound)
 	switch forced {
-	case PlanPlain:
-		return PlanPlain, "forced"
-	case PlanStepped:
-		return PlanStepped, "forced"
+	case PlanPlain, PlanStepped:
+		return forced, reason{kind: reasonForced}
 	case PlanPrefix:
 		if prefix {
-			return PlanPrefix, "forced"
+			return PlanPrefix, reason{kind: reasonForced}
 		}
-		return PlanPlain, "forced prefix, but the bounds span more than one prefix"
+		return PlanPlain, reason{kind: reasonForcedPrefixSpans}
 	}
 	if prefix {
-		return PlanPrefix, "bounds lie within one prefix"
+		return PlanPrefix, reason{kind: reasonOnePrefix}
 	}
-	if l != nil && l.Deferrable >= minDeferrable {
-		return PlanStepped, redact.Sprintf("%.1f runs deferrable per seek >= %.1f",
-			redact.Safe(l.Deferrable), redact.Safe(minDeferrable))
+	r := reason{kind: reasonNotDeferrable, deferrable: l.Deferrable, limit: minDeferrable}
+	if l.Deferrable >= minDeferrable {
+		r.kind = reasonDeferrable
+		return PlanStepped, r
 	}
-	var d float64
-	if l != nil {
-		d = l.Deferrable
-	}
-	return PlanPlain, redact.Sprintf("%.1f runs deferrable per seek < %.1f", redact.Safe(d), redact.Safe(minDeferrable))
+	return PlanPlain, r
 }
 
 // withinOnePrefix reports whether every key in [lower, upper) has lower's
