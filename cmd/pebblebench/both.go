@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -31,6 +32,34 @@ func newDriver(c *config, root string, out, jsonOut io.Writer, stop *atomic.Bool
 		d.engines = append(d.engines, &engineState{name: name, dir: filepath.Join(root, name), cfg: c})
 	}
 	return d
+}
+
+// start removes the engines' directories unless -use_existing_db, as
+// db_bench destroys its DB, and opens the report file.
+func (d *driver) start() error {
+	if !d.cfg.useExistingDB {
+		for _, e := range d.engines {
+			if err := os.RemoveAll(e.dir); err != nil {
+				return errors.Wrapf(err, "removing %s", e.dir)
+			}
+		}
+	}
+	if d.cfg.reportIntervalSeconds > 0 {
+		p, err := newProgressReporter(d.cfg, os.Stderr)
+		if err != nil {
+			return err
+		}
+		d.progress = p
+	}
+	return nil
+}
+
+func (d *driver) finish() error {
+	err := d.closeAll()
+	if d.progress != nil {
+		err = errors.CombineErrors(err, d.progress.close())
+	}
+	return err
 }
 
 func (d *driver) label(name, engineName string) string {

@@ -108,34 +108,6 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// start removes the engines' directories unless -use_existing_db, as
-// db_bench destroys its DB, and opens the report file.
-func (d *driver) start() error {
-	if !d.cfg.useExistingDB {
-		for _, e := range d.engines {
-			if err := os.RemoveAll(e.dir); err != nil {
-				return errors.Wrapf(err, "removing %s", e.dir)
-			}
-		}
-	}
-	if d.cfg.reportIntervalSeconds > 0 {
-		p, err := newProgressReporter(d.cfg, os.Stderr)
-		if err != nil {
-			return err
-		}
-		d.progress = p
-	}
-	return nil
-}
-
-func (d *driver) finish() error {
-	err := d.closeAll()
-	if d.progress != nil {
-		err = errors.CombineErrors(err, d.progress.close())
-	}
-	return err
-}
-
 func mustParseBenchmarkList(s string) []benchSpec {
 	specs, err := parseBenchmarkList(s)
 	if err != nil {
