@@ -137,3 +137,13 @@ func (i *Iterator) cloneTracked(ctx context.Context, opts CloneOptions) (*Iterat
 	it, err := i.Iterator.CloneWithContext(ctx, opts)
 	return wrapTracked(it, err, t)
 }
+
+// Close is upstream's Iterator.Close. The tracker goes back to its pool.
+func (i *Iterator) Close() error {
+	err := i.Iterator.Close()
+	if i.stats != nil {
+		i.stats.Release()
+		i.stats = nil
+	}
+	return err
+}

@@ -2,7 +2,11 @@
 
 package seekstats
 
-import "github.com/cockroachdb/pebble/v2"
+import (
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+)
 
 // IterTracker follows one wrapped iterator: its seeks, the data blocks its
 // tables load, and the values its caller reads. It is used from the
@@ -21,8 +25,11 @@ type IterTracker struct {
 	sh     *shard
 	filter iterFilter
 	// opts are the caller's options (without the tracker's filter), for
-	// Clone.
-	opts pebble.IterOptions
+	// Clone; withFilter are the options Pebble is given, and filters their
+	// PointKeyFilters.
+	opts       pebble.IterOptions
+	withFilter pebble.IterOptions
+	filters    []pebble.BlockPropertyFilter
 
 	// State of the current seek.
 	prefixSeek       bool
@@ -62,9 +69,27 @@ func (f *iterFilter) SyntheticSuffixIntersects(prop []byte, _ []byte) (bool, err
 // defaults), and the options to create the iterator with: a copy of o with
 // the tracker's filter added. o is not modified.
 func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterOptions) {
-	t := &IterTracker{s: s, sh: s.c.pickShard()}
+	t := trackerPool.Get().(*IterTracker)
+	if t.s != s {
+		t.s, t.sh = s, s.c.pickShard()
+	}
 	t.filter.t = t
-	return t, t.SetOptions(o)
+	return t, t.setOptions(o, true /* reuse */)
+}
+
+// Trackers are pooled: programs that open an iterator per seek (db_bench's
+// seekrandom does) would otherwise allocate one, with two copies of the
+// options, per seek.
+var trackerPool = sync.Pool{New: func() any { return new(IterTracker) }}
+
+// Release returns t to the pool once its iterator is closed; t must not be
+// used afterwards. Pebble keeps no reference to the filter past Close.
+func (t *IterTracker) Release() {
+	clear(t.filters[:cap(t.filters)])
+	t.opts, t.withFilter = pebble.IterOptions{}, pebble.IterOptions{}
+	t.BeginSeek(false)
+	clear(t.buf[:])
+	trackerPool.Put(t)
 }
 
 // SetOptions records o as the iterator's new options and returns the
@@ -72,19 +97,29 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 // filter, Pebble rebuilds the iterator stack on every SetOptions while
 // statistics are on.
 func (t *IterTracker) SetOptions(o *pebble.IterOptions) *pebble.IterOptions {
+	// The live iterator still holds the old filter slice: make a new one.
+	return t.setOptions(o, false)
+}
+
+func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.IterOptions {
 	if o != nil {
 		t.opts = *o
 	} else {
 		t.opts = pebble.IterOptions{}
 	}
 	t.BeginSeek(false)
-	withFilter := t.opts
 	// Pebble appends to this slice in place (levels share it), so it gets
 	// room of its own.
-	filters := make([]pebble.BlockPropertyFilter, 0, len(t.opts.PointKeyFilters)+2)
-	filters = append(filters, t.opts.PointKeyFilters...)
-	withFilter.PointKeyFilters = append(filters, &t.filter)
-	return &withFilter
+	n := len(t.opts.PointKeyFilters) + 2
+	if !reuse || cap(t.filters) < n {
+		t.filters = make([]pebble.BlockPropertyFilter, 0, n)
+	}
+	t.filters = append(append(t.filters[:0], t.opts.PointKeyFilters...), &t.filter)
+	t.withFilter = t.opts
+	t.withFilter.PointKeyFilters = t.filters
+	// Pebble copies the options it is given; the pointer does not escape
+	// into the iterator.
+	return &t.withFilter
 }
 
 // Options returns the caller's options as last set, without the tracker's

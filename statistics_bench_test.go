@@ -1,0 +1,165 @@
+package pebble
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// benchKey is db_bench's key layout: an 8-byte big-endian number, then
+// padding to 16 bytes; with an 8-byte prefix every key has its own prefix.
+func benchKey(dst []byte, n uint64) []byte {
+	dst = binary.BigEndian.AppendUint64(dst[:0], n)
+	return append(dst, "--------"...)
+}
+
+var benchComparer = func() *Comparer {
+	c := *upstream.DefaultComparer
+	c.Name = "pebblerf.bench.prefix8"
+	c.Split = func(k []byte) int { return min(8, len(k)) }
+	return &c
+}()
+
+// benchReader is what the benchmark needs of either engine.
+type benchReader[I interface {
+	SeekPrefixGE([]byte) bool
+	Next() bool
+	Value() []byte
+	Close() error
+}] interface {
+	NewIter(*IterOptions) (I, error)
+}
+
+// fillBench writes n keys (every other number, so that half the seeks miss)
+// in four flushed batches, compacting the first two to L6: an LSM with L6
+// and L0 tables.
+func fillBench(b *testing.B, set func(k []byte) error, flush func() error, compact func() error, n int) {
+	var k []byte
+	for part := 0; part < 4; part++ {
+		for i := part; i < n; i += 4 {
+			k = benchKey(k, uint64(2*i))
+			if err := set(k); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := flush(); err != nil {
+			b.Fatal(err)
+		}
+		if part == 1 {
+			if err := compact(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func benchOptions() *Options {
+	// A cache that holds the whole DB next to the memtable reservation, so
+	// that the loop measures seeks, not block decoding.
+	o := &Options{FS: vfs.NewMem(), Comparer: benchComparer, DisableAutomaticCompactions: true,
+		CacheSize: 64 << 20, FormatMajorVersion: FormatNewest}
+	o.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
+	return o
+}
+
+// seeker runs db_bench seekrandom's loop on one engine: SeekPrefixGE, then
+// up to nexts Next calls, reading every value.
+type seeker func(k []byte, nexts int, newIterPerSeek bool)
+
+func seekerFor[I interface {
+	SeekPrefixGE([]byte) bool
+	Next() bool
+	Value() []byte
+	Close() error
+}](b *testing.B, r benchReader[I]) (seeker, func()) {
+	it, err := r.NewIter(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(k []byte, nexts int, newIterPerSeek bool) {
+		cur := it
+		if newIterPerSeek {
+			if cur, err = r.NewIter(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for ok, j := cur.SeekPrefixGE(k), 0; ok && j <= nexts; ok, j = cur.Next(), j+1 {
+			_ = cur.Value()
+		}
+		if newIterPerSeek {
+			_ = cur.Close()
+		}
+	}
+	return run, func() { _ = it.Close() }
+}
+
+// BenchmarkSeekPrefixStatistics compares upstream Pebble with pebblerf with
+// statistics off and on, over identical LSMs with identical filters (Pebble's
+// Bloom, 10 bits per key), on db_bench seekrandom's loop. The engines take
+// turns in slices of 256 seeks over the same keys, so that noise from other
+// processes falls on all of them alike; the reported metrics are each
+// engine's ns per seek and pebblerf's ratios to upstream (time, so below 1
+// is faster).
+func BenchmarkSeekPrefixStatistics(b *testing.B) {
+	const n = 100_000
+	ctx := context.Background()
+	lo, hi := benchKey(nil, 0), benchKey(nil, 2*n)
+	up, err := upstream.Open("db", benchOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer up.Close()
+	fillBench(b, func(k []byte) error { return up.Set(k, k, nil) }, up.Flush,
+		func() error { return up.Compact(ctx, lo, hi, false) }, n)
+	upSeek, upClose := seekerFor[*upstream.Iterator](b, up)
+	defer upClose()
+	seekers := []seeker{upSeek}
+	for _, stats := range []bool{false, true} {
+		db, err := OpenWithPlugins("db", benchOptions(), Plugins{Statistics: stats})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		fillBench(b, func(k []byte) error { return db.Set(k, k, nil) }, db.Flush,
+			func() error { return db.Compact(ctx, lo, hi, false) }, n)
+		s, c := seekerFor[*Iterator](b, db)
+		defer c()
+		seekers = append(seekers, s)
+	}
+	for _, nexts := range []int{1, 10} {
+		for _, perSeek := range []bool{true, false} {
+			b.Run(fmt.Sprintf("nexts=%d/newiter=%t", nexts, perSeek), func(b *testing.B) {
+				const slice = 256
+				keys := make([][]byte, slice)
+				rng := rand.New(rand.NewPCG(1, 2))
+				var spent [3]time.Duration
+				for done := 0; done < b.N; done += slice {
+					for i := range keys {
+						keys[i] = benchKey(keys[i], uint64(rng.IntN(2*n)))
+					}
+					for e, seek := range seekers {
+						start := time.Now()
+						for _, k := range keys {
+							seek(k, nexts, perSeek)
+						}
+						spent[e] += time.Since(start)
+					}
+				}
+				ops := float64((b.N + slice - 1) / slice * slice)
+				b.ReportMetric(float64(spent[0].Nanoseconds())/ops, "upstream-ns/seek")
+				b.ReportMetric(float64(spent[1].Nanoseconds())/ops, "off-ns/seek")
+				b.ReportMetric(float64(spent[2].Nanoseconds())/ops, "on-ns/seek")
+				b.ReportMetric(float64(spent[1])/float64(spent[0]), "off/upstream")
+				b.ReportMetric(float64(spent[2])/float64(spent[0]), "on/upstream")
+				b.ReportMetric(float64(spent[2])/float64(spent[1]), "on/off")
+			})
+		}
+	}
+}
