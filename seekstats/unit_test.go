@@ -201,8 +201,8 @@ func TestDerivedFigures(t *testing.T) {
 		}
 	}
 	c := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, UsefulFilterMatch: 10, UsefulNoFilter: 6}
-	rate(20.0/90)(c.SeekFalsePositiveRate())
-	rate(24.0/40)(c.RangeFilterOpportunity())
+	rate(20.0 / 90)(c.SeekFalsePositiveRate())
+	rate(24.0 / 40)(c.RangeFilterOpportunity())
 	_, ok := LevelCounts{}.SeekFalsePositiveRate()
 	require.False(t, ok)
 	_, ok = LevelCounts{}.RangeFilterOpportunity()
@@ -212,10 +212,10 @@ func TestDerivedFigures(t *testing.T) {
 	sn.tickers[BloomFilterPrefixChecked] = 100
 	sn.tickers[BloomFilterPrefixUseful] = 60
 	sn.tickers[BloomFilterPrefixTruePositive] = 30
-	rate(10.0/70)(sn.PointPrefixFalsePositiveRate())
+	rate(10.0 / 70)(sn.PointPrefixFalsePositiveRate())
 
 	sn.tickers[BloomFilterFullPositive] = 50
 	sn.tickers[BloomFilterFullTruePositive] = 45
 	sn.tickers[BloomFilterUseful] = 95
-	rate(5.0/100)(sn.PointWholeKeyFalsePositiveRate())
+	rate(5.0 / 100)(sn.PointWholeKeyFalsePositiveRate())
 }
