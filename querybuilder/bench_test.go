@@ -92,9 +92,21 @@ func buildLeveled(b testing.TB, dir string, keys int) int {
 	db, err := pebble.Open(dir, &pebble.Options{FS: vfs.Default, Logger: quietLogger{}})
 	require.NoError(b, err)
 	rng := rand.New(rand.NewPCG(2, 2))
+	fillKeys(b, db, rng, rng.Perm(keys))
+	// Not a timing assertion: wait for background compactions to finish so
+	// that both sides measure the same shape.
+	for db.Metrics().Compact.NumInProgress > 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	require.NoError(b, db.Close())
+	return keys
+}
+
+// fillKeys writes the keys in order in batches of 1000 and flushes.
+func fillKeys(b testing.TB, db *pebble.DB, rng *rand.Rand, order []int) {
 	var value [100]byte
 	batch := db.NewBatch()
-	for _, k := range rng.Perm(keys) {
+	for _, k := range order {
 		require.NoError(b, batch.Set(benchKey(k), benchValue(rng, value[:]), nil))
 		if batch.Count() == 1000 {
 			require.NoError(b, batch.Commit(pebble.NoSync))
@@ -103,13 +115,6 @@ func buildLeveled(b testing.TB, dir string, keys int) int {
 	}
 	require.NoError(b, batch.Commit(pebble.NoSync))
 	require.NoError(b, db.Flush())
-	// Not a timing assertion: wait for background compactions to finish so
-	// that both sides measure the same shape.
-	for db.Metrics().Compact.NumInProgress > 0 {
-		time.Sleep(50 * time.Millisecond)
-	}
-	require.NoError(b, db.Close())
-	return keys
 }
 
 // sample is one timed run of a workload on one side.
@@ -330,18 +335,11 @@ func BenchmarkSeedScenario(b *testing.B) {
 	dir := b.TempDir()
 	db, closeDB := openBench(b, dir, &pebble.Options{FS: vfs.Default, Logger: quietLogger{}})
 	defer closeDB()
-	rng := rand.New(rand.NewPCG(3, 3))
-	var value [100]byte
-	batch := db.NewBatch()
-	for k := 0; k < fill; k++ {
-		require.NoError(b, batch.Set(benchKey(k), benchValue(rng, value[:]), nil))
-		if batch.Count() == 1000 {
-			require.NoError(b, batch.Commit(pebble.NoSync))
-			batch = db.NewBatch()
-		}
+	order := make([]int, fill)
+	for k := range order {
+		order[k] = k
 	}
-	require.NoError(b, batch.Commit(pebble.NoSync))
-	require.NoError(b, db.Flush())
+	fillKeys(b, db, rand.New(rand.NewPCG(3, 3)), order)
 
 	stop := make(chan struct{})
 	writerDone := make(chan error, 1)

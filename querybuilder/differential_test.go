@@ -63,7 +63,7 @@ func (w *walker) step() {
 		// the iterator is repositioned.
 		x %= 33
 	}
-	w.mustReposition = x >= 96
+	w.mustReposition = x >= 96 // and after Clone, below
 	switch {
 	case x < 18:
 		op, a, b = keyOp(w, "SeekGE", (*pebble.Iterator).SeekGE, (*Iterator).SeekGE)
@@ -89,6 +89,17 @@ func (w *walker) step() {
 		op, a, b = keysOp(w, "SeekGEWithLimit", (*pebble.Iterator).SeekGEWithLimit, (*Iterator).SeekGEWithLimit)
 	case x < 90:
 		op, a, b = keysOp(w, "SeekLTWithLimit", (*pebble.Iterator).SeekLTWithLimit, (*Iterator).SeekLTWithLimit)
+	case x < 91:
+		// Clones read the same view and are not positioned; the walk
+		// goes on with them.
+		op = "Clone"
+		pc, err := w.plain.Clone(pebble.CloneOptions{})
+		require.NoError(w.t, err)
+		qc, err := w.query.Clone(pebble.CloneOptions{})
+		require.NoError(w.t, err)
+		w.close()
+		w.plain, w.query = pc, qc
+		w.mustReposition = true
 	case x < 96:
 		lo, hi := w.bounds()
 		op = fmt.Sprintf("SetBounds(%s, %s)", lo, hi)
@@ -164,10 +175,10 @@ func keyOf(it interface {
 
 // newPair creates a plain iterator and a query with the same options, with
 // no write in between, so both read the same sequence number.
-func newPair(t testing.TB, b *Builder, db *pebble.DB, o *pebble.IterOptions) (*pebble.Iterator, *Iterator) {
-	plain, err := db.NewIter(o)
+func newPair(t testing.TB, b *Builder, r Reader, o *pebble.IterOptions) (*pebble.Iterator, *Iterator) {
+	plain, err := r.NewIter(o)
 	require.NoError(t, err)
-	q, err := b.NewIter(o)
+	q, err := b.NewIterFrom(r, o)
 	require.NoError(t, err)
 	return plain, q
 }
@@ -210,11 +221,11 @@ func TestDifferential(t *testing.T) {
 
 // walk runs ops random operations on fresh query/plain pairs, 200 per pair,
 // and returns the queries' summed statistics.
-func (w *walker) walk(b *Builder, db *pebble.DB, ops int) QueryStats {
+func (w *walker) walk(b *Builder, r Reader, ops int) QueryStats {
 	var stats QueryStats
 	for start := w.ops; w.ops-start < ops; {
 		lo, hi := w.bounds()
-		w.plain, w.query = newPair(w.t, b, db, &pebble.IterOptions{LowerBound: lo, UpperBound: hi})
+		w.plain, w.query = newPair(w.t, b, r, &pebble.IterOptions{LowerBound: lo, UpperBound: hi})
 		for n := 0; n < 200; n++ {
 			w.step()
 		}
@@ -287,4 +298,64 @@ func TestConcurrentWrites(t *testing.T) {
 	}
 	close(stop)
 	require.NoError(t, <-done)
+}
+
+// TestSnapshotReader plans queries on the DB's current layout but reads
+// from an older snapshot: the layout is newer than the view (flushes,
+// ingests and compactions happened in between), which may only cost
+// efficiency.
+func TestSnapshotReader(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	d := openTestDB(t, pebble.DefaultComparer, nil)
+	const keySpace = 500
+	randomLSM(d, rng, keySpace)
+	snap := d.db.NewSnapshot()
+	defer func() { require.NoError(t, snap.Close()) }()
+	// Newer staggered flushes: the layout the queries are planned on has
+	// files the snapshot's view does not.
+	for r := 0; r < 10; r++ {
+		for k := r * 50; k < r*50+70; k++ {
+			require.NoError(t, d.db.Set(testKey(k), []byte("new"), pebble.NoSync))
+		}
+		require.NoError(t, d.db.Flush())
+	}
+	w := &walker{t: t, rng: rng, randKey: func() []byte { return testKey(rng.IntN(keySpace + 10)) }}
+	stats := w.walk(New(d.db, Options{Plan: PlanStepped}), snap, differentialOps()/8)
+	require.Greater(t, stats.Widenings, 10)
+}
+
+// boundsFilter is a range filter stand-in: no table carries its property,
+// so it never skips anything, but it records the bounds it was built for.
+type boundsFilter struct{ lower, upper []byte }
+
+func (boundsFilter) Name() string                                           { return "querybuilder.test-bounds" }
+func (boundsFilter) Intersects([]byte) (bool, error)                        { return true, nil }
+func (boundsFilter) SyntheticSuffixIntersects([]byte, []byte) (bool, error) { return true, nil }
+
+// TestRangeFiltersRebuilt checks that range filters are built for the
+// query's bounds and rebuilt whenever the caller changes them (Pebble
+// requires SetOptions for filters that depend on the bounds), and that
+// results are unchanged.
+func TestRangeFiltersRebuilt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	d := openTestDB(t, pebble.DefaultComparer, nil)
+	const keySpace = 300
+	randomLSM(d, rng, keySpace)
+	var built [][2][]byte
+	b := New(d.db, Options{Plan: PlanStepped, RangeFilters: func(lower, upper []byte) []pebble.BlockPropertyFilter {
+		built = append(built, [2][]byte{bytes.Clone(lower), bytes.Clone(upper)})
+		return []pebble.BlockPropertyFilter{boundsFilter{lower, upper}}
+	}})
+	q, err := b.NewIter(&pebble.IterOptions{LowerBound: testKey(10), UpperBound: testKey(20)})
+	require.NoError(t, err)
+	q.SetBounds(testKey(30), testKey(40))
+	q.SetBounds(testKey(30), testKey(40)) // unchanged: nothing to rebuild
+	q.SetOptions(&pebble.IterOptions{LowerBound: testKey(50)})
+	require.NoError(t, q.Close())
+	require.Equal(t, [][2][]byte{
+		{testKey(10), testKey(20)}, {testKey(30), testKey(40)}, {testKey(50), nil},
+	}, built)
+
+	w := &walker{t: t, rng: rng, randKey: func() []byte { return testKey(rng.IntN(keySpace + 10)) }}
+	w.walk(b, d.db, differentialOps()/8)
 }
