@@ -13,10 +13,9 @@ import (
 type Config struct {
 	// Profile sets the LSM shape (nil: Pebble's default, Leveled).
 	Profile Profile
-	// FilterPlan sets the per-level point filters, for example a filter
-	// plan's Apply method. It runs before Statistics so that statistics
-	// see, and wrap, the filters the plan chose.
-	FilterPlan func(opts *pebble.Options) error
+	// FilterPlan sets the per-level point filters. It is applied before
+	// Statistics so that statistics see, and wrap, the filters it chose.
+	FilterPlan *FilterPlan
 	// Statistics installs seek statistics: the tag collector and the
 	// counting wrappers around the level filters (*seekstats.Statistics).
 	Statistics interface{ Install(opts *pebble.Options) }
@@ -53,7 +52,7 @@ func Install(opts *pebble.Options, cfg Config) (*Installed, error) {
 		return nil, err
 	}
 	if cfg.FilterPlan != nil {
-		if err := cfg.FilterPlan(opts); err != nil {
+		if err := cfg.FilterPlan.Apply(opts); err != nil {
 			return nil, errors.Wrap(err, "compactionext: applying the filter plan")
 		}
 	}

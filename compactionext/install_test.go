@@ -6,9 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -48,20 +46,20 @@ func TestInstall(t *testing.T) {
 	require.NoError(t, err)
 	var keys atomic.Int64
 	stats := &fakeStatistics{}
-	plan := bloom.FilterPolicy(10)
+	plan := &FilterPlan{BitsPerKey: 10, RibbonFromLevel: 3}
+	policies, err := plan.Policies()
+	require.NoError(t, err)
 	opts := testOptions()
 	in, err := Install(opts, Config{
-		Profile: &ManyRuns{Runs: 6},
-		FilterPlan: func(opts *pebble.Options) error {
-			opts.Levels[0].FilterPolicy = plan
-			return nil
-		},
+		Profile:         &ManyRuns{Runs: 6},
+		FilterPlan:      plan,
 		Statistics:      stats,
 		RangeFilter:     rf,
 		TableProperties: []func() rangefilter.TablePropertyCollector{func() rangefilter.TablePropertyCollector { return countingProps{&keys} }},
 	})
 	require.NoError(t, err)
-	require.Equal(t, plan, stats.sawFilter, "statistics installed before the filter plan")
+	require.Equal(t, policies[0], stats.sawFilter, "statistics installed before the filter plan")
+	require.Equal(t, policies[3], opts.Levels[3].FilterPolicy)
 	require.Equal(t, []string{rangefilter.RangeFilterName, "test.counting"}, collectorNames(opts))
 	require.True(t, opts.DisableAutomaticCompactions)
 	require.Equal(t, "many-runs", in.Profile().Name())
@@ -95,11 +93,7 @@ func TestInstallErrors(t *testing.T) {
 	})
 	require.ErrorContains(t, err, `both named "test.counting"`)
 
-	boom := errors.New("boom")
-	_, err = Install(testOptions(), Config{
-		FilterPlan: func(*pebble.Options) error { return boom },
-	})
-	require.ErrorIs(t, err, boom)
+	_, err = Install(testOptions(), Config{FilterPlan: &FilterPlan{BitsPerKey: -1}})
 	require.ErrorContains(t, err, "filter plan")
 
 	_, err = Install(testOptions(), Config{Profile: &ManyRuns{Runs: 0}})

@@ -27,7 +27,10 @@ const DefaultRuns = 12
 //   - Lbase is pinned to L6 (LBaseMaxBytes is effectively infinite), so below
 //     L0 there is at most one run: L6.
 //   - A driver watches the run count (L0 sublevels + non-empty levels) after
-//     every flush and, when it exceeds Runs, merges the oldest runs: it calls
+//     every flush and, when it would exceed Runs, merges the oldest runs. As
+//     flushes go on while a merge runs, "would exceed" looks ahead: the
+//     driver merges once the count plus the flushes that ended during its
+//     previous merge (at most Runs/2) exceeds Runs. It calls
 //     DB.Compact on the key span of the oldest L0 sublevel. Pebble's manual
 //     compaction takes every L0 table overlapping that span, whatever its
 //     sublevel, and writes it with the L6 tables of the span into L6.
@@ -66,6 +69,9 @@ type ManyRuns struct {
 	monitor  *Monitor
 	comparer *pebble.Comparer
 	logger   pebble.Logger
+	// lead is how many flushes ended while the last merge ran: the driver
+	// merges that many runs early. Owned by the driver goroutine.
+	lead int
 	// stepped is the worker's test hook.
 	stepped func(acted bool)
 }
@@ -131,7 +137,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		return false
 	}
 	before := shape.SortedRuns()
-	if before <= p.Runs {
+	if before+p.lead <= p.Runs {
 		return false
 	}
 	start, end, ok := oldestSpan(shape, p.comparer.Compare)
@@ -139,7 +145,12 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		return false
 	}
 	end = p.comparer.ImmediateSuccessor(nil, end)
-	if err := db.Compact(ctx, start, end, false); err != nil {
+	flushes := p.monitor.Flushes()
+	err = db.Compact(ctx, start, end, false)
+	// Compact flushes an overlapping memtable first; that flush is part
+	// of the merge, not a run that arrived meanwhile.
+	p.lead = min(max(int(p.monitor.Flushes()-flushes)-1, 0), p.Runs/2)
+	if err != nil {
 		if ctx.Err() == nil {
 			p.logger.Errorf("%v", redact.Sprintf(
 				"compactionext: many-runs merge of [%s, %s): %v", start, end, err))

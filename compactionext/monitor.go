@@ -4,6 +4,7 @@ package compactionext
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -22,6 +23,7 @@ type Monitor struct {
 	stalled bool
 	// subscribers, each a channel of capacity 1 holding a pending wake-up.
 	subscribers []chan struct{}
+	flushes     atomic.Int64
 }
 
 // NewMonitor returns a Monitor that is not yet attached.
@@ -35,9 +37,12 @@ func (m *Monitor) Attach(opts *pebble.Options) {
 	own := pebble.EventListener{
 		WriteStallBegin: func(pebble.WriteStallBeginInfo) { m.setStalled(true) },
 		WriteStallEnd:   func() { m.setStalled(false) },
-		FlushEnd:        func(pebble.FlushInfo) { m.notify() },
-		CompactionEnd:   func(pebble.CompactionInfo) { m.notify() },
-		TableIngested:   func(pebble.TableIngestInfo) { m.notify() },
+		FlushEnd: func(pebble.FlushInfo) {
+			m.flushes.Add(1)
+			m.notify()
+		},
+		CompactionEnd: func(pebble.CompactionInfo) { m.notify() },
+		TableIngested: func(pebble.TableIngestInfo) { m.notify() },
 	}
 	if opts.EventListener == nil {
 		opts.EventListener = &own
@@ -83,3 +88,6 @@ func (m *Monitor) Subscribe() <-chan struct{} {
 	m.mu.Unlock()
 	return ch
 }
+
+// Flushes counts the flushes that have ended since the DB was opened.
+func (m *Monitor) Flushes() int64 { return m.flushes.Load() }

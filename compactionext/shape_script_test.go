@@ -1,0 +1,111 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// TestShapeScripts runs the scripts in testdata/shape_*: loads under a
+// profile, the many-runs driver stepped by hand, and the shape printed.
+//
+//	open profile=<leveled|many-runs|none> [runs=N]
+//	seq from=F n=N          write keys [F, F+N) and flush
+//	random n=N space=S      write N random keys below S and flush
+//	drive                   one step of the profile's driver
+//	shape                   the runs, newest first (sizes left out)
+func TestShapeScripts(t *testing.T) {
+	paths, err := filepath.Glob("testdata/shape_*")
+	require.NoError(t, err)
+	require.NotEmpty(t, paths)
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) { runShapeScript(t, path) })
+	}
+}
+
+func runShapeScript(t *testing.T, path string) {
+	{
+		var db *pebble.DB
+		var profile Profile
+		var w *writer
+		defer func() {
+			if db != nil {
+				require.NoError(t, db.Close())
+			}
+		}()
+		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
+			switch td.Cmd {
+			case "open":
+				var name string
+				td.ScanArgs(t, "profile", &name)
+				switch name {
+				case "leveled":
+					profile = Leveled{}
+				case "none":
+					profile = NoCompaction{}
+				case "many-runs":
+					p := &ManyRuns{}
+					td.ScanArgs(t, "runs", &p.Runs)
+					profile = p
+				default:
+					t.Fatalf("unknown profile %q", name)
+				}
+				opts := testOptions()
+				require.NoError(t, profile.Apply(opts))
+				var err error
+				db, err = pebble.Open("db", opts)
+				require.NoError(t, err)
+				w = newWriter(t, 5, db)
+				return ""
+			case "seq":
+				var from, n int
+				td.ScanArgs(t, "from", &from)
+				td.ScanArgs(t, "n", &n)
+				w.seqFlush(from, n)
+				return runsLine(t, db)
+			case "random":
+				var n, space int
+				td.ScanArgs(t, "n", &n)
+				td.ScanArgs(t, "space", &space)
+				w.randomFlush(n, space)
+				return runsLine(t, db)
+			case "drive":
+				p, ok := profile.(*ManyRuns)
+				require.True(t, ok, "drive needs the many-runs profile")
+				merged := p.step(context.Background(), db)
+				return fmt.Sprintf("merged=%t %s", merged, runsLine(t, db))
+			case "shape":
+				shape := requireShapeMatchesPebble(t, db)
+				var b strings.Builder
+				for _, r := range shape.Runs {
+					switch r.Kind {
+					case Memtables:
+						continue
+					case Sublevel:
+						fmt.Fprintf(&b, "L0.%d", r.Sublevel)
+					default:
+						fmt.Fprintf(&b, "L%d", r.Level)
+					}
+					fmt.Fprintf(&b, ": %d files [%s, %s]\n", r.Files, r.Smallest, r.Largest)
+				}
+				return b.String()
+			default:
+				t.Fatalf("unknown command %q", td.Cmd)
+				return ""
+			}
+		})
+	}
+}
+
+// runsLine is the sorted-run count, checked against Pebble's read-amp.
+func runsLine(t *testing.T, db *pebble.DB) string {
+	return fmt.Sprintf("runs=%d", requireShapeMatchesPebble(t, db).SortedRuns())
+}
