@@ -1,0 +1,241 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package compactionext
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// The seed scenario (seeds/speedb-range-query-builder.txt) at this machine's
+// scale: fillseq, then random seeks over 10x the filled key range while one
+// writer writes random keys over the same 10x range, under the many-runs
+// shape, with the advisor off and on. It is a measurement, not a test: it
+// runs only with PEBBLERF_SEED_SCENARIO=1 and prints a table.
+//
+// seekstats does not yet report per-table waste, so the advisor is fed by
+// modelWaste: one seek in sampleEvery is charged to every table whose key
+// range holds the seek target, since without a filter each such run loads a
+// block and at most one of them yields the value.
+func TestSeedScenario(t *testing.T) {
+	if os.Getenv("PEBBLERF_SEED_SCENARIO") == "" {
+		t.Skip("measurement; set PEBBLERF_SEED_SCENARIO=1")
+	}
+	fill := envInt("SEED_FILL", 200_000)
+	dur := time.Duration(envInt("SEED_SECONDS", 20)) * time.Second
+	writeRate := envInt("SEED_WRITES_PER_SEC", 20_000)
+	var rows []seedResult
+	for _, advisor := range []bool{false, true} {
+		rows = append(rows, runSeedScenario(t, fill, dur, writeRate, advisor))
+	}
+	fmt.Printf("\nseed scenario: fill %d keys, %s, writer %d/s, ManyRuns{Runs: 12}\n", fill, dur, writeRate)
+	fmt.Printf("%-8s %10s %10s %8s %8s %9s  %s\n", "advisor", "seeks/s", "found", "w-amp", "merges", "advised", "read-amp every 2s")
+	for _, r := range rows {
+		fmt.Printf("%-8v %10.0f %9.1f%% %8.2f %8d %9d  %v\n", r.advisor, r.seeksPerSec, 100*r.found,
+			r.writeAmp, r.driverMerges, r.advised, r.readAmp)
+	}
+	if len(rows) == 2 && rows[0].seeksPerSec > 0 && rows[0].writeAmp > 0 {
+		fmt.Printf("advisor on/off: seeks/s %.2fx, write-amp %.2fx\n",
+			rows[1].seeksPerSec/rows[0].seeksPerSec, rows[1].writeAmp/rows[0].writeAmp)
+	}
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+type seedResult struct {
+	advisor      bool
+	seeksPerSec  float64
+	found        float64
+	writeAmp     float64
+	driverMerges int
+	advised      int
+	readAmp      []int
+}
+
+const sampleEvery = 8
+
+// modelWaste is the stand-in WasteSource described above.
+// It keeps its counts in a fakeWaste, whose mutex also guards lsm.
+type modelWaste struct {
+	fakeWaste
+	lsm runIndex
+}
+
+func (m *modelWaste) refresh(db *pebble.DB) {
+	levels, err := db.SSTables()
+	if err != nil {
+		return
+	}
+	ix := newRunIndex(levels, pebble.DefaultComparer.Compare)
+	m.mu.Lock()
+	m.lsm = ix
+	m.mu.Unlock()
+}
+
+func (m *modelWaste) seek(target []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, run := range m.lsm.runs {
+		// Tables of a run are disjoint; a binary search finds the one
+		// that may hold the target.
+		i := sort.Search(len(run), func(i int) bool {
+			return m.lsm.compare(run[i].Largest.UserKey, target) >= 0
+		})
+		if i < len(run) && m.lsm.compare(run[i].Smallest.UserKey, target) <= 0 {
+			w := m.counts[run[i].FileNum]
+			w.Table = run[i].FileNum
+			w.EmptyLoads++
+			m.counts[run[i].FileNum] = w
+		}
+	}
+}
+
+func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, advisor bool) seedResult {
+	opts := &pebble.Options{
+		MemTableSize: 4 << 20,
+		Logger:       quietLogger{},
+		Cache:        pebble.NewCache(32 << 20),
+	}
+	defer opts.Cache.Unref()
+	profile := &ManyRuns{Runs: 12}
+	var merges atomic.Int64
+	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]TableWaste)}}
+	cfg := Config{Profile: profile}
+	var advised atomic.Int64
+	if advisor {
+		cfg.Advisor = &AdvisorConfig{Source: waste, MinInterval: time.Second, MinRuns: 4, MinWaste: 2000,
+			OnDecision: func(Decision) { advised.Add(1) }}
+	}
+	in, err := Install(opts, cfg)
+	require.NoError(t, err)
+	opts.EventListener.CompactionEnd = teeCompactionEnd(opts.EventListener.CompactionEnd, &merges)
+	db, err := pebble.Open(t.TempDir(), opts)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+
+	val := make([]byte, 200)
+	for i := range val {
+		val[i] = byte('a' + i%26)
+	}
+	b := db.NewBatch()
+	for i := 0; i < fill; i++ {
+		require.NoError(t, b.Set(keyOf(i), val, nil))
+		if b.Len() > 1<<20 {
+			require.NoError(t, b.Commit(pebble.NoSync))
+			b = db.NewBatch()
+		}
+	}
+	require.NoError(t, b.Commit(pebble.NoSync))
+	require.NoError(t, db.Flush())
+
+	stop, err := in.Start(db)
+	require.NoError(t, err)
+	defer stop()
+	waste.refresh(db)
+	before := db.Metrics()
+	merges.Store(0)
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // the writer: random keys over 10x the fill, paced
+		defer wg.Done()
+		rng := rand.New(rand.NewPCG(1, 2))
+		start := time.Now()
+		for n := 0; ; n++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if n%100 == 0 {
+				if ahead := time.Duration(n)*time.Second/time.Duration(writeRate) - time.Since(start); ahead > 0 {
+					time.Sleep(ahead)
+				}
+			}
+			if err := db.Set(keyOf(rng.IntN(10*fill)), val, pebble.NoSync); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var seeks, found atomic.Int64
+	go func() { // the reader: SeekGE over 10x the fill, one iterator per seek
+		defer wg.Done()
+		rng := rand.New(rand.NewPCG(3, 4))
+		for n := 0; ; n++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			target := keyOf(rng.IntN(10 * fill))
+			it, err := db.NewIter(nil)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			// found counts exact hits, as db_bench's seekrandom does.
+			if it.SeekGE(target) && bytes.Equal(it.Key(), target) {
+				_ = it.Value()
+				found.Add(1)
+			}
+			_ = it.Close()
+			seeks.Add(1)
+			if n%sampleEvery == 0 {
+				waste.seek(target)
+			}
+			if n%4096 == 0 {
+				waste.refresh(db)
+			}
+		}
+	}()
+	res := seedResult{advisor: advisor}
+	start := time.Now()
+	for time.Since(start) < dur {
+		time.Sleep(2 * time.Second)
+		res.readAmp = append(res.readAmp, db.Metrics().ReadAmp())
+	}
+	close(done)
+	wg.Wait()
+	elapsed := time.Since(start)
+	after := db.Metrics()
+
+	res.seeksPerSec = float64(seeks.Load()) / elapsed.Seconds()
+	res.found = float64(found.Load()) / float64(seeks.Load())
+	written := func(m *pebble.Metrics) float64 {
+		tot := m.Total()
+		return float64(tot.TableBytesFlushed + tot.TableBytesCompacted)
+	}
+	if walIn := float64(after.WAL.BytesWritten - before.WAL.BytesWritten); walIn > 0 {
+		res.writeAmp = (written(after) - written(before)) / walIn
+	}
+	res.advised = int(advised.Load())
+	res.driverMerges = int(merges.Load()) - res.advised
+	return res
+}
+
+func teeCompactionEnd(prev func(pebble.CompactionInfo), n *atomic.Int64) func(pebble.CompactionInfo) {
+	return func(info pebble.CompactionInfo) {
+		if prev != nil {
+			prev(info)
+		}
+		n.Add(1)
+	}
+}
