@@ -16,6 +16,8 @@ type fileInfo struct {
 	num               uint64
 	level             int // 0..6
 	smallest, largest []byte
+	// largestSeqNum orders overlapping tables of one level by age.
+	largestSeqNum uint64
 	// obsolete is set once a compaction consumed the table; iterators that
 	// still read it keep it attributed to its last level until Pebble deletes
 	// the file.
@@ -141,9 +143,11 @@ func (m *fileMap) place(t pebble.TableInfo, level int) {
 	if old, ok := m.mu.files[num]; ok {
 		// A move: same bytes, new level.
 		f.smallest, f.largest, f.hasFilter = old.smallest, old.largest, old.hasFilter
+		f.largestSeqNum = old.largestSeqNum
 	} else {
 		f.smallest = append([]byte(nil), t.Smallest.UserKey...)
 		f.largest = append([]byte(nil), t.Largest.UserKey...)
+		f.largestSeqNum = uint64(t.LargestSeqNum)
 		if _, ok := m.mu.filtered[num]; ok {
 			f.hasFilter.Store(true)
 			delete(m.mu.filtered, num)

@@ -162,9 +162,10 @@ func TestFastRuleAgainstExact(t *testing.T) {
 		t.Run(fmt.Sprintf("overlapping/seed=%d", seed), func(t *testing.T) {
 			fast, exact := playBoth(t, workload{}, seed)
 			t.Logf("exact:\n%s", exact.LevelTable())
-			t.Logf("verify: agree=%d other=%d ambiguous=%d get agree=%d uncertain=%d tombstone=%d",
+			t.Logf("verify: agree=%d other=%d ambiguous=%d newest.wrong=%d get agree=%d uncertain=%d tombstone=%d",
 				exact.Ticker(seekstats.VerifyValueAgree), exact.Ticker(seekstats.VerifyValueOtherSource),
-				exact.Ticker(seekstats.VerifyValueAmbiguous), exact.Ticker(seekstats.VerifyGetAgree),
+				exact.Ticker(seekstats.VerifyValueAmbiguous), exact.Ticker(seekstats.VerifyValueNewestWrong),
+				exact.Ticker(seekstats.VerifyGetAgree),
 				exact.Ticker(seekstats.VerifyGetUncertain), exact.Ticker(seekstats.VerifyGetTombstone))
 			// Filter checks and data loads do not depend on the rule: both DBs
 			// must count them identically, row by row.
@@ -190,6 +191,7 @@ func TestFastRuleAgainstExact(t *testing.T) {
 			require.Zero(t, exact.Ticker(seekstats.VerifyValueUnexpected))
 			require.Zero(t, exact.Ticker(seekstats.VerifyValueOtherSource))
 			require.Zero(t, exact.Ticker(seekstats.VerifyValueAmbiguous))
+			require.Zero(t, exact.Ticker(seekstats.VerifyValueNewestWrong))
 			require.NotZero(t, exact.Ticker(seekstats.VerifyValueAgree))
 			// In its domain the fast rule is exact: every row matches.
 			require.Equal(t, exact.Rows, fast.Rows)

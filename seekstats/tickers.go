@@ -120,6 +120,10 @@ const (
 	// table because several tables that loaded a block since the seek span
 	// the key; each is credited once to RowUnattributed instead.
 	SeekUsefulAmbiguous
+	// SeekUsefulNewest counts values of prefix seeks that several tables
+	// could have produced, credited to the newest of them because its filter
+	// matched the prefix (see value.go for when that is wrong).
+	SeekUsefulNewest
 	// FilterUnclassified counts filter checks made while more Gets were in
 	// flight than can be registered, so that the check could not be told
 	// apart from a seek's; they are counted in neither.
@@ -151,8 +155,12 @@ const (
 	// came from the memtables, or from a table whose block was loaded before
 	// the seek or that was already credited: the documented blind spot.
 	VerifyValueOtherSource
-	// VerifyValueAmbiguous: the fast rule found several candidates.
+	// VerifyValueAmbiguous: the fast rule found several candidates and
+	// credited none of them.
 	VerifyValueAmbiguous
+	// VerifyValueNewestWrong: the fast rule credited the newest of several
+	// candidates, and the value came from elsewhere.
+	VerifyValueNewestWrong
 	// VerifyValueUnexpected: any other disagreement; a bug if ever non-zero.
 	VerifyValueUnexpected
 	// VerifyGetAgree: the fast true-positive rule agrees with the probe.
@@ -179,6 +187,7 @@ var tickerNames = [numTickers]string{
 	NumberDBSeekFound:             "rocksdb.number.db.seek.found",
 	TruePositiveUncertain:         "pebblerf.bloom.filter.true.positive.uncertain",
 	SeekUsefulAmbiguous:           "pebblerf.seek.data.useful.ambiguous",
+	SeekUsefulNewest:              "pebblerf.seek.data.useful.newest",
 	FilterUnclassified:            "pebblerf.filter.check.unclassified",
 	GetSharedKey:                  "pebblerf.get.shared.key",
 	FilterTagCorrupt:              "pebblerf.filter.tag.corrupt",
@@ -187,6 +196,7 @@ var tickerNames = [numTickers]string{
 	VerifyValueAgree:              "pebblerf.verify.value.agree",
 	VerifyValueOtherSource:        "pebblerf.verify.value.other.source",
 	VerifyValueAmbiguous:          "pebblerf.verify.value.ambiguous",
+	VerifyValueNewestWrong:        "pebblerf.verify.value.newest.wrong",
 	VerifyValueUnexpected:         "pebblerf.verify.value.unexpected",
 	VerifyGetAgree:                "pebblerf.verify.get.agree",
 	VerifyGetUncertain:            "pebblerf.verify.get.uncertain",

@@ -17,9 +17,16 @@ package seekstats
 //     since the seek (or was already credited), while the candidate merely
 //     spans the key without holding it.
 //   - Several candidates (overlapping tables, typically L0 over lower
-//     levels): the value is credited once to RowUnattributed, counted in
-//     SeekUsefulAmbiguous, and the candidates are not credited again in this
-//     seek.
+//     levels). In a prefix seek, if the newest candidate (the lowest level;
+//     in L0 the table with the largest sequence number) passed its filter, it
+//     is credited and counted in SeekUsefulNewest: the merge returns the
+//     newest version of a key, and the filter says that table holds the
+//     prefix. This is wrong when that table's filter match was a false
+//     positive, or when the prefix covers several keys and that table holds
+//     another of them. Otherwise (a SeekGE, or a newest candidate without a
+//     checked filter) the value is credited once to RowUnattributed and
+//     counted in SeekUsefulAmbiguous. Either way, the other candidates are
+//     not credited again in this seek.
 //
 // Once every table that loaded a block is credited, a value costs one
 // comparison. In exact mode each value instead asks ScanInternal where the
@@ -50,9 +57,17 @@ func (t *IterTracker) OnValue(key []byte) {
 		}
 	}
 	if decided {
+		newest := -1
+		if len(cands) > 1 {
+			newest = t.newest(cands)
+		}
 		switch {
-		case len(cands) > 1:
+		case len(cands) > 1 && newest < 0:
 			t.sh.addTicker(VerifyValueAmbiguous, 1)
+		case len(cands) > 1 && newest == exact:
+			t.sh.addTicker(VerifyValueAgree, 1)
+		case len(cands) > 1:
+			t.sh.addTicker(VerifyValueNewestWrong, 1)
 		case len(cands) == 1 && cands[0] == exact, len(cands) == 0 && exact < 0:
 			t.sh.addTicker(VerifyValueAgree, 1)
 		case len(cands) == 1 && exact < 0:
@@ -88,15 +103,50 @@ func (t *IterTracker) apply(cands []int) {
 	case 1:
 		t.credit(cands[0])
 	default:
+		newest := t.newest(cands)
 		filterUsed := true
 		for _, i := range cands {
 			filterUsed = filterUsed && t.pending[i].filterUsed
-			t.pending[i].reported = true
+			if i != newest {
+				t.pending[i].reported = true
+				t.unreported--
+			}
 		}
-		t.unreported -= len(cands)
+		if newest >= 0 {
+			t.sh.addTicker(SeekUsefulNewest, 1)
+			t.credit(newest)
+			return
+		}
 		t.sh.addTicker(SeekUsefulAmbiguous, 1)
 		t.sh.addRow(RowUnattributed, usefulKind(filterUsed))
 	}
+}
+
+// newest returns the candidate that holds the newest data, if the seek is a
+// prefix seek and that candidate passed its filter; -1 otherwise.
+func (t *IterTracker) newest(cands []int) int {
+	if !t.prefixSeek {
+		return -1
+	}
+	best := -1
+	for _, i := range cands {
+		f := t.pending[i].f
+		if f == nil {
+			return -1 // an unknown table might be the newest
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := t.pending[best].f
+		if f.level < b.level || (f.level == b.level && f.largestSeqNum > b.largestSeqNum) {
+			best = i
+		}
+	}
+	if !t.pending[best].filterUsed {
+		return -1
+	}
+	return best
 }
 
 func (t *IterTracker) credit(i int) {
