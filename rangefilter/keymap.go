@@ -137,6 +137,14 @@ func (l *rangeKeyList) at(i int) []byte {
 	return l.arena[start:l.ends[i]]
 }
 
+// rangeSubList reads a list from an offset.
+type rangeSubList struct {
+	l    *rangeKeyList
+	from int
+}
+
+func (s rangeSubList) at(i int) []byte { return s.l.at(s.from + i) }
+
 func (l *rangeKeyList) last() []byte {
 	if len(l.ends) == 0 {
 		return nil
@@ -182,9 +190,11 @@ func rangeCommonPrefix(a, b []byte) int {
 	return i
 }
 
-// rangeChooseKeyMap derives the map of a non-empty sorted distinct key list.
-func rangeChooseKeyMap(keys *rangeKeyList) rangeKeyMap {
-	n := keys.len()
+// rangeChooseKeyMap derives the map of keys [from, to) of a sorted distinct
+// key list, from < to.
+func rangeChooseKeyMap(list *rangeKeyList, from, to int) rangeKeyMap {
+	keys := rangeSubList{list, from}
+	n := to - from
 	first, last := keys.at(0), keys.at(n-1)
 	c := rangeCommonPrefix(first, last)
 	minLen, maxLen := len(first), len(first)

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
@@ -22,8 +23,9 @@ import (
 //
 // Building takes three steps:
 //
-//  1. The table-local key map (keymap.go) turns the sorted keys into
-//     nondecreasing uint64 values, order-preserving and dense.
+//  1. The table-local key map (keymap.go, per segment of keys of one shape,
+//     keymap_segments.go) turns the sorted keys into nondecreasing uint64
+//     values, order-preserving and dense.
 //  2. If storing those values exactly fits the budget (Elias-Fano needs about
 //     2 + log2(u/n) bits per key for n values spanning u integers), they are
 //     stored as they are: the filter is then exact for every query whose
@@ -42,30 +44,29 @@ import (
 //
 // # Encoding, version 1
 //
-//	magic   "RF", version byte 1, flags byte
-//	        flags: 1 hashed, 2 map covers whole keys, 4 max tail truncated,
-//	               8 universal (the filter says "may intersect" to everything)
-//	keys    uvarint  distinct Split prefixes added
-//	n       uvarint  values stored in Elias-Fano (0: the table has no key)
-//	-- when n > 0 --
-//	lcp     uvarint length, bytes
-//	end     uvarint  end of the digit positions
-//	minLen  uvarint  shortest key
-//	alpha   2 bytes (lo, hi) per digit position
-//	tails   unless flag 2: uvarint length + bytes, smallest then largest
-//	vmin    uvarint  smallest mapped value
-//	span    uvarint  largest minus smallest mapped value
-//	hash    when flag 1: uvarint r, then a and b as 8-byte little-endian
-//	l       byte     Elias-Fano low bits
+//	magic    "RF", version byte 1, flags byte
+//	         flags: 1 hashed, 8 universal (answers "may intersect" to all)
+//	keys     uvarint  distinct Split prefixes added
+//	n        uvarint  values stored in Elias-Fano (0: the table has no key)
+//	-- when n > 0 and not universal --
+//	segments uvarint S, then S little-endian uint32 offsets into the area
+//	areaLen  uvarint  bytes of segment records
+//	total    uvarint  largest mapped value
+//	hash     when hashed: uvarint r, then a and b as 8-byte little-endian
+//	l        byte     Elias-Fano low bits
 //	-- always --
-//	crc     4 bytes  CRC-32C of everything above
-//	body    Elias-Fano arrays (eliasfano.go) over universe r, or span+1
+//	crc      4 bytes  CRC-32C of everything above
+//	area     S segment records (keymap_segments.go), each with its CRC-32C:
+//	         flags (1 whole keys, 2 max tail truncated), first key, lcp,
+//	         end, minLen, 2 alphabet bytes per digit, tails unless whole
+//	         keys, vmin, span, base
+//	body     Elias-Fano arrays (eliasfano.go) over r, or total+1, values
 //
-// Bytes that do not parse, fail the checksum or break an Elias-Fano
-// invariant make the filter answer "may intersect", and are counted
-// (CorruptRangeFilters). The body is not checksummed per query (that would
-// cost a pass over the filter); Pebble checksums the properties block it
-// lives in when the table is read.
+// Bytes that do not parse, fail a checksum or break an Elias-Fano invariant
+// make the filter answer "may intersect", and are counted
+// (CorruptRangeFilters). The Elias-Fano body is not checksummed per query
+// (that would cost a pass over the filter); Pebble checksums the properties
+// block it lives in when the table is read.
 
 // RangeFilterVersion is the encoding version written by this package.
 const RangeFilterVersion = 1
@@ -74,10 +75,8 @@ const (
 	rangeMagic0, rangeMagic1 = 'R', 'F'
 
 	rangeFlagHashed    = 1
-	rangeFlagFull      = 2
-	rangeFlagTailCut   = 4
 	rangeFlagUniversal = 8
-	rangeFlagsKnown    = 15
+	rangeFlagsKnown    = rangeFlagHashed | rangeFlagUniversal
 )
 
 // DefaultRangeFilterBitsPerKey is the default budget: with it ranges up to 32
@@ -197,18 +196,14 @@ func (b *RangeFilterBuilder) Finish(dst []byte) []byte {
 		dst = binary.AppendUvarint(dst, 0)
 		return rangeAppendCRC(dst, start)
 	}
-	m := rangeChooseKeyMap(&b.keys)
-	vals := b.vals[:0]
-	for i := range n {
-		v, _ := m.mapKey(b.keys.at(i))
-		if len(vals) == 0 || v != vals[len(vals)-1] {
-			vals = append(vals, v)
-		}
+	// Map each segment's keys; lay the segments end to end on the value axis.
+	starts := rangeSegmentStarts(&b.keys)
+	segs, vals, ok := b.mapSegments(starts)
+	if !ok {
+		starts = starts[:1]
+		segs, vals, _ = b.mapSegments(starts)
 	}
-	vmin, span := vals[0], vals[len(vals)-1]-vals[0]
-	for i := range vals {
-		vals[i] -= vmin
-	}
+	span := vals[len(vals)-1]
 
 	// Exact storage, or hashing into r = n·2^(B-2): whichever is smaller.
 	// A span of 2^64-1 (u = 2^64) cannot be stored exactly; it must be hashed.
@@ -239,30 +234,19 @@ func (b *RangeFilterBuilder) Finish(dst []byte) []byte {
 	}
 	b.vals = vals
 
-	flags := byte(0)
+	var area []byte
+	offsets := make([]byte, 0, 4*len(segs))
+	for i := range segs {
+		offsets = binary.LittleEndian.AppendUint32(offsets, uint32(len(area)))
+		area = rangeAppendSegment(area, &segs[i])
+	}
 	if hashed {
-		flags |= rangeFlagHashed
+		dst[start+3] = rangeFlagHashed
 	}
-	if m.full {
-		flags |= rangeFlagFull
-	}
-	if m.maxTailCut {
-		flags |= rangeFlagTailCut
-	}
-	dst[start+3] = flags
 	dst = binary.AppendUvarint(dst, uint64(len(vals)))
-	dst = binary.AppendUvarint(dst, uint64(len(m.lcp)))
-	dst = append(dst, m.lcp...)
-	dst = binary.AppendUvarint(dst, uint64(m.end))
-	dst = binary.AppendUvarint(dst, uint64(m.minLen))
-	dst = append(dst, m.alpha...)
-	if !m.full {
-		dst = binary.AppendUvarint(dst, uint64(len(m.minTail)))
-		dst = append(dst, m.minTail...)
-		dst = binary.AppendUvarint(dst, uint64(len(m.maxTail)))
-		dst = append(dst, m.maxTail...)
-	}
-	dst = binary.AppendUvarint(dst, vmin)
+	dst = binary.AppendUvarint(dst, uint64(len(segs)))
+	dst = append(dst, offsets...)
+	dst = binary.AppendUvarint(dst, uint64(len(area)))
 	dst = binary.AppendUvarint(dst, span)
 	if hashed {
 		dst = binary.AppendUvarint(dst, h.r)
@@ -272,7 +256,47 @@ func (b *RangeFilterBuilder) Finish(dst []byte) []byte {
 	l := efLowBits(uint64(len(vals)), u)
 	dst = append(dst, byte(l))
 	dst = rangeAppendCRC(dst, start)
+	dst = append(dst, area...)
 	return efAppend(dst, vals, u, l)
+}
+
+// mapSegments maps the keys of each segment, returning the segments and the
+// keys' distinct global values (nondecreasing), or false when the segments
+// do not fit side by side in 64 bits.
+func (b *RangeFilterBuilder) mapSegments(starts []int) ([]rangeSegment, []uint64, bool) {
+	n := b.keys.len()
+	segs := make([]rangeSegment, len(starts))
+	vals := b.vals[:0]
+	base := uint64(0)
+	for si, from := range starts {
+		to := n
+		if si+1 < len(starts) {
+			to = starts[si+1]
+		}
+		s := &segs[si]
+		s.first = b.keys.at(from)
+		s.m = rangeChooseKeyMap(&b.keys, from, to)
+		s.base = base
+		segStart := len(vals)
+		for i := from; i < to; i++ {
+			v, _ := s.m.mapKey(b.keys.at(i))
+			if len(vals) == segStart || v != vals[len(vals)-1] {
+				vals = append(vals, v)
+			}
+		}
+		s.vmin, s.span = vals[segStart], vals[len(vals)-1]-vals[segStart]
+		for i := segStart; i < len(vals); i++ {
+			vals[i] = vals[i] - s.vmin + base
+		}
+		next, carry := bits.Add64(base, s.span, 1)
+		if carry != 0 && si+1 < len(starts) {
+			b.vals = vals
+			return nil, nil, false
+		}
+		base = next
+	}
+	b.vals = vals
+	return segs, vals, true
 }
 
 var rangeCastagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -334,15 +358,16 @@ func (r *rangeReader) bytes(n uint64) []byte {
 
 // rangeFilterView is a parsed filter; its slices alias the filter bytes.
 type rangeFilterView struct {
-	flags      byte
-	keys, n    uint64
-	m          rangeKeyMap
-	vmin, span uint64
-	h          rangeHash
-	ef         efView
+	flags   byte
+	keys, n uint64
+	segs    rangeSegmentedMap
+	h       rangeHash
+	ef      efView
 }
 
-// rangeParse parses and checks a filter. ok is false for corrupt bytes.
+// rangeParse parses and checks a filter's fixed header and locates its
+// segments and Elias-Fano arrays. ok is false for corrupt bytes. Segment
+// records are checked when a query uses them.
 func rangeParse(f []byte) (v rangeFilterView, ok bool) {
 	if len(f) < 4 || f[0] != rangeMagic0 || f[1] != rangeMagic1 || f[2] != RangeFilterVersion || f[3]&^rangeFlagsKnown != 0 {
 		return v, false
@@ -351,23 +376,16 @@ func rangeParse(f []byte) (v rangeFilterView, ok bool) {
 	r := rangeReader{b: f[4:]}
 	v.keys = r.uvarint()
 	v.n = r.uvarint()
-	var l uint64
+	var l, areaLen uint64
 	if v.n > 0 && v.flags&rangeFlagUniversal == 0 {
-		lcpLen := r.uvarint()
-		v.m.lcp = r.bytes(lcpLen)
-		end, minLen := r.uvarint(), r.uvarint()
-		if r.bad || end < lcpLen || end-lcpLen > rangeMaxDigits || minLen > math.MaxInt32 {
+		count := r.uvarint()
+		if count == 0 || count > rangeMaxSegments {
 			return v, false
 		}
-		v.m.end, v.m.minLen = int(end), int(minLen)
-		v.m.alpha = r.bytes(2 * (end - lcpLen))
-		v.m.full = v.flags&rangeFlagFull != 0
-		if !v.m.full {
-			v.m.minTail = r.bytes(r.uvarint())
-			v.m.maxTail = r.bytes(r.uvarint())
-			v.m.maxTailCut = v.flags&rangeFlagTailCut != 0
-		}
-		v.vmin, v.span = r.uvarint(), r.uvarint()
+		v.segs.count = int(count)
+		v.segs.offsets = r.bytes(4 * count)
+		areaLen = r.uvarint()
+		v.segs.total = r.uvarint()
 		if v.flags&rangeFlagHashed != 0 {
 			v.h.r = r.uvarint()
 			ab := r.bytes(16)
@@ -391,12 +409,13 @@ func rangeParse(f []byte) (v rangeFilterView, ok bool) {
 	if v.n == 0 || v.flags&rangeFlagUniversal != 0 {
 		return v, len(r.b) == 0
 	}
-	u := v.span + 1
+	v.segs.area = r.bytes(areaLen)
+	u := v.segs.total + 1
 	if v.flags&rangeFlagHashed != 0 {
 		u = v.h.r
 	}
-	if (u == 0 && v.flags&rangeFlagHashed == 0) || l > 63 {
-		return v, false // span+1 overflowed: an exact filter cannot span 2^64
+	if r.bad || u == 0 || l > 63 {
+		return v, false // u == 0: an exact filter cannot span 2^64 values
 	}
 	ef, rest, ok := efParse(r.b, v.n, u, uint(l))
 	if !ok || len(rest) != 0 {
@@ -418,22 +437,22 @@ func rangeQuery(f, lower, upper []byte) (found, ok bool) {
 	if v.n == 0 {
 		return false, true
 	}
-	lo, ok := v.m.lowerBound(lower)
-	if !ok {
-		return false, true
-	}
-	hi := uint64(math.MaxUint64)
-	if upper != nil {
-		if hi, ok = v.m.upperBound(upper); !ok {
-			return false, true
+	lo, hi := uint64(0), v.segs.total
+	if lower != nil {
+		var empty bool
+		if lo, empty, ok = v.segs.lowerBound(lower); !ok || empty {
+			return false, ok
 		}
 	}
-	// Clamp to the stored values, then shift to the stored origin.
-	lo, hi = max(lo, v.vmin), min(hi, v.vmin+v.span)
+	if upper != nil {
+		var empty bool
+		if hi, empty, ok = v.segs.upperBound(upper); !ok || empty {
+			return false, ok
+		}
+	}
 	if lo > hi {
 		return false, true
 	}
-	lo, hi = lo-v.vmin, hi-v.vmin
 	if v.flags&rangeFlagHashed == 0 {
 		return v.ef.anyInRange(lo, hi)
 	}
@@ -444,8 +463,9 @@ func rangeQuery(f, lower, upper []byte) (found, ok bool) {
 type RangeFilterInfo struct {
 	Keys      uint64 // distinct Split prefixes added
 	Values    uint64 // values stored
+	Segments  int    // key-map segments
 	Hashed    bool   // values reduced by the hash (false: stored exactly)
-	FullMap   bool   // the key map covers whole keys
+	FullMap   bool   // every segment's key map covers whole keys
 	Universal bool   // built from unordered keys: answers true to everything
 	Size      int    // bytes
 }
@@ -465,12 +485,21 @@ func DescribeRangeFilter(filter []byte) (RangeFilterInfo, error) {
 	if !ok {
 		return RangeFilterInfo{}, errors.New("rangefilter: range filter does not decode")
 	}
-	return RangeFilterInfo{
+	info := RangeFilterInfo{
 		Keys:      v.keys,
 		Values:    v.n,
+		Segments:  v.segs.count,
 		Hashed:    v.flags&rangeFlagHashed != 0,
-		FullMap:   v.flags&rangeFlagFull != 0,
+		FullMap:   v.n > 0,
 		Universal: v.flags&rangeFlagUniversal != 0,
 		Size:      len(filter),
-	}, nil
+	}
+	for i := range v.segs.count {
+		s, ok := v.segs.segment(i)
+		if !ok {
+			return RangeFilterInfo{}, errors.New("rangefilter: range filter segment does not decode")
+		}
+		info.FullMap = info.FullMap && s.m.full
+	}
+	return info, nil
 }

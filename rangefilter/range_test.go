@@ -199,7 +199,7 @@ func TestRangeKeyMapBounds(t *testing.T) {
 			for _, k := range keys {
 				l.add(k)
 			}
-			m := rangeChooseKeyMap(&l)
+			m := rangeChooseKeyMap(&l, 0, l.len())
 			vals := make([]uint64, len(keys))
 			for i, k := range keys {
 				v, rel := m.mapKey(k)
@@ -253,7 +253,7 @@ func TestRangeKeyMapDense(t *testing.T) {
 			for i := uint64(1 << 24); i < 1<<24+5000; i += 1 + i%3 {
 				l.add(tc.key(i))
 			}
-			m := rangeChooseKeyMap(&l)
+			m := rangeChooseKeyMap(&l, 0, l.len())
 			prev := uint64(0)
 			for i := range l.len() {
 				v, _ := m.mapKey(l.at(i))
@@ -267,6 +267,31 @@ func TestRangeKeyMapDense(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRangeKeyMapSegments checks that keys of several shapes get a segment
+// each, and that keys of random length stay in one.
+func TestRangeKeyMapSegments(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	var varlen, random rangeKeyList
+	var ids []uint64
+	for range 5000 {
+		ids = append(ids, rng.Uint64N(1<<26)) // 1- to 4-byte varints
+	}
+	slices.Sort(ids)
+	for _, id := range slices.Compact(ids) {
+		varlen.add(rangeCRDBPrefix(id))
+	}
+	for _, k := range rangeTestKeySets(rng)["binary-var"] {
+		random.add(k)
+	}
+	starts := rangeSegmentStarts(&varlen)
+	require.GreaterOrEqual(t, len(starts), 2)
+	for i, s := range starts[1:] {
+		// Every cut is at a change of key length.
+		require.NotEqual(t, len(varlen.at(s-1)), len(varlen.at(s)), "cut %d", i)
+	}
+	require.Len(t, rangeSegmentStarts(&random), 1)
 }
 
 func TestEliasFanoAnyInRange(t *testing.T) {

@@ -1,0 +1,295 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The filter-alone measurements: key kinds built from integer key positions,
+// empty queries of L positions, random or placed just after a stored key.
+// BenchmarkRangeFilter* time build and query; TestRangeFilterReport, with
+// -rangefilter.report, prints the false-positive tables of the report.
+
+var rangeReportFlag = flag.Bool("rangefilter.report", false, "print the range-filter FPR report (slow: 1M keys per kind)")
+var rangeReportKeys = flag.Int("rangefilter.keys", 1_000_000, "keys per kind in the report")
+
+// rangeWorkloadKind turns key positions into keys.
+type rangeWorkloadKind struct {
+	name string
+	// space is the number of key positions (0: all of uint64); keys are drawn
+	// from [base, base+space).
+	space func(n int) uint64
+	base  uint64
+	enc   func(i uint64) []byte
+}
+
+var rangeLongPrefix = []byte("/tenant/00000042/table/user_events/index/primary/")
+
+func rangeWorkloadKinds() []rangeWorkloadKind {
+	// 0.1% of positions hold a key, so that empty ranges of 1024 positions
+	// exist (at 1% they would be rarer than 1 in 20,000).
+	dense := func(n int) uint64 { return 1000 * uint64(n) }
+	return []rangeWorkloadKind{
+		{name: "dbbench", space: dense, enc: rangeDBBenchKey},
+		// CockroachDB Split prefixes with integer primary keys of one varint
+		// length (ids from 2^24), and spanning all lengths (ids from 0).
+		{name: "crdb", space: dense, base: 1 << 24, enc: rangeCRDBPrefix},
+		{name: "crdb-varlen", space: dense, enc: rangeCRDBPrefix},
+		{name: "longprefix", space: dense, enc: func(i uint64) []byte {
+			k := binary.BigEndian.AppendUint64(slices.Clone(rangeLongPrefix), i)
+			return append(k, "/v1"...)
+		}},
+		{name: "binary", space: func(int) uint64 { return 0 }, enc: func(i uint64) []byte {
+			return binary.BigEndian.AppendUint64(nil, i) // uniform over 2^64: 0x00 and 0xff bytes
+		}},
+	}
+}
+
+// rangeWorkload is one key set with its positions.
+type rangeWorkload struct {
+	kind rangeWorkloadKind
+	pos  []uint64 // sorted distinct positions
+	keys [][]byte
+	rng  *rand.Rand
+}
+
+func newRangeWorkload(kind rangeWorkloadKind, n int, seed uint64) *rangeWorkload {
+	rng := rand.New(rand.NewPCG(seed, 0xbeef))
+	space := kind.space(n)
+	set := make(map[uint64]struct{}, n)
+	for len(set) < n {
+		var p uint64
+		if space == 0 {
+			p = rng.Uint64()
+		} else {
+			p = kind.base + rng.Uint64N(space)
+		}
+		set[p] = struct{}{}
+	}
+	w := &rangeWorkload{kind: kind, rng: rng, pos: make([]uint64, 0, n)}
+	for p := range set {
+		w.pos = append(w.pos, p)
+	}
+	slices.Sort(w.pos)
+	w.keys = make([][]byte, n)
+	for i, p := range w.pos {
+		w.keys[i] = kind.enc(p)
+	}
+	return w
+}
+
+// empty reports whether no stored position lies in [lo, hi).
+func (w *rangeWorkload) empty(lo, hi uint64) bool {
+	i := sort.Search(len(w.pos), func(i int) bool { return w.pos[i] >= lo })
+	return i == len(w.pos) || w.pos[i] >= hi
+}
+
+// Query kinds.
+const (
+	rangeQueryRandom = iota // [p, p+L) at a random position
+	rangeQueryNext          // [s+1, s+1+L) just after a stored key s
+	rangeQuerySucc          // [key(s)+"\x00", key(s+1+L)): the byte successor of a key
+	rangeQueryKinds
+)
+
+var rangeQueryNames = [rangeQueryKinds]string{"random", "next", "succ"}
+
+// queries returns count empty queries of length L of the given kind.
+func (w *rangeWorkload) queries(kind int, length uint64, count int) [][2][]byte {
+	out := make([][2][]byte, 0, count)
+	space := w.kind.space(len(w.pos))
+	for attempts := 0; len(out) < count && attempts < 100*count; attempts++ {
+		var lo uint64
+		if kind == rangeQueryRandom {
+			if space == 0 {
+				lo = w.rng.Uint64()
+			} else {
+				lo = w.kind.base + w.rng.Uint64N(space)
+			}
+		} else {
+			lo = w.pos[w.rng.IntN(len(w.pos))] + 1
+		}
+		hi := lo + length
+		if hi < lo || !w.empty(lo, hi) {
+			continue
+		}
+		lower := w.kind.enc(lo)
+		if kind == rangeQuerySucc {
+			lower = append(w.kind.enc(lo-1), 0)
+		}
+		out = append(out, [2][]byte{lower, w.kind.enc(hi)})
+	}
+	return out
+}
+
+func (w *rangeWorkload) build(tb testing.TB, bpk float64) (filter []byte, nsPerKey float64) {
+	b, err := NewRangeFilterBuilder(RangeFilterConfig{BitsPerKey: bpk, Seed: 42})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	start := time.Now()
+	for _, k := range w.keys {
+		if err := b.Add(k); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	filter = b.Finish(nil)
+	return filter, float64(time.Since(start).Nanoseconds()) / float64(len(w.keys))
+}
+
+// fpr returns the false-positive rate over empty queries and ns per query.
+func rangeFPR(filter []byte, qs [][2][]byte) (fpr, ns float64) {
+	fp := 0
+	start := time.Now()
+	for _, q := range qs {
+		if RangeMayIntersect(filter, q[0], q[1]) {
+			fp++
+		}
+	}
+	return float64(fp) / float64(len(qs)), float64(time.Since(start).Nanoseconds()) / float64(len(qs))
+}
+
+func rangePct(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%.3f%%", 100*x)
+}
+
+// TestRangeFilterReport prints the report's tables. It measures, it does not
+// assert: run it with -rangefilter.report.
+func TestRangeFilterReport(t *testing.T) {
+	if !*rangeReportFlag {
+		t.Skip("run with -rangefilter.report")
+	}
+	n := *rangeReportKeys
+	const perCell = 50_000
+	bpks := []float64{8, 10, 12, 14, 16, 18, 20}
+	lengths := []uint64{2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
+	var sweep, byLen, cost strings.Builder
+	fmt.Fprintf(&sweep, "FPR at L=32 by bits/key (n=%d, %d empty queries per cell; bound = 32/2^(B-2); floor = 32/2^bits, the space lower bound)\n\n", n, perCell)
+	fmt.Fprintf(&sweep, "| kind | B | bits/key | exact | random | next | succ | bound | floor |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&byLen, "FPR at B=16 by range length L (key positions)\n\n| kind | query |")
+	for _, l := range lengths {
+		fmt.Fprintf(&byLen, " %d |", l)
+	}
+	fmt.Fprintf(&byLen, "\n|---|---|%s\n", strings.Repeat("---|", len(lengths)))
+	fmt.Fprintf(&cost, "Build and query cost at B=16 (one core of a shared 2-core VM; wall-clock means)\n\n| kind | bits/key | exact | build ns/key | query ns (random, L=32) |\n|---|---|---|---|---|\n")
+	for ki, kind := range rangeWorkloadKinds() {
+		w := newRangeWorkload(kind, n, uint64(ki+1))
+		qs := make(map[[2]uint64][][2][]byte)
+		for qk := range rangeQueryKinds {
+			for _, l := range lengths {
+				qs[[2]uint64{uint64(qk), l}] = w.queries(qk, l, perCell)
+			}
+		}
+		for _, bpk := range bpks {
+			f, buildNs := w.build(t, bpk)
+			info, err := DescribeRangeFilter(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&sweep, "| %s | %g | %.2f | %v |", kind.name, bpk, info.BitsPerKey(), !info.Hashed)
+			for qk := range rangeQueryKinds {
+				fpr, _ := rangeFPR(f, qs[[2]uint64{uint64(qk), 32}])
+				fmt.Fprintf(&sweep, " %s |", rangePct(fpr))
+			}
+			cfg := RangeFilterConfig{BitsPerKey: bpk}
+			fmt.Fprintf(&sweep, " %s | %s |\n", rangePct(cfg.FPRBound(32)), rangePct(min(1, 32/math.Exp2(info.BitsPerKey()))))
+			if bpk != 16 {
+				continue
+			}
+			for qk := range rangeQueryKinds {
+				fmt.Fprintf(&byLen, "| %s | %s |", kind.name, rangeQueryNames[qk])
+				for _, l := range lengths {
+					fpr, _ := rangeFPR(f, qs[[2]uint64{uint64(qk), l}])
+					fmt.Fprintf(&byLen, " %s |", rangePct(fpr))
+				}
+				fmt.Fprintf(&byLen, "\n")
+			}
+			// Time queries over repeated passes for a stable mean.
+			q := qs[[2]uint64{rangeQueryRandom, 32}]
+			var qNs float64
+			for range 5 {
+				_, ns := rangeFPR(f, q)
+				qNs += ns / 5
+			}
+			fmt.Fprintf(&cost, "| %s | %.2f | %v | %.0f | %.0f |\n", kind.name, info.BitsPerKey(), !info.Hashed, buildNs, qNs)
+		}
+	}
+	fmt.Fprintf(&byLen, "\nBound L/2^14 at B=16:")
+	for _, l := range lengths {
+		fmt.Fprintf(&byLen, " L=%d %s;", l, rangePct(min(1, float64(l)/math.Exp2(14))))
+	}
+	t.Logf("\n%s\n%s\n\n%s", sweep.String(), byLen.String(), cost.String())
+}
+
+const rangeBenchKeys = 1_000_000
+
+// BenchmarkRangeFilterBuild measures building a 16 bits/key filter over 1M
+// keys of each kind; the metric is ns per key.
+func BenchmarkRangeFilterBuild(b *testing.B) {
+	for ki, kind := range rangeWorkloadKinds() {
+		b.Run(kind.name, func(b *testing.B) {
+			w := newRangeWorkload(kind, rangeBenchKeys, uint64(ki+1))
+			b.ResetTimer()
+			for range b.N {
+				f, _ := w.build(b, 16)
+				b.ReportMetric(float64(8*len(f))/float64(len(w.keys)), "bits/key")
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(w.keys)), "ns/key")
+		})
+	}
+}
+
+// BenchmarkRangeFilterQuery measures one query on a 16 bits/key filter over
+// 1M keys, for empty queries of 32 positions of each query kind.
+func BenchmarkRangeFilterQuery(b *testing.B) {
+	for ki, kind := range rangeWorkloadKinds() {
+		w := newRangeWorkload(kind, rangeBenchKeys, uint64(ki+1))
+		f, _ := w.build(b, 16)
+		for qk := range rangeQueryKinds {
+			qs := w.queries(qk, 32, 4096)
+			b.Run(kind.name+"/"+rangeQueryNames[qk], func(b *testing.B) {
+				fp := 0
+				b.ResetTimer()
+				for i := range b.N {
+					q := qs[i%len(qs)]
+					if RangeMayIntersect(f, q[0], q[1]) {
+						fp++
+					}
+				}
+				b.ReportMetric(float64(fp)/float64(b.N), "fpr")
+			})
+		}
+	}
+}
+
+// TestRangeWorkloadQueriesAreEmpty keeps the measurement honest: every
+// query the workload calls empty holds no stored key.
+func TestRangeWorkloadQueriesAreEmpty(t *testing.T) {
+	for ki, kind := range rangeWorkloadKinds() {
+		w := newRangeWorkload(kind, 5000, uint64(ki+1))
+		for qk := range rangeQueryKinds {
+			for _, q := range w.queries(qk, 32, 500) {
+				if rangeOracle(w.keys, q[0], q[1]) {
+					t.Fatalf("%s/%s: query [%x, %x) holds a key", kind.name, rangeQueryNames[qk], q[0], q[1])
+				}
+				if bytes.Compare(q[0], q[1]) >= 0 {
+					t.Fatalf("%s/%s: inverted query", kind.name, rangeQueryNames[qk])
+				}
+			}
+		}
+	}
+}
