@@ -5,6 +5,7 @@ package compactionext
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -101,4 +102,39 @@ func TestInstallErrors(t *testing.T) {
 
 	_, err = Install(testOptions(), Config{Advisor: &AdvisorConfig{}})
 	require.ErrorContains(t, err, "WasteSource")
+}
+
+// TestInstallStartsAdvisor checks that Start runs the advisor next to the
+// profile's driver, and that stop ends both before the DB closes.
+func TestInstallStartsAdvisor(t *testing.T) {
+	clock := newFakeClock()
+	decided := make(chan Decision, 1)
+	source := &fakeWaste{}
+	opts := testOptions()
+	in, err := Install(opts, Config{
+		Profile: NoCompaction{},
+		Advisor: &AdvisorConfig{Source: source, MinWaste: 10, MinRuns: 2, Clock: clock,
+			OnDecision: func(d Decision) { decided <- d }},
+	})
+	require.NoError(t, err)
+	require.NotNil(t, in.Advisor())
+	db, err := pebble.Open("db", opts)
+	require.NoError(t, err)
+	stop, err := in.Start(db)
+	require.NoError(t, err)
+
+	w := newWriter(t, 2, db)
+	w.randomFlush(100, 1000)
+	w.randomFlush(100, 1000)
+	levels, err := db.SSTables()
+	require.NoError(t, err)
+	source.add(100, levels[0]...)
+	clock.awaitAfters(1)
+	clock.Advance(time.Hour)
+	d := <-decided
+	require.NoError(t, d.Err)
+	require.Equal(t, 2, d.RunsBefore)
+	require.Equal(t, 1, d.RunsAfter)
+	stop()
+	require.NoError(t, db.Close())
 }

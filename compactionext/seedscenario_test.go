@@ -35,19 +35,28 @@ func TestSeedScenario(t *testing.T) {
 	fill := envInt("SEED_FILL", 200_000)
 	dur := time.Duration(envInt("SEED_SECONDS", 20)) * time.Second
 	writeRate := envInt("SEED_WRITES_PER_SEC", 20_000)
+	// Rounds alternate off, on, off, on...: the machine is shared, and
+	// paired ratios of neighbours are what can be compared.
+	rounds := envInt("SEED_ROUNDS", 1)
 	var rows []seedResult
-	for _, advisor := range []bool{false, true} {
-		rows = append(rows, runSeedScenario(t, fill, dur, writeRate, advisor))
+	for i := 0; i < rounds; i++ {
+		for _, advisor := range []bool{false, true} {
+			rows = append(rows, runSeedScenario(t, fill, dur, writeRate, advisor))
+		}
 	}
 	fmt.Printf("\nseed scenario: fill %d keys, %s, writer %d/s, ManyRuns{Runs: 12}\n", fill, dur, writeRate)
-	fmt.Printf("%-8s %10s %10s %8s %8s %9s  %s\n", "advisor", "seeks/s", "found", "w-amp", "merges", "advised", "read-amp every 2s")
+	fmt.Printf("%-8s %10s %10s %8s %8s %9s %7s %10s  %s\n", "advisor", "seeks/s", "found", "w-amp",
+		"merges", "advised", "stalls", "longest", "read-amp every 2s")
 	for _, r := range rows {
-		fmt.Printf("%-8v %10.0f %9.1f%% %8.2f %8d %9d  %v\n", r.advisor, r.seeksPerSec, 100*r.found,
-			r.writeAmp, r.driverMerges, r.advised, r.readAmp)
+		fmt.Printf("%-8v %10.0f %9.1f%% %8.2f %8d %9d %7d %10s  %v\n", r.advisor, r.seeksPerSec, 100*r.found,
+			r.writeAmp, r.driverMerges, r.advised, r.stalls, r.longestStall.Round(time.Millisecond), r.readAmp)
 	}
-	if len(rows) == 2 && rows[0].seeksPerSec > 0 && rows[0].writeAmp > 0 {
-		fmt.Printf("advisor on/off: seeks/s %.2fx, write-amp %.2fx\n",
-			rows[1].seeksPerSec/rows[0].seeksPerSec, rows[1].writeAmp/rows[0].writeAmp)
+	for i := 0; i+1 < len(rows); i += 2 {
+		off, on := rows[i], rows[i+1]
+		if off.seeksPerSec > 0 && off.writeAmp > 0 {
+			fmt.Printf("round %d, advisor on/off: seeks/s %.2fx, write-amp %.2fx\n",
+				i/2+1, on.seeksPerSec/off.seeksPerSec, on.writeAmp/off.writeAmp)
+		}
 	}
 }
 
@@ -66,6 +75,8 @@ type seedResult struct {
 	driverMerges int
 	advised      int
 	readAmp      []int
+	stalls       int
+	longestStall time.Duration
 }
 
 const sampleEvery = 8
@@ -125,6 +136,8 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 	in, err := Install(opts, cfg)
 	require.NoError(t, err)
 	opts.EventListener.CompactionEnd = teeCompactionEnd(opts.EventListener.CompactionEnd, &merges)
+	stalls := &stallTimer{}
+	stalls.attach(opts.EventListener)
 	db, err := pebble.Open(t.TempDir(), opts)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, db.Close()) }()
@@ -227,6 +240,7 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 		res.writeAmp = (written(after) - written(before)) / walIn
 	}
 	res.advised = int(advised.Load())
+	res.stalls, res.longestStall = stalls.result()
 	res.driverMerges = int(merges.Load()) - res.advised
 	return res
 }
@@ -238,4 +252,39 @@ func teeCompactionEnd(prev func(pebble.CompactionInfo), n *atomic.Int64) func(pe
 		}
 		n.Add(1)
 	}
+}
+
+// stallTimer measures write stalls.
+type stallTimer struct {
+	mu      sync.Mutex
+	began   time.Time
+	n       int
+	longest time.Duration
+}
+
+func (s *stallTimer) attach(l *pebble.EventListener) {
+	prevBegin, prevEnd := l.WriteStallBegin, l.WriteStallEnd
+	l.WriteStallBegin = func(info pebble.WriteStallBeginInfo) {
+		if prevBegin != nil {
+			prevBegin(info)
+		}
+		s.mu.Lock()
+		s.began = time.Now()
+		s.n++
+		s.mu.Unlock()
+	}
+	l.WriteStallEnd = func() {
+		if prevEnd != nil {
+			prevEnd()
+		}
+		s.mu.Lock()
+		s.longest = max(s.longest, time.Since(s.began))
+		s.mu.Unlock()
+	}
+}
+
+func (s *stallTimer) result() (int, time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n, s.longest
 }
