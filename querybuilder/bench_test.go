@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -89,7 +90,9 @@ func lowOverlapOptions(b testing.TB, dir string, cache *pebble.Cache) *pebble.Op
 // compactions and waits for them to settle: few runs, each spanning the key
 // space, so a seek defers nothing and the auto plan should stay plain.
 func buildLeveled(b testing.TB, dir string, keys int) int {
-	db, err := pebble.Open(dir, &pebble.Options{FS: vfs.Default, Logger: quietLogger{}})
+	// A small Lbase target spreads the data over L4-L6, the usual leveled
+	// shape; with the default 64 MiB it would all sit in one level.
+	db, err := pebble.Open(dir, &pebble.Options{FS: vfs.Default, Logger: quietLogger{}, LBaseMaxBytes: 2 << 20})
 	require.NoError(b, err)
 	rng := rand.New(rand.NewPCG(2, 2))
 	fillKeys(b, db, rng, rng.Perm(keys))
@@ -119,8 +122,33 @@ func fillKeys(b testing.TB, db *pebble.DB, rng *rand.Rand, order []int) {
 
 // sample is one timed run of a workload on one side.
 type sample struct {
-	opsPerSec  float64
-	blockBytes uint64
+	opsPerSec float64
+	// opsPerCPUSec counts the same operations per second of the thread's
+	// CPU time (see threadCPU).
+	opsPerCPUSec float64
+	blockBytes   uint64
+}
+
+// timer measures one sample's wall and thread CPU time; the goroutine stays
+// on its OS thread until stop.
+type timer struct {
+	wall time.Time
+	cpu  time.Duration
+}
+
+func startTimer() timer {
+	runtime.LockOSThread()
+	return timer{wall: time.Now(), cpu: threadCPU()}
+}
+
+func (t timer) stop(ops int, blockBytes uint64) sample {
+	cpu, wall := threadCPU()-t.cpu, time.Since(t.wall)
+	runtime.UnlockOSThread()
+	s := sample{opsPerSec: float64(ops) / wall.Seconds(), blockBytes: blockBytes}
+	if cpu > 0 {
+		s.opsPerCPUSec = float64(ops) / cpu.Seconds()
+	}
+	return s
 }
 
 // abRow is one line of a result table.
@@ -148,35 +176,60 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-func (r abRow) format() string {
-	var ratios, aOps, bOps []float64
+// summary is an abRow's figures: total block bytes B/A, median ops/s of
+// each side, and the median, min and max of the paired ratios.
+type summary struct {
+	bytesRatio                string
+	aOps, bOps                float64
+	ratio, minRatio, maxRatio float64
+	// cpuRatio is the median paired ratio of ops per CPU second.
+	cpuRatio float64
+}
+
+func (r abRow) summary() summary {
+	var ratios, cpuRatios, aOps, bOps []float64
 	var aBytes, bBytes uint64
 	for i := range r.a {
 		ratios = append(ratios, r.b[i].opsPerSec/r.a[i].opsPerSec)
+		if r.a[i].opsPerCPUSec > 0 {
+			cpuRatios = append(cpuRatios, r.b[i].opsPerCPUSec/r.a[i].opsPerCPUSec)
+		}
 		aOps, bOps = append(aOps, r.a[i].opsPerSec), append(bOps, r.b[i].opsPerSec)
 		aBytes += r.a[i].blockBytes
 		bBytes += r.b[i].blockBytes
 	}
-	bytesRatio := "-"
-	if aBytes > 0 {
-		bytesRatio = fmt.Sprintf("%.3f", float64(bBytes)/float64(aBytes))
+	sm := summary{bytesRatio: "-", aOps: median(aOps), bOps: median(bOps),
+		ratio: median(ratios), minRatio: slices.Min(ratios), maxRatio: slices.Max(ratios)}
+	if len(cpuRatios) > 0 {
+		sm.cpuRatio = median(cpuRatios)
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %.0f | %.0f | %.2f (%.2f-%.2f) |",
-		r.scenario, r.workload, r.plan, bytesRatio, median(aOps), median(bOps),
-		median(ratios), slices.Min(ratios), slices.Max(ratios))
+	if aBytes > 0 {
+		sm.bytesRatio = fmt.Sprintf("%.3f", float64(bBytes)/float64(aBytes))
+	}
+	return sm
 }
 
-const tableHeader = "| scenario | workload | plan (B) | block bytes B/A | ops/s A (plain) | ops/s B (query) | ops/s B/A median (min-max) |\n|---|---|---|---|---|---|---|"
+func (sm summary) ratios() string {
+	return fmt.Sprintf("%.2f (%.2f-%.2f) | %.2f", sm.ratio, sm.minRatio, sm.maxRatio, sm.cpuRatio)
+}
+
+func (r abRow) format() string {
+	sm := r.summary()
+	return fmt.Sprintf("| %s | %s | %s | %s | %.0f | %.0f | %s |",
+		r.scenario, r.workload, r.plan, sm.bytesRatio, sm.aOps, sm.bOps, sm.ratios())
+}
+
+const tableHeader = "| scenario | workload | plan (B) | block bytes B/A | ops/s A (plain) | ops/s B (query) | ops/s B/A median (min-max) | ops/CPU-s B/A median |\n|---|---|---|---|---|---|---|---|"
 
 // seekSample times n seeks of s over targets.
 func seekSample(b testing.TB, s *Seeker, targets [][]byte, nexts int) sample {
-	start := time.Now()
-	for _, t := range targets {
-		_, err := s.Seek(t, nexts)
+	t := startTimer()
+	for _, target := range targets {
+		_, err := s.Seek(target, nexts)
 		require.NoError(b, err)
 	}
 	require.NoError(b, s.Close())
-	return sample{opsPerSec: float64(len(targets)) / time.Since(start).Seconds(), blockBytes: s.BlockBytes}
+	return t.stop(len(targets), s.BlockBytes)
 }
 
 func randomTargets(rng *rand.Rand, n, keySpace int) [][]byte {
@@ -200,13 +253,13 @@ type benchIter interface {
 
 // iterSample times fn over a fresh iterator per round.
 func iterSample(b testing.TB, newIter func() (benchIter, error), ops int, fn func(benchIter)) sample {
-	start := time.Now()
+	t := startTimer()
 	it, err := newIter()
 	require.NoError(b, err)
 	fn(it)
 	bytes := it.Stats().InternalStats.BlockBytes
 	require.NoError(b, it.Close())
-	return sample{opsPerSec: float64(ops) / time.Since(start).Seconds(), blockBytes: bytes}
+	return t.stop(ops, bytes)
 }
 
 func planOf(b testing.TB, qb *Builder, o *pebble.IterOptions) string {
@@ -289,8 +342,8 @@ func BenchmarkPlans(b *testing.B) {
 	chunks, chunkKeys := 40, int(20000**benchScale)
 	// Many short alternating rounds: the machine is shared, and pairs close
 	// in time see the same load.
-	const rounds = 16
-	seeks := int(6000 * *benchScale)
+	const rounds = 24
+	seeks := int(4000 * *benchScale)
 	var out []string
 
 	low := b.TempDir()
@@ -408,4 +461,34 @@ func BenchmarkSeedScenario(b *testing.B) {
 		plan: fmt.Sprintf("auto: plain %d, stepped %d of %d slices", plans[PlanPlain], plans[PlanStepped], rounds), a: as, b: bs}
 	fmt.Printf("%d keys filled, read amp at end %d\n%s\n%s\nexplain of a sample query at the end:\n%s",
 		fill, m.ReadAmp(), tableHeader, row.format(), e)
+}
+
+// BenchmarkThreshold measures forced stepping against plain on low-overlap
+// shapes with few runs, to place the auto plan's threshold on
+// Layout.Deferrable.
+func BenchmarkThreshold(b *testing.B) {
+	const rounds = 16
+	total := int(800000 * *benchScale)
+	seeks := int(6000 * *benchScale)
+	out := []string{"| runs | deferrable per seek | workload | block bytes B/A | ops/s B/A median (min-max) | ops/CPU-s B/A median |", "|---|---|---|---|---|---|"}
+	for _, chunks := range []int{2, 3, 5, 9} {
+		dir := b.TempDir()
+		keySpace := buildLowOverlap(b, dir, chunks, total/chunks)
+		db, closeDB := openBench(b, dir, lowOverlapOptions(b, dir, nil))
+		qb := New(db, Options{Plan: PlanStepped})
+		l, err := qb.Layout()
+		require.NoError(b, err)
+		rng := rand.New(rand.NewPCG(7, 7))
+		targets := randomTargets(rng, seeks, keySpace)
+		for _, nexts := range []int{1, 10} {
+			as, bs := alternate(rounds,
+				func() sample { return seekSample(b, NewPlainSeeker(db, nil, true), targets, nexts) },
+				func() sample { return seekSample(b, NewQuerySeeker(qb, nil, true), targets, nexts) })
+			sm := abRow{a: as, b: bs}.summary()
+			out = append(out, fmt.Sprintf("| %d | %.2f | seekrandom, %d Next, reused | %s | %s |",
+				len(l.Runs), l.Deferrable, nexts, sm.bytesRatio, sm.ratios()))
+		}
+		closeDB()
+	}
+	fmt.Println(strings.Join(out, "\n"))
 }
