@@ -16,6 +16,8 @@ import (
 // opts, or returns nil if the plug-in is off.
 func installStatistics(opts *Options, plugins Plugins) *seekstats.Statistics {
 	if !plugins.Statistics {
+		// Tables written while statistics were on carry tagged filters.
+		seekstats.RegisterTagReaders(opts)
 		return nil
 	}
 	s := seekstats.New(plugins.StatisticsConfig)

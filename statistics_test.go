@@ -3,6 +3,7 @@ package pebble
 import (
 	"testing"
 
+	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/stretchr/testify/require"
@@ -93,4 +94,40 @@ func TestStatisticsWrappers(t *testing.T) {
 	}
 	require.NoError(t, b.Close())
 	require.NoError(t, snap.Close())
+}
+
+// TestStatisticsReopen checks that filters written while statistics were on
+// keep working when the DB is reopened with them off, and that upstream
+// Pebble still reads the DB correctly (without those filters).
+func TestStatisticsReopen(t *testing.T) {
+	fs := vfs.NewMem()
+	opts := func() *Options {
+		o := &Options{FS: fs, DisableAutomaticCompactions: true}
+		o.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
+		return o
+	}
+	db, err := OpenWithPlugins("db", opts(), Plugins{Statistics: true})
+	require.NoError(t, err)
+	require.NoError(t, db.Set([]byte("a"), []byte("1"), nil))
+	require.NoError(t, db.Set([]byte("c"), []byte("3"), nil))
+	require.NoError(t, db.Flush())
+	require.NoError(t, db.Close())
+
+	for _, plugins := range []Plugins{{}, {Statistics: true}} {
+		db, err := OpenWithPlugins("db", opts(), plugins)
+		require.NoError(t, err)
+		_, _, err = db.Get([]byte("b"))
+		require.ErrorIs(t, err, ErrNotFound)
+		// Pebble counts a filter that ruled the table out as a hit.
+		require.EqualValues(t, 1, db.Metrics().Filter.Hits, "statistics=%t", plugins.Statistics)
+		require.NoError(t, db.Close())
+	}
+
+	up, err := upstream.Open("db", &upstream.Options{FS: fs})
+	require.NoError(t, err)
+	v, c, err := up.Get([]byte("c"))
+	require.NoError(t, err)
+	require.Equal(t, "3", string(v))
+	require.NoError(t, c.Close())
+	require.NoError(t, up.Close())
 }

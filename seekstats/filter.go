@@ -145,3 +145,58 @@ func (s *Statistics) filterChecked(num uint64, key []byte, may bool) {
 	}
 	s.c.shardFor(key).addRow(row, kind)
 }
+
+// tagReader reads tagged filters without counting anything: it is registered
+// when statistics are off, so that tables written while they were on keep
+// their filters.
+type tagReader struct {
+	inner pebble.FilterPolicy
+	name  string
+}
+
+func (r tagReader) Name() string { return r.name }
+
+func (r tagReader) MayContain(ftype pebble.FilterType, filter, key []byte) bool {
+	inner, _, ok := decodeFilterTag(filter)
+	if !ok {
+		return true
+	}
+	return r.inner.MayContain(ftype, inner, key)
+}
+
+func (r tagReader) NewWriter(ftype pebble.FilterType) pebble.FilterWriter {
+	return r.inner.NewWriter(ftype)
+}
+
+// RegisterTagReaders prepares opts, a private copy of the caller's options,
+// for a DB opened without statistics: for every filter policy the options
+// name, filters written with the statistics' tag (under the tagged name)
+// stay readable. Nothing else changes: tables are written as upstream Pebble
+// writes them.
+func RegisterTagReaders(opts *pebble.Options) {
+	readers := make(map[string]pebble.FilterPolicy)
+	add := func(p pebble.FilterPolicy) {
+		if p == nil || p == pebble.NoFilterPolicy {
+			return
+		}
+		name := taggedNamePrefix + p.Name()
+		if _, ok := opts.Filters[name]; !ok {
+			readers[name] = tagReader{inner: p, name: name}
+		}
+	}
+	for _, p := range opts.Filters {
+		add(p)
+	}
+	for i := range opts.Levels {
+		add(opts.Levels[i].FilterPolicy)
+	}
+	if len(readers) == 0 {
+		return
+	}
+	if opts.Filters == nil {
+		opts.Filters = make(map[string]pebble.FilterPolicy, len(readers))
+	}
+	for name, r := range readers {
+		opts.Filters[name] = r
+	}
+}
