@@ -216,7 +216,7 @@ func (g *GetScope) count(err error) {
 	tp := fastTP
 	if s.cfg.ExactAttribution {
 		loc := s.probe(g.key)
-		tp = loc.f != nil && loc.f == g.checks[last].f
+		tp = loc.f != nil && g.checks[last].f != nil && loc.f.num == g.checks[last].f.num
 		switch {
 		case tp == fastTP:
 			sh.addTicker(VerifyGetAgree, 1)

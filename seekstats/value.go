@@ -17,8 +17,8 @@ package seekstats
 //     since the seek (or was already credited), while the candidate merely
 //     spans the key without holding it.
 //   - Several candidates (overlapping tables, typically L0 over lower
-//     levels). In a prefix seek, if the newest candidate (the lowest level;
-//     in L0 the table with the largest sequence number) passed its filter, it
+//     levels). In a prefix seek, if the newest candidate (the smallest level
+//     number; in L0 the table with the largest sequence number) passed its filter, it
 //     is credited and counted in SeekUsefulNewest: the merge returns the
 //     newest version of a key, and the filter says that table holds the
 //     prefix. This is wrong when that table's filter match was a false
@@ -51,7 +51,7 @@ func (t *IterTracker) OnValue(key []byte) {
 	exact := -1
 	if loc.f != nil {
 		for i := range t.pending {
-			if !t.pending[i].reported && t.pending[i].f == loc.f {
+			if !t.pending[i].reported && t.pending[i].num == loc.f.num {
 				exact = i
 			}
 		}
