@@ -104,18 +104,20 @@ func bloomSize(n int, bitsPerKey float64) int {
 
 // bloomAppend appends to dst a Bloom filter holding hashes. Duplicate hashes
 // are harmless: they set the same bits again.
-func bloomAppend(dst []byte, hashes []uint64, bitsPerKey float64, probes int) []byte {
-	lines := bloomLines(len(hashes), bitsPerKey)
+func bloomAppend(dst []byte, hashes *pointHashes, bitsPerKey float64, probes int) []byte {
+	lines := bloomLines(hashes.len(), bitsPerKey)
 	start := len(dst)
 	dst = pointGrow(dst, int(lines)*bloomLineBytes)
 	body := dst[start:]
-	for _, h := range hashes {
-		line := body[bloomLine(h, lines)*bloomLineBytes:][:bloomLineBytes]
-		p := uint32(h)
-		for i := 0; i < probes; i++ {
-			bit := p >> (32 - 9)
-			line[bit>>3] |= 1 << (bit & 7)
-			p *= bloomProbeMul
+	for _, chunk := range hashes.chunks {
+		for _, h := range chunk {
+			line := body[bloomLine(h, lines)*bloomLineBytes:][:bloomLineBytes]
+			p := uint32(h)
+			for i := 0; i < probes; i++ {
+				bit := p >> (32 - 9)
+				line[bit>>3] |= 1 << (bit & 7)
+				p *= bloomProbeMul
+			}
 		}
 	}
 	return pointAppendTrailer(dst, pointTrailer{a: lines, p: uint8(probes), kind: pointKindBloom})

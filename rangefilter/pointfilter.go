@@ -83,27 +83,27 @@ func (r *pointReader) CorruptFilters() uint64 { return r.corrupt.Load() }
 // by many keys arrives many times in a row: consecutive repeats are dropped
 // here so they neither inflate the filter's size nor cost build time.
 type pointWriter struct {
-	hashes []uint64
-	build  func(dst []byte, hashes []uint64) []byte
+	hashes pointHashes
+	build  func(dst []byte, hashes *pointHashes) []byte
 }
 
 // AddKey implements pebble.FilterWriter.
 func (w *pointWriter) AddKey(key []byte) {
 	h := pointHash(key)
-	if n := len(w.hashes); n > 0 && w.hashes[n-1] == h {
+	if last, ok := w.hashes.last(); ok && last == h {
 		return
 	}
-	w.hashes = append(w.hashes, h)
+	w.hashes.add(h)
 }
 
 // Finish implements pebble.FilterWriter. The writer can be reused after it.
 func (w *pointWriter) Finish(dst []byte) []byte {
-	if len(w.hashes) == 0 {
+	if w.hashes.len() == 0 {
 		dst = pointAppendTrailer(dst, pointTrailer{kind: pointKindEmpty})
 	} else {
-		dst = w.build(dst, w.hashes)
+		dst = w.build(dst, &w.hashes)
 	}
-	w.hashes = w.hashes[:0]
+	w.hashes.reset()
 	return dst
 }
 
@@ -151,7 +151,7 @@ func (p *BloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 
 // NewWriter implements pebble.FilterPolicy.
 func (p *BloomPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
-	return &pointWriter{build: func(dst []byte, hashes []uint64) []byte {
+	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {
 		return bloomAppend(dst, hashes, p.bitsPerKey, p.probes)
 	}}
 }
@@ -208,7 +208,7 @@ func (p *RibbonPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool 
 // NewWriter implements pebble.FilterPolicy.
 func (p *RibbonPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
 	var b ribbonBuilder
-	return &pointWriter{build: func(dst []byte, hashes []uint64) []byte {
+	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {
 		return b.build(dst, hashes, p.bloomBits)
 	}}
 }

@@ -125,27 +125,33 @@ type ribbonLayout struct {
 }
 
 // ribbonMayContain answers a query for hash against a decoded Ribbon body.
+// It is written without data-dependent branches except the early exit: the
+// shift amount o is uniformly random, so branching on it would mispredict
+// on every other query.
 func ribbonMayContain(body []byte, l ribbonLayout, hash uint64) bool {
 	h := ribbonRehash(hash, l.seed)
 	start := pointFastRange(h, uint64(l.blocks)*ribbonW-ribbonW+1)
 	lo, hi, f := ribbonRow(h)
 	k, o := start/ribbonW, uint(start%ribbonW)
 	cols, base := l.columns(k)
-	// The row covers slots s..s+127: bits o..127 of block k's words and, when
-	// o > 0, bits 0..o−1 of block k+1's words.
+	// The row covers slots s..s+127: bits o..127 of block k's words and,
+	// when o > 0, bits 0..o−1 of block k+1's words. For o = 0 the second
+	// mask is zero and block k stands in for k+1, which may not exist.
 	m0lo, m0hi := pointShl128(lo, hi, o)
 	m1lo, m1hi := pointShr128(lo, hi, ribbonW-o)
 	next := base + uint64(cols)
-	for j := uint64(0); j < uint64(cols); j++ {
-		w := body[(base+j)*ribbonSegmentBytes:][:ribbonSegmentBytes]
-		v := pointLE64(w[0:8])&m0lo ^ pointLE64(w[8:16])&m0hi
-		if o != 0 {
-			w1 := body[(next+j)*ribbonSegmentBytes:][:ribbonSegmentBytes]
-			v ^= pointLE64(w1[0:8])&m1lo ^ pointLE64(w1[8:16])&m1hi
-		}
-		if uint32(bits.OnesCount64(v)&1) != (f>>j)&1 {
+	if o == 0 {
+		next = base
+	}
+	w0 := body[base*ribbonSegmentBytes : (base+uint64(cols))*ribbonSegmentBytes]
+	w1 := body[next*ribbonSegmentBytes : (next+uint64(cols))*ribbonSegmentBytes]
+	for j := 0; j+ribbonSegmentBytes <= len(w0) && j+ribbonSegmentBytes <= len(w1); j += ribbonSegmentBytes {
+		v := pointLE64(w0[j:j+8])&m0lo ^ pointLE64(w0[j+8:j+16])&m0hi ^
+			pointLE64(w1[j:j+8])&m1lo ^ pointLE64(w1[j+8:j+16])&m1hi
+		if uint32(bits.OnesCount64(v))&1 != f&1 {
 			return false
 		}
+		f >>= 1
 	}
 	return true
 }

@@ -67,10 +67,10 @@ type ribbonBuilder struct {
 // build appends to dst a filter for hashes at the given Bloom-equivalent
 // bits/key: a Ribbon filter, or a Bloom filter where Ribbon would be no
 // smaller or cannot be built.
-func (b *ribbonBuilder) build(dst []byte, hashes []uint64, bloomBits float64) []byte {
+func (b *ribbonBuilder) build(dst []byte, hashes *pointHashes, bloomBits float64) []byte {
 	r, p := ribbonParams(bloomBits)
-	blocks := ribbonBlocks(len(hashes))
-	if ribbonSize(ribbonLayoutFor(blocks, r, p, 0)) >= bloomSize(len(hashes), bloomBits) {
+	blocks := ribbonBlocks(hashes.len())
+	if ribbonSize(ribbonLayoutFor(blocks, r, p, 0)) >= bloomSize(hashes.len(), bloomBits) {
 		return bloomAppend(dst, hashes, bloomBits, bloomProbes(bloomBits))
 	}
 	return b.buildFrom(dst, hashes, bloomBits, blocks)
@@ -78,7 +78,7 @@ func (b *ribbonBuilder) build(dst []byte, hashes []uint64, bloomBits float64) []
 
 // buildFrom tries seeds from blocks blocks upwards and falls back to Bloom
 // when ribbonMaxAttempts seeds have failed.
-func (b *ribbonBuilder) buildFrom(dst []byte, hashes []uint64, bloomBits float64, blocks uint32) []byte {
+func (b *ribbonBuilder) buildFrom(dst []byte, hashes *pointHashes, bloomBits float64, blocks uint32) []byte {
 	r, p := ribbonParams(bloomBits)
 	for attempt := 0; attempt < ribbonMaxAttempts; attempt++ {
 		if attempt > 0 && attempt%ribbonGrowEvery == 0 {
@@ -94,12 +94,14 @@ func (b *ribbonBuilder) buildFrom(dst []byte, hashes []uint64, bloomBits float64
 
 // band runs on-the-fly Gaussian elimination of all keys' rows under layout
 // l's seed and slot count. It returns false if the system has no solution.
-func (b *ribbonBuilder) band(hashes []uint64, l ribbonLayout) bool {
+func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 	m := int(l.blocks) * ribbonW
 	starts := uint64(m - ribbonW + 1)
-	b.keys = slices.Grow(b.keys[:0], len(hashes))[:len(hashes)]
-	for i, h := range hashes {
-		b.keys[i] = ribbonRehash(h, l.seed)
+	b.keys = slices.Grow(b.keys[:0], hashes.len())
+	for _, chunk := range hashes.chunks {
+		for _, h := range chunk {
+			b.keys = append(b.keys, ribbonRehash(h, l.seed))
+		}
 	}
 	keys := b.keys
 	if len(keys) >= ribbonSortMin {
@@ -136,7 +138,7 @@ func (b *ribbonBuilder) band(hashes []uint64, l ribbonLayout) bool {
 				}
 				break
 			}
-			lo, hi = pointShr128Any(lo, hi, uint(tz))
+			lo, hi = pointShr128(lo, hi, uint(tz))
 			i += tz
 		}
 	}
@@ -178,14 +180,6 @@ func (b *ribbonBuilder) solve(dst []byte, l ribbonLayout) []byte {
 	return pointAppendTrailer(dst, pointTrailer{
 		a: l.blocks, b: l.upper, p: l.r, q: l.seed, kind: pointKindRibbon,
 	})
-}
-
-// pointShr128Any returns (lo, hi) >> s for s in [0, 127].
-func pointShr128Any(lo, hi uint64, s uint) (uint64, uint64) {
-	if s == 0 {
-		return lo, hi
-	}
-	return pointShr128(lo, hi, s)
 }
 
 // pointZeroed returns s resized to n zero elements, reusing its capacity.
