@@ -1,0 +1,143 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package filterbench measures point filters side by side: this module's
+// Bloom and Ribbon policies against Pebble's built-in Bloom filter and a
+// binary fuse filter (github.com/FastFilter/xorfilter) as anchors. It is
+// shared by the rangefilter Go benchmarks and cmd/filterreport, which prints
+// the comparison table; nothing in the storage engine imports it.
+//
+// Every filter is built and queried the way Pebble would use it: one call per
+// key, hashing included. The binary fuse filter, which takes 64-bit hashes,
+// is fed xxHash64 of each key, and the hashing counts towards its times too.
+package filterbench
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/FastFilter/xorfilter"
+	"github.com/cespare/xxhash/v2"
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/rangefilter"
+)
+
+// Filter is a built filter under test.
+type Filter struct {
+	// Bytes is the filter's size as stored.
+	Bytes int
+	// ExpectedFPR is the false-positive rate the filter's own math predicts,
+	// or 0 where there is none to state.
+	ExpectedFPR float64
+	// MayContain queries the filter.
+	MayContain func(key []byte) bool
+	// Clone returns an independent copy in fresh memory (for cold queries).
+	Clone func() Filter
+}
+
+// Candidate is a filter construction under test.
+type Candidate struct {
+	Name  string
+	Build func(keys [][]byte) (Filter, error)
+}
+
+// ParseCandidates parses a comma-separated list of kind:bits entries:
+// bloom:B, ribbon:B (this module's policies), pebble-bloom:B (Pebble's
+// bloom.FilterPolicy, integer B) and fuse8 (no bits).
+func ParseCandidates(spec string) ([]Candidate, error) {
+	var out []Candidate
+	for _, item := range strings.Split(spec, ",") {
+		kind, arg, _ := strings.Cut(strings.TrimSpace(item), ":")
+		var bits float64
+		if kind != "fuse8" {
+			var err error
+			if bits, err = strconv.ParseFloat(arg, 64); err != nil {
+				return nil, errors.Wrapf(err, "filterbench: bits of %q", item)
+			}
+		}
+		switch kind {
+		case "bloom":
+			p, err := rangefilter.NewBloom(bits)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, PolicyCandidate("bloom("+arg+")", p))
+		case "ribbon":
+			p, err := rangefilter.NewRibbon(bits)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, PolicyCandidate("ribbon("+arg+")", p))
+		case "pebble-bloom":
+			if bits != math.Trunc(bits) || bits < 1 {
+				return nil, errors.Newf("filterbench: pebble-bloom takes whole bits per key >= 1, not %q", arg)
+			}
+			out = append(out, PolicyCandidate("pebble-bloom("+arg+")", bloom.FilterPolicy(int(bits))))
+		case "fuse8":
+			out = append(out, Fuse8Candidate())
+		default:
+			return nil, errors.Newf("filterbench: unknown filter kind %q in %q", kind, item)
+		}
+	}
+	return out, nil
+}
+
+// PolicyCandidate measures a pebble.FilterPolicy through its interface.
+func PolicyCandidate(name string, p pebble.FilterPolicy) Candidate {
+	return Candidate{Name: name, Build: func(keys [][]byte) (Filter, error) {
+		w := p.NewWriter(pebble.TableFilter)
+		for _, k := range keys {
+			w.AddKey(k)
+		}
+		return policyFilter(p, w.Finish(nil)), nil
+	}}
+}
+
+func policyFilter(p pebble.FilterPolicy, data []byte) Filter {
+	f := Filter{
+		Bytes:      len(data),
+		MayContain: func(key []byte) bool { return p.MayContain(pebble.TableFilter, data, key) },
+		Clone:      func() Filter { return policyFilter(p, slices.Clone(data)) },
+	}
+	if info, err := rangefilter.InspectFilter(data); err == nil {
+		f.ExpectedFPR = info.ExpectedFPR
+		if info.Kind == "bloom" {
+			if b, ok := p.(*rangefilter.BloomPolicy); ok {
+				f.ExpectedFPR = rangefilter.BloomExpectedFPR(b.BitsPerKey())
+			}
+		}
+	}
+	return f
+}
+
+// Fuse8Candidate is a 3-wise binary fuse filter with 8-bit fingerprints.
+func Fuse8Candidate() Candidate {
+	return Candidate{Name: "fuse8", Build: func(keys [][]byte) (Filter, error) {
+		hashes := make([]uint64, len(keys))
+		for i, k := range keys {
+			hashes[i] = xxhash.Sum64(k)
+		}
+		f, err := xorfilter.PopulateBinaryFuse8(hashes)
+		if err != nil {
+			return Filter{}, errors.Wrap(err, "filterbench: building fuse8")
+		}
+		return fuseFilter(f), nil
+	}}
+}
+
+func fuseFilter(f *xorfilter.BinaryFuse8) Filter {
+	return Filter{
+		// The fingerprints plus the five header fields Save writes.
+		Bytes:       len(f.Fingerprints) + 8 + 4*4,
+		ExpectedFPR: 1.0 / 256,
+		MayContain:  func(key []byte) bool { return f.Contains(xxhash.Sum64(key)) },
+		Clone: func() Filter {
+			c := *f
+			c.Fingerprints = slices.Clone(f.Fingerprints)
+			return fuseFilter(&c)
+		},
+	}
+}
