@@ -66,7 +66,12 @@ func (r *pointReader) mayContain(filter, key []byte) bool {
 	}
 	switch t.kind {
 	case pointKindBloom:
-		return bloomMayContain(body, t.a, t.p, pointHash(key))
+		// The line count is taken from the body's length, which pointDecode
+		// checked against the trailer, rather than from the trailer itself:
+		// then the line's address does not wait for the trailer's bytes, and
+		// a cold query fetches both cache lines at once instead of one
+		// after the other.
+		return bloomMayContain(body, uint32(len(body)/bloomLineBytes), t.p, pointHash(key))
 	case pointKindRibbon:
 		return ribbonMayContain(body, ribbonLayout{blocks: t.a, upper: t.b, r: t.p, seed: t.q}, pointHash(key))
 	default: // pointKindEmpty

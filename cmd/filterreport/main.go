@@ -8,8 +8,9 @@
 //
 //	go run ./cmd/filterreport -n 1000000,10000000
 //
-// Definitions (see internal/filterbench): times include hashing
-// the key; "hot" cycles 1024 negative keys through one filter, so the lines
+// Definitions (see internal/filterbench): times are process CPU time (not
+// wall time, which on a shared machine counts other processes' turns) and
+// include hashing the key; "hot" cycles 1024 negative keys through one filter, so the lines
 // they touch stay cached; "cold" spreads queries over copies of the filter
 // totalling at least 256 MiB, so nearly every query misses the caches.
 // Progress goes to stderr, the tables (Markdown) to stdout.
