@@ -278,3 +278,39 @@ func pointSkipUnderRace(t *testing.T) {
 		t.Skip("statistical test: nothing for -race to find")
 	}
 }
+
+// TestPointHashSpreads checks the properties the filters need from
+// pointHash on the structured keys databases use: no collisions among all
+// keys of up to two bytes (where trailing zeros and length matter) or among
+// sequential db_bench keys, and every output bit set about half the time.
+func TestPointHashSpreads(t *testing.T) {
+	seen := make(map[uint64][]byte)
+	add := func(k []byte) {
+		h := pointHash(k)
+		if prev, ok := seen[h]; ok {
+			t.Fatalf("hash collision: %x and %x", prev, k)
+		}
+		seen[h] = k
+	}
+	add(nil)
+	for a := 0; a < 256; a++ {
+		add([]byte{byte(a)})
+		for b := 0; b < 256; b++ {
+			add([]byte{byte(a), byte(b)})
+		}
+	}
+	const n = 200000
+	var ones [64]int
+	for i := 0; i < n; i++ {
+		k := pointDBBenchKey(uint64(i), 16)
+		add(k)
+		h := pointHash(k)
+		for b := range ones {
+			ones[b] += int(h >> b & 1)
+		}
+	}
+	for b, c := range ones {
+		// 5 standard deviations of a fair coin over n draws is ~0.56%.
+		require.InDelta(t, 0.5, float64(c)/n, 0.0056, "bit %d", b)
+	}
+}
