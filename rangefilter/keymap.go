@@ -264,18 +264,6 @@ func rangeChooseKeyMap(list *rangeKeyList, from, to int) rangeKeyMap {
 	return m
 }
 
-// digit returns lo_j, hi_j and the radix of digit position j.
-func (m *rangeKeyMap) digit(j int) (lo, hi byte, radix uint64, missing bool) {
-	i := 2 * (j - len(m.lcp))
-	lo, hi = m.alpha[i], m.alpha[i+1]
-	missing = j >= m.minLen
-	radix = uint64(hi) - uint64(lo) + 1
-	if missing {
-		radix++
-	}
-	return lo, hi, radix, missing
-}
-
 // mapKey returns the value of q and how q relates to the keys of that value.
 func (m *rangeKeyMap) mapKey(q []byte) (uint64, rangeRel) {
 	c := len(m.lcp)
@@ -298,8 +286,26 @@ func (m *rangeKeyMap) mapKey(q []byte) (uint64, rangeRel) {
 	)
 	mode, rel := modeExact, rangeExact
 	v := uint64(0)
+	alpha := m.alpha[:2*(m.end-c)]
 	for j := c; j < m.end; j++ {
-		lo, hi, radix, missing := m.digit(j)
+		lo, hi := alpha[2*(j-c)], alpha[2*(j-c)+1]
+		missing := j >= m.minLen
+		if lo == hi && !missing {
+			// Radix 1 (a byte every key shares): no digit, only a check.
+			if mode == modeExact {
+				switch {
+				case j >= len(q) || q[j] < lo:
+					mode, rel = modeZero, rangeBelow
+				case q[j] > hi:
+					mode, rel = modeMax, rangeAbove
+				}
+			}
+			continue
+		}
+		radix := uint64(hi) - uint64(lo) + 1
+		if missing {
+			radix++
+		}
 		var dig uint64
 		switch mode {
 		case modeMax:

@@ -185,6 +185,25 @@ func (sm *rangeSegmentedMap) find(q []byte, strict bool) (int, bool) {
 	return lo - 1, true
 }
 
+// rangeSegCache keeps the last segment parsed by a query, so that a query
+// whose bounds fall in one segment parses and checks it once.
+type rangeSegCache struct {
+	idx int // segment index + 1; 0: empty
+	seg rangeSegment
+}
+
+// cached returns segment i through c.
+func (sm *rangeSegmentedMap) cached(i int, c *rangeSegCache) (rangeSegment, bool) {
+	if c.idx == i+1 {
+		return c.seg, true
+	}
+	s, ok := sm.segment(i)
+	if ok {
+		c.idx, c.seg = i+1, s
+	}
+	return s, ok
+}
+
 // segment parses segment i and checks the checksum of segment i+1, whose
 // first key bounded the search.
 func (sm *rangeSegmentedMap) segment(i int) (rangeSegment, bool) {
@@ -210,7 +229,7 @@ func (sm *rangeSegmentedMap) segment(i int) (rangeSegment, bool) {
 
 // lowerBound returns the smallest value a key >= q can have. empty is true
 // when no key can be >= q; ok is false for corrupt bytes.
-func (sm *rangeSegmentedMap) lowerBound(q []byte) (v uint64, empty, ok bool) {
+func (sm *rangeSegmentedMap) lowerBound(q []byte, c *rangeSegCache) (v uint64, empty, ok bool) {
 	i, ok := sm.find(q, false)
 	if !ok {
 		return 0, false, false
@@ -218,7 +237,7 @@ func (sm *rangeSegmentedMap) lowerBound(q []byte) (v uint64, empty, ok bool) {
 	if i < 0 {
 		return 0, false, true
 	}
-	s, ok := sm.segment(i)
+	s, ok := sm.cached(i, c)
 	if !ok {
 		return 0, false, false
 	}
@@ -233,7 +252,7 @@ func (sm *rangeSegmentedMap) lowerBound(q []byte) (v uint64, empty, ok bool) {
 
 // upperBound returns the largest value a key < q can have; empty and ok as
 // for lowerBound.
-func (sm *rangeSegmentedMap) upperBound(q []byte) (v uint64, empty, ok bool) {
+func (sm *rangeSegmentedMap) upperBound(q []byte, c *rangeSegCache) (v uint64, empty, ok bool) {
 	i, ok := sm.find(q, true)
 	if !ok {
 		return 0, false, false
@@ -241,7 +260,7 @@ func (sm *rangeSegmentedMap) upperBound(q []byte) (v uint64, empty, ok bool) {
 	if i < 0 {
 		return 0, true, true
 	}
-	s, ok := sm.segment(i)
+	s, ok := sm.cached(i, c)
 	if !ok {
 		return 0, false, false
 	}

@@ -438,15 +438,16 @@ func rangeQuery(f, lower, upper []byte) (found, ok bool) {
 		return false, true
 	}
 	lo, hi := uint64(0), v.segs.total
+	var cache rangeSegCache
 	if lower != nil {
 		var empty bool
-		if lo, empty, ok = v.segs.lowerBound(lower); !ok || empty {
+		if lo, empty, ok = v.segs.lowerBound(lower, &cache); !ok || empty {
 			return false, ok
 		}
 	}
 	if upper != nil {
 		var empty bool
-		if hi, empty, ok = v.segs.upperBound(upper); !ok || empty {
+		if hi, empty, ok = v.segs.upperBound(upper, &cache); !ok || empty {
 			return false, ok
 		}
 	}
