@@ -243,6 +243,11 @@ func (i *Iterator) exitPrefix() bool {
 
 // SeekGE is pebble.Iterator.SeekGE.
 func (i *Iterator) SeekGE(key []byte) bool {
+	if i.plan == PlanPlain {
+		// The hot path of a query the planner left plain costs one branch.
+		i.beginAbsolute()
+		return i.it.SeekGE(key)
+	}
 	return i.SeekGEWithLimit(key, nil) == pebble.IterValid
 }
 
@@ -317,6 +322,11 @@ func (i *Iterator) Last() bool {
 
 // Next is pebble.Iterator.Next.
 func (i *Iterator) Next() bool {
+	if i.step == nil {
+		// No step to run past, and no limit to leave prefix mode for: a
+		// scan costs one branch per key over upstream's.
+		return i.it.Next()
+	}
 	return i.NextWithLimit(nil) == pebble.IterValid
 }
 
@@ -349,6 +359,9 @@ func (i *Iterator) NextPrefix() bool {
 
 // Prev is pebble.Iterator.Prev.
 func (i *Iterator) Prev() bool {
+	if !i.prefixMode {
+		return i.it.Prev()
+	}
 	return i.PrevWithLimit(nil) == pebble.IterValid
 }
 
