@@ -30,6 +30,12 @@ func rangeFuzzSeeds(f *testing.F) {
 		u = append(u, 0xfe)
 	}
 	f.Add(u, []byte{0x12}, []byte{0x80}, uint8(4))
+	// Enough keys of two lengths to make two key-map segments.
+	var seg [][]byte
+	for i := range 80 {
+		seg = append(seg, rangeCRDBPrefix(uint64(i*300)))
+	}
+	f.Add(bytes.Join(seg, []byte{0xfe}), append(rangeCRDBPrefix(300), 0), rangeCRDBPrefix(9000), uint8(12))
 }
 
 // FuzzRangeFilterNoFalseNegatives builds a filter from fuzzed keys and

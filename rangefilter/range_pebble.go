@@ -204,6 +204,19 @@ func (p *RangeFilterPolicy) AttachBoundsFilter(o *pebble.IterOptions) *pebble.It
 	return &c
 }
 
+// RangeFilterFromUserProperties returns the range filter of a table from its
+// user properties, as DB.SSTables(pebble.WithProperties()) reports them
+// (Pebble prefixes each block property with a one-byte short ID), for
+// RangeMayIntersect or DescribeRangeFilter. ok is false when the table has
+// no range filter; an error means the property does not decode.
+func RangeFilterFromUserProperties(props map[string]string) (filter []byte, ok bool, err error) {
+	prop, ok := props[RangeFilterName]
+	if !ok || len(prop) < 1 {
+		return nil, false, nil
+	}
+	return LookupTableProperty([]byte(prop[1:]), rangeFilterProp)
+}
+
 // rangeBoundsFilter holds one query's bounds (as Split prefixes). It holds
 // no per-table state, so Pebble may share it across tables and goroutines.
 type rangeBoundsFilter struct {
