@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -66,6 +67,9 @@ func TestEndToEndBothEngines(t *testing.T) {
 		require.Less(t, found, a[0]["reads"].(float64))
 		require.Equal(t, 2000.0, a[0]["ops"].(float64))
 		require.Contains(t, a[0], "histogram_micros")
+		if runtime.GOOS == "linux" {
+			require.Greater(t, a[0]["cpu_micros_per_op"].(float64), 0.0)
+		}
 		require.Contains(t, a[0], "statistics")
 		require.Contains(t, text, "ratio pebblerf/pebble "+bench+" :")
 		ratios := runs[bench+"/pebblerf/pebble"]

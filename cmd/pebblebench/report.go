@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -20,6 +21,7 @@ type result struct {
 	Bytes         int64
 	Seconds       float64 // wall time, first thread start to last finish
 	ThreadSeconds float64 // sum of the threads' times
+	CPUSeconds    float64 // sum of the threads' CPU times; -1 if unknown
 	Interrupted   bool
 	Tickers       []ticker
 
@@ -41,6 +43,19 @@ func (r *result) microsPerOp() float64 {
 		return 0
 	}
 	return r.ThreadSeconds * 1e6 / float64(r.Ops)
+}
+
+// cpuMicrosPerOp is the CPU time the benchmark threads spent per operation,
+// or NaN where per-thread CPU time cannot be read (Linux only). Unlike the
+// wall-clock figures it hardly moves when other processes compete for the
+// cores, which makes it the steadier figure for comparing engines on a
+// shared machine. It leaves out work on other threads: flushes, compactions
+// and most of the garbage collector's work.
+func (r *result) cpuMicrosPerOp() float64 {
+	if r.Ops == 0 || r.CPUSeconds < 0 {
+		return math.NaN()
+	}
+	return r.CPUSeconds * 1e6 / float64(r.Ops)
 }
 
 func (r *result) mbPerSec() float64 {
@@ -88,6 +103,7 @@ type jsonResult struct {
 	OpsPerSec   float64          `json:"ops_per_sec"`
 	MicrosPerOp float64          `json:"micros_per_op"`
 	MBPerSec    float64          `json:"mb_per_sec"`
+	CPUMicros   *float64         `json:"cpu_micros_per_op,omitempty"`
 	Found       *int64           `json:"found,omitempty"`
 	Reads       *int64           `json:"reads,omitempty"`
 	Interrupted bool             `json:"interrupted,omitempty"`
@@ -113,6 +129,9 @@ func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 		Benchmark: r.Benchmark, Engine: r.Engine, Run: runNumber,
 		Ops: r.Ops, Seconds: r.Seconds, OpsPerSec: r.opsPerSec(),
 		MicrosPerOp: r.microsPerOp(), MBPerSec: r.mbPerSec(), Interrupted: r.Interrupted,
+	}
+	if cpu := r.cpuMicrosPerOp(); !math.IsNaN(cpu) {
+		j.CPUMicros = &cpu
 	}
 	if r.bench.showFound {
 		j.Found, j.Reads = &r.Found, &r.Ops

@@ -18,7 +18,7 @@ func throughputResult(bench, engineName string, opsPerSec, mbPerSec float64) *re
 	return &result{
 		Benchmark: bench, Engine: engineName, bench: b,
 		Ops: int64(opsPerSec), Found: int64(opsPerSec) / 2,
-		Bytes: int64(mbPerSec * (1 << 20)), Seconds: 1, ThreadSeconds: 1,
+		Bytes: int64(mbPerSec * (1 << 20)), Seconds: 1, ThreadSeconds: 1, CPUSeconds: 0.5,
 	}
 }
 

@@ -4,6 +4,7 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,9 +66,19 @@ func (r *run) execute() (*result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Locked to one thread, the worker's thread CPU time is its
+			// own: see result.cpuMicrosPerOp.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0, ok0 := threadCPUTime()
 			w.start = time.Now()
 			errs[i] = b.loop(r, w)
 			w.finish = time.Now()
+			if cpu1, ok1 := threadCPUTime(); ok0 && ok1 {
+				w.cpu = cpu1 - cpu0
+			} else {
+				w.cpu = -1
+			}
 		}()
 	}
 	wg.Wait()
@@ -101,6 +112,11 @@ func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
 		res.Found += w.found
 		res.Bytes += w.bytes
 		res.ThreadSeconds += w.finish.Sub(w.start).Seconds()
+		if w.cpu < 0 || res.CPUSeconds < 0 {
+			res.CPUSeconds = -1
+		} else {
+			res.CPUSeconds += w.cpu.Seconds()
+		}
 		res.Interrupted = res.Interrupted || w.interrupted
 		if w.hist != nil {
 			if res.hist == nil {

@@ -120,6 +120,7 @@ func ratioFigures(c *config, base, other *result) []figure {
 	figs := []figure{
 		{"micros/op", ratio(base.microsPerOp(), other.microsPerOp())},
 		{"ops/sec", ratio(base.opsPerSec(), other.opsPerSec())},
+		{"cpu-micros/op", ratio(base.cpuMicrosPerOp(), other.cpuMicrosPerOp())},
 	}
 	if base.hasBytes(c) || other.hasBytes(c) {
 		figs = append(figs, figure{"MB/s", ratio(base.mbPerSec(), other.mbPerSec())})
@@ -167,12 +168,13 @@ func ratioLine(c *config, base, other *result) string {
 // the paired per-run ratios, which cancels drift that affects both engines
 // of a pair alike.
 func medianRatioLine(base, other []*result) string {
-	var micros, ops []float64
+	var micros, ops, cpu []float64
 	for i := range base {
 		micros = append(micros, ratio(base[i].microsPerOp(), other[i].microsPerOp()))
 		ops = append(ops, ratio(base[i].opsPerSec(), other[i].opsPerSec()))
+		cpu = append(cpu, ratio(base[i].cpuMicrosPerOp(), other[i].cpuMicrosPerOp()))
 	}
-	return fmt.Sprintf("ratio %s/%s %s [MEDIAN %d runs] : micros/op %s ops/sec %s",
+	return fmt.Sprintf("ratio %s/%s %s [MEDIAN %d runs] : micros/op %s ops/sec %s cpu-micros/op %s",
 		other[0].Engine, base[0].Engine, base[0].Benchmark, len(base),
-		formatRatio(median(micros)), formatRatio(median(ops)))
+		formatRatio(median(micros)), formatRatio(median(ops)), formatRatio(median(cpu)))
 }

@@ -48,6 +48,9 @@ type worker struct {
 	interrupted bool
 	start       time.Time
 	finish      time.Time
+	// cpu is the CPU time of the worker's thread over the run, -1 if
+	// unknown.
+	cpu time.Duration
 }
 
 // workerSeed makes the seed of one thread of one benchmark run: the same
