@@ -337,6 +337,12 @@ type rangeReader struct {
 }
 
 func (r *rangeReader) uvarint() uint64 {
+	// Most header fields (lengths, positions) fit in one byte.
+	if len(r.b) > 0 && r.b[0] < 0x80 {
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.bad = true
