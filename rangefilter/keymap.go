@@ -17,7 +17,8 @@ import (
 // # The map
 //
 // Let the table's keys (Split prefixes, sorted, distinct) be k_1 < ... < k_n,
-// in bytewise order. Byte positions are read as digits of a mixed-radix
+// in bytewise order; a table whose keys come in several shapes gets one such
+// map per segment of keys (keymap_segments.go). Byte positions are read as digits of a mixed-radix
 // number:
 //
 //   - Positions before the common prefix length c (lcp(k_1, k_n), which is
