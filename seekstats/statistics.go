@@ -18,6 +18,13 @@ type Config struct {
 	// fast rule would have agreed. A probe costs a few microseconds, several
 	// times a Get: this mode is for tests and audits, not for production.
 	ExactAttribution bool
+	// FiltersOnly counts filter checks, seeks and Gets but no data-block
+	// loads: iterators get no block-property filter, so the DATA and
+	// DATA_USEFUL_* tickers stay zero, and Pebble's block-property machinery
+	// (about half of what the statistics cost on a seek; see "Cost" in the
+	// package documentation) is not paid. Like RocksDB's stats_level, it
+	// trades detail for cost.
+	FiltersOnly bool
 }
 
 // Statistics are a DB's seek and filter tickers. Install it on a DB's
