@@ -45,7 +45,7 @@ type openConfig struct {
 	prefix    int  // Split prefix length; 0 for whole keys
 	bloomBits int  // bits per key of upstream's Bloom filter; 0 for none
 	exact     bool // exact attribution
-	policy    pebble.FilterPolicy
+	filters   bool // Config.FiltersOnly
 }
 
 func openTestDB(t testing.TB, cfg openConfig) *testDB {
@@ -62,15 +62,12 @@ func openTestDB(t testing.TB, cfg openConfig) *testDB {
 	if cfg.prefix > 0 {
 		opts.Comparer = fixedPrefixComparer(cfg.prefix)
 	}
-	switch {
-	case cfg.policy != nil:
-		opts.Levels[0].FilterPolicy = cfg.policy
-	case cfg.bloomBits > 0:
+	if cfg.bloomBits > 0 {
 		opts.Levels[0].FilterPolicy = bloom.FilterPolicy(cfg.bloomBits)
 	}
 	db, err := pebble.OpenWithPlugins("db", opts, pebble.Plugins{
 		Statistics:       true,
-		StatisticsConfig: seekstats.Config{ExactAttribution: cfg.exact},
+		StatisticsConfig: seekstats.Config{ExactAttribution: cfg.exact, FiltersOnly: cfg.filters},
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })

@@ -17,7 +17,8 @@ import (
 //
 // Commands:
 //
-//	open [prefix=n] [bloom=bits] [exact]  a fresh DB on a MemFS
+//	open [prefix=n] [bloom=bits] [exact] [filters-only]
+//	                                      a fresh DB on a MemFS
 //	set                                   key=value per line
 //	delete                                one key per line
 //	flush                                 memtable to a new L0 table
@@ -40,6 +41,7 @@ func TestScenarios(t *testing.T) {
 				td.MaybeScanArgs(t, "prefix", &cfg.prefix)
 				td.MaybeScanArgs(t, "bloom", &cfg.bloomBits)
 				cfg.exact = td.HasArg("exact")
+				cfg.filters = td.HasArg("filters-only")
 				d = openTestDB(t, cfg)
 				return ""
 			case "set":
