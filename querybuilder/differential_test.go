@@ -211,11 +211,12 @@ func TestDifferential(t *testing.T) {
 			addStats(&stats, w.walk(b, d.db, total/seeds/len(plans)))
 		}
 	}
-	// The walk must have exercised what it claims to test.
-	require.Greater(t, stats.Steps, 1000)
-	require.Greater(t, stats.Widenings, 100)
-	require.Greater(t, stats.PrefixSeeks, 100)
-	require.Greater(t, stats.PrefixExits, 10)
+	// The walk must have exercised what it claims to test (the counts
+	// scale with the number of operations, fewer under the race detector).
+	require.Greater(t, stats.Steps, total/120)
+	require.Greater(t, stats.Widenings, total/1200)
+	require.Greater(t, stats.PrefixSeeks, total/1200)
+	require.Greater(t, stats.PrefixExits, total/12000)
 	t.Logf("%+v", stats)
 }
 
