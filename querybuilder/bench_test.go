@@ -210,7 +210,11 @@ func (r abRow) summary() summary {
 }
 
 func (sm summary) ratios() string {
-	return fmt.Sprintf("%.2f (%.2f-%.2f) | %.2f", sm.ratio, sm.minRatio, sm.maxRatio, sm.cpuRatio)
+	cpu := "-" // not measured: the seeks ran on several goroutines
+	if sm.cpuRatio > 0 {
+		cpu = fmt.Sprintf("%.2f", sm.cpuRatio)
+	}
+	return fmt.Sprintf("%.2f (%.2f-%.2f) | %s", sm.ratio, sm.minRatio, sm.maxRatio, cpu)
 }
 
 func (r abRow) format() string {
