@@ -199,6 +199,7 @@ func TestDifferential(t *testing.T) {
 	const seeds = 12
 	plans := []Plan{PlanAuto, PlanStepped, PlanPrefix, PlanPlain}
 	var stats QueryStats
+	ops := 0
 	for seed := uint64(0); seed < seeds; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		d := openTestDB(t, pebble.DefaultComparer, nil)
@@ -209,15 +210,17 @@ func TestDifferential(t *testing.T) {
 			w := &walker{t: t, rng: rng, keySpace: keySpace}
 			w.randKey = func() []byte { return testKey(w.rng.IntN(keySpace + 10)) }
 			addStats(&stats, w.walk(b, d.db, total/seeds/len(plans)))
+			ops += w.ops
 		}
 	}
 	// The walk must have exercised what it claims to test (the counts
 	// scale with the number of operations, fewer under the race detector).
+	require.GreaterOrEqual(t, ops, total)
 	require.Greater(t, stats.Steps, total/120)
 	require.Greater(t, stats.Widenings, total/1200)
 	require.Greater(t, stats.PrefixSeeks, total/1200)
 	require.Greater(t, stats.PrefixExits, total/12000)
-	t.Logf("%+v", stats)
+	t.Logf("%d operations: %+v", ops, stats)
 }
 
 // walk runs ops random operations on fresh query/plain pairs, 200 per pair,
