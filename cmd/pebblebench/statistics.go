@@ -25,7 +25,8 @@ type ticker struct {
 //   - rocksdb.bloom.filter.useful: Filter.Hits, lookups a table filter
 //     answered "absent" for, so the table's data blocks were not read. Pebble
 //     consults filters only from Get and SeekPrefixGE, and on L6 only with
-//     IterOptions.UseL6Filters.
+//     IterOptions.UseL6Filters. With -prefix_size the filters hold
+//     prefixes, so these count what RocksDB calls prefix checks.
 //   - rocksdb.bloom.filter.full.positive: Filter.Misses, filter checks that
 //     did not rule the key out. Unlike RocksDB's, this cannot be split into
 //     true and false positives from Metrics.
