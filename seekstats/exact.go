@@ -16,6 +16,8 @@ type location struct {
 	// f is the table, or nil if the key is not in a table, or the table is
 	// not in the file-to-level map.
 	f *fileInfo
+	// failed: the probe could not run, and the rest is unknown.
+	failed bool
 }
 
 var errStopProbe = errors.New("seekstats: probe done")
@@ -25,13 +27,23 @@ var errStopProbe = errors.New("seekstats: probe done")
 // the current version's sublevels). It reads the DB's current state, not an
 // iterator's snapshot: exact only while nothing writes the key meanwhile,
 // which is how tests use it.
-func (s *Statistics) probe(key []byte) location {
+//
+// ScanInternal panics when it meets a merge operand or a single delete as
+// the newest entry of a user key ("cannot process merge key in point
+// collapsing iterator"); it closes its iterator on the way out, so the panic
+// is recovered here and the probe reported as failed, and counted.
+func (s *Statistics) probe(key []byte) (loc location) {
 	db := s.dbForProbe()
 	if db == nil {
 		return location{}
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.c.shardFor(key).addTicker(VerifyProbeFailed, 1)
+			loc = location{failed: true}
+		}
+	}()
 	upper := append(append(make([]byte, 0, len(key)+1), key...), 0)
-	var loc location
 	var level pebble.IteratorLevel
 	noop := func([]byte, []byte, pebble.SeqNum) error { return nil }
 	err := db.ScanInternal(probeCtx, block.CategoryUnknown, key, upper,

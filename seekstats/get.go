@@ -214,8 +214,14 @@ func (g *GetScope) count(err error) {
 	fastTP := err == nil
 	uncertain := fastTP && s.mayHoldUnchecked(g.checks[last].f, g.key)
 	tp := fastTP
-	if s.cfg.ExactAttribution {
-		loc := s.probe(g.key)
+	exact := s.cfg.ExactAttribution
+	var loc location
+	if exact {
+		// A failed probe leaves this Get to the fast rule.
+		loc = s.probe(g.key)
+		exact = !loc.failed
+	}
+	if exact {
 		tp = loc.f != nil && g.checks[last].f != nil && loc.f.num == g.checks[last].f.num
 		switch {
 		case tp == fastTP:

@@ -173,6 +173,11 @@ const (
 	VerifyGetTombstone
 	// VerifyGetUnexpected: any other disagreement; a bug if ever non-zero.
 	VerifyGetUnexpected
+	// VerifyProbeFailed counts exact-mode probes that could not run: Pebble's
+	// ScanInternal panics when the key's newest entries include a merge
+	// operand or a single delete. The value or Get is then attributed by the
+	// fast rule, as if exact mode were off.
+	VerifyProbeFailed
 	numTickers
 )
 
@@ -202,6 +207,7 @@ var tickerNames = [numTickers]string{
 	VerifyGetUncertain:            "pebblerf.verify.get.uncertain",
 	VerifyGetTombstone:            "pebblerf.verify.get.tombstone",
 	VerifyGetUnexpected:           "pebblerf.verify.get.unexpected",
+	VerifyProbeFailed:             "pebblerf.verify.probe.failed",
 }
 
 func (t Ticker) String() string { return tickerNames[t] }

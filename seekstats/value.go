@@ -48,6 +48,10 @@ func (t *IterTracker) OnValue(key []byte) {
 	}
 	decided := t.unreported > 0
 	loc := t.s.probe(key)
+	if loc.failed {
+		t.apply(cands)
+		return
+	}
 	exact := -1
 	if loc.f != nil {
 		for i := range t.pending {

@@ -98,12 +98,16 @@ func TestReplay(t *testing.T) {
 		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
 			cfg := RandomConfig(1)
 			for _, arg := range d.CmdArgs {
-				if arg.Key == "keys" {
+				switch arg.Key {
+				case "keys":
 					for k := KeyKind(0); k < numKeyKinds; k++ {
 						if k.String() == arg.Vals[0] {
 							cfg.Keys = k
 						}
 					}
+				case "stats":
+					cfg.Plugins.Statistics = arg.Vals[0] != "off"
+					cfg.Plugins.StatisticsConfig.ExactAttribution = arg.Vals[0] == "exact"
 				}
 			}
 			switch d.Cmd {
