@@ -31,16 +31,16 @@ func (b *Batch) Apply(batch *Batch, opts *WriteOptions) error {
 
 // NewIter is upstream's Batch.NewIter.
 func (b *Batch) NewIter(o *IterOptions) (*Iterator, error) {
-	t, o := trackIter(b.stats, o)
+	rb, t, o := prepareIter(b.stats, nil, nil, o)
 	it, err := b.Batch.NewIter(o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }
 
 // NewIterWithContext is upstream's Batch.NewIterWithContext.
 func (b *Batch) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	t, o := trackIter(b.stats, o)
+	rb, t, o := prepareIter(b.stats, nil, nil, o)
 	it, err := b.Batch.NewIterWithContext(ctx, o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }
 
 // NewBatchOnlyIter is upstream's Batch.NewBatchOnlyIter.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -15,6 +16,14 @@ type DB struct {
 	*upstream.DB
 	plugins Plugins
 	stats   *seekstats.Statistics // nil: statistics off (statistics.go)
+	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
+	// cmp is the DB's comparer.
+	rangeFilter *rangefilter.RangeFilterPolicy
+	cmp         Compare
+	// comparer is the comparer the DB was opened with, for range queries.
+	comparer *Comparer
+	// stopBackground stops the shape driver and the compaction advisor.
+	stopBackground func()
 }
 
 // wrapIter wraps an upstream iterator for db (nil for iterators that read no
@@ -32,28 +41,29 @@ func wrapBatch(b *upstream.Batch) *Batch {
 
 // NewIter is upstream's DB.NewIter.
 func (d *DB) NewIter(o *IterOptions) (*Iterator, error) {
-	t, o := trackIter(d.stats, o)
+	rb, t, o := prepareIter(d.stats, d.rangeFilter, d.cmp, o)
 	it, err := d.DB.NewIter(o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }
 
 // NewIterWithContext is upstream's DB.NewIterWithContext.
 func (d *DB) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	t, o := trackIter(d.stats, o)
+	rb, t, o := prepareIter(d.stats, d.rangeFilter, d.cmp, o)
 	it, err := d.DB.NewIterWithContext(ctx, o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }
 
 // NewSnapshot is upstream's DB.NewSnapshot.
 func (d *DB) NewSnapshot() *Snapshot {
-	return &Snapshot{Snapshot: d.DB.NewSnapshot(), stats: d.stats}
+	return &Snapshot{Snapshot: d.DB.NewSnapshot(), stats: d.stats, rangeFilter: d.rangeFilter, cmp: d.cmp}
 }
 
 // NewEventuallyFileOnlySnapshot is upstream's
 // DB.NewEventuallyFileOnlySnapshot.
 func (d *DB) NewEventuallyFileOnlySnapshot(keyRanges []KeyRange) *EventuallyFileOnlySnapshot {
 	return &EventuallyFileOnlySnapshot{
-		EventuallyFileOnlySnapshot: d.DB.NewEventuallyFileOnlySnapshot(keyRanges), stats: d.stats}
+		EventuallyFileOnlySnapshot: d.DB.NewEventuallyFileOnlySnapshot(keyRanges), stats: d.stats,
+		rangeFilter: d.rangeFilter, cmp: d.cmp}
 }
 
 // NewBatch is upstream's DB.NewBatch.

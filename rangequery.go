@@ -15,9 +15,9 @@ import (
 // answer the read are never opened.
 type RangeQuery = querybuilder.Iterator
 
-// RangeQueryOptions configure how range queries are planned. Comparer must
-// be the comparer the DB was opened with (nil: DefaultComparer); a mismatch
-// with the DB's tables is reported as an error.
+// RangeQueryOptions configure how range queries are planned. Comparer, if
+// nil, is the comparer the DB was opened with; RangeFilters, if nil, are
+// the DB's range filters when Plugins.RangeFilter is on.
 type RangeQueryOptions = querybuilder.Options
 
 // QueryPlan is how a range query reads the LSM.
@@ -34,6 +34,18 @@ const (
 // RangeQueries returns a planner for reads on d. The planner caches the
 // LSM's file layout per DB, so making one per query is cheap.
 func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
+	if o.Comparer == nil {
+		o.Comparer = d.comparer
+	}
+	if o.RangeFilters == nil && d.rangeFilter != nil {
+		policy := d.rangeFilter
+		o.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
+			if lower == nil && upper == nil {
+				return nil
+			}
+			return []BlockPropertyFilter{policy.BoundsFilter(lower, upper)}
+		}
+	}
 	return querybuilder.NewWithCache(d.DB, o, layoutCacheFor(d.DB))
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -11,20 +12,24 @@ import (
 type Snapshot struct {
 	*upstream.Snapshot
 	stats *seekstats.Statistics // nil: statistics off (statistics.go)
+	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
+	// cmp is the DB's comparer.
+	rangeFilter *rangefilter.RangeFilterPolicy
+	cmp         Compare
 }
 
 // NewIter is upstream's Snapshot.NewIter.
 func (s *Snapshot) NewIter(o *IterOptions) (*Iterator, error) {
-	t, o := trackIter(s.stats, o)
+	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
 	it, err := s.Snapshot.NewIter(o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }
 
 // NewIterWithContext is upstream's Snapshot.NewIterWithContext.
 func (s *Snapshot) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	t, o := trackIter(s.stats, o)
+	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
 	it, err := s.Snapshot.NewIterWithContext(ctx, o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }
 
 // EventuallyFileOnlySnapshot is upstream Pebble's EventuallyFileOnlySnapshot;
@@ -32,20 +37,24 @@ func (s *Snapshot) NewIterWithContext(ctx context.Context, o *IterOptions) (*Ite
 type EventuallyFileOnlySnapshot struct {
 	*upstream.EventuallyFileOnlySnapshot
 	stats *seekstats.Statistics // nil: statistics off (statistics.go)
+	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
+	// cmp is the DB's comparer.
+	rangeFilter *rangefilter.RangeFilterPolicy
+	cmp         Compare
 }
 
 // NewIter is upstream's EventuallyFileOnlySnapshot.NewIter.
 func (s *EventuallyFileOnlySnapshot) NewIter(o *IterOptions) (*Iterator, error) {
-	t, o := trackIter(s.stats, o)
+	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
 	it, err := s.EventuallyFileOnlySnapshot.NewIter(o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }
 
 // NewIterWithContext is upstream's EventuallyFileOnlySnapshot.NewIterWithContext.
 func (s *EventuallyFileOnlySnapshot) NewIterWithContext(
 	ctx context.Context, o *IterOptions,
 ) (*Iterator, error) {
-	t, o := trackIter(s.stats, o)
+	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
 	it, err := s.EventuallyFileOnlySnapshot.NewIterWithContext(ctx, o)
-	return wrapTracked(it, err, t)
+	return wrapPrepared(it, err, rb, t)
 }

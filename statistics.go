@@ -12,17 +12,14 @@ import (
 // is set, and the wrappers report seeks, value reads and Gets to them. With
 // statistics off every wrapper costs one nil check.
 
-// installStatistics prepares statistics for a DB about to be opened with
-// opts, or returns nil if the plug-in is off.
-func installStatistics(opts *Options, plugins Plugins) *seekstats.Statistics {
+// newStatistics returns statistics for a DB about to be opened with opts
+// (compactionext.Install installs them on the options), or nil if the
+// plug-in is off.
+func newStatistics(plugins Plugins) *seekstats.Statistics {
 	if !plugins.Statistics {
-		// Tables written while statistics were on carry tagged filters.
-		seekstats.RegisterTagReaders(opts)
 		return nil
 	}
-	s := seekstats.New(plugins.StatisticsConfig)
-	s.Install(opts)
-	return s
+	return seekstats.New(plugins.StatisticsConfig)
 }
 
 // Statistics returns the DB's seek and filter statistics, or nil if they

@@ -114,17 +114,6 @@ func (i *Iterator) LazyValue() LazyValue {
 	return i.Iterator.LazyValue()
 }
 
-// SetOptions is upstream's Iterator.SetOptions. With statistics on, the
-// options carry the tracker's block-property filter, so Pebble rebuilds the
-// iterator stack on every call.
-func (i *Iterator) SetOptions(o *IterOptions) {
-	if i.stats == nil {
-		i.Iterator.SetOptions(o)
-		return
-	}
-	i.Iterator.SetOptions(i.stats.SetOptions(o))
-}
-
 // cloneTracked clones i with a tracker of its own: Pebble would otherwise
 // share the original's block-property filter, and with it its seek state.
 func (i *Iterator) cloneTracked(ctx context.Context, opts CloneOptions) (*Iterator, error) {

@@ -28,6 +28,9 @@ type fileInfo struct {
 	// loads any of its blocks, so by the time a data-block load is counted the
 	// flag is right.
 	hasFilter *atomic.Bool
+	// waste is the table's wasted-seek counts (waste.go); shared, like
+	// hasFilter, by the fileInfos a table has at its successive levels.
+	waste *tableWaste
 }
 
 func (f *fileInfo) row() Row { return RowForLevel(f.level) }
@@ -164,10 +167,10 @@ func (m *fileMap) place(t pebble.TableInfo, level int) {
 		return
 	}
 	num := uint64(t.FileNum)
-	f := &fileInfo{num: num, level: level, hasFilter: new(atomic.Bool)}
+	f := &fileInfo{num: num, level: level, hasFilter: new(atomic.Bool), waste: new(tableWaste)}
 	if old, ok := m.mu.files[num]; ok {
 		// A move: same bytes, new level.
-		f.smallest, f.largest, f.hasFilter = old.smallest, old.largest, old.hasFilter
+		f.smallest, f.largest, f.hasFilter, f.waste = old.smallest, old.largest, old.hasFilter, old.waste
 		f.largestSeqNum = old.largestSeqNum
 	} else {
 		f.smallest = append([]byte(nil), t.Smallest.UserKey...)

@@ -136,6 +136,7 @@ func (t *IterTracker) Options() *pebble.IterOptions {
 // BeginSeek starts a seek; prefix is set for SeekPrefixGE, the only seek
 // that consults filters.
 func (t *IterTracker) BeginSeek(prefix bool) {
+	t.chargeWaste()
 	t.prefixSeek = prefix
 	if t.pending == nil {
 		t.pending = t.buf[:0]

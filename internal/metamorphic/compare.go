@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/rangefilter"
 )
 
 // Config is one test: the key kind, the options both engines share, and the
@@ -25,14 +28,20 @@ type Config struct {
 	UpstreamFilterBits int // 0: no filter
 	// pebblerf's side.
 	Plugins pebblerf.Plugins
+	// Plan is how pebblerf's DB iterators are made: "newiter" (DB.NewIter)
+	// or a query builder plan for DB.NewRangeQuery.
+	Plan string
 	// loseSetsEvery injects a fault into pebblerf's runner (tests only).
 	loseSetsEvery int
 }
 
 func (c Config) String() string {
-	return fmt.Sprintf("seed=%d keys=%s universe=%d memtable=%d block=%d autocompact=%t bloom=%d plugins=%+v",
+	p := c.Plugins
+	return fmt.Sprintf("seed=%d keys=%s universe=%d memtable=%d block=%d autocompact=%t bloom=%d "+
+		"plan=%s statistics=%t%+v filters=%+v rangefilter=%+v shape=%v advisor=%t",
 		c.Seed, c.Keys, c.Universe, c.MemTableSize, c.BlockSize, c.AutoCompactions,
-		c.UpstreamFilterBits, c.Plugins)
+		c.UpstreamFilterBits, c.Plan, p.Statistics, p.StatisticsConfig, p.Filters, p.RangeFilter,
+		p.Shape, p.Advisor != nil)
 }
 
 // RandomConfig draws a configuration from seed.
@@ -47,16 +56,41 @@ func RandomConfig(seed uint64) Config {
 		AutoCompactions:    rng.IntN(2) == 0,
 		UpstreamFilterBits: []int{0, 10}[rng.IntN(2)],
 		Plugins:            randomPlugins(rng),
+		Plan:               randomPlan(rng),
 	}
 }
 
 // randomPlugins picks a pebblerf plug-in configuration. The zero Plugins is
-// upstream's behaviour; every plug-in added to pebblerf is drawn here.
+// upstream's behaviour; every plug-in pebblerf has is drawn here, so the
+// harness checks each alone and in combination.
 func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
 	var p pebblerf.Plugins
 	p.Statistics = rng.IntN(3) > 0
 	p.StatisticsConfig.ExactAttribution = p.Statistics && rng.IntN(4) == 0
+	p.StatisticsConfig.FiltersOnly = p.Statistics && rng.IntN(4) == 0
+	if rng.IntN(2) == 0 {
+		p.Filters = &compactionext.FilterPlan{
+			BitsPerKey:      []float64{1, 4, 10}[rng.IntN(3)],
+			RibbonFromLevel: []int{0, 1, 3, compactionext.NoRibbon}[rng.IntN(4)],
+			L6Filters:       rng.IntN(2) == 0,
+		}
+	}
+	if rng.IntN(2) == 0 {
+		p.RangeFilter = &rangefilter.RangeFilterConfig{BitsPerKey: []float64{4, 8, 16}[rng.IntN(3)]}
+	}
+	if rng.IntN(4) == 0 {
+		p.Shape = &compactionext.ManyRuns{Runs: 2 + rng.IntN(6), MinInterval: time.Millisecond}
+	}
+	if p.Statistics && rng.IntN(4) == 0 {
+		p.Advisor = &compactionext.AdvisorConfig{MinInterval: time.Millisecond, MinWaste: 1, MinRuns: 2}
+	}
 	return p
+}
+
+// randomPlan picks how pebblerf's DB iterators read: plain NewIter, or a
+// range query under one of the query builder's plans.
+func randomPlan(rng *rand.Rand) string {
+	return []string{"newiter", "newiter", "auto", "plain", "stepped", "prefix"}[rng.IntN(6)]
 }
 
 func (c Config) options(fs vfs.FS) *pebble.Options {
@@ -122,11 +156,7 @@ func Compare(c Config, ops []op) (*Mismatch, error) {
 	rfFS := vfs.NewMem()
 	rfOpts := c.options(rfFS)
 	rf, err := newRunner(rfFS, rfOpts, func() (engine, error) {
-		db, err := pebblerf.OpenWithPlugins("db", rfOpts, c.Plugins)
-		if err != nil {
-			return nil, err
-		}
-		return genericEngine[*pebblerf.Iterator, *pebblerf.Batch, *pebblerf.Snapshot, *pebblerf.DB]{d: db}, nil
+		return openPebblerf(rfOpts, c)
 	})
 	if err != nil {
 		return nil, errors.Wrap(err, "opening pebblerf")
@@ -140,6 +170,45 @@ func Compare(c Config, ops []op) (*Mismatch, error) {
 		}
 	}
 	return nil, nil
+}
+
+// openPebblerf opens pebblerf's side of a comparison.
+func openPebblerf(opts *pebble.Options, c Config) (engine, error) {
+	plugins := c.Plugins
+	if plugins.Shape != nil {
+		// A profile is stateful (its driver); each DB needs its own.
+		plugins.Shape = &compactionext.ManyRuns{Runs: plugins.Shape.(*compactionext.ManyRuns).Runs,
+			MinInterval: time.Millisecond}
+	}
+	db, err := pebblerf.OpenWithPlugins("db", opts, plugins)
+	if err != nil {
+		return nil, err
+	}
+	e := genericEngine[*pebblerf.Iterator, *pebblerf.Batch, *pebblerf.Snapshot, *pebblerf.DB]{d: db}
+	if c.Plan == "" || c.Plan == "newiter" {
+		return e, nil
+	}
+	plan := map[string]pebblerf.QueryPlan{"auto": pebblerf.PlanAuto, "plain": pebblerf.PlanPlain,
+		"stepped": pebblerf.PlanStepped, "prefix": pebblerf.PlanPrefix}[c.Plan]
+	return rangeQueryEngine{e, db, plan}, nil
+}
+
+// rangeQueryEngine reads the DB through range queries instead of NewIter.
+type rangeQueryEngine struct {
+	genericEngine[*pebblerf.Iterator, *pebblerf.Batch, *pebblerf.Snapshot, *pebblerf.DB]
+	rf   *pebblerf.DB
+	plan pebblerf.QueryPlan
+}
+
+func (e rangeQueryEngine) newIter(r anyReader, o *pebble.IterOptions) (iterator, error) {
+	if r != nil {
+		return e.genericEngine.newIter(r, o)
+	}
+	it, err := e.rf.NewRangeQuery(o, &pebblerf.RangeQueryOptions{Plan: e.plan})
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
 }
 
 func newUpstreamRunner(c Config) (*runner, error) {

@@ -4,11 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
@@ -105,6 +107,10 @@ func TestReplay(t *testing.T) {
 							cfg.Keys = k
 						}
 					}
+				case "rangefilter":
+					bits, err := strconv.ParseFloat(arg.Vals[0], 64)
+					require.NoError(t, err)
+					cfg.Plugins.RangeFilter = &rangefilter.RangeFilterConfig{BitsPerKey: bits}
 				case "stats":
 					cfg.Plugins.Statistics = arg.Vals[0] != "off"
 					cfg.Plugins.StatisticsConfig.ExactAttribution = arg.Vals[0] == "exact"
