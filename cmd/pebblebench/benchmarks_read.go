@@ -69,38 +69,71 @@ func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, 
 	return n, errors.CombineErrors(it.Error(), it.Close())
 }
 
-// seekRandom seeks to uniformly random keys of [0, num), a -missing_fraction
-// of them made absent, then steps -seek_nexts times; a seek is "found" when
-// it lands exactly on its target. Each step reads the value (copying up to
-// 256 bytes, so a lazily fetched value is really fetched) and adds the key
-// and value bytes, as db_bench does.
+// seekRandom seeks to random targets (seektargets.go: a -missing_fraction
+// of them made absent, -empty_range_fraction of them in gaps between keys,
+// drawn from -seek_target_range_multiplier times the filled range), then
+// steps -seek_nexts times; a seek is "found" when it lands exactly on its
+// target. Each step reads the value (copying up to 256 bytes, so a lazily
+// fetched value is really fetched) and adds the key and value bytes, as
+// db_bench does.
 //
-// With -prefix_size the seek is SeekPrefixGE, so table filters apply and the
+// With -seek_upper_bound_len each seek has an upper bound, set in the
+// IterOptions of a new iterator or with SetBounds on a reused one. With
+// -prefix_size the seek is SeekPrefixGE, so table filters apply and the
 // iterator stops at the end of the target's prefix: db_bench's prefix mode.
 // -total_order_seek makes it SeekGE. As in db_bench each seek gets a new
 // iterator unless -use_tailing_iterator, which reuses one per thread.
+// -use_query_builder makes pebblerf's iterators planned range queries.
+//
+// The data-block bytes each iterator read (IteratorStats) are summed into
+// the worker, the figure range filters and the query builder are meant to
+// cut.
 func seekRandom(r *run, w *worker) error {
 	c := r.cfg
 	opts := &upstream.IterOptions{UseL6Filters: c.useL6Filters}
+	targets := c.seekTargets()
+	// A bounded seek's range is [target, upper): the target is also the
+	// lower bound, which changes no result of a forward seek and tells a
+	// range filter where the range starts. Two buffers each, alternated:
+	// Pebble requires that bounds an iterator holds are not modified in
+	// place before SetBounds.
+	var lowers, uppers [2][]byte
+	if targets.bounded() {
+		for i := range uppers {
+			lowers[i], uppers[i] = make([]byte, c.keySize), make([]byte, c.keySize)
+		}
+	}
+	newIter := r.db.NewIter
+	if c.useQueryBuilder {
+		newIter = r.db.NewQueryIter
+	}
 	prefixMode := c.prefixSize > 0 && !c.totalOrderSeek
 	var valueBuf [256]byte
 	var reused iterator
 	defer func() {
 		if reused != nil {
+			w.blockBytes += int64(reused.Stats().InternalStats.BlockBytes)
 			_ = reused.Close()
 		}
 	}()
-	for w.next() {
-		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+	for seek := 0; w.next(); seek++ {
+		lower, upper := lowers[seek%2], uppers[seek%2]
+		targets.next(w.rng, w.key, upper)
+		if lower != nil {
+			copy(lower, w.key)
+		}
 		it := reused
 		if it == nil {
 			var err error
-			if it, err = r.db.NewIter(opts); err != nil {
+			opts.LowerBound, opts.UpperBound = lower, upper
+			if it, err = newIter(opts); err != nil {
 				return err
 			}
 			if c.useTailingIterator {
 				reused = it
 			}
+		} else if upper != nil {
+			it.SetBounds(lower, upper)
 		}
 		var valid bool
 		if prefixMode {
@@ -122,6 +155,7 @@ func seekRandom(r *run, w *worker) error {
 			return err
 		}
 		if reused == nil {
+			w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
 			if err := it.Close(); err != nil {
 				return err
 			}

@@ -8,19 +8,20 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 )
 
-// fillSeq writes keys 0..num-1 in order.
+// fillSeq writes keys 0..num-1 in order (times -key_stride).
 func fillSeq(r *run, w *worker) error {
 	var v uint64
-	return writeLoop(r, w, func() uint64 { v++; return v - 1 })
+	return writeLoop(r, w, func() uint64 { v++; return w.keys.written(v - 1) })
 }
 
-// fillRandom writes uniformly random keys of [0, num) with replacement, so
+// fillRandom writes uniformly random keys of [0, num) (times -key_stride)
+// with replacement, so
 // about 63% of num keys end up distinct, as in db_bench. It is also the
 // writer thread of the *whilewriting benchmarks, which runs until the readers
 // finish, at most -benchmark_write_rate_limit bytes a second.
 func fillRandom(r *run, w *worker) error {
 	n := uint64(r.cfg.num)
-	return writeLoop(r, w, func() uint64 { return w.rng.Uint64N(n) })
+	return writeLoop(r, w, func() uint64 { return w.keys.written(w.rng.Uint64N(n)) })
 }
 
 // writeLoop writes -batch_size keys per operation, each key from nextKey.

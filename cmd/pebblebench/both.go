@@ -246,15 +246,34 @@ func (d *driver) runMeta(b *benchmark) error {
 }
 
 // printStatistics prints each engine's STATISTICS, summed over the runs of
-// the invocation as db_bench's are cumulative, and under -engine=both a
-// ratio line for the tickers both engines have.
-func (d *driver) printStatistics() {
+// the invocation as db_bench's are cumulative, pebblerf's per-level seek
+// table (seekstats' LevelTable, counted since the DB was last opened, so
+// over the runs since the last reopen), and under -engine=both a ratio line
+// for the tickers both engines have. Under -json each engine's tickers and
+// level table are also one JSON object.
+func (d *driver) printStatistics() error {
 	for _, e := range d.engines {
 		title := "STATISTICS:"
 		if len(d.engines) > 1 {
 			title = fmt.Sprintf("STATISTICS (%s):", e.name)
 		}
 		printStatistics(d.out, title, e.tickers)
+		var table string
+		if e.db != nil {
+			table = e.db.LevelTable()
+		}
+		if table != "" {
+			fmt.Fprintf(d.out, "Seek statistics per level (%s, since the last open):\n%s", e.name, table)
+		}
+		if d.jsonOut != nil {
+			obj := map[string]interface{}{"benchmark": "statistics", "engine": e.name, "statistics": tickerMap(e.tickers)}
+			if table != "" {
+				obj["level_table"] = table
+			}
+			if err := writeJSONLine(d.jsonOut, obj); err != nil {
+				return err
+			}
+		}
 	}
 	if len(d.engines) == 2 {
 		var b strings.Builder
@@ -262,4 +281,5 @@ func (d *driver) printStatistics() {
 		formatFigures(&b, tickerRatios(d.engines[0].tickers, d.engines[1].tickers))
 		fmt.Fprintln(d.out, b.String())
 	}
+	return nil
 }

@@ -32,7 +32,7 @@ func (s *engineState) open() error {
 	s.cache = upstream.NewCache(s.cfg.cacheSize)
 	opts, err := s.cfg.options(s.name, s.cache)
 	if err == nil {
-		s.db, err = openEngine(s.name, s.dir, opts, s.cfg.statistics)
+		s.db, err = openEngine(s.name, s.dir, opts, s.cfg)
 	}
 	if err != nil {
 		s.cache.Unref()

@@ -4,7 +4,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+
+	"github.com/cockroachdb/errors"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 )
@@ -26,6 +29,9 @@ type engine interface {
 	Get(key []byte) ([]byte, io.Closer, error)
 	NewBatch() batch
 	NewIter(o *upstream.IterOptions) (iterator, error)
+	// NewQueryIter is the iterator of -use_query_builder: pebblerf's planned
+	// range query, upstream's plain iterator.
+	NewQueryIter(o *upstream.IterOptions) (iterator, error)
 	Flush() error
 	Compact(start, end []byte) error
 	Metrics() *upstream.Metrics
@@ -33,6 +39,11 @@ type engine interface {
 	// Tickers returns the engine's statistics as RocksDB-style tickers; see
 	// statistics.go for which are exact.
 	Tickers() []ticker
+	// LevelTable is pebblerf's per-level seek statistics table, "" for
+	// upstream or with the statistics off.
+	LevelTable() string
+	// Explain explains one query, nil for upstream (see explain.go).
+	Explain(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	Close() error
 }
 
@@ -40,11 +51,13 @@ type engine interface {
 type iterator interface {
 	SeekGE(key []byte) bool
 	SeekPrefixGE(key []byte) bool
+	SetBounds(lower, upper []byte)
 	Next() bool
 	Valid() bool
 	Key() []byte
 	Value() []byte
 	Error() error
+	Stats() upstream.IteratorStats
 	Close() error
 }
 
@@ -76,6 +89,12 @@ type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	name  string
 	db    D
 	extra func() []ticker
+	// The pebblerf-only parts; nil for upstream.
+	newQuery   func(o *upstream.IterOptions) (iterator, error)
+	levelTable func() string
+	explain    func(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
+	// stop stops the shape profile's driver, which must end before Close.
+	stop func()
 }
 
 func (a *adapter[D, I, B]) Name() string { return a.name }
@@ -95,6 +114,27 @@ func (a *adapter[D, I, B]) NewIter(o *upstream.IterOptions) (iterator, error) {
 		return nil, err
 	}
 	return it, nil
+}
+
+func (a *adapter[D, I, B]) NewQueryIter(o *upstream.IterOptions) (iterator, error) {
+	if a.newQuery == nil {
+		return a.NewIter(o)
+	}
+	return a.newQuery(o)
+}
+
+func (a *adapter[D, I, B]) LevelTable() string {
+	if a.levelTable == nil {
+		return ""
+	}
+	return a.levelTable()
+}
+
+func (a *adapter[D, I, B]) Explain(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error) {
+	if a.explain == nil {
+		return nil, nil
+	}
+	return a.explain(o, seek, nexts)
 }
 
 func (a *adapter[D, I, B]) Flush() error { return a.db.Flush() }
@@ -117,21 +157,39 @@ func (a *adapter[D, I, B]) Tickers() []ticker {
 	return t
 }
 
-func (a *adapter[D, I, B]) Close() error { return a.db.Close() }
+func (a *adapter[D, I, B]) Close() error {
+	if a.stop != nil {
+		a.stop()
+		a.stop = nil
+	}
+	return a.db.Close()
+}
 
 // openEngine opens the named engine's DB in dir with opts. Each engine gets
 // its own copy of the options (pebblerf's Open does not mutate them, but
 // upstream's EnsureDefaults does).
-func openEngine(name, dir string, opts *upstream.Options, statistics bool) (engine, error) {
+func openEngine(name, dir string, opts *upstream.Options, c *config) (engine, error) {
 	opts = opts.Clone()
-	switch name {
-	case enginePebbleRF:
-		return openPebbleRF(dir, opts, statistics)
-	default:
-		db, err := upstream.Open(dir, opts)
-		if err != nil {
+	if name == enginePebbleRF {
+		return openPebbleRF(dir, opts, c)
+	}
+	// Upstream gets the -compaction_style shape the way pebblerf's Open
+	// installs it: the profile's options, then its driver.
+	shape, _ := c.shape() // validated
+	if shape != nil {
+		if err := shape.Apply(opts); err != nil {
 			return nil, err
 		}
-		return &adapter[*upstream.DB, *upstream.Iterator, *upstream.Batch]{name: name, db: db}, nil
 	}
+	db, err := upstream.Open(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	a := &adapter[*upstream.DB, *upstream.Iterator, *upstream.Batch]{name: name, db: db}
+	if shape != nil {
+		if a.stop, err = shape.Start(db); err != nil {
+			return nil, errors.CombineErrors(err, db.Close())
+		}
+	}
+	return a, nil
 }

@@ -3,22 +3,40 @@
 package main
 
 import (
+	"fmt"
+
+	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
 )
 
-// openPebbleRF opens dir with pebblerf's OpenWithPlugins: the plug-ins Open
-// installs by default, except that seek statistics are collected only with
-// -statistics, as db_bench creates RocksDB's statistics object only then
-// (collecting them costs a little on every read, in both systems).
-func openPebbleRF(dir string, opts *pebblerf.Options, statistics bool) (engine, error) {
-	plugins := pebblerf.DefaultPlugins()
-	plugins.Statistics = statistics
+// openPebbleRF opens dir with pebblerf's OpenWithPlugins and the plug-ins
+// the flags select (plugins.go): by default its default plug-ins, seek
+// statistics on.
+func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error) {
+	plugins := c.pebblerfPlugins()
 	db, err := pebblerf.OpenWithPlugins(dir, opts, plugins)
 	if err != nil {
 		return nil, err
 	}
 	a := &adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch]{name: enginePebbleRF, db: db}
-	if statistics {
+	plan, _ := c.plan() // validated
+	// One builder per open DB: it caches the LSM's layout across queries.
+	queries := db.RangeQueries(pebblerf.RangeQueryOptions{Plan: plan})
+	a.newQuery = func(o *upstream.IterOptions) (iterator, error) {
+		it, err := queries.NewIter(o)
+		if err != nil {
+			return nil, err
+		}
+		return it, nil
+	}
+	a.explain = func(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error) {
+		e, err := queries.Explain(o, seek, nexts)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	if plugins.Statistics {
 		a.extra = func() []ticker {
 			sn := db.Statistics().Snapshot()
 			named := sn.Tickers()
@@ -28,6 +46,7 @@ func openPebbleRF(dir string, opts *pebblerf.Options, statistics bool) (engine, 
 			}
 			return out
 		}
+		a.levelTable = func() string { return db.Statistics().Snapshot().LevelTable() }
 	}
 	return a, nil
 }

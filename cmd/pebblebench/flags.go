@@ -53,6 +53,21 @@ type config struct {
 	disableWAL      bool
 	sync            bool
 
+	keyStride                 int64
+	seekUpperBoundLen         int64
+	emptyRangeFraction        float64
+	seekTargetRangeMultiplier int64
+
+	rangeFilterBits    float64
+	useQueryBuilder    bool
+	queryPlan          string
+	explain            bool
+	compactionStyle    int
+	numLevels          int
+	numLevelsGiven     bool
+	compactionAdvisor  bool
+	pebblerfStatistics bool
+
 	statistics            bool
 	histogram             bool
 	json                  bool
@@ -120,6 +135,20 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.disableWAL, "disable_wal", false, "write without the write-ahead log")
 	fs.BoolVar(&c.sync, "sync", false, "sync every write")
 
+	fs.Int64Var(&c.keyStride, "key_stride", 1, "fill benchmarks write only key numbers that are multiples of this, leaving stride-1 absent key positions between written keys, so -empty_range_fraction can pick ranges in the gaps; -num stays the number of keys written (key space num*stride). Not in db_bench")
+	fs.Int64Var(&c.seekUpperBoundLen, "seek_upper_bound_len", 0, "if nonzero, seekrandom gives each seek an upper bound this many key positions after its target (db_bench's max_scan_distance idea); 0 = unbounded. Not in db_bench")
+	fs.Float64Var(&c.emptyRangeFraction, "empty_range_fraction", 0, "fraction of bounded seekrandom targets placed in a gap between written keys so that [target, upper bound) holds no key; needs -seek_upper_bound_len and -key_stride > seek_upper_bound_len. Not in db_bench")
+	fs.Int64Var(&c.seekTargetRangeMultiplier, "seek_target_range_multiplier", 1, "seekrandom draws its targets from this many times the filled key range (targets past it find nothing, as in the Speedb query-builder test plan). Not in db_bench")
+
+	fs.Float64Var(&c.rangeFilterBits, "range_filter_bits", 0, "pebblerf: bits per key of the per-table range filters (Plugins.RangeFilter, 4 to 40), which let bounded seeks skip tables with no key in range; 0 = off. Upstream has none. Not in db_bench")
+	fs.BoolVar(&c.useQueryBuilder, "use_query_builder", false, "pebblerf: seekrandom seeks through planned range queries (DB.NewRangeQuery); upstream keeps plain iterators on the same seeks. Not in db_bench")
+	fs.StringVar(&c.queryPlan, "query_plan", "auto", "with -use_query_builder, the plan every query is forced to: auto (chosen per query), plain, stepped or prefix. Not in db_bench")
+	fs.BoolVar(&c.explain, "explain", false, "after the benchmarks, print pebblerf's Explain of one sample seekrandom query (which sorted runs were skipped and why). Not in db_bench")
+	fs.IntVar(&c.compactionStyle, "compaction_style", 0, "LSM shape, db_bench's values: 0 level (Pebble's own compactions), 1 universal (many sorted runs, see -num_levels), 3 none (no compactions); FIFO (2) is not supported. Both engines get the same shape")
+	fs.IntVar(&c.numLevels, "num_levels", 7, "with -compaction_style=1, the number of sorted runs the many-runs profile keeps (default, when not given: compactionext.DefaultRuns); db_bench's level count has no other meaning here, as Pebble always has 7 levels")
+	fs.BoolVar(&c.compactionAdvisor, "compaction_advisor", false, "pebblerf: run the compaction advisor, which compacts key ranges where the seek statistics see wasted seeks across many sorted runs; needs -pebblerf_statistics. Not in db_bench")
+	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", true, "pebblerf: collect seek statistics (part of its default plug-ins); false opens it without, as upstream. -statistics prints them. Not in db_bench")
+
 	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers derived from Pebble's metrics) after all benchmarks, per engine")
 	fs.BoolVar(&c.histogram, "histogram", false, "print a latency histogram for each benchmark")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per benchmark run and engine on stdout; the human-readable output goes to stderr (not in db_bench)")
@@ -136,8 +165,11 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 		return nil, &usageError{msg: fmt.Sprintf("unexpected argument %q (flags are -name=value)", fs.Arg(0))}
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "db" {
+		switch f.Name {
+		case "db":
 			c.dbGiven = true
+		case "num_levels":
+			c.numLevelsGiven = true
 		}
 	})
 	if err := c.validate(); err != nil {
@@ -234,6 +266,9 @@ func (c *config) validate() error {
 	}
 	if c.seed < 0 {
 		return badFlag("seed", "%d must not be negative", c.seed)
+	}
+	if err := c.validatePlugins(); err != nil {
+		return err
 	}
 	specs, err := parseBenchmarkList(c.benchmarks)
 	if err != nil {

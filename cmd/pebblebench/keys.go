@@ -18,11 +18,18 @@ type keyGen struct {
 	keySize       int
 	prefixSize    int
 	keysPerPrefix int
+	// stride is -key_stride: the fill benchmarks write key numbers
+	// i*stride, i in [0, num).
+	stride uint64
 }
 
 func (c *config) keyGen() keyGen {
-	return keyGen{num: c.num, keySize: c.keySize, prefixSize: c.prefixSize, keysPerPrefix: c.keysPerPrefix}
+	return keyGen{num: c.num, keySize: c.keySize, prefixSize: c.prefixSize, keysPerPrefix: c.keysPerPrefix,
+		stride: uint64(max(c.keyStride, 1))}
 }
+
+// written is the key number of the i-th key of the written key space.
+func (g keyGen) written(i uint64) uint64 { return i * g.stride }
 
 // prefixEnd is where the key number starts.
 func (g keyGen) prefixEnd() int {
@@ -81,11 +88,11 @@ func putBigEndian(dst []byte, v uint64) {
 	}
 }
 
-// randomKey fills key with a uniformly chosen key of [0, num), made absent
+// randomKey fills key with a uniformly chosen written key, made absent
 // with probability missingFraction. It reports whether the key was made
 // absent.
 func (g keyGen) randomKey(rng *rand.Rand, key []byte, missingFraction float64) bool {
-	g.fill(key, rng.Uint64N(uint64(g.num)))
+	g.fill(key, g.written(rng.Uint64N(uint64(g.num))))
 	if missingFraction > 0 && rng.Float64() < missingFraction {
 		g.makeMissing(key)
 		return true

@@ -93,8 +93,11 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	printHeader(out, c, root)
 	if err := d.start(); err == nil {
 		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
-		if c.statistics {
-			d.printStatistics()
+		if err == nil && c.explain {
+			err = d.printExplain()
+		}
+		if err == nil && c.statistics {
+			err = d.printStatistics()
 		}
 		err = errors.CombineErrors(err, d.finish())
 	}
@@ -132,6 +135,7 @@ func printHeader(w io.Writer, c *config, root string) {
 	fmt.Fprintf(w, "FileSize:   %.1f MB (estimated)\n", file)
 	fmt.Fprintf(w, "Compression: %s\n", c.compressionType)
 	fmt.Fprintf(w, "Filter:     %s\n", c.filterDescription())
+	fmt.Fprintf(w, "Plug-ins:   %s\n", c.pluginDescription())
 	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.cacheSize, c.writeBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.disableWAL])
 	if c.engine == engineBoth {
 		fmt.Fprintln(w, "Runs:       engines alternate over the same keys; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")

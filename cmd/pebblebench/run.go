@@ -92,6 +92,13 @@ func (r *run) execute() (*result, error) {
 	}
 	res := mergeWorkers(b, r.db.Name(), workers)
 	res.Tickers = subtractTickers(r.db.Tickers(), before)
+	if b.opKind == "seek" {
+		var blockBytes int64
+		for _, w := range workers {
+			blockBytes += w.blockBytes
+		}
+		res.Tickers = append(res.Tickers, ticker{seekBlockBytesTicker, blockBytes})
+	}
 	return res, nil
 }
 

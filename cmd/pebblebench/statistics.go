@@ -61,6 +61,12 @@ func metricsTickers(m *upstream.Metrics) []ticker {
 	}
 }
 
+// seekBlockBytesTicker is the bytes of the blocks (index, data and filter
+// blocks, as Pebble's InternalIteratorStats.BlockBytes counts them) that the seek benchmarks' iterators loaded, from their
+// IteratorStats: the cost range filters and the query builder are meant to
+// cut. Both engines count it alike.
+const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
+
 // mergeTickers returns base followed by the tickers of more whose names
 // base does not have. The Metrics-derived tickers come first and win, so
 // both engines' common tickers are counted the same way and their ratios

@@ -41,10 +41,12 @@ type worker struct {
 	hist     *hdrhistogram.Histogram
 	progress atomic.Int64
 
-	opStart     time.Time
-	ops         int64
-	found       int64
-	bytes       int64
+	opStart time.Time
+	ops     int64
+	found   int64
+	bytes   int64
+	// blockBytes is the data-block bytes the worker's iterators read.
+	blockBytes  int64
 	interrupted bool
 	start       time.Time
 	finish      time.Time
