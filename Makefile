@@ -4,14 +4,15 @@
 GO ?= go
 PKGS := ./...
 # Packages whose tests exercise concurrency (filters queried from many
-# goroutines, statistics ticked by concurrent iterators, background
-# compaction drivers) run again under the race detector.
-RACE_PKGS := ./rangefilter/... ./seekstats/... ./compactionext/... ./querybuilder/...
+# goroutines, statistics ticked by concurrent iterators and Gets, background
+# compaction drivers) run again, in their short form, under the race
+# detector.
+RACE_PKGS := . ./rangefilter/... ./seekstats/... ./compactionext/... ./querybuilder/...
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 SOAK ?= 10m
 DEMO_FLAGS := -engine=both -benchmarks=fillrandom,readrandom,seekrandom,levelstats \
-	-num=200000 -reads=100000 -bloom_bits=10 -statistics
+	-num=200000 -reads=100000 -bloom_bits=10 -use_ribbon_filter -missing_fraction=0.5
 
 .PHONY: build test race lint bench fuzz demo soak generate
 
