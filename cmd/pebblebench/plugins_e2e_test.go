@@ -1,0 +1,93 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// requireSameFound checks that both engines ran bench and found the same
+// number of keys out of the same number of operations.
+func requireSameFound(t *testing.T, runs map[string][]map[string]interface{}, bench string) (pe, rf map[string]interface{}) {
+	t.Helper()
+	require.Len(t, runs[bench+"/pebble"], 1)
+	require.Len(t, runs[bench+"/pebblerf"], 1)
+	pe, rf = runs[bench+"/pebble"][0], runs[bench+"/pebblerf"][0]
+	require.Equal(t, pe["reads"], rf["reads"])
+	require.Equal(t, pe["found"], rf["found"])
+	return pe, rf
+}
+
+func stat(r map[string]interface{}, name string) float64 {
+	v, _ := r["statistics"].(map[string]interface{})[name].(float64)
+	return v
+}
+
+// TestRangeFilterEndToEnd: bounded seeks, 90% of them on empty ranges, find
+// the same keys on both engines, and pebblerf's range filters keep it from
+// reading most of the blocks upstream reads.
+func TestRangeFilterEndToEnd(t *testing.T) {
+	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=5000", "-seed=3",
+		"-key_stride=16", "-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-range_filter_bits=16",
+		"-statistics", "-db="+t.TempDir())
+	pe, rf := requireSameFound(t, runs, "seekrandom")
+	require.Greater(t, pe["found"].(float64), 0.0)
+	// Only the 10% of non-empty targets can be found.
+	require.Less(t, pe["found"].(float64), 0.2*pe["reads"].(float64))
+	pb, rb := stat(pe, seekBlockBytesTicker), stat(rf, seekBlockBytesTicker)
+	require.Greater(t, pb, 0.0)
+	require.Less(t, rb, 0.5*pb, text)
+	require.Contains(t, text, "Seek statistics per level (pebblerf")
+	require.NotEmpty(t, runs["statistics/pebblerf"][0]["level_table"])
+	require.Nil(t, runs["statistics/pebble"][0]["level_table"])
+}
+
+// TestQueryBuilderEndToEnd: planned queries, with every plan, and a reused
+// iterator, find what upstream's plain iterators find; -explain prints the
+// plan of a sample query.
+func TestQueryBuilderEndToEnd(t *testing.T) {
+	for _, plan := range []string{"auto", "plain", "stepped", "prefix"} {
+		t.Run(plan, func(t *testing.T) {
+			runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillseq,overwrite,seekrandom", "-num=3000",
+				"-seed=4", "-seek_nexts=3", "-use_query_builder", "-query_plan="+plan, "-use_tailing_iterator",
+				"-seek_target_range_multiplier=3", "-seek_upper_bound_len=50", "-explain", "-db="+t.TempDir())
+			pe, _ := requireSameFound(t, runs, "seekrandom")
+			// A third of the targets lie in the filled range.
+			require.InDelta(t, pe["reads"].(float64)/3, pe["found"].(float64), 300)
+			require.Contains(t, text, "EXPLAIN (pebblerf):")
+			require.Len(t, runs["explain/pebblerf"], 1)
+			require.Empty(t, runs["explain/pebble"])
+		})
+	}
+}
+
+// TestCompactionStyleEndToEnd: both engines get the many-runs shape (no
+// compaction into L1-L5) and the advisor runs on pebblerf, and they still
+// find the same keys.
+func TestCompactionStyleEndToEnd(t *testing.T) {
+	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,flush,overwrite,flush,seekrandom,levelstats",
+		"-num=3000", "-seed=5", "-compaction_style=1", "-num_levels=4", "-compaction_advisor", "-statistics",
+		"-db="+t.TempDir())
+	requireSameFound(t, runs, "seekrandom")
+	require.Contains(t, text, "many-runs (4 runs)")
+	for _, e := range []string{"pebble", "pebblerf"} {
+		for _, l := range runs["levelstats/"+e][0]["data"].(map[string]interface{})["levels"].([]interface{}) {
+			l := l.(map[string]interface{})
+			if lvl := l["level"].(float64); lvl > 0 && lvl < 6 {
+				require.Zero(t, l["files"], "%s L%v: the many-runs profile keeps L1-L5 empty", e, lvl)
+			}
+		}
+	}
+}
+
+// TestPebbleRFStatisticsOff: without statistics pebblerf has no seek
+// tickers and no level table.
+func TestPebbleRFStatisticsOff(t *testing.T) {
+	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=6",
+		"-pebblerf_statistics=false", "-statistics", "-db="+t.TempDir())
+	_, rf := requireSameFound(t, runs, "seekrandom")
+	require.NotContains(t, rf["statistics"], "rocksdb.number.db.seek")
+	require.NotContains(t, text, "Seek statistics per level")
+}

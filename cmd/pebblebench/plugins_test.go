@@ -1,0 +1,128 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/querybuilder"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParsePluginFlags(t *testing.T) {
+	c, err := parseFlags(nil, &bytes.Buffer{})
+	require.NoError(t, err)
+	require.Equal(t, int64(1), c.keyStride)
+	require.False(t, c.seekTargets().bounded())
+	require.True(t, c.pebblerfStatistics, "pebblerf's default plug-ins collect statistics")
+	p := c.pebblerfPlugins()
+	require.True(t, p.Statistics)
+	require.Nil(t, p.RangeFilter)
+	require.Nil(t, p.Shape)
+	require.Nil(t, p.Advisor)
+
+	c, err = parseFlags([]string{"-range_filter_bits=16", "-compaction_style=1", "-num_levels=9",
+		"-compaction_advisor", "-use_query_builder", "-query_plan=stepped", "-key_stride=16",
+		"-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-seek_target_range_multiplier=10"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	p = c.pebblerfPlugins()
+	require.Equal(t, 16.0, p.RangeFilter.BitsPerKey)
+	require.Equal(t, 9, p.Shape.(*compactionext.ManyRuns).Runs)
+	require.NotNil(t, p.Advisor)
+	plan, err := c.plan()
+	require.NoError(t, err)
+	require.Equal(t, querybuilder.PlanStepped, plan)
+	require.Contains(t, c.pluginDescription(), "many-runs (9 runs)")
+
+	// -num_levels left at db_bench's default keeps the profile's own count.
+	c, err = parseFlags([]string{"-compaction_style=1"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	require.Equal(t, compactionext.DefaultRuns, c.pebblerfPlugins().Shape.(*compactionext.ManyRuns).Runs)
+	c, err = parseFlags([]string{"-compaction_style=3", "-pebblerf_statistics=false"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	require.Equal(t, "none", c.pebblerfPlugins().Shape.Name())
+	require.False(t, c.pebblerfPlugins().Statistics)
+}
+
+func TestBadPluginFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-key_stride=0"}, "-key_stride"},
+		{[]string{"-key_stride=2", "-prefix_size=4", "-keys_per_prefix=10"}, "-key_stride"},
+		{[]string{"-seek_upper_bound_len=-1"}, "-seek_upper_bound_len"},
+		{[]string{"-empty_range_fraction=2"}, "-empty_range_fraction"},
+		{[]string{"-empty_range_fraction=0.5"}, "-empty_range_fraction"},
+		{[]string{"-empty_range_fraction=0.5", "-seek_upper_bound_len=8", "-key_stride=8"}, "-empty_range_fraction"},
+		{[]string{"-seek_target_range_multiplier=0"}, "-seek_target_range_multiplier"},
+		{[]string{"-range_filter_bits=2"}, "-range_filter_bits"},
+		{[]string{"-range_filter_bits=NaN"}, "-range_filter_bits"},
+		{[]string{"-query_plan=fast"}, "-query_plan"},
+		{[]string{"-compaction_style=2"}, "-compaction_style"},
+		{[]string{"-compaction_style=7"}, "-compaction_style"},
+		{[]string{"-compaction_style=1", "-num_levels=1"}, "-num_levels"},
+		{[]string{"-compaction_advisor", "-pebblerf_statistics=false"}, "-compaction_advisor"},
+		{[]string{"-use_query_builder=maybe"}, "-use_query_builder"},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			require.Equal(t, exitUsage, realMain(tc.args, &stdout, &stderr))
+			require.Contains(t, stderr.String(), tc.want)
+			require.Empty(t, stdout.String())
+		})
+	}
+}
+
+// TestSeekTargets checks the empty ranges really are empty of written keys
+// and the others start at a written key, and that the draws depend only on
+// the random source (which is how both engines get the same targets).
+func TestSeekTargets(t *testing.T) {
+	c, err := parseFlags([]string{"-num=1000", "-key_stride=16", "-seek_upper_bound_len=8",
+		"-empty_range_fraction=0.5"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	g := c.keyGen()
+	written := map[string]bool{}
+	key := make([]byte, c.keySize)
+	for i := uint64(0); i < uint64(c.num); i++ {
+		g.fill(key, g.written(i))
+		written[string(key)] = true
+	}
+	targets := c.seekTargets()
+	draw := func(seed uint64) (keys []string, empties int) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		upper := make([]byte, c.keySize)
+		for i := 0; i < 2000; i++ {
+			empty := targets.next(rng, key, upper)
+			keys = append(keys, string(key)+string(upper))
+			if !empty {
+				require.True(t, written[string(key)])
+				continue
+			}
+			empties++
+			// Every key number in [target, upper) is absent.
+			lo, hi := bigEndian(key[:8]), bigEndian(upper[:8])
+			require.Equal(t, uint64(8), hi-lo)
+			for v := lo; v < hi; v++ {
+				g.fill(key, v)
+				require.False(t, written[string(key)], "key %d in an empty range", v)
+			}
+		}
+		return keys, empties
+	}
+	a, empties := draw(5)
+	b, _ := draw(5)
+	require.Equal(t, a, b)
+	require.InDelta(t, 1000, empties, 150)
+}
+
+func bigEndian(b []byte) uint64 {
+	var v uint64
+	for _, x := range b {
+		v = v<<8 | uint64(x)
+	}
+	return v
+}
