@@ -48,7 +48,7 @@ func never(*config) bool       { return false }
 
 var benchmarks = map[string]*benchmark{
 	"fillseq": {fresh: true, writes: true, singleThread: true, ignoresDuration: true,
-		showBytes: always, opKind: "write", limit: numOps, loop: fillSeq},
+		showBytes: always, opKind: "write", limit: fillSeqOps, loop: fillSeq},
 	"fillrandom": {fresh: true, writes: true, showBytes: always, opKind: "write",
 		limit: numOps, loop: fillRandom},
 	"overwrite": {writes: true, showBytes: always, opKind: "write",

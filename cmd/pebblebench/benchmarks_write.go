@@ -9,9 +9,33 @@ import (
 )
 
 // fillSeq writes keys 0..num-1 in order (times -key_stride).
+//
+// With -fillseq_overwrite_window=W every new key is followed by an
+// overwrite of a random one of the W keys written last, so each flush
+// overlaps the one before it a little: sorted runs that cover staggered,
+// partly overlapping key ranges, the shape where deferring runs pays.
 func fillSeq(r *run, w *worker) error {
 	var v uint64
-	return writeLoop(r, w, func() uint64 { v++; return w.keys.written(v - 1) })
+	window := uint64(r.cfg.fillSeqOverwriteWindow)
+	overwrite := false
+	return writeLoop(r, w, func() uint64 {
+		if overwrite {
+			overwrite = false
+			return w.keys.written(v - 1 - w.rng.Uint64N(min(v, window)))
+		}
+		overwrite = window > 0
+		v++
+		return w.keys.written(v - 1)
+	})
+}
+
+// fillSeqOps is fillseq's operation count: -num new keys, and as many
+// overwrites with -fillseq_overwrite_window.
+func fillSeqOps(c *config) int64 {
+	if c.fillSeqOverwriteWindow > 0 {
+		return 2 * c.num
+	}
+	return c.num
 }
 
 // fillRandom writes uniformly random keys of [0, num) (times -key_stride)

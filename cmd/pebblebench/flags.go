@@ -57,6 +57,7 @@ type config struct {
 	seekUpperBoundLen         int64
 	emptyRangeFraction        float64
 	seekTargetRangeMultiplier int64
+	fillSeqOverwriteWindow    int64
 
 	rangeFilterBits    float64
 	useQueryBuilder    bool
@@ -139,6 +140,8 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Int64Var(&c.seekUpperBoundLen, "seek_upper_bound_len", 0, "if nonzero, seekrandom gives each seek an upper bound this many key positions after its target (db_bench's max_scan_distance idea); 0 = unbounded. Not in db_bench")
 	fs.Float64Var(&c.emptyRangeFraction, "empty_range_fraction", 0, "fraction of bounded seekrandom targets placed in a gap between written keys so that [target, upper bound) holds no key; needs -seek_upper_bound_len and -key_stride > seek_upper_bound_len. Not in db_bench")
 	fs.Int64Var(&c.seekTargetRangeMultiplier, "seek_target_range_multiplier", 1, "seekrandom draws its targets from this many times the filled key range (targets past it find nothing, as in the Speedb query-builder test plan). Not in db_bench")
+
+	fs.Int64Var(&c.fillSeqOverwriteWindow, "fillseq_overwrite_window", 0, "if nonzero, fillseq follows every new key with an overwrite of a random one of the this many keys written last (2*num writes), so successive flushes overlap a little and form staggered sorted runs. Not in db_bench")
 
 	fs.Float64Var(&c.rangeFilterBits, "range_filter_bits", 0, "pebblerf: bits per key of the per-table range filters (Plugins.RangeFilter, 4 to 40), which let bounded seeks skip tables with no key in range; 0 = off. Upstream has none. Not in db_bench")
 	fs.BoolVar(&c.useQueryBuilder, "use_query_builder", false, "pebblerf: seekrandom seeks through planned range queries (DB.NewRangeQuery); upstream keeps plain iterators on the same seeks. Not in db_bench")

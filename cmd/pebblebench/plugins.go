@@ -44,6 +44,9 @@ func (c *config) validatePlugins() error {
 			return badFlag("empty_range_fraction", "needs -key_stride=%d > -seek_upper_bound_len=%d, so a gap between written keys holds a whole range", c.keyStride, c.seekUpperBoundLen)
 		}
 	}
+	if c.fillSeqOverwriteWindow < 0 {
+		return badFlag("fillseq_overwrite_window", "%d must not be negative", c.fillSeqOverwriteWindow)
+	}
 	if c.seekTargetRangeMultiplier < 1 {
 		return badFlag("seek_target_range_multiplier", "%d must be at least 1", c.seekTargetRangeMultiplier)
 	}

@@ -91,3 +91,18 @@ func TestPebbleRFStatisticsOff(t *testing.T) {
 	require.NotContains(t, rf["statistics"], "rocksdb.number.db.seek")
 	require.NotContains(t, text, "Seek statistics per level")
 }
+
+// TestFillSeqOverwriteWindow: fillseq with overwrites of recent keys writes
+// every key once and more, and its flushes overlap, stacking up L0
+// sublevels on both engines.
+func TestFillSeqOverwriteWindow(t *testing.T) {
+	runs, _ := jsonRuns(t, "-engine=both", "-benchmarks=fillseq,levelstats,seekrandom", "-num=4000", "-seed=8",
+		"-fillseq_overwrite_window=200", "-write_buffer_size=65536", "-compaction_style=3", "-db="+t.TempDir())
+	require.Equal(t, 8000.0, runs["fillseq/pebble"][0]["ops"])
+	pe, _ := requireSameFound(t, runs, "seekrandom")
+	require.Equal(t, pe["reads"], pe["found"])
+	for _, e := range []string{"pebble", "pebblerf"} {
+		l0 := runs["levelstats/"+e][0]["data"].(map[string]interface{})["levels"].([]interface{})[0].(map[string]interface{})
+		require.Greater(t, l0["sublevels"].(float64), 2.0, "%s: %v", e, l0)
+	}
+}

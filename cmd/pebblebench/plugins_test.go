@@ -58,6 +58,7 @@ func TestBadPluginFlags(t *testing.T) {
 		{[]string{"-empty_range_fraction=2"}, "-empty_range_fraction"},
 		{[]string{"-empty_range_fraction=0.5"}, "-empty_range_fraction"},
 		{[]string{"-empty_range_fraction=0.5", "-seek_upper_bound_len=8", "-key_stride=8"}, "-empty_range_fraction"},
+		{[]string{"-fillseq_overwrite_window=-1"}, "-fillseq_overwrite_window"},
 		{[]string{"-seek_target_range_multiplier=0"}, "-seek_target_range_multiplier"},
 		{[]string{"-range_filter_bits=2"}, "-range_filter_bits"},
 		{[]string{"-range_filter_bits=NaN"}, "-range_filter_bits"},
