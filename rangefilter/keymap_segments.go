@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
-	"math"
 	"math/bits"
 )
 
@@ -72,10 +71,33 @@ type rangeSegment struct {
 const (
 	rangeSegFull    = 1
 	rangeSegTailCut = 2
+	rangeSegFlags   = rangeSegFull | rangeSegTailCut
 )
 
-// rangeAppendSegment appends a segment record with its checksum.
-func rangeAppendSegment(dst []byte, s *rangeSegment) []byte {
+// A segment record (version 2) has a fixed-size front, so that a query reads
+// its fields with plain loads instead of parsing varints, followed by its
+// variable bytes. All integers are little-endian.
+//
+//	0   crc     uint32  CRC-32C of bytes [4, recLen)
+//	4   recLen  uint32  length of the whole record
+//	8   index   uint16  the segment's index (a corrupt offset that points
+//	                    at another valid record is caught by it)
+//	10  flags   uint8   1 whole keys, 2 max tail truncated
+//	11  minTail uint8   length of the smallest tail (0 with whole keys)
+//	12  maxTail uint8   length of the largest tail (0 with whole keys)
+//	13  zero    3 bytes
+//	16  first   uint32  length of the segment's first key
+//	20  lcp     uint32  common prefix length c (a prefix of the first key)
+//	24  end     uint32  P: digits cover positions [c, P)
+//	28  minLen  uint32  shortest key length
+//	32  vmin    uint64  smallest value the segment's own map gives
+//	40  span    uint64  largest minus smallest value
+//	48  base    uint64  where the segment starts on the value axis
+//	56  first key, 2 alphabet bytes per digit, smallest tail, largest tail
+const rangeSegFixed = 56
+
+// rangeAppendSegment appends segment idx's record with its checksum.
+func rangeAppendSegment(dst []byte, s *rangeSegment, idx int) []byte {
 	start := len(dst)
 	flags := byte(0)
 	if s.m.full {
@@ -84,65 +106,78 @@ func rangeAppendSegment(dst []byte, s *rangeSegment) []byte {
 	if s.m.maxTailCut {
 		flags |= rangeSegTailCut
 	}
-	dst = append(dst, flags)
-	dst = binary.AppendUvarint(dst, uint64(len(s.first)))
+	recLen := rangeSegFixed + len(s.first) + len(s.m.alpha) + len(s.m.minTail) + len(s.m.maxTail)
+	dst = append(dst, make([]byte, rangeSegFixed)...)
+	rec := dst[start:]
+	binary.LittleEndian.PutUint32(rec[4:], uint32(recLen))
+	binary.LittleEndian.PutUint16(rec[8:], uint16(idx))
+	rec[10], rec[11], rec[12] = flags, byte(len(s.m.minTail)), byte(len(s.m.maxTail))
+	binary.LittleEndian.PutUint32(rec[16:], uint32(len(s.first)))
+	binary.LittleEndian.PutUint32(rec[20:], uint32(len(s.m.lcp)))
+	binary.LittleEndian.PutUint32(rec[24:], uint32(s.m.end))
+	binary.LittleEndian.PutUint32(rec[28:], uint32(s.m.minLen))
+	binary.LittleEndian.PutUint64(rec[32:], s.vmin)
+	binary.LittleEndian.PutUint64(rec[40:], s.span)
+	binary.LittleEndian.PutUint64(rec[48:], s.base)
 	dst = append(dst, s.first...)
-	dst = binary.AppendUvarint(dst, uint64(len(s.m.lcp)))
-	dst = append(dst, s.m.lcp...)
-	dst = binary.AppendUvarint(dst, uint64(s.m.end))
-	dst = binary.AppendUvarint(dst, uint64(s.m.minLen))
 	dst = append(dst, s.m.alpha...)
-	if !s.m.full {
-		dst = binary.AppendUvarint(dst, uint64(len(s.m.minTail)))
-		dst = append(dst, s.m.minTail...)
-		dst = binary.AppendUvarint(dst, uint64(len(s.m.maxTail)))
-		dst = append(dst, s.m.maxTail...)
-	}
-	dst = binary.AppendUvarint(dst, s.vmin)
-	dst = binary.AppendUvarint(dst, s.span)
-	dst = binary.AppendUvarint(dst, s.base)
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], rangeCastagnoli))
+	dst = append(dst, s.m.minTail...)
+	dst = append(dst, s.m.maxTail...)
+	binary.LittleEndian.PutUint32(dst[start:], crc32.Checksum(dst[start+4:], rangeCastagnoli))
+	return dst
 }
 
 // rangeSegmentFirst reads only the first key of the record at b.
 func rangeSegmentFirst(b []byte) ([]byte, bool) {
-	if len(b) < 1 {
+	if len(b) < rangeSegFixed {
 		return nil, false
 	}
-	r := rangeReader{b: b[1:]}
-	first := r.bytes(r.uvarint())
-	return first, !r.bad
+	n := uint64(binary.LittleEndian.Uint32(b[16:]))
+	if n > uint64(len(b)-rangeSegFixed) {
+		return nil, false
+	}
+	return b[rangeSegFixed : rangeSegFixed+n : rangeSegFixed+n], true
 }
 
-// rangeParseSegment parses and checks the record at b.
-func rangeParseSegment(b []byte) (s rangeSegment, ok bool) {
-	if len(b) < 1 {
-		return s, false
+// rangeParseSegment parses and checks the record at b, which must be
+// segment idx, into s.
+func rangeParseSegment(b []byte, idx int, s *rangeSegment) bool {
+	if len(b) < rangeSegFixed {
+		return false
 	}
-	flags := b[0]
-	r := rangeReader{b: b[1:]}
-	s.first = r.bytes(r.uvarint())
-	lcpLen := r.uvarint()
-	s.m.lcp = r.bytes(lcpLen)
-	end, minLen := r.uvarint(), r.uvarint()
-	if r.bad || end < lcpLen || end-lcpLen > rangeMaxDigits || minLen > math.MaxInt32 {
-		return s, false
+	recLen := uint64(binary.LittleEndian.Uint32(b[4:]))
+	firstLen := uint64(binary.LittleEndian.Uint32(b[16:]))
+	lcpLen := uint64(binary.LittleEndian.Uint32(b[20:]))
+	end := uint64(binary.LittleEndian.Uint32(b[24:]))
+	flags := b[10]
+	minTail, maxTail := uint64(b[11]), uint64(b[12])
+	if recLen > uint64(len(b)) || flags&^rangeSegFlags != 0 || int(binary.LittleEndian.Uint16(b[8:])) != idx ||
+		lcpLen > firstLen || end < lcpLen || end-lcpLen > rangeMaxDigits ||
+		recLen != rangeSegFixed+firstLen+2*(end-lcpLen)+minTail+maxTail {
+		return false
 	}
-	s.m.end, s.m.minLen = int(end), int(minLen)
-	s.m.alpha = r.bytes(2 * (end - lcpLen))
+	if binary.LittleEndian.Uint32(b) != crc32.Checksum(b[4:recLen], rangeCastagnoli) {
+		return false
+	}
+	p := uint64(rangeSegFixed)
+	s.first = b[p : p+firstLen : p+firstLen]
+	s.m.lcp = s.first[:lcpLen:lcpLen]
+	p += firstLen
+	s.m.end, s.m.minLen = int(end), int(binary.LittleEndian.Uint32(b[28:]))
+	s.m.alpha = b[p : p+2*(end-lcpLen) : p+2*(end-lcpLen)]
+	p += 2 * (end - lcpLen)
 	s.m.full = flags&rangeSegFull != 0
-	if !s.m.full {
-		s.m.minTail = r.bytes(r.uvarint())
-		s.m.maxTail = r.bytes(r.uvarint())
-		s.m.maxTailCut = flags&rangeSegTailCut != 0
+	s.m.maxTailCut = flags&rangeSegTailCut != 0
+	s.m.minTail = b[p : p+minTail : p+minTail]
+	p += minTail
+	s.m.maxTail = b[p : p+maxTail : p+maxTail]
+	if s.m.full {
+		s.m.minTail, s.m.maxTail = nil, nil
 	}
-	s.vmin, s.span, s.base = r.uvarint(), r.uvarint(), r.uvarint()
-	recLen := len(b) - len(r.b)
-	crc := r.bytes(4)
-	if r.bad || binary.LittleEndian.Uint32(crc) != crc32.Checksum(b[:recLen], rangeCastagnoli) {
-		return s, false
-	}
-	return s, true
+	s.vmin = binary.LittleEndian.Uint64(b[32:])
+	s.span = binary.LittleEndian.Uint64(b[40:])
+	s.base = binary.LittleEndian.Uint64(b[48:])
+	return true
 }
 
 // rangeSegmentedMap is the decoded table of segments.
@@ -192,39 +227,39 @@ type rangeSegCache struct {
 	seg rangeSegment
 }
 
-// cached returns segment i through c.
-func (sm *rangeSegmentedMap) cached(i int, c *rangeSegCache) (rangeSegment, bool) {
+// cached returns segment i through c, pointing into c.
+func (sm *rangeSegmentedMap) cached(i int, c *rangeSegCache) (*rangeSegment, bool) {
 	if c.idx == i+1 {
-		return c.seg, true
+		return &c.seg, true
 	}
-	s, ok := sm.segment(i)
-	if ok {
-		c.idx, c.seg = i+1, s
+	c.idx = 0
+	if !sm.segmentInto(i, &c.seg) {
+		return nil, false
 	}
-	return s, ok
+	c.idx = i + 1
+	return &c.seg, true
 }
 
 // segment parses segment i and checks the checksum of segment i+1, whose
 // first key bounded the search.
-func (sm *rangeSegmentedMap) segment(i int) (rangeSegment, bool) {
+func (sm *rangeSegmentedMap) segment(i int) (s rangeSegment, ok bool) {
+	ok = sm.segmentInto(i, &s)
+	return s, ok
+}
+
+func (sm *rangeSegmentedMap) segmentInto(i int, s *rangeSegment) bool {
 	rec, ok := sm.record(i)
-	if !ok {
-		return rangeSegment{}, false
-	}
-	s, ok := rangeParseSegment(rec)
-	if !ok {
-		return s, false
+	if !ok || !rangeParseSegment(rec, i, s) {
+		return false
 	}
 	if i+1 < sm.count {
 		next, ok := sm.record(i + 1)
-		if !ok {
-			return s, false
-		}
-		if _, ok := rangeParseSegment(next); !ok {
-			return s, false
+		var ns rangeSegment
+		if !ok || !rangeParseSegment(next, i+1, &ns) {
+			return false
 		}
 	}
-	return s, true
+	return true
 }
 
 // lowerBound returns the smallest value a key >= q can have. empty is true
@@ -258,6 +293,12 @@ func (sm *rangeSegmentedMap) upperBound(q []byte, c *rangeSegCache) (v uint64, e
 		return 0, false, false
 	}
 	if i < 0 {
+		// No key is < q, which excludes the table: check the first record,
+		// whose first key decided it, before answering so.
+		s, ok := sm.cached(0, c)
+		if !ok || bytes.Compare(s.first, q) < 0 {
+			return 0, false, false
+		}
 		return 0, true, true
 	}
 	s, ok := sm.cached(i, c)

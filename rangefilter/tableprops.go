@@ -166,3 +166,35 @@ func DecodeTableProperties(prop []byte) (map[string]string, error) {
 	}
 	return props, nil
 }
+
+// rangeReader parses varint-framed bytes without allocating.
+type rangeReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *rangeReader) uvarint() uint64 {
+	// Most fields (lengths) fit in one byte.
+	if len(r.b) > 0 && r.b[0] < 0x80 {
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rangeReader) bytes(n uint64) []byte {
+	if r.bad || n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
