@@ -280,63 +280,67 @@ func (m *rangeKeyMap) mapKey(q []byte) (uint64, rangeRel) {
 		}
 		return 0, rangeAboveAll
 	}
-	const (
-		modeExact = iota
-		modeMax   // every later digit maximal
-		modeZero  // every later digit zero
-	)
-	mode, rel := modeExact, rangeExact
+	// Digits are read while q agrees with the alphabet; at the first digit
+	// that rounds, the rest of the digits are fixed (all zero or all
+	// maximal) and q's bytes are no longer read.
+	rel := rangeExact
 	v := uint64(0)
-	alpha := m.alpha[:2*(m.end-c)]
-	for j := c; j < m.end; j++ {
-		lo, hi := alpha[2*(j-c)], alpha[2*(j-c)+1]
-		missing := j >= m.minLen
-		if lo == hi && !missing {
-			// Radix 1 (a byte every key shares): no digit, only a check.
-			if mode == modeExact {
-				switch {
-				case j >= len(q) || q[j] < lo:
-					mode, rel = modeZero, rangeBelow
-				case q[j] > hi:
-					mode, rel = modeMax, rangeAbove
-				}
-			}
-			continue
-		}
+	nd := m.end - c
+	alpha := m.alpha[:2*nd]
+	j := 0
+	fillMax := false
+	for ; j < nd; j++ {
+		pos := c + j
+		lo, hi := alpha[2*j], alpha[2*j+1]
 		radix := uint64(hi) - uint64(lo) + 1
+		missing := pos >= m.minLen
 		if missing {
 			radix++
 		}
-		var dig uint64
-		switch mode {
-		case modeMax:
-			dig = radix - 1
-		case modeZero:
-			dig = 0
-		default:
-			switch {
-			case j >= len(q):
-				if !missing {
-					mode, rel = modeZero, rangeBelow
-				}
-				// dig 0: the missing symbol, or the rounded-down digit.
-			case q[j] < lo:
-				if missing {
-					mode, rel = modeMax, rangeAbove
-				} else {
-					mode, rel = modeZero, rangeBelow
-				}
-			case q[j] > hi:
-				mode, rel = modeMax, rangeAbove
-				dig = radix - 1
-			default:
-				dig = uint64(q[j] - lo)
-				if missing {
-					dig++
-				}
+		if pos >= len(q) {
+			if missing {
+				// The missing symbol, exact; every later position is past
+				// minLen too, so every later digit is also missing.
+				v *= radix
+				continue
 			}
+			rel = rangeBelow // digit 0 here and later
+			break
+		}
+		b := q[pos]
+		if b < lo {
+			if missing {
+				// Digit missing (0), the rest maximal.
+				rel, fillMax = rangeAbove, true
+				v *= radix
+				j++
+				break
+			}
+			rel = rangeBelow
+			break
+		}
+		if b > hi {
+			rel, fillMax = rangeAbove, true
+			v = v*radix + radix - 1
+			j++
+			break
+		}
+		dig := uint64(b - lo)
+		if missing {
+			dig++
 		}
 		v = v*radix + dig
+	}
+	// Fill the remaining digits with zeros or maxima.
+	for ; j < nd; j++ {
+		radix := uint64(alpha[2*j+1]) - uint64(alpha[2*j]) + 1
+		if c+j >= m.minLen {
+			radix++
+		}
+		v *= radix
+		if fillMax {
+			v += radix - 1
+		}
 	}
 	if rel == rangeExact && len(q) > m.end {
 		// q agrees with the shape of v and goes on. If the digits cover whole
