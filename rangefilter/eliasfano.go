@@ -260,16 +260,29 @@ func (e *efView) anyInRange(lo, hi uint64) (found, ok bool) {
 
 // efSelect64 returns the position of the k-th (from 0) set bit of w; k must
 // be below the number of set bits.
+//
+// Branch-free: the population count of each byte, summed into prefix counts
+// by one multiplication, tells in which byte the bit lies (the bytes whose
+// prefix count is <= k, counted with one subtraction across all eight bytes
+// at once); a table finishes inside that byte.
 func efSelect64(w uint64, k uint) uint {
-	// Skip whole bytes by their population count, then finish in the byte.
-	for shift := uint(0); shift < 64; shift += 8 {
-		c := uint(bits.OnesCount8(uint8(w >> shift)))
-		if k < c {
-			return shift + uint(efSelectInByte[uint8(w>>shift)][k])
-		}
-		k -= c
+	const (
+		ones8 = 0x0101010101010101
+		high8 = 0x8080808080808080
+	)
+	c := w - (w>>1)&0x5555555555555555
+	c = c&0x3333333333333333 + (c>>2)&0x3333333333333333
+	c = (c + c>>4) & 0x0f0f0f0f0f0f0f0f
+	prefix := c * ones8 // byte i: set bits in bytes 0..i (at most 64)
+	// Byte i of (k|0x80)-prefix keeps its high bit iff prefix_i <= k; no
+	// byte borrows, since 0x80+k-prefix_i >= 0x80-64 > 0.
+	le := ((uint64(k)*ones8 | high8) - prefix) & high8
+	shift := uint(bits.OnesCount64(le)) * 8
+	if shift >= 64 {
+		return 64 // k >= popcount(w): out of contract
 	}
-	return 64
+	before := uint((prefix << 8 >> shift) & 0xff)
+	return shift + uint(efSelectInByte[uint8(w>>shift)][(k-before)&7])
 }
 
 // efSelectInByte[b][k] is the position of the k-th set bit of byte b.

@@ -465,3 +465,31 @@ func TestRangeMayIntersectDoesNotAllocate(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() { RangeMayIntersect(f, lo, hi) })
 	require.Zero(t, allocs)
 }
+
+// TestEliasFanoSelect64 checks the branch-free select in a word against
+// the bit-by-bit definition.
+func TestEliasFanoSelect64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	words := []uint64{1, 1 << 63, ^uint64(0), 0x8000000000000001, 0x0101010101010101}
+	for range 20000 {
+		w := rng.Uint64()
+		switch rng.IntN(3) {
+		case 0:
+			w &= rng.Uint64() & rng.Uint64() // sparse
+		case 1:
+			w |= rng.Uint64() | rng.Uint64() // dense
+		}
+		words = append(words, w)
+	}
+	for _, w := range words {
+		k := uint(0)
+		for i := uint(0); i < 64; i++ {
+			if w&(1<<i) != 0 {
+				if got := efSelect64(w, k); got != i {
+					t.Fatalf("efSelect64(%#x, %d) = %d, want %d", w, k, got, i)
+				}
+				k++
+			}
+		}
+	}
+}
