@@ -91,8 +91,12 @@ func (h *rangeHash) anyInRange(e *efView, x1, x2 uint64) (found, ok bool) {
 	if x2-x1 >= h.r-1 {
 		return true, true
 	}
+	// One division: x2 - x1 < r - 1, so x2 lies in block q1 or the next.
 	q1, o1 := x1/h.r, x1%h.r
-	q2, o2 := x2/h.r, x2%h.r
+	q2, o2 := q1, o1+(x2-x1)
+	if o2 >= h.r {
+		q2, o2 = q1+1, o2-h.r
+	}
 	if q1 == q2 {
 		return rangeAnyRotated(e, h.r, o1, o2, h.offset(q1))
 	}
