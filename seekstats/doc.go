@@ -51,11 +51,19 @@
 // Cost. Measured with BenchmarkSeekPrefixStatistics in the root package
 // (db_bench seekrandom's loop, 8-byte prefixes, Bloom filters, an LSM of two
 // L0 tables over L6, per-thread CPU time, engines interleaved), statistics
-// add 8-14% CPU per seek: roughly half for attributing filter checks (the
-// file-to-level lookup and the tick), half for Pebble's block-property
-// filter that sees data-block loads (a table-level check per table an
-// iterator opens and a property decode per block load). Config.FiltersOnly
-// drops the latter (5-7%). With statistics off, the wrappers cost a nil
-// check. Pebble rebuilds an iterator on every SetOptions while statistics
-// are on, since its options then carry a block-property filter.
+// add 8-15% CPU per seek. About 3 points of it are index shape, not
+// counting: the data-block tag adds ~5 bytes to every index entry, which
+// pushes that benchmark's small L0 tables past IndexBlockSize, so their
+// indexes become two-level and every seek reads one more index block (tables
+// whose indexes are two-level either way, as most full-size tables' are,
+// barely pay this): with IndexBlockSize raised for both engines, the
+// statistics cost 8-9%. The rest is spread thin: attributing filter checks
+// and data-block loads (about 1% each, mostly cache misses on the file map
+// and counter lines; the counters' atomic adds measure as nothing), Pebble
+// decoding one more block property per block load, and the wrappers' seek
+// and value bookkeeping. Config.FiltersOnly drops the block-property filter
+// (its tables still carry the tags, so it saves 4-5%). With statistics off,
+// the wrappers cost a nil check. Pebble rebuilds an iterator on every
+// SetOptions while statistics are on, since its options then carry a
+// block-property filter.
 package seekstats

@@ -13,8 +13,14 @@ import (
 // fileInfo is what the statistics know of one table. It is immutable except
 // for hasFilter; a table that moves to another level gets a new fileInfo.
 type fileInfo struct {
-	num               uint64
-	level             int // 0..6
+	num   uint64
+	level int // 0..6
+	// rowOf is RowForLevel(level), kept so that hot paths need no branch.
+	rowOf Row
+	// filterKnown is hasFilter's value when this fileInfo was published,
+	// read without the extra pointer hop of hasFilter on every filter check
+	// and block load; once it is set, hasFilter is true for good.
+	filterKnown       bool
 	smallest, largest []byte
 	// largestSeqNum orders overlapping tables of one level by age.
 	largestSeqNum uint64
@@ -33,7 +39,10 @@ type fileInfo struct {
 	waste *tableWaste
 }
 
-func (f *fileInfo) row() Row { return RowForLevel(f.level) }
+func (f *fileInfo) row() Row { return f.rowOf }
+
+// filtered reports whether the table is known to have a filter.
+func (f *fileInfo) filtered() bool { return f.filterKnown || f.hasFilter.Load() }
 
 // contains reports whether key lies within the table's bounds.
 func (f *fileInfo) contains(cmp pebble.Compare, key []byte) bool {
@@ -135,6 +144,14 @@ func (m *fileMap) lookup(num uint64) *fileInfo {
 func (m *fileMap) publish() {
 	s := &fileSet{byNum: make(map[uint64]*fileInfo, len(m.mu.files))}
 	for num, f := range m.mu.files {
+		if !f.filterKnown && f.hasFilter.Load() {
+			// Readers that still hold the old fileInfo see the same table
+			// through hasFilter.
+			c := *f
+			c.filterKnown = true
+			f = &c
+			m.mu.files[num] = f
+		}
 		s.byNum[num] = f
 		if !f.obsolete {
 			s.levels[f.level] = append(s.levels[f.level], f)
@@ -167,17 +184,20 @@ func (m *fileMap) place(t pebble.TableInfo, level int) {
 		return
 	}
 	num := uint64(t.FileNum)
-	f := &fileInfo{num: num, level: level, hasFilter: new(atomic.Bool), waste: new(tableWaste)}
+	f := &fileInfo{num: num, level: level, rowOf: RowForLevel(level), hasFilter: new(atomic.Bool),
+		waste: new(tableWaste)}
 	if old, ok := m.mu.files[num]; ok {
 		// A move: same bytes, new level.
 		f.smallest, f.largest, f.hasFilter, f.waste = old.smallest, old.largest, old.hasFilter, old.waste
 		f.largestSeqNum = old.largestSeqNum
+		f.filterKnown = old.hasFilter.Load()
 	} else {
 		f.smallest = append([]byte(nil), t.Smallest.UserKey...)
 		f.largest = append([]byte(nil), t.Largest.UserKey...)
 		f.largestSeqNum = uint64(t.LargestSeqNum)
 		if _, ok := m.mu.filtered[num]; ok {
 			f.hasFilter.Store(true)
+			f.filterKnown = true
 			delete(m.mu.filtered, num)
 		}
 	}

@@ -122,7 +122,7 @@ func (s *Statistics) filterChecked(num uint64, key []byte, may bool) {
 	if num != 0 {
 		f = s.files.lookup(num)
 	}
-	if f != nil && !f.hasFilter.Load() {
+	if f != nil && !f.filtered() {
 		f.hasFilter.Store(true)
 	}
 	if s.gets.active.Load() != 0 {

@@ -257,7 +257,7 @@ func (s *Statistics) mayHoldUnchecked(f *fileInfo, key []byte) bool {
 	var buf [4]*fileInfo
 	for l := f.level; l <= 6; l++ {
 		for _, o := range set.covering(s.cmp, l, key, buf[:0]) {
-			if o.num != f.num && (l == 6 || !o.hasFilter.Load()) {
+			if o.num != f.num && (l == 6 || !o.filtered()) {
 				return true
 			}
 		}

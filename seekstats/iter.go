@@ -161,14 +161,22 @@ func (t *IterTracker) EndSeek(valid bool) {
 const unknownTable = ^uint64(0)
 
 func (t *IterTracker) observe(prop []byte) {
-	if len(prop) == 0 || prop[0] == propKindTable {
+	var num uint64
+	switch {
+	case len(prop) == 2 && prop[0] == propKindData && prop[1] < 0x80:
+		// File numbers below 2^14 (one or two varint bytes), decoded inline.
+		num = uint64(prop[1])
+	case len(prop) == 3 && prop[0] == propKindData && prop[1] >= 0x80 && prop[2] < 0x80:
+		num = uint64(prop[1]&0x7f) | uint64(prop[2])<<7
+	case len(prop) == 0 || prop[0] == propKindTable:
 		// An index block, or a table being opened: not data loads.
 		return
-	}
-	num, ok := decodeDataProp(prop)
-	if !ok {
-		t.sh.addTicker(BlockTagCorrupt, 1)
-		num = unknownTable
+	default:
+		var ok bool
+		if num, ok = decodeDataProp(prop); !ok {
+			t.sh.addTicker(BlockTagCorrupt, 1)
+			num = unknownTable
+		}
 	}
 	t.dataLoad(num)
 }
@@ -195,7 +203,7 @@ func (t *IterTracker) dataLoad(num uint64) {
 		row = st.f.row()
 		// In a prefix seek Pebble checks the filter of every table it
 		// positions, except L6 tables without UseL6Filters.
-		st.filterUsed = t.prefixSeek && st.f.hasFilter.Load() &&
+		st.filterUsed = t.prefixSeek && st.f.filtered() &&
 			(st.f.level != 6 || t.opts.UseL6Filters)
 	}
 	t.pending = append(t.pending, st)
