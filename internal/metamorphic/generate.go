@@ -10,8 +10,8 @@ import (
 
 // generator produces a random but valid sequence of ops. Valid means the
 // sequence never depends on behaviour Pebble leaves undefined, because then
-// two correct engines could differ: SingleDelete is only issued on a key set
-// exactly once since its last delete and never merged, batch iterators are
+// two correct engines could differ: SingleDelete keeps Pebble's rule (see
+// singleDeletes), batch iterators are
 // closed before their batch, and reopen happens only with nothing open.
 type generator struct {
 	rng   *rand.Rand
@@ -26,26 +26,25 @@ type generator struct {
 	// unpositioned, and defines no result for Next or Prev there.
 	positioned map[string]bool
 	nextID     int
-	// writes counts point writes per key since its last Delete, for
-	// SingleDelete's rule; merged marks keys that ever saw a merge.
-	writes map[string]int
-	merged map[string]bool
+	// singleDeletes keeps SingleDelete's rule.
+	singleDeletes *singleDeletes
 }
 
 func newGenerator(seed uint64, keys keySpace, cmp pebble.Compare) *generator {
 	return &generator{
-		rng:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		keys:       keys,
-		cmp:        cmp,
-		iters:      map[string]string{},
-		positioned: map[string]bool{},
-		writes:     map[string]int{},
-		merged:     map[string]bool{},
+		rng:           rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		keys:          keys,
+		cmp:           cmp,
+		iters:         map[string]string{},
+		positioned:    map[string]bool{},
+		singleDeletes: newSingleDeletes(),
 	}
 }
 
 func (g *generator) emit(name string, args ...string) {
-	g.ops = append(g.ops, op{name: name, args: args})
+	o := op{name: name, args: args}
+	g.ops = append(g.ops, o)
+	g.singleDeletes.apply(o)
 }
 
 func (g *generator) key() string { return string(g.keys.key(g.rng)) }
@@ -79,18 +78,14 @@ func (g *generator) optionalSpan() (string, string) {
 }
 
 func (g *generator) set(prefix string) {
-	k := g.key()
-	g.writes[k]++
-	g.emit(prefix+"set", k, g.value())
+	g.emit(prefix+"set", g.key(), g.value())
 }
 
 // The write ops below go to the DB (prefix "") or the open batch
-// ("batch."), and keep the SingleDelete bookkeeping either way.
+// ("batch.").
 
 func (g *generator) del(prefix string) {
-	k := g.key()
-	g.writes[k] = 0
-	g.emit(prefix+"delete", k)
+	g.emit(prefix+"delete", g.key())
 }
 
 func (g *generator) delRange(prefix string) {
@@ -99,9 +94,7 @@ func (g *generator) delRange(prefix string) {
 }
 
 func (g *generator) merge(prefix string) {
-	k := g.key()
-	g.merged[k] = true
-	g.emit(prefix+"merge", k, g.value())
+	g.emit(prefix+"merge", g.key(), g.value())
 }
 
 // generate appends n ops.
@@ -150,21 +143,12 @@ func (g *generator) step() {
 }
 
 func (g *generator) singleDelete() {
-	var eligible []string
-	for k, n := range g.writes {
-		if n == 1 && !g.merged[k] {
-			eligible = append(eligible, k)
-		}
-	}
+	eligible := g.singleDeletes.candidates()
 	if len(eligible) == 0 || g.batch != "" {
 		g.set("")
 		return
 	}
-	// Sorted so that the choice depends on the seed alone, not on map order.
-	slices.Sort(eligible)
-	k := eligible[g.rng.IntN(len(eligible))]
-	g.writes[k] = 0
-	g.emit("singledel", k)
+	g.emit("singledel", eligible[g.rng.IntN(len(eligible))])
 }
 
 func (g *generator) batchOp() {
@@ -303,7 +287,6 @@ func (g *generator) ingestOp() {
 	slices.SortFunc(keys, func(a, b string) int { return g.cmp([]byte(a), []byte(b)) })
 	args := make([]string, 0, 2*len(keys))
 	for _, k := range keys {
-		g.writes[k]++
 		args = append(args, k, g.value())
 	}
 	g.emit("ingest", args...)

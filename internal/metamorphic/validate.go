@@ -5,8 +5,7 @@ package metamorphic
 // snapshot or iterator reference or turn a SingleDelete into misuse; such a
 // candidate is discarded rather than blamed on pebblerf.
 func valid(ops []op) bool {
-	writes := map[string]int{}
-	merged := map[string]bool{}
+	singleDeletes := newSingleDeletes()
 	batch := ""
 	snaps := map[string]bool{}
 	iters := map[string]string{}
@@ -14,33 +13,13 @@ func valid(ops []op) bool {
 	for _, o := range ops {
 		a := o.args
 		switch o.name {
-		case "set", "batch.set":
-			if o.name == "batch.set" && batch == "" {
-				return false
-			}
-			writes[a[0]]++
-		case "delete", "batch.delete":
-			if o.name == "batch.delete" && batch == "" {
-				return false
-			}
-			writes[a[0]] = 0
-		case "merge", "batch.merge":
-			if o.name == "batch.merge" && batch == "" {
-				return false
-			}
-			merged[a[0]] = true
-		case "batch.delrange":
+		case "batch.set", "batch.delete", "batch.merge", "batch.delrange":
 			if batch == "" {
 				return false
 			}
 		case "singledel":
-			if writes[a[0]] != 1 || merged[a[0]] || batch != "" {
+			if !singleDeletes.allowed(a[0]) || batch != "" {
 				return false
-			}
-			writes[a[0]] = 0
-		case "ingest":
-			for i := 0; i < len(a); i += 2 {
-				writes[a[i]]++
 			}
 		case "batch.new":
 			if batch != "" {
@@ -111,6 +90,7 @@ func valid(ops []op) bool {
 				return false
 			}
 		}
+		singleDeletes.apply(o)
 	}
 	return true
 }
