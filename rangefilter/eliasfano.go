@@ -138,18 +138,27 @@ type efView struct {
 
 // efParse splits b into the three arrays and returns the rest of b.
 func efParse(b []byte, n, u uint64, l uint) (efView, []byte, bool) {
+	var e efView
+	rest, ok := e.parse(b, n, u, l)
+	return e, rest, ok
+}
+
+// parse fills e in place (a query keeps its view on the stack and does not
+// copy it around) and returns the rest of b.
+func (e *efView) parse(b []byte, n, u uint64, l uint) ([]byte, bool) {
 	lay, ok := efLayoutFor(n, u, l)
 	if !ok || uint64(len(b)) < lay.size() {
-		return efView{}, nil, false
+		return nil, false
 	}
 	hEnd := 8 * lay.highWords
 	lEnd := hEnd + 8*lay.lowWords
 	sEnd := lEnd + 4*lay.numSamples
 	// Samples are 32-bit positions; a vector longer than that cannot be valid.
 	if 64*lay.highWords > 1<<32 {
-		return efView{}, nil, false
+		return nil, false
 	}
-	return efView{lay: lay, high: b[:hEnd], low: b[hEnd:lEnd], samples: b[lEnd:sEnd]}, b[sEnd:], true
+	e.lay, e.high, e.low, e.samples = lay, b[:hEnd], b[hEnd:lEnd], b[lEnd:sEnd]
+	return b[sEnd:], true
 }
 
 func (e *efView) highWord(i uint64) (uint64, bool) {

@@ -357,15 +357,21 @@ type rangeFilterView struct {
 // false for corrupt bytes. Segment records are checked when a query uses
 // them.
 func rangeParse(f []byte) (v rangeFilterView, ok bool) {
+	ok = v.parse(f)
+	return v, ok
+}
+
+// parse fills v in place; see rangeParse.
+func (v *rangeFilterView) parse(f []byte) bool {
 	if len(f) < rangeHeaderLen+4 || f[0] != rangeMagic0 || f[1] != rangeMagic1 || f[2] != RangeFilterVersion ||
 		f[3]&^rangeFlagsKnown != 0 || f[5] != 0 || binary.LittleEndian.Uint32(f[12:]) != 0 {
-		return v, false
+		return false
 	}
 	count := uint64(binary.LittleEndian.Uint16(f[6:]))
 	crcAt := rangeHeaderLen + 4*count
 	if count > rangeMaxSegments || uint64(len(f)) < crcAt+4 ||
 		binary.LittleEndian.Uint32(f[crcAt:]) != crc32.Checksum(f[:crcAt], rangeCastagnoli) {
-		return v, false
+		return false
 	}
 	v.flags = f[3]
 	l := uint(f[4])
@@ -374,10 +380,10 @@ func rangeParse(f []byte) (v rangeFilterView, ok bool) {
 	v.n = binary.LittleEndian.Uint64(f[24:])
 	rest := f[crcAt+4:]
 	if v.n == 0 || v.flags&rangeFlagUniversal != 0 {
-		return v, len(rest) == 0 && count == 0 && areaLen == 0
+		return len(rest) == 0 && count == 0 && areaLen == 0
 	}
 	if count == 0 || uint64(len(rest)) < areaLen || l > 63 {
-		return v, false
+		return false
 	}
 	v.segs.count = int(count)
 	v.segs.offsets = f[rangeHeaderLen:crcAt:crcAt]
@@ -389,25 +395,21 @@ func rangeParse(f []byte) (v rangeFilterView, ok bool) {
 		v.h.a = binary.LittleEndian.Uint64(f[48:])
 		v.h.b = binary.LittleEndian.Uint64(f[56:])
 		if v.h.r == 0 || v.h.a >= rangeMersenne61 || v.h.b >= rangeMersenne61 {
-			return v, false
+			return false
 		}
 		u = v.h.r
 	}
 	if u == 0 {
-		return v, false // an exact filter cannot span 2^64 values
+		return false // an exact filter cannot span 2^64 values
 	}
-	ef, tail, ok := efParse(rest[areaLen:], v.n, u, l)
-	if !ok || len(tail) != 0 {
-		return v, false
-	}
-	v.ef = ef
-	return v, true
+	tail, ok := v.ef.parse(rest[areaLen:], v.n, u, l)
+	return ok && len(tail) == 0
 }
 
 // rangeQuery answers a query; ok is false for corrupt bytes.
 func rangeQuery(f, lower, upper []byte) (found, ok bool) {
-	v, ok := rangeParse(f)
-	if !ok {
+	var v rangeFilterView
+	if !v.parse(f) {
 		return false, false
 	}
 	if v.flags&rangeFlagUniversal != 0 {
