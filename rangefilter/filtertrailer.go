@@ -112,43 +112,66 @@ const (
 )
 
 // pointDecode splits filter into its body and trailer and checks that the
-// two agree. It runs on every query, so it reads the trailer as two words
-// and never allocates.
+// two agree. The query path does the same through pointWords and pointCheck,
+// without building a pointTrailer (see pointReader.mayContain).
 func pointDecode(filter []byte) (body []byte, t pointTrailer, fault pointFault) {
-	n := len(filter) - pointTrailerLen
+	n, x, y := pointWords(filter)
 	if n < 0 {
 		return nil, t, pointFaultShort
 	}
+	t = pointTrailer{a: uint32(x), b: uint32(x >> 32), p: uint8(y), q: uint8(y >> 8), kind: pointKind(y >> 16)}
+	if fault = pointCheck(n, x, y); fault != pointOK {
+		return nil, t, fault
+	}
+	return filter[:n], t, pointOK
+}
+
+// pointWords returns the body length n of filter and its trailer as two
+// little-endian words x (bytes 0-7) and y (bytes 8-15); n < 0 if filter is
+// shorter than a trailer.
+func pointWords(filter []byte) (n int, x, y uint64) {
+	n = len(filter) - pointTrailerLen
+	if n < 0 {
+		return n, 0, 0
+	}
 	tr := filter[n:]
-	x, y := binary.LittleEndian.Uint64(tr[0:8]), binary.LittleEndian.Uint64(tr[8:16])
+	return n, binary.LittleEndian.Uint64(tr[0:8]), binary.LittleEndian.Uint64(tr[8:16])
+}
+
+// pointCheck checks trailer words x and y (see pointWords) and that they
+// allow a body of n bytes. It works on the two words rather than on a
+// pointTrailer because it runs on every query: a struct of five fields is
+// kept in memory by the Go compiler, and reading its one-byte fields back
+// with wider loads stalls store-to-load forwarding.
+func pointCheck(n int, x, y uint64) pointFault {
 	if uint32(y>>32) != pointTrailerCheck(x, uint32(y)) {
-		return nil, t, pointFaultMagic
+		return pointFaultMagic
 	}
 	if uint8(y>>24) != pointFormatVersion {
-		return nil, t, pointFaultVersion
+		return pointFaultVersion
 	}
-	t = pointTrailer{a: uint32(x), b: uint32(x >> 32), p: uint8(y), q: uint8(y >> 8), kind: pointKind(y >> 16)}
+	a, b, p := uint32(x), uint32(x>>32), uint8(y)
 	var want uint64
-	switch t.kind {
+	switch pointKind(y >> 16) {
 	case pointKindEmpty:
 		want = 0
 	case pointKindBloom:
-		if t.a == 0 || t.p == 0 || t.p > bloomMaxProbes {
-			return nil, t, pointFaultParams
+		if a == 0 || p == 0 || p > bloomMaxProbes {
+			return pointFaultParams
 		}
-		want = uint64(t.a) * bloomLineBytes
+		want = uint64(a) * bloomLineBytes
 	case pointKindRibbon:
-		if t.a == 0 || t.p == 0 || t.p > ribbonMaxResultBits || t.b > t.a || (t.b > 0 && t.p < 2) {
-			return nil, t, pointFaultParams
+		if a == 0 || p == 0 || p > ribbonMaxResultBits || b > a || (b > 0 && p < 2) {
+			return pointFaultParams
 		}
-		want = ribbonSegments(t.a, t.b, t.p) * ribbonSegmentBytes
+		want = ribbonSegments(a, b, p) * ribbonSegmentBytes
 	default:
-		return nil, t, pointFaultKind
+		return pointFaultKind
 	}
 	if uint64(n) != want {
-		return nil, t, pointFaultLength
+		return pointFaultLength
 	}
-	return filter[:n], t, pointOK
+	return pointOK
 }
 
 // ValidateFilter reports whether filter is a well-formed point filter written

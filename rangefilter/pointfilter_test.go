@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -268,5 +269,15 @@ func TestPointConcurrentMayContain(t *testing.T) {
 		for _, err := range errs {
 			require.NoError(t, err)
 		}
+	}
+}
+
+// TestPointParity checks the folded parity the Ribbon query uses against
+// a population count.
+func TestPointParity(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := 0; i < 100000; i++ {
+		v := rng.Uint64() >> (i % 64)
+		require.Equal(t, uint32(bits.OnesCount64(v))&1, pointParity(v)&1, "%x", v)
 	}
 }

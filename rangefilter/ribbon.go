@@ -4,7 +4,6 @@ package rangefilter
 
 import (
 	"math"
-	"math/bits"
 )
 
 // A Standard Ribbon filter with 128-bit coefficient rows and interleaved
@@ -125,30 +124,50 @@ type ribbonLayout struct {
 }
 
 // ribbonMayContain answers a query for hash against a decoded Ribbon body.
-// It is written without data-dependent branches except the early exit: the
-// shift amount o is uniformly random, so branching on it would mispredict
-// on every other query.
+//
+// It is written for the query path's latency: the only data-dependent branch
+// is the early exit, and the 128-bit masks are formed without the extra
+// instructions Go adds to a shift whose count may exceed 63. The row's window
+// covers slots s..s+127, that is bits o..127 of block k's words and bits
+// 0..o−1 of block k+1's. Seen as 64-bit halves (block k's lo and hi, then
+// block k+1's lo and hi), the window starts in half ob = o/64 at bit
+// o6 = o%64 and spans three consecutive halves, masked by
+//
+//	m0 = lo<<o6,  m1 = hi<<o6 | lo>>(64−o6),  m2 = hi>>(64−o6)
+//
+// (m2 = 0 and the >> term vanishes when o6 = 0). The three halves' byte
+// offsets from a column's word in block k are computed once per query, so
+// each column costs three loads, three ANDs, two XORs and a parity fold.
 func ribbonMayContain(body []byte, l ribbonLayout, hash uint64) bool {
 	h := ribbonRehash(hash, l.seed)
 	start := pointFastRange(h, uint64(l.blocks)*ribbonW-ribbonW+1)
 	lo, hi, f := ribbonRow(h)
 	k, o := start/ribbonW, uint(start%ribbonW)
-	cols, base := l.columns(k)
-	// The row covers slots s..s+127: bits o..127 of block k's words and,
-	// when o > 0, bits 0..o−1 of block k+1's words. For o = 0 the second
-	// mask is zero and block k stands in for k+1, which may not exist.
-	m0lo, m0hi := pointShl128(lo, hi, o)
-	m1lo, m1hi := pointShr128(lo, hi, ribbonW-o)
-	next := base + uint64(cols)
-	if o == 0 {
-		next = base
-	}
-	w0 := body[base*ribbonSegmentBytes : (base+uint64(cols))*ribbonSegmentBytes]
-	w1 := body[next*ribbonSegmentBytes : (next+uint64(cols))*ribbonSegmentBytes]
-	for j := 0; j+ribbonSegmentBytes <= len(w0) && j+ribbonSegmentBytes <= len(w1); j += ribbonSegmentBytes {
-		v := pointLE64(w0[j:j+8])&m0lo ^ pointLE64(w0[j+8:j+16])&m0hi ^
-			pointLE64(w1[j:j+8])&m1lo ^ pointLE64(w1[j+8:j+16])&m1hi
-		if uint32(bits.OnesCount64(v))&1 != f&1 {
+	r, upper := uint64(l.r), uint64(l.upper)
+	// Where the start lands is random, so every choice below is made with
+	// masks rather than branches, which would mispredict often. k and upper
+	// are below 2^32, so k−upper has its top bit set exactly when k < upper.
+	lower := (k - upper) >> 63
+	cols := uint(r - lower)
+	base := k*r - (upper ^ (k^upper)&-lower) // k*r − min(k, upper)
+	o6 := o & 63
+	// lo>>1>>(63−o6) is lo>>(64−o6) for o6 in [1, 63] and 0 for o6 = 0,
+	// with both counts provably below 64.
+	m0 := lo << o6
+	m1 := hi<<o6 | lo>>1>>(^o6&63)
+	m2 := hi >> 1 >> (^o6 & 63)
+	// Block k+1's column j is cols words after block k's. For o = 0 the
+	// window lies in block k alone (m2 = 0), and block k+1 may not exist:
+	// the third half is then read from block k and masked away.
+	next := cols * ribbonSegmentBytes & -((o + ribbonW - 1) / ribbonW)
+	ob := o >> 6 * 8    // 0 or 8
+	second := -(o >> 6) // all ones when the window starts in the high half
+	off0, off1, off2 := ob, 8^(8^next)&second, next+ob
+	w := body[base*ribbonSegmentBytes:]
+	w = w[:cols*ribbonSegmentBytes+next]
+	for j := uint(0); j < cols*ribbonSegmentBytes; j += ribbonSegmentBytes {
+		v := pointLE64(w[j+off0:])&m0 ^ pointLE64(w[j+off1:])&m1 ^ pointLE64(w[j+off2:])&m2
+		if (pointParity(v)^f)&1 != 0 {
 			return false
 		}
 		f >>= 1
@@ -190,4 +209,18 @@ func ribbonParams(bloomEquivalentBitsPerKey float64) (r uint8, p float64) {
 func ribbonExpectedFPR(l ribbonLayout) float64 {
 	p := float64(l.upper) / float64(l.blocks)
 	return (1 + p) * math.Ldexp(1, -int(l.r))
+}
+
+// pointParity returns the parity of v in bit 0 (higher bits are garbage). It
+// folds v down to four bits and looks their parity up in the 16-bit constant
+// 0x6996. bits.OnesCount64 would be one instruction, but unless the module is
+// built for GOAMD64=v2 or later Go guards it with a CPU-feature test and a
+// fallback call, and the call makes the compiler keep the query loop's
+// values on the stack.
+func pointParity(v uint64) uint32 {
+	v ^= v >> 32
+	v ^= v >> 16
+	v ^= v >> 8
+	v ^= v >> 4
+	return 0x6996 >> (v & 15)
 }
