@@ -14,8 +14,7 @@ import (
 // reads made through them stay visible to the plug-ins.
 type DB struct {
 	*upstream.DB
-	plugins Plugins
-	stats   *seekstats.Statistics // nil: statistics off (statistics.go)
+	stats *seekstats.Statistics // nil: statistics off (statistics.go)
 	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
 	// cmp is the DB's comparer.
 	rangeFilter *rangefilter.RangeFilterPolicy
@@ -35,8 +34,10 @@ func wrapIter(it *upstream.Iterator, err error) (*Iterator, error) {
 	return &Iterator{Iterator: it}, nil
 }
 
-func wrapBatch(b *upstream.Batch) *Batch {
-	return &Batch{Batch: b}
+// wrapBatch wraps a batch of d so that its Gets and iterators report to
+// d's statistics.
+func (d *DB) wrapBatch(b *upstream.Batch) *Batch {
+	return &Batch{Batch: b, stats: d.stats}
 }
 
 // NewIter is upstream's DB.NewIter.
@@ -68,22 +69,22 @@ func (d *DB) NewEventuallyFileOnlySnapshot(keyRanges []KeyRange) *EventuallyFile
 
 // NewBatch is upstream's DB.NewBatch.
 func (d *DB) NewBatch(opts ...BatchOption) *Batch {
-	return d.statBatch(wrapBatch(d.DB.NewBatch(opts...)))
+	return d.wrapBatch(d.DB.NewBatch(opts...))
 }
 
 // NewBatchWithSize is upstream's DB.NewBatchWithSize.
 func (d *DB) NewBatchWithSize(size int, opts ...BatchOption) *Batch {
-	return d.statBatch(wrapBatch(d.DB.NewBatchWithSize(size, opts...)))
+	return d.wrapBatch(d.DB.NewBatchWithSize(size, opts...))
 }
 
 // NewIndexedBatch is upstream's DB.NewIndexedBatch.
 func (d *DB) NewIndexedBatch() *Batch {
-	return d.statBatch(wrapBatch(d.DB.NewIndexedBatch()))
+	return d.wrapBatch(d.DB.NewIndexedBatch())
 }
 
 // NewIndexedBatchWithSize is upstream's DB.NewIndexedBatchWithSize.
 func (d *DB) NewIndexedBatchWithSize(size int) *Batch {
-	return d.statBatch(wrapBatch(d.DB.NewIndexedBatchWithSize(size)))
+	return d.wrapBatch(d.DB.NewIndexedBatchWithSize(size))
 }
 
 // Apply is upstream's DB.Apply.

@@ -105,7 +105,7 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 	if err != nil {
 		return nil, errors.CombineErrors(errors.Wrap(err, "pebble: starting plug-ins"), db.Close())
 	}
-	return &DB{DB: db, plugins: plugins, stats: stats, rangeFilter: cfg.RangeFilter,
+	return &DB{DB: db, stats: stats, rangeFilter: cfg.RangeFilter,
 		cmp: cmp.Compare, comparer: cmp, stopBackground: stop}, nil
 }
 

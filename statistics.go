@@ -86,9 +86,3 @@ func (s *EventuallyFileOnlySnapshot) Get(key []byte) ([]byte, io.Closer, error) 
 	}
 	return get(s.stats, key, s.EventuallyFileOnlySnapshot.Get)
 }
-
-// statBatch lets a batch's Gets and iterators report to the DB's statistics.
-func (d *DB) statBatch(b *Batch) *Batch {
-	b.stats = d.stats
-	return b
-}
