@@ -32,10 +32,20 @@ const (
 )
 
 // RangeQueries returns a planner for reads on d. The planner caches the
-// LSM's file layout per DB, so making one per query is cheap.
+// LSM's file layout per DB, so making one per query is cheap. With
+// statistics on (Plugins.Statistics), range queries report their seeks,
+// data-block loads and value reads to them as NewIter's iterators do,
+// unless o.Observe is set.
 func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 	if o.Comparer == nil {
 		o.Comparer = d.comparer
+	}
+	if o.Observe == nil && d.stats != nil {
+		stats := d.stats
+		o.Observe = func(io *IterOptions) (querybuilder.Observer, *IterOptions) {
+			t, io := stats.NewIter(io)
+			return t, io
+		}
 	}
 	if o.RangeFilters == nil && d.rangeFilter != nil {
 		policy := d.rangeFilter

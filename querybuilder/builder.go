@@ -31,6 +31,11 @@ type Options struct {
 	// Annotators refine Explain output with what they observed (see
 	// Annotator).
 	Annotators []Annotator
+	// Observe, if set, returns an Observer for a new query created with
+	// options o, and the options to create its upstream iterator with (o,
+	// possibly with filters of the observer's appended). The query reports
+	// its reads to the observer; Explain's probes are not reported.
+	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
 }
 
 // Reader creates upstream iterators: a *pebble.DB, *pebble.Snapshot or
@@ -151,17 +156,26 @@ func (b *Builder) NewIter(o *pebble.IterOptions) (*Iterator, error) {
 // NewIterFrom returns a query that reads from r (the DB, or a snapshot or
 // batch of it) and is planned on the DB's current layout.
 func (b *Builder) NewIterFrom(r Reader, o *pebble.IterOptions) (*Iterator, error) {
+	return b.newIter(r, o, false)
+}
+
+// newIter is NewIterFrom; an unobserved query reports to no Observer.
+func (b *Builder) newIter(r Reader, o *pebble.IterOptions, unobserved bool) (*Iterator, error) {
 	// Create the upstream iterator first: the layout read right after it is
 	// the closest to the iterator's view.
 	i := iterPool.Get().(*Iterator)
-	i.b = b
+	i.b, i.unobserved = b, unobserved
 	i.setUserOptions(o)
-	return i.start(r.NewIter(i.upstreamOptions()))
+	return i.start(r.NewIter(i.observe(i.upstreamOptions())))
 }
 
 // start plans i around the upstream iterator just created for it.
 func (i *Iterator) start(it *pebble.Iterator, err error) (*Iterator, error) {
 	if err != nil {
+		if i.obs != nil {
+			i.obs.Release()
+		}
+		*i = Iterator{keyBuf: i.keyBuf[:0]}
 		iterPool.Put(i)
 		return nil, err
 	}

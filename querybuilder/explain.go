@@ -116,7 +116,7 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 	for _, a := range b.opts.Annotators {
 		annotate = append(annotate, a.Start(&opts))
 	}
-	q, err := b.NewIter(&opts)
+	q, err := b.newIter(b.db, &opts, true /* unobserved */)
 	if err != nil {
 		return nil, err
 	}

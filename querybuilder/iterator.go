@@ -37,6 +37,10 @@ type Iterator struct {
 	window struct{ steps, widenings int }
 	keyBuf []byte
 	stats  QueryStats
+	// obs, if set, is told of the caller's seeks and value reads
+	// (observer.go); unobserved queries (Explain's) never get one.
+	obs        Observer
+	unobserved bool
 }
 
 // QueryStats counts what the planner did for one iterator.
@@ -243,7 +247,7 @@ func (i *Iterator) exitPrefix() bool {
 
 // SeekGE is pebble.Iterator.SeekGE.
 func (i *Iterator) SeekGE(key []byte) bool {
-	if i.plan == PlanPlain {
+	if i.plan == PlanPlain && i.obs == nil {
 		// The hot path of a query the planner left plain costs one branch.
 		i.beginAbsolute()
 		return i.it.SeekGE(key)
@@ -253,6 +257,11 @@ func (i *Iterator) SeekGE(key []byte) bool {
 
 // SeekGEWithLimit is pebble.Iterator.SeekGEWithLimit.
 func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
+	i.beginSeek(i.plan == PlanPrefix && limit == nil)
+	return i.endSeekState(i.seekGE(key, limit))
+}
+
+func (i *Iterator) seekGE(key, limit []byte) pebble.IterValidityState {
 	i.beginAbsolute()
 	switch i.plan {
 	case PlanPrefix:
@@ -271,16 +280,22 @@ func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
 // above key: a step is a bare prefix, so it then lies above every key with
 // key's prefix.
 func (i *Iterator) SeekPrefixGE(key []byte) bool {
+	i.beginSeek(true)
 	i.beginAbsolute()
 	if i.plan == PlanStepped && (i.step == nil || i.cmp(i.step, key) <= 0) {
 		i.stepFor(key)
 	}
 	i.userPrefix = true
-	return i.it.SeekPrefixGE(key)
+	return i.endSeek(i.it.SeekPrefixGE(key))
 }
 
 // First is pebble.Iterator.First.
 func (i *Iterator) First() bool {
+	i.beginSeek(i.plan == PlanPrefix)
+	return i.endSeek(i.first())
+}
+
+func (i *Iterator) first() bool {
 	i.beginAbsolute()
 	switch i.plan {
 	case PlanPrefix:
@@ -306,18 +321,20 @@ func (i *Iterator) SeekLT(key []byte) bool {
 // SeekLTWithLimit is pebble.Iterator.SeekLTWithLimit. Reverse seeks are not
 // stepped; a step above key is kept, since it hides nothing below key.
 func (i *Iterator) SeekLTWithLimit(key, limit []byte) pebble.IterValidityState {
+	i.beginSeek(false)
 	i.beginAbsolute()
 	if i.step != nil && i.cmp(key, i.step) > 0 {
 		i.widen()
 	}
-	return i.it.SeekLTWithLimit(key, limit)
+	return i.endSeekState(i.it.SeekLTWithLimit(key, limit))
 }
 
 // Last is pebble.Iterator.Last.
 func (i *Iterator) Last() bool {
+	i.beginSeek(false)
 	i.beginAbsolute()
 	i.widen()
-	return i.it.Last()
+	return i.endSeek(i.it.Last())
 }
 
 // Next is pebble.Iterator.Next.
@@ -391,7 +408,7 @@ func (i *Iterator) SetBounds(lower, upper []byte) {
 	}
 	i.opts.LowerBound, i.opts.UpperBound = cloneKey(lower), cloneKey(upper)
 	if i.b.opts.RangeFilters != nil {
-		i.it.SetOptions(i.upstreamOptions())
+		i.it.SetOptions(i.pebbleOptions())
 	} else {
 		i.it.SetBounds(i.opts.LowerBound, i.opts.UpperBound)
 	}
@@ -409,7 +426,7 @@ func (i *Iterator) sameBounds(lower, upper []byte) bool {
 // new options.
 func (i *Iterator) SetOptions(o *pebble.IterOptions) {
 	i.setUserOptions(o)
-	i.it.SetOptions(i.upstreamOptions())
+	i.it.SetOptions(i.pebbleOptions())
 	i.keepPlanOnError(i.replan())
 }
 

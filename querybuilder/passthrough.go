@@ -20,13 +20,15 @@ func (i *Iterator) Clone(opts pebble.CloneOptions) (*Iterator, error) {
 // CloneWithContext is pebble.Iterator.CloneWithContext.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts pebble.CloneOptions) (*Iterator, error) {
 	c := iterPool.Get().(*Iterator)
-	c.b = i.b
+	c.b, c.unobserved = i.b, i.unobserved
 	if opts.IterOptions != nil {
 		c.setUserOptions(opts.IterOptions)
 	} else {
 		c.opts = i.opts
 	}
-	opts.IterOptions = c.upstreamOptions()
+	// The clone gets an observer of its own: sharing this query's would mix
+	// their seeks.
+	opts.IterOptions = c.observe(c.upstreamOptions())
 	return c.start(i.it.CloneWithContext(ctx, opts))
 }
 
@@ -34,13 +36,23 @@ func (i *Iterator) CloneWithContext(ctx context.Context, opts pebble.CloneOption
 func (i *Iterator) Key() []byte { return i.it.Key() }
 
 // Value is pebble.Iterator.Value.
-func (i *Iterator) Value() []byte { return i.it.Value() }
+func (i *Iterator) Value() []byte {
+	i.onValue()
+	return i.it.Value()
+}
 
 // ValueAndErr is pebble.Iterator.ValueAndErr.
-func (i *Iterator) ValueAndErr() ([]byte, error) { return i.it.ValueAndErr() }
+func (i *Iterator) ValueAndErr() ([]byte, error) {
+	i.onValue()
+	return i.it.ValueAndErr()
+}
 
-// LazyValue is pebble.Iterator.LazyValue.
-func (i *Iterator) LazyValue() pebble.LazyValue { return i.it.LazyValue() }
+// LazyValue is pebble.Iterator.LazyValue. Asking for the lazy value counts
+// as reading it, as it does for the root package's iterators.
+func (i *Iterator) LazyValue() pebble.LazyValue {
+	i.onValue()
+	return i.it.LazyValue()
+}
 
 // Valid is pebble.Iterator.Valid.
 func (i *Iterator) Valid() bool { return i.it.Valid() }
@@ -52,6 +64,9 @@ func (i *Iterator) Error() error { return i.it.Error() }
 // recycles its own: it must not be used after Close.
 func (i *Iterator) Close() error {
 	err := i.it.Close()
+	if i.obs != nil {
+		i.obs.Release()
+	}
 	keyBuf := i.keyBuf[:0]
 	*i = Iterator{keyBuf: keyBuf}
 	iterPool.Put(i)
