@@ -53,10 +53,9 @@ type Layout struct {
 
 type span struct{ start, end []byte }
 
-// maxDeferrableSamples bounds the work of estimating Deferrable; the
-// estimate is an average, and 64 samples spread over the file starts are
-// plenty for a planning threshold.
-const maxDeferrableSamples = 64
+// maxDeferrableSamples bounds the work of estimating Deferrable (see
+// deferrable.go).
+const maxDeferrableSamples = 512
 
 // NewLayout prepares levels (index 0 = L0, as DB.SSTables returns them) for
 // planning. L0 files are grouped into sublevels the way Pebble does it: in
@@ -180,25 +179,6 @@ func (l *Layout) deferredRuns(k []byte) int {
 		}
 	}
 	return n
-}
-
-func (l *Layout) estimateDeferrable() float64 {
-	var starts [][]byte
-	for _, r := range l.Runs {
-		for _, f := range r.Files {
-			starts = append(starts, f.Start)
-		}
-	}
-	if len(starts) == 0 {
-		return 0
-	}
-	sort.Slice(starts, func(a, b int) bool { return l.cmp(starts[a], starts[b]) < 0 })
-	samples := min(len(starts), maxDeferrableSamples)
-	total := 0
-	for s := 0; s < samples; s++ {
-		total += l.deferredRuns(starts[s*len(starts)/samples])
-	}
-	return float64(total) / float64(samples)
 }
 
 // filesIn counts the run's files that overlap [lower, upper) (nil: open).

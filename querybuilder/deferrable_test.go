@@ -1,0 +1,40 @@
+package querybuilder
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDeferrableWeighsByData checks that Deferrable averages over where the
+// data lies. Runs that each span the whole key space but start a few keys
+// apart defer nothing for almost every seek, although at most of their
+// file starts the other runs have not started yet; staggered runs over
+// consecutive key ranges defer about half of the runs anywhere.
+func TestDeferrableWeighsByData(t *testing.T) {
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
+	var whole [][]File
+	whole = append(whole, nil) // L0
+	for r, start := range []int{1, 2, 6, 210} {
+		whole[0] = append(whole[0], File{Num: uint64(r + 1), Size: 1 << 20,
+			Start: key(start), End: key(120_000), LargestSeqNum: uint64(r + 1)})
+	}
+	l := NewLayout(pebble.DefaultComparer, whole)
+	require.Len(t, l.Runs, 4)
+	require.Less(t, l.Deferrable, 0.1)
+	plan, _ := choosePlan(PlanAuto, pebble.DefaultComparer, &pebble.IterOptions{}, l, DefaultMinDeferrable)
+	require.Equal(t, PlanPlain, plan)
+
+	const runs = 12
+	staggered := [][]File{nil}
+	for r := 0; r < runs; r++ {
+		staggered[0] = append(staggered[0], File{Num: uint64(r + 1), Size: 1 << 20,
+			Start: key(r * 10_000), End: key(r*10_000 + 10_500), LargestSeqNum: uint64(r + 1)})
+	}
+	l = NewLayout(pebble.DefaultComparer, staggered)
+	require.Greater(t, l.Deferrable, float64(runs)/2-2)
+	plan, _ = choosePlan(PlanAuto, pebble.DefaultComparer, &pebble.IterOptions{}, l, DefaultMinDeferrable)
+	require.Equal(t, PlanStepped, plan)
+}
