@@ -60,6 +60,9 @@ type LayoutCache struct {
 	layout atomic.Pointer[taggedLayout]
 	// verified holds the name of the comparer checked against a table's.
 	verified atomic.Pointer[string]
+	// building is set while one query rebuilds the layout; the others go on
+	// with the previous one meanwhile.
+	building atomic.Bool
 }
 
 type taggedLayout struct {
@@ -96,10 +99,21 @@ func NewWithCache(db *pebble.DB, o Options, cache *LayoutCache) *Builder {
 // on the next call; either way a layout can only be as stale as any file
 // list an iterator might be planned on, which costs efficiency, never
 // correctness (see the package comment).
+//
+// While a version change is being rebuilt for, concurrent queries are
+// planned on the previous layout (a stale layout is safe, as above), so
+// that after a flush or compaction every thread does not rebuild at once.
 func (b *Builder) Layout() (*Layout, error) {
 	v := any(b.db.DebugCurrentVersion())
-	if t := b.cache.layout.Load(); t != nil && t.version == v && t.comparer == b.opts.Comparer.Name {
-		return t.layout, nil
+	t := b.cache.layout.Load()
+	if t != nil && t.comparer == b.opts.Comparer.Name {
+		if t.version == v {
+			return t.layout, nil
+		}
+		if !b.cache.building.CompareAndSwap(false, true) {
+			return t.layout, nil
+		}
+		defer b.cache.building.Store(false)
 	}
 	tables, err := b.db.SSTables()
 	if err != nil {
