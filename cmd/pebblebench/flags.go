@@ -74,6 +74,7 @@ type config struct {
 	json                  bool
 	reportIntervalSeconds int
 	reportFile            string
+	cpuProfile            string
 }
 
 // usageError is a bad flag or value: main prints it and exits with status 2,
@@ -157,6 +158,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per benchmark run and engine on stdout; the human-readable output goes to stderr (not in db_bench)")
 	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print a progress line on stderr")
 	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file for -report_interval_seconds")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file; use -engine=pebble or pebblerf to profile one engine. Not in db_bench")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

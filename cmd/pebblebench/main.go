@@ -75,6 +75,19 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(out, "Set seed to %d because --seed was 0\n", c.seed)
 	}
 
+	if c.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(c.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "pebblebench: %v\n", err)
+			return exitFailure
+		}
+		defer func() {
+			if err := stopProfile(); err != nil {
+				fmt.Fprintf(stderr, "pebblebench: -cpuprofile: %v\n", err)
+			}
+		}()
+	}
+
 	root := c.db
 	if !c.dbGiven {
 		if root, err = os.MkdirTemp("", "pebblebench-"); err != nil {

@@ -1,0 +1,35 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestCPUProfile: -cpuprofile leaves a complete (gzip-framed pprof) profile
+// behind, and a path that cannot be created fails the run naming the flag.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=3", "-cpuprofile="+path)
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	body, err := io.ReadAll(z)
+	require.NoError(t, err, "the profile must be complete")
+	require.NotEmpty(t, body)
+
+	var stderr bytes.Buffer
+	status := realMain([]string{"-benchmarks=fillrandom", "-num=10",
+		"-cpuprofile=" + filepath.Join(t.TempDir(), "missing", "cpu.pprof")}, io.Discard, &stderr)
+	require.Equal(t, exitFailure, status)
+	require.Contains(t, stderr.String(), "-cpuprofile")
+}
