@@ -47,9 +47,18 @@
 // A query runs under one Plan: PlanPlain (a plain upstream iterator),
 // PlanStepped or PlanPrefix. PlanAuto picks per query: prefix mode when the
 // bounds allow it, stepping when the LSM's shape says a seek would defer
-// enough runs (Layout.Deferrable), plain otherwise; an iterator that keeps
+// enough runs (Layout.Deferrable: deferred runs averaged over seek keys
+// weighted by where the data lies), plain otherwise; an iterator that keeps
 // having to widen stops stepping. Iterators that read range keys are always
 // plain, because Pebble truncates range keys to the iterator's bounds.
+//
+// # Observers
+//
+// A program that counts reads (the root package's seek statistics) gives
+// the Builder an Observer factory: each query then reports the caller's
+// seeks and value reads to its own Observer and hands Pebble the observer's
+// options, so reads through a query are counted as reads through an
+// ordinary iterator are.
 //
 // # Explain
 //
