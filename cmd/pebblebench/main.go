@@ -113,7 +113,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 	d := newDriver(c, root, out, jsonOut, &stop)
 	printHeader(out, c, root)
-	if err := d.start(); err == nil {
+	if err = d.start(); err == nil {
 		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
 		if err == nil && c.explain {
 			err = d.printExplain()
