@@ -6,8 +6,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -185,4 +187,15 @@ func TestExitStatusAndInterrupt(t *testing.T) {
 	require.Contains(t, all, "readrandom   : interrupted")
 	require.NotContains(t, all, "seekrandom   : ")
 	require.Contains(t, all, "STATISTICS:")
+}
+
+// TestFailedRunFails: an engine that cannot be opened (its directory lies
+// under a file) ends the run with status 1 and the error, not status 0.
+func TestFailedRunFails(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	var stderr bytes.Buffer
+	status := realMain([]string{"-benchmarks=fillrandom", "-num=10", "-db=" + file}, io.Discard, &stderr)
+	require.Equal(t, exitFailure, status, stderr.String())
+	require.Contains(t, stderr.String(), "pebblebench:")
 }

@@ -33,14 +33,3 @@ func TestCPUProfile(t *testing.T) {
 	require.Equal(t, exitFailure, status)
 	require.Contains(t, stderr.String(), "-cpuprofile")
 }
-
-// TestFailedRunFails: an engine that cannot be opened (its directory lies
-// under a file) ends the run with status 1 and the error, not status 0.
-func TestFailedRunFails(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
-	require.NoError(t, os.WriteFile(file, nil, 0o644))
-	var stderr bytes.Buffer
-	status := realMain([]string{"-benchmarks=fillrandom", "-num=10", "-db=" + file}, io.Discard, &stderr)
-	require.Equal(t, exitFailure, status, stderr.String())
-	require.Contains(t, stderr.String(), "pebblebench:")
-}
