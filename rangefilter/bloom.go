@@ -120,7 +120,7 @@ func bloomAppend(dst []byte, hashes *pointHashes, bitsPerKey float64, probes int
 			}
 		}
 	}
-	return pointAppendTrailer(dst, pointTrailer{a: lines, p: uint8(probes), kind: pointKindBloom})
+	return pointAppendTrailer(dst, pointTrailer{a: lines, p: uint8(probes), kind: pointKindBloom, version: pointFormatBloom})
 }
 
 // bloomLine picks the line of hash h among lines lines.

@@ -33,7 +33,9 @@
 //
 // Both policies write the same self-describing format: the filter body and a
 // 16-byte trailer with a check value, a format version, the filter kind and
-// its parameters (filtertrailer.go). Each reads the other's filters, so the
+// its parameters (filtertrailer.go); readers accept every format version
+// written so far (Ribbon's layout changed in version 2, and version 1 Ribbon
+// filters are still read). Each policy reads the other's filters, so the
 // kind written for a table (a Ribbon policy writes Bloom for tables too small
 // for Ribbon to pay off) never matters to readers. Filters are stored by
 // Pebble under "fullfilter."+Name(); the names, BloomPolicyName and

@@ -17,10 +17,16 @@ type FilterInfo struct {
 	Probes int
 	// Lines is the number of 64-byte Bloom lines (0 for other kinds).
 	Lines int
-	// Blocks, ResultBits, LowerBlocks and Seed are the Ribbon layout: blocks
-	// of 128 slots, r result bits, how many leading blocks hold only r−1, and
-	// the hash seed ordinal (all 0 for other kinds).
-	Blocks, ResultBits, LowerBlocks, Seed int
+	// Version is the trailer's format version (see filtertrailer.go).
+	Version int
+	// ColumnBytes, LowBytes, ResultBits and Seed are the Ribbon layout of
+	// format version 2: bytes per result column, bytes missing from the
+	// front of the last column, r result bits, and the hash seed ordinal
+	// (all 0 for other kinds).
+	ColumnBytes, LowBytes, ResultBits, Seed int
+	// Blocks and LowerBlocks are a version 1 Ribbon layout's blocks of 128
+	// slots and how many leading blocks hold only r−1 columns.
+	Blocks, LowerBlocks int
 	// ExpectedFPR is the false-positive rate the layout implies: for Ribbon
 	// equation (2) of ribbon.go; for Bloom the estimate of bloom.go at the
 	// filter's actual bits per key, which needs the key count and is
@@ -34,8 +40,12 @@ func (i FilterInfo) String() string {
 	case "bloom":
 		return fmt.Sprintf("bloom lines=%d probes=%d bytes=%d", i.Lines, i.Probes, i.Bytes)
 	case "ribbon":
-		return fmt.Sprintf("ribbon blocks=%d r=%d lower=%d seed=%d bytes=%d fpr=%.4g%%",
-			i.Blocks, i.ResultBits, i.LowerBlocks, i.Seed, i.Bytes, 100*i.ExpectedFPR)
+		if i.Version == 1 {
+			return fmt.Sprintf("ribbon v1 blocks=%d r=%d lower=%d seed=%d bytes=%d fpr=%.4g%%",
+				i.Blocks, i.ResultBits, i.LowerBlocks, i.Seed, i.Bytes, 100*i.ExpectedFPR)
+		}
+		return fmt.Sprintf("ribbon column=%d r=%d low=%d seed=%d bytes=%d fpr=%.4g%%",
+			i.ColumnBytes, i.ResultBits, i.LowBytes, i.Seed, i.Bytes, 100*i.ExpectedFPR)
 	}
 	return fmt.Sprintf("%s bytes=%d", i.Kind, i.Bytes)
 }
@@ -47,14 +57,16 @@ func InspectFilter(filter []byte) (FilterInfo, error) {
 		return FilterInfo{}, err
 	}
 	_, t, _ := pointDecode(filter)
-	info := FilterInfo{Kind: t.kind.String(), Bytes: len(filter)}
-	switch t.kind {
-	case pointKindBloom:
+	info := FilterInfo{Kind: t.kind.String(), Bytes: len(filter), Version: int(t.version)}
+	switch {
+	case t.kind == pointKindBloom:
 		info.Lines, info.Probes = int(t.a), int(t.p)
-	case pointKindRibbon:
-		l := ribbonLayout{blocks: t.a, upper: t.b, r: t.p, seed: t.q}
-		info.Blocks, info.ResultBits, info.LowerBlocks, info.Seed = int(t.a), int(t.p), int(t.b), int(t.q)
-		info.ExpectedFPR = ribbonExpectedFPR(l)
+	case t.kind == pointKindRibbon && t.version == 1:
+		info.Blocks, info.LowerBlocks, info.ResultBits, info.Seed = int(t.a), int(t.b), int(t.p), int(t.q)
+		info.ExpectedFPR = ribbonV1ExpectedFPR(ribbonV1Layout{blocks: t.a, upper: t.b, r: t.p, seed: t.q})
+	case t.kind == pointKindRibbon:
+		info.ColumnBytes, info.LowBytes, info.ResultBits, info.Seed = int(t.a), int(t.b), int(t.p), int(t.q)
+		info.ExpectedFPR = ribbonExpectedFPR(ribbonLayout{colBytes: t.a, lowBytes: t.b, r: t.p, seed: t.q})
 	}
 	return info, nil
 }

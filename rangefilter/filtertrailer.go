@@ -14,13 +14,22 @@ import (
 // trust the policy name alone and can refuse bytes it does not understand:
 //
 //	offset  size  field
-//	     0     4  a: Bloom: number of 64-byte lines; Ribbon: number of 128-slot blocks
-//	     4     4  b: Bloom: 0; Ribbon: index of the first block with r result columns
+//	     0     4  a: Bloom: number of 64-byte lines; Ribbon: bytes per column B
+//	                (v1: number of 128-slot blocks)
+//	     4     4  b: Bloom: 0; Ribbon: bytes L missing from the last column
+//	                (v1: index of the first block with r result columns)
 //	     8     1  p: Bloom: probes per key; Ribbon: result bits r
 //	     9     1  q: Bloom: 0; Ribbon: seed ordinal
 //	    10     1  kind: 0 empty set, 1 cache-local Bloom, 2 Standard Ribbon
-//	    11     1  format version (pointFormatVersion)
+//	    11     1  format version: 1 or 2
 //	    12     4  check: pointTrailerCheck of bytes 0..11
+//
+// Format versions. Version 2 changed only the Ribbon body and hashing
+// (column-major storage, ribbon.go); version 1 Ribbon filters are still
+// read (ribbon_v1.go). Empty and Bloom filters are the same in both, and are
+// still written as version 1 so that a reader that knows only version 1
+// keeps filtering with them; Ribbon filters are written as version 2, which
+// such a reader answers with "may contain" and counts as undecodable.
 //
 // All integers are little-endian. The check is a 32-bit fold of the first 12
 // bytes XORed with the magic "pRF1", so it both marks the bytes as ours and
@@ -34,9 +43,12 @@ import (
 // proportional to the filter on every query, and Pebble already checksums
 // every block it reads from disk, the filter block included.
 const (
-	pointTrailerLen    = 16
-	pointFormatVersion = 1
-	pointMagic         = 0x31465270 // "pRF1" read as a little-endian uint32
+	pointTrailerLen = 16
+	pointMagic      = 0x31465270 // "pRF1" read as a little-endian uint32
+	// pointFormatBloom is the version written with empty and Bloom filters,
+	// pointFormatRibbon the one written with Ribbon filters.
+	pointFormatBloom  = 1
+	pointFormatRibbon = 2
 )
 
 // pointTrailerCheck folds the first 12 trailer bytes, given as the trailer's
@@ -77,16 +89,17 @@ func (k pointKind) String() string {
 // pointTrailer is the decoded trailer. Field meanings depend on kind (see
 // the table above).
 type pointTrailer struct {
-	a, b uint32
-	p, q uint8
-	kind pointKind
+	a, b    uint32
+	p, q    uint8
+	kind    pointKind
+	version uint8
 }
 
 // pointAppendTrailer appends the encoded trailer t to dst.
 func pointAppendTrailer(dst []byte, t pointTrailer) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, t.a)
 	dst = binary.LittleEndian.AppendUint32(dst, t.b)
-	dst = append(dst, t.p, t.q, byte(t.kind), pointFormatVersion)
+	dst = append(dst, t.p, t.q, byte(t.kind), t.version)
 	tr := dst[len(dst)-12:]
 	check := pointTrailerCheck(binary.LittleEndian.Uint64(tr[0:8]), binary.LittleEndian.Uint32(tr[8:12]))
 	return binary.LittleEndian.AppendUint32(dst, check)
@@ -119,7 +132,7 @@ func pointDecode(filter []byte) (body []byte, t pointTrailer, fault pointFault) 
 	if n < 0 {
 		return nil, t, pointFaultShort
 	}
-	t = pointTrailer{a: uint32(x), b: uint32(x >> 32), p: uint8(y), q: uint8(y >> 8), kind: pointKind(y >> 16)}
+	t = pointTrailer{a: uint32(x), b: uint32(x >> 32), p: uint8(y), q: uint8(y >> 8), kind: pointKind(y >> 16), version: uint8(y >> 24)}
 	if fault = pointCheck(n, x, y); fault != pointOK {
 		return nil, t, fault
 	}
@@ -147,28 +160,52 @@ func pointCheck(n int, x, y uint64) pointFault {
 	if uint32(y>>32) != pointTrailerCheck(x, uint32(y)) {
 		return pointFaultMagic
 	}
-	if uint8(y>>24) != pointFormatVersion {
+	version := uint8(y >> 24)
+	if version != 1 && version != 2 {
 		return pointFaultVersion
 	}
 	a, b, p := uint32(x), uint32(x>>32), uint8(y)
-	var want uint64
 	switch pointKind(y >> 16) {
 	case pointKindEmpty:
-		want = 0
+		if n != 0 {
+			return pointFaultLength
+		}
+		return pointOK
 	case pointKindBloom:
-		if a == 0 || p == 0 || p > bloomMaxProbes {
-			return pointFaultParams
-		}
-		want = uint64(a) * bloomLineBytes
+		return bloomCheck(n, a, p)
 	case pointKindRibbon:
-		if a == 0 || p == 0 || p > ribbonMaxResultBits || b > a || (b > 0 && p < 2) {
-			return pointFaultParams
+		if version == 1 {
+			return ribbonV1Check(n, a, b, p)
 		}
-		want = ribbonSegments(a, b, p) * ribbonSegmentBytes
+		return ribbonCheck(n, a, b, p)
 	default:
 		return pointFaultKind
 	}
-	if uint64(n) != want {
+}
+
+// bloomCheck checks a Bloom trailer's lines a and probes p against a body
+// of n bytes.
+func bloomCheck(n int, a uint32, p uint8) pointFault {
+	if a == 0 || p == 0 || p > bloomMaxProbes {
+		return pointFaultParams
+	}
+	if uint64(n) != uint64(a)*bloomLineBytes {
+		return pointFaultLength
+	}
+	return pointOK
+}
+
+// ribbonCheck checks a version 2 Ribbon trailer's column bytes a, missing
+// bytes b and result bits p against a body of n bytes. The query reads the
+// 16 bytes from a start byte below B−16 in every column, the last from
+// byte L on, and the builder writes whole words: anything else was not
+// written by this package.
+func ribbonCheck(n int, a, b uint32, p uint8) pointFault {
+	if p == 0 || p > ribbonMaxResultBits || (b > 0 && p < 2) ||
+		a < ribbonMinColumnBytes || (a|b)%8 != 0 || uint64(b) > ribbonStartBytes(uint64(a)) {
+		return pointFaultParams
+	}
+	if uint64(n) != ribbonBodyBytes(a, b, p) {
 		return pointFaultLength
 	}
 	return pointOK

@@ -55,14 +55,54 @@ type pointReader struct {
 	corrupt atomic.Uint64
 }
 
+// The trailer's kind and version bytes as one value, for the filters the
+// writers produce now.
+const (
+	pointTagRibbon = uint16(pointKindRibbon) | pointFormatRibbon<<8
+	pointTagBloom  = uint16(pointKindBloom) | pointFormatBloom<<8
+)
+
 // mayContain decodes filter and answers for key, failing open on bytes that
 // do not decode. It does not allocate and is safe for concurrent use.
+//
+// The filters the writers produce now take a fast path that checks only
+// what their kind needs (the same checks pointCheck makes for it) and calls
+// no function but the hash and the query; everything else, older versions
+// and bytes that do not decode included, goes through mayContainSlow.
 func (r *pointReader) mayContain(filter, key []byte) bool {
 	// The key is hashed first: every register is caller-saved in Go's
 	// calling convention, so whatever is decoded before a call is spilled
-	// to the stack and read back after it. (Measured: hashing after
-	// pointCheck is slower.)
+	// to the stack and read back after it.
 	h := pointHash(key)
+	n, x, y := pointWords(filter)
+	if n >= 0 && uint32(y>>32) == pointTrailerCheck(x, uint32(y)) {
+		switch uint16(y >> 16) {
+		case pointTagRibbon:
+			if ribbonCheck(n, uint32(x), uint32(x>>32), uint8(y)) == pointOK {
+				return ribbonMayContain(filter[:n], ribbonLayout{colBytes: uint32(x), lowBytes: uint32(x >> 32), r: uint8(y), seed: uint8(y >> 8)}, h)
+			}
+		case pointTagBloom:
+			if bloomCheck(n, uint32(x), uint8(y)) == pointOK {
+				return pointBloomMayContain(filter[:n], uint8(y), h)
+			}
+		}
+	}
+	return r.mayContainSlow(filter, h)
+}
+
+// pointBloomMayContain queries a Bloom body whose trailer has been checked.
+// The line count is taken from the body's length, which the check compared
+// with the trailer, rather than from the trailer itself: then the line's
+// address does not wait for the trailer's bytes, and a cold query fetches
+// both cache lines at once instead of one after the other.
+func pointBloomMayContain(body []byte, probes uint8, h uint64) bool {
+	return bloomMayContain(body, uint32(len(body)/bloomLineBytes), probes, h)
+}
+
+// mayContainSlow answers for hash h on any filter: it runs the full
+// pointCheck, counts a filter that does not decode and answers "may
+// contain" for it, and reads every kind and version.
+func (r *pointReader) mayContainSlow(filter []byte, h uint64) bool {
 	n, x, y := pointWords(filter)
 	if n < 0 || pointCheck(n, x, y) != pointOK {
 		r.corrupt.Add(1)
@@ -72,14 +112,12 @@ func (r *pointReader) mayContain(filter, key []byte) bool {
 	body := filter[:n]
 	switch pointKind(y >> 16) {
 	case pointKindBloom:
-		// The line count is taken from the body's length, which pointCheck
-		// checked against the trailer, rather than from the trailer itself:
-		// then the line's address does not wait for the trailer's bytes, and
-		// a cold query fetches both cache lines at once instead of one
-		// after the other.
-		return bloomMayContain(body, uint32(len(body)/bloomLineBytes), uint8(y), h)
+		return pointBloomMayContain(body, uint8(y), h)
 	case pointKindRibbon:
-		return ribbonMayContain(body, ribbonLayout{blocks: uint32(x), upper: uint32(x >> 32), r: uint8(y), seed: uint8(y >> 8)}, h)
+		if uint8(y>>24) == 1 {
+			return ribbonV1MayContain(body, ribbonV1Layout{blocks: uint32(x), upper: uint32(x >> 32), r: uint8(y), seed: uint8(y >> 8)}, h)
+		}
+		return ribbonMayContain(body, ribbonLayout{colBytes: uint32(x), lowBytes: uint32(x >> 32), r: uint8(y), seed: uint8(y >> 8)}, h)
 	default: // pointKindEmpty
 		return false
 	}
@@ -110,7 +148,7 @@ func (w *pointWriter) AddKey(key []byte) {
 // Finish implements pebble.FilterWriter. The writer can be reused after it.
 func (w *pointWriter) Finish(dst []byte) []byte {
 	if w.hashes.len() == 0 {
-		dst = pointAppendTrailer(dst, pointTrailer{kind: pointKindEmpty})
+		dst = pointAppendTrailer(dst, pointTrailer{kind: pointKindEmpty, version: pointFormatBloom})
 	} else {
 		dst = w.build(dst, &w.hashes)
 	}

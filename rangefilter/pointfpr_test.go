@@ -83,12 +83,12 @@ func TestRibbonWholeResultBits(t *testing.T) {
 	}
 	var b ribbonBuilder
 	for _, r := range []uint8{1, 4, 7, 9} {
-		l := ribbonLayout{blocks: ribbonBlocks(n), r: r}
+		l := ribbonLayout{colBytes: ribbonColumnBytes(n), r: r}
 		require.True(t, b.band(pointHashesOf(hashes), l))
 		filter := b.solve(nil, l)
 		body, tr, fault := pointDecode(filter)
 		require.Equal(t, pointOK, fault)
-		l = ribbonLayout{blocks: tr.a, upper: tr.b, r: tr.p, seed: tr.q}
+		l = ribbonLayout{colBytes: tr.a, lowBytes: tr.b, r: tr.p, seed: tr.q}
 		for _, h := range hashes {
 			require.True(t, ribbonMayContain(body, l, h))
 		}
@@ -131,7 +131,7 @@ func TestRibbonFirstSeedSucceeds(t *testing.T) {
 			for i := range hashes {
 				hashes[i] = rng.Uint64()
 			}
-			if b.band(pointHashesOf(hashes), ribbonLayout{blocks: ribbonBlocks(n), r: 7}) {
+			if b.band(pointHashesOf(hashes), ribbonLayout{colBytes: ribbonColumnBytes(n), r: 7}) {
 				ok++
 			}
 		}
@@ -152,22 +152,22 @@ func TestRibbonRetryAndFallback(t *testing.T) {
 		hashes[i] = pointHash(keys[i])
 	}
 	var b ribbonBuilder
-	need := ribbonBlocks(n)
+	need := ribbonColumnBytes(n)
 	for _, tc := range []struct {
-		blocks uint32
-		kind   string
+		colBytes uint32
+		kind     string
 	}{
-		// Two blocks short: a few growth steps (every ribbonGrowEvery seeds)
+		// 256 slots short: a few growth steps (every ribbonGrowEvery seeds)
 		// reach a size that bands.
-		{need - 2, "ribbon"},
+		{need - 32, "ribbon"},
 		// A quarter of the slots needed: growth cannot catch up within
 		// ribbonMaxAttempts seeds, so the result is Bloom.
-		{need / 4, "bloom"},
+		{need / 4 &^ 7, "bloom"},
 	} {
-		filter := b.buildFrom(nil, pointHashesOf(hashes), 10, tc.blocks)
+		filter := b.buildFrom(nil, pointHashesOf(hashes), 10, tc.colBytes)
 		info, err := InspectFilter(filter)
 		require.NoError(t, err)
-		require.Equal(t, tc.kind, info.Kind, "from %d blocks", tc.blocks)
+		require.Equal(t, tc.kind, info.Kind, "from %d bytes per column", tc.colBytes)
 		if tc.kind == "ribbon" {
 			require.Greater(t, info.Seed, 0, "a seed other than the first")
 		}

@@ -6,9 +6,10 @@ import (
 	"math"
 )
 
-// A Standard Ribbon filter with 128-bit coefficient rows and interleaved
-// solution storage (Dillinger & Walzer, "Ribbon filter: practically smaller
-// than Bloom and Xor", 2021).
+// A Standard Ribbon filter with 128-bit coefficient rows (Dillinger &
+// Walzer, "Ribbon filter: practically smaller than Bloom and Xor", 2021),
+// stored column by column so that a query reads each result column's 128
+// bits with two unaligned loads.
 //
 // Idea. Give every key x a start slot s(x), a 128-bit coefficient row c(x)
 // whose bit 0 is set, and an r-bit fingerprint f(x), all derived from its
@@ -36,156 +37,188 @@ import (
 // that choose it), so banding walks memory in order instead of missing the
 // cache once or twice per key on large filters.
 //
-// Storage is interleaved: slots come in blocks of 128, and for each block the
-// filter stores one 128-bit word per result column holding that column's bits
-// for the block's 128 slots. A query for start s = 128·k + o reads, for each
-// column, the words of blocks k and k+1, masks them with c shifted by o, and
-// takes the parity: at most two adjacent blocks, usually in one or two cache
-// lines, and it stops at the first column that disagrees, so a typical
-// negative query reads one or two words.
+// Hashing (format version 2). Everything comes from the key's 64-bit
+// pointHash h, already fully mixed. With seed 0, which nearly every build
+// keeps, x = h; a retry uses the rehash x = (h ⊕ seed·M_s)·M_x, a bijection
+// that moves every key (a seed that only XORed h would keep clusters of
+// hashes together and could not cure an overloaded stretch of slots). Then
 //
-// Fractional bits per key. r is an integer, but the first u blocks may store
-// only r−1 columns (keys starting there check r−1 bits). With a fraction
-// p = u/blocks of such blocks the false-positive rate is
+//	b = fastrange(x, B−16)       start byte, start slot s = 8·b: one multiply
+//	c = (x·M_lo | 1, x·M_hi)     two multiplies, independent of b's
+//	f = bits 16.. of x           free; the start uses the top bits
+//
+// so the first load waits on the hash and one multiply, and the row's two
+// multiplies run beside it. Starts fall on byte boundaries so that a
+// column's window is two whole, if unaligned, 64-bit words and the row
+// needs no shifting; restricting starts to every 8th slot did not change
+// how often the first seed bands (measured at 300 to 10^6 keys; every 16th
+// slot already did).
+//
+// Storage (format version 2) is column-major: column j is a bitmap of the
+// m = 8·B slots, B bytes, slot i in bit i%8 of byte i/8, and the columns lie
+// one after another. A key's window in a column is the 16 bytes from its
+// start byte b, read as two little-endian words and masked with the row's
+// halves, then reduced to one parity bit: two loads, two ANDs, one XOR and
+// an 8-instruction parity per column. The 16 bytes lie in one 64-byte cache
+// line 49 times in 64. The query exits at the first column that disagrees,
+// which for a key not in the set is the first column half of the time, the
+// second a quarter, and so on; it loads each pair of columns before testing
+// the first of them, so that when the first agrees the second's line, B
+// bytes away and usually in another page, is already being fetched, while
+// the first test waits only for its own line. (Version 1 interleaved the
+// columns in 128-slot blocks, so that even the first column read two lines
+// 96 to 112 bytes apart, behind three more multiplies; see ribbon_v1.go.)
+//
+// Fractional bits per key. r is an integer, but the last column stores only
+// the slots from byte L on (L a multiple of 8): keys whose start byte b is
+// below L check r−1 columns, the rest r. With a fraction p = L/(B−16) of
+// the starts below L the false-positive rate is
 //
 //	ε = p·2^−(r−1) + (1−p)·2^−r = (1+p)·2^−r,                 (2)
 //
-// which is linear in p, so any ε between 2^−r and 2^−(r−1) is reachable.
+// which is linear in p, so any ε between 2^−r and 2^−(r−1) is reachable. The
+// windows of the keys that check the last column lie wholly at or above L,
+// so dropping its first L bytes loses nothing they read.
 //
 // Sizing. Ribbon(b) aims at the false-positive rate this package's Bloom
 // filter has at b bits per key (bloomEstimateFPR), as RocksDB's
 // NewRibbonFilterPolicy does; r and p then follow from (2). The slot count is
-// m = n·(1+ε_m(n)) rounded up to whole blocks, with the overhead ε_m chosen so
-// that the first seed nearly always works (see ribbonSlots). With 128-bit rows
-// the overhead is 3–6% for thousands to tens of millions of keys, so at b = 10
-// (ε ≈ 0.95%, log2(1/ε) ≈ 6.7) the filter uses about 7.0 bits per key instead
-// of 10.
+// m = n·(1+ε_m(n)) rounded up to a multiple of 64, with the overhead ε_m
+// chosen so that the first seed nearly always works (see ribbonOverhead).
+// With 128-bit rows the overhead is 3–6% for thousands to tens of millions
+// of keys, so at b = 10 (ε ≈ 0.95%, log2(1/ε) ≈ 6.7) the filter uses about
+// 7.0 bits per key instead of 10.
 //
-// Fallback. Tiny filters (where the block rounding makes Ribbon no smaller
-// than Bloom) and builds that fail ribbonMaxAttempts times are written as a
-// Bloom filter; the trailer says which, and every policy reads both.
+// Fallback. Tiny filters (where Ribbon is no smaller than Bloom) and builds
+// that fail ribbonMaxAttempts times are written as a Bloom filter; the
+// trailer says which, and every policy reads both.
 //
 // Parameters:
 //   - w = 128 coefficient bits (ribbonW): wide enough that the overhead stays
 //     small up to ~10^9 keys; 64-bit rows would need ~10% more slots at 10^6;
-//   - r in [1, ribbonMaxResultBits] result bits, u lower blocks, from (2);
-//   - m = 128·blocks slots, blocks ≥ 1; starts are uniform over [0, m−128];
+//   - B = m/8 bytes per column, a multiple of 8 and at least 24; start bytes
+//     are uniform over [0, B−16), start slots over the multiples of 8 below
+//     m−128;
+//   - r in [1, ribbonMaxResultBits] result bits and L bytes missing from the
+//     last column, from (2);
 //   - seed: an ordinal 0..255 stored in the trailer.
 
 const (
-	ribbonW            = 128
-	ribbonSegmentBytes = ribbonW / 8
+	ribbonW = 128
+	// ribbonWindowBytes is what a query reads of each column: the 128 slots
+	// from its start, which is always the first slot of a byte.
+	ribbonWindowBytes = ribbonW / 8
+	// ribbonMinColumnBytes is the smallest column: 16 bytes of window and
+	// at least one byte of possible starts, rounded up to whole words.
+	ribbonMinColumnBytes = 24
 	// ribbonMaxResultBits is the widest fingerprint: f is taken from 32 hash
 	// bits. 2^−32 is far below anything a table filter needs.
 	ribbonMaxResultBits = 32
 )
 
-// Odd 64-bit multipliers that derive the per-key quantities from the hash.
-// Any odd constants with well-spread bits work; they are part of the format.
+// Odd 64-bit multipliers with balanced bits, drawn at random for format
+// version 2; part of the format.
 const (
-	ribbonSeedMul  = 0xd6e8feb86659fd93
-	ribbonStartMul = 0x9fb21c651e98df25
-	ribbonCoefMul  = 0xc2b2ae3d27d4eb4f
-	ribbonHiMul    = 0x94d049bb133111eb
-	ribbonFPMul    = 0xbf58476d1ce4e5b9
+	ribbonSeedMul   = 0xd00cb6b8b3c3e1c3
+	ribbonRehashMul = 0x4bc0df56391795ad
+	ribbonLoMul     = 0xef1841144cb3e93d
+	ribbonHiMul     = 0x411ef29ba40aff8f
 )
 
-// ribbonSegments is the number of 128-bit words in a filter with blocks
-// blocks, the first upper of which hold r−1 columns and the rest r.
-func ribbonSegments(blocks, upper uint32, r uint8) uint64 {
-	return uint64(blocks)*uint64(r) - uint64(upper)
+// ribbonLayout is what a reader needs to locate a key's bits.
+type ribbonLayout struct {
+	colBytes uint32 // B: bytes per column; m = 8·B slots
+	lowBytes uint32 // L: the last column starts at slot 8·L
+	r        uint8  // result bits (columns)
+	seed     uint8
+}
+
+// ribbonBodyBytes is the size of a body with layout l: r−1 full columns
+// and the last one without its first L bytes.
+func ribbonBodyBytes(colBytes, lowBytes uint32, r uint8) uint64 {
+	return uint64(r)*uint64(colBytes) - uint64(lowBytes)
+}
+
+// ribbonStartBytes is the number of possible starts in a column of
+// colBytes bytes: every byte whose 128-slot window fits in the column.
+func ribbonStartBytes(colBytes uint64) uint64 {
+	return colBytes - ribbonWindowBytes
+}
+
+// ribbonStart is the start byte b of a key with rehash x; its start slot
+// is 8·b.
+func ribbonStart(x, colBytes uint64) uint64 {
+	return pointFastRange(x, ribbonStartBytes(colBytes))
 }
 
 // ribbonRehash is the seed-specific hash from which start, coefficients and
 // fingerprint are derived. It is a bijection of hash for every seed, so
-// distinct keys stay distinct.
+// distinct keys stay distinct. Seed 0 uses the hash as it is, which saves
+// the query a multiply on the way to its first load in nearly every filter.
 func ribbonRehash(hash uint64, seed uint8) uint64 {
-	return (hash ^ (uint64(seed)+1)*ribbonSeedMul) * ribbonStartMul
+	if seed == 0 {
+		return hash
+	}
+	return (hash ^ uint64(seed)*ribbonSeedMul) * ribbonRehashMul
 }
 
 // ribbonRow derives a key's coefficient row (lo, hi: bits 0-63 and 64-127)
-// and fingerprint from its rehash h. The start is pointFastRange(h, starts),
-// which uses the top bits of h; the row and fingerprint are mixed from all of
-// h so they do not depend on the start.
-func ribbonRow(h uint64) (lo, hi uint64, f uint32) {
-	a := h * ribbonCoefMul
-	lo = a | 1
-	hi = (a ^ a>>31) * ribbonHiMul
-	f = uint32((h ^ h>>29) * ribbonFPMul >> 32)
-	return lo, hi, f
-}
-
-// ribbonLayout is what a reader needs to locate a key's words.
-type ribbonLayout struct {
-	blocks uint32 // 128-slot blocks
-	upper  uint32 // blocks [0, upper) hold r−1 columns
-	r      uint8  // result bits
-	seed   uint8
+// and fingerprint from its rehash x. The start is pointFastRange(x, ...),
+// which uses the top bits of x; the row is mixed from all of x by two
+// independent multiplies. The fingerprint is bits 16-47 of x: the r of them
+// that are compared lie below the bits that choose the start in any filter
+// of fewer than 2^(48−r) slots (2^41 at r = 7).
+func ribbonRow(x uint64) (lo, hi uint64, f uint32) {
+	return x*ribbonLoMul | 1, x * ribbonHiMul, uint32(x >> 16)
 }
 
 // ribbonMayContain answers a query for hash against a decoded Ribbon body.
-//
-// It is written for the query path's latency: the only data-dependent branch
-// is the early exit, and the 128-bit masks are formed without the extra
-// instructions Go adds to a shift whose count may exceed 63. The row's window
-// covers slots s..s+127, that is bits o..127 of block k's words and bits
-// 0..o−1 of block k+1's. Seen as 64-bit halves (block k's lo and hi, then
-// block k+1's lo and hi), the window starts in half ob = o/64 at bit
-// o6 = o%64 and spans three consecutive halves, masked by
-//
-//	m0 = lo<<o6,  m1 = hi<<o6 | lo>>(64−o6),  m2 = hi>>(64−o6)
-//
-// (m2 = 0 and the >> term vanishes when o6 = 0). The three halves' byte
-// offsets from a column's word in block k are computed once per query, so
-// each column costs three loads, three ANDs, two XORs and a parity fold.
+// It does not allocate; the only data-dependent branch is the exit at the
+// first column that disagrees. The conversions to array pointers make one
+// bounds check per 16-byte window.
 func ribbonMayContain(body []byte, l ribbonLayout, hash uint64) bool {
-	h := ribbonRehash(hash, l.seed)
-	start := pointFastRange(h, uint64(l.blocks)*ribbonW-ribbonW+1)
-	lo, hi, f := ribbonRow(h)
-	k, o := start/ribbonW, uint(start%ribbonW)
-	r, upper := uint64(l.r), uint64(l.upper)
-	// Where the start lands is random, so every choice below is made with
-	// masks rather than branches, which would mispredict often. k and upper
-	// are below 2^32, so k−upper has its top bit set exactly when k < upper.
-	lower := (k - upper) >> 63
-	cols := uint(r - lower)
-	base := k*r - (upper ^ (k^upper)&-lower) // k*r − min(k, upper)
-	o6 := o & 63
-	// lo>>1>>(63−o6) is lo>>(64−o6) for o6 in [1, 63] and 0 for o6 = 0,
-	// with both counts provably below 64.
-	m0 := lo << o6
-	m1 := hi<<o6 | lo>>1>>(^o6&63)
-	m2 := hi >> 1 >> (^o6 & 63)
-	// Block k+1's column j is cols words after block k's. For o = 0 the
-	// window lies in block k alone (m2 = 0), and block k+1 may not exist:
-	// the third half is then read from block k and masked away.
-	next := cols * ribbonSegmentBytes & -((o + ribbonW - 1) / ribbonW)
-	ob := o >> 6 * 8    // 0 or 8
-	second := -(o >> 6) // all ones when the window starts in the high half
-	off0, off1, off2 := ob, 8^(8^next)&second, next+ob
-	w := body[base*ribbonSegmentBytes:]
-	w = w[:cols*ribbonSegmentBytes+next]
-	for j := uint(0); j < cols*ribbonSegmentBytes; j += ribbonSegmentBytes {
-		v := pointLE64(w[j+off0:])&m0 ^ pointLE64(w[j+off1:])&m1 ^ pointLE64(w[j+off2:])&m2
-		if (pointParity(v)^f)&1 != 0 {
+	x := ribbonRehash(hash, l.seed)
+	colBytes := uint64(l.colBytes)
+	b := ribbonStart(x, colBytes)
+	lo, hi, f := ribbonRow(x)
+	off := b
+	j := l.r - 1
+	for ; j >= 2; j -= 2 {
+		// Both columns' loads come before the first exit (see Storage
+		// above); each exit waits only for its own column.
+		w0 := (*[ribbonWindowBytes]byte)(body[off:])
+		w1 := (*[ribbonWindowBytes]byte)(body[off+colBytes:])
+		v0 := pointLE64(w0[0:8])&lo ^ pointLE64(w0[8:16])&hi
+		v1 := pointLE64(w1[0:8])&lo ^ pointLE64(w1[8:16])&hi
+		if pointParity(v0)^f&1 != 0 {
+			return false
+		}
+		if pointParity(v1)^f>>1&1 != 0 {
+			return false
+		}
+		f >>= 2
+		off += 2 * colBytes
+	}
+	if j > 0 {
+		w := (*[ribbonWindowBytes]byte)(body[off:])
+		if pointParity(pointLE64(w[0:8])&lo^pointLE64(w[8:16])&hi)^f&1 != 0 {
 			return false
 		}
 		f >>= 1
+		off += colBytes
 	}
-	return true
-}
-
-// columns returns the number of result columns of block k and the index of
-// its first word.
-func (l ribbonLayout) columns(k uint64) (cols uint8, base uint64) {
-	if k < uint64(l.upper) {
-		return l.r - 1, k*uint64(l.r) - k
+	// The last column holds slots from byte L on; keys starting below it
+	// check only the full columns. off is now b plus r−1 columns.
+	low := uint64(l.lowBytes)
+	if b < low {
+		return true
 	}
-	return l.r, k*uint64(l.r) - uint64(l.upper)
+	w := (*[ribbonWindowBytes]byte)(body[off-low:])
+	return pointParity(pointLE64(w[0:8])&lo^pointLE64(w[8:16])&hi)^f&1 == 0
 }
 
 // ribbonParams turns a Bloom-equivalent bits/key into result bits r and the
-// fraction p of blocks that hold only r−1 columns, from equation (2).
+// fraction p of starts that check only r−1 columns, from equation (2).
 func ribbonParams(bloomEquivalentBitsPerKey float64) (r uint8, p float64) {
 	fpr := bloomEstimateFPR(bloomEquivalentBitsPerKey, bloomProbes(bloomEquivalentBitsPerKey))
 	if fpr <= math.Ldexp(1, -ribbonMaxResultBits) {
@@ -197,30 +230,37 @@ func ribbonParams(bloomEquivalentBitsPerKey float64) (r uint8, p float64) {
 	}
 	r = uint8(ri)
 	if r == 1 {
-		// Blocks with zero columns would answer "yes" to everything; keep
-		// the one column everywhere.
+		// A last column missing for some keys would leave them with zero
+		// columns, answering "yes" to everything; keep it everywhere.
 		return 1, 0
 	}
 	p = fpr*math.Ldexp(1, int(r)) - 1
 	return r, min(max(p, 0), 1)
 }
 
-// ribbonExpectedFPR is equation (2) for a built filter.
-func ribbonExpectedFPR(l ribbonLayout) float64 {
-	p := float64(l.upper) / float64(l.blocks)
-	return (1 + p) * math.Ldexp(1, -int(l.r))
+// ribbonFPR is equation (2).
+func ribbonFPR(r uint8, p float64) float64 {
+	return (1 + p) * math.Ldexp(1, -int(r))
 }
 
-// pointParity returns the parity of v in bit 0 (higher bits are garbage). It
-// folds v down to four bits and looks their parity up in the 16-bit constant
-// 0x6996. bits.OnesCount64 would be one instruction, but unless the module is
-// built for GOAMD64=v2 or later Go guards it with a CPU-feature test and a
+// ribbonExpectedFPR is equation (2) for a built filter.
+func ribbonExpectedFPR(l ribbonLayout) float64 {
+	return ribbonFPR(l.r, float64(l.lowBytes)/float64(ribbonStartBytes(uint64(l.colBytes))))
+}
+
+// pointParity returns the parity of v (0 or 1). Two xor-shifts leave the
+// parity of each nibble in its low bit; one multiply then sums those 16
+// bits into the top nibble, whose low bit is the parity. That is 8
+// instructions where folding down to a table lookup takes 16.
+// bits.OnesCount64 would be one instruction, but unless the module is built
+// for GOAMD64=v2 or later Go guards it with a CPU-feature test and a
 // fallback call, and the call makes the compiler keep the query loop's
 // values on the stack.
 func pointParity(v uint64) uint32 {
-	v ^= v >> 32
-	v ^= v >> 16
-	v ^= v >> 8
-	v ^= v >> 4
-	return 0x6996 >> (v & 15)
+	v ^= v >> 1
+	v ^= v >> 2
+	return uint32((v&pointNibbles)*pointNibbles>>60) & 1
 }
+
+// pointNibbles has bit 0 of every nibble set.
+const pointNibbles = 0x1111111111111111

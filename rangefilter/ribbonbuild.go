@@ -38,24 +38,27 @@ func ribbonOverhead(n int) float64 {
 	return 0.006 + 0.0019*lg
 }
 
-// ribbonBlocks is the initial block count for n keys.
-func ribbonBlocks(n int) uint32 {
+// ribbonColumnBytes is the initial column size B for n keys: n·(1+ε_m)
+// slots rounded up to whole 64-bit words.
+func ribbonColumnBytes(n int) uint32 {
 	slots := float64(n) * (1 + ribbonOverhead(n))
-	return uint32(max(1, math.Ceil(slots/ribbonW)))
+	return max(ribbonMinColumnBytes, 8*uint32(math.Ceil(slots/64)))
 }
 
-// ribbonLayoutFor fixes r and the lower-block count for blocks blocks.
-func ribbonLayoutFor(blocks uint32, r uint8, p float64, seed uint8) ribbonLayout {
-	upper := uint32(math.Round(p * float64(blocks)))
+// ribbonLayoutFor fixes r and the last column's missing bytes L for
+// columns of colBytes bytes: L/(B−16) of the starts check r−1 columns.
+func ribbonLayoutFor(colBytes uint32, r uint8, p float64, seed uint8) ribbonLayout {
+	starts := uint32(ribbonStartBytes(uint64(colBytes)))
+	low := 8 * uint32(math.Round(p*float64(starts)/8))
 	if r < 2 {
-		upper = 0
+		low = 0
 	}
-	return ribbonLayout{blocks: blocks, upper: min(upper, blocks), r: r, seed: seed}
+	return ribbonLayout{colBytes: colBytes, lowBytes: min(low, starts&^7), r: r, seed: seed}
 }
 
 // ribbonSize is the encoded size of a filter with layout l, trailer included.
 func ribbonSize(l ribbonLayout) int {
-	return int(ribbonSegments(l.blocks, l.upper, l.r))*ribbonSegmentBytes + pointTrailerLen
+	return int(ribbonBodyBytes(l.colBytes, l.lowBytes, l.r)) + pointTrailerLen
 }
 
 // ribbonBuilder holds the scratch space of a build so that a writer reused
@@ -71,22 +74,22 @@ type ribbonBuilder struct {
 // smaller or cannot be built.
 func (b *ribbonBuilder) build(dst []byte, hashes *pointHashes, bloomBits float64) []byte {
 	r, p := ribbonParams(bloomBits)
-	blocks := ribbonBlocks(hashes.len())
-	if ribbonSize(ribbonLayoutFor(blocks, r, p, 0)) >= bloomSize(hashes.len(), bloomBits) {
+	colBytes := ribbonColumnBytes(hashes.len())
+	if ribbonSize(ribbonLayoutFor(colBytes, r, p, 0)) >= bloomSize(hashes.len(), bloomBits) {
 		return bloomAppend(dst, hashes, bloomBits, bloomProbes(bloomBits))
 	}
-	return b.buildFrom(dst, hashes, bloomBits, blocks)
+	return b.buildFrom(dst, hashes, bloomBits, colBytes)
 }
 
-// buildFrom tries seeds from blocks blocks upwards and falls back to Bloom
-// when ribbonMaxAttempts seeds have failed.
-func (b *ribbonBuilder) buildFrom(dst []byte, hashes *pointHashes, bloomBits float64, blocks uint32) []byte {
+// buildFrom tries seeds from columns of colBytes bytes upwards and falls
+// back to Bloom when ribbonMaxAttempts seeds have failed.
+func (b *ribbonBuilder) buildFrom(dst []byte, hashes *pointHashes, bloomBits float64, colBytes uint32) []byte {
 	r, p := ribbonParams(bloomBits)
 	for attempt := 0; attempt < ribbonMaxAttempts; attempt++ {
 		if attempt > 0 && attempt%ribbonGrowEvery == 0 {
-			blocks += max(1, blocks/64)
+			colBytes += 8 * max(1, colBytes/512)
 		}
-		l := ribbonLayoutFor(blocks, r, p, uint8(attempt))
+		l := ribbonLayoutFor(colBytes, r, p, uint8(attempt))
 		if b.band(hashes, l) {
 			return b.solve(dst, l)
 		}
@@ -97,8 +100,8 @@ func (b *ribbonBuilder) buildFrom(dst []byte, hashes *pointHashes, bloomBits flo
 // band runs on-the-fly Gaussian elimination of all keys' rows under layout
 // l's seed and slot count. It returns false if the system has no solution.
 func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
-	m := int(l.blocks) * ribbonW
-	starts := uint64(m - ribbonW + 1)
+	m := 8 * int(l.colBytes)
+	colBytes := uint64(l.colBytes)
 	b.keys = slices.Grow(b.keys[:0], hashes.len())
 	for _, chunk := range hashes.chunks {
 		for _, h := range chunk {
@@ -108,16 +111,17 @@ func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 	keys := b.keys
 	if len(keys) >= ribbonSortMin {
 		// The start is monotone in the rehash, so sorting by the top bits
-		// that select the block sorts by start to within half a block.
+		// that select a 128-slot stretch sorts by start to within half a
+		// stretch.
 		b.tmp = slices.Grow(b.tmp[:0], len(keys))[:len(keys)]
-		keys = pointRadixSortTop(keys, b.tmp, bits.Len32(l.blocks)+1)
+		keys = pointRadixSortTop(keys, b.tmp, bits.Len64(colBytes/ribbonWindowBytes)+1)
 	}
 	b.coefLo = pointZeroed(b.coefLo, m)
 	b.coefHi = pointZeroed(b.coefHi, m)
 	b.res = pointZeroed(b.res, m)
 	coefLo, coefHi, res := b.coefLo, b.coefHi, b.res
 	for _, h := range keys {
-		i := int(pointFastRange(h, starts))
+		i := 8 * int(ribbonStart(h, colBytes))
 		lo, hi, f := ribbonRow(h)
 		for {
 			if coefLo[i] == 0 {
@@ -147,18 +151,20 @@ func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 	return true
 }
 
-// solve back-substitutes the banded system into interleaved words appended
-// to dst, followed by the trailer.
+// solve back-substitutes the banded system into the column bitmaps of
+// layout l appended to dst, followed by the trailer.
 func (b *ribbonBuilder) solve(dst []byte, l ribbonLayout) []byte {
 	start := len(dst)
 	dst = pointGrow(dst, ribbonSize(l)-pointTrailerLen)
 	body := dst[start:]
 	// state[j] holds column j's solution bits for the 128 slots i..i+127,
 	// slot i in bit 0: shifting it left by one makes room for the next slot
-	// down, and at a block boundary it is exactly that block's word.
+	// down, and at a multiple of 64 its low word is that word of the column.
 	var stLo, stHi [ribbonMaxResultBits]uint64
 	r := int(l.r)
-	for i := int(l.blocks)*ribbonW - 1; i >= 0; i-- {
+	colBytes, low := int(l.colBytes), int(l.lowBytes)
+	last := (r-1)*colBytes - low // where the last column's byte 0 would be
+	for i := 8*colBytes - 1; i >= 0; i-- {
 		cLo, cHi, f := b.coefLo[i], b.coefHi[i], b.res[i]
 		for j := 0; j < r; j++ {
 			stHi[j] = stHi[j]<<1 | stLo[j]>>63
@@ -170,17 +176,18 @@ func (b *ribbonBuilder) solve(dst []byte, l ribbonLayout) []byte {
 				stLo[j] |= uint64(parity & 1)
 			}
 		}
-		if i%ribbonW == 0 {
-			cols, base := l.columns(uint64(i / ribbonW))
-			for j := 0; j < int(cols); j++ {
-				w := body[(base+uint64(j))*ribbonSegmentBytes:]
-				pointPutLE64(w[0:8], stLo[j])
-				pointPutLE64(w[8:16], stHi[j])
+		if i%64 == 0 {
+			v := i / 8 // the word's byte in every column
+			for j := 0; j < r-1; j++ {
+				pointPutLE64(body[j*colBytes+v:], stLo[j])
+			}
+			if v >= low {
+				pointPutLE64(body[last+v:], stLo[r-1])
 			}
 		}
 	}
 	return pointAppendTrailer(dst, pointTrailer{
-		a: l.blocks, b: l.upper, p: l.r, q: l.seed, kind: pointKindRibbon,
+		a: l.colBytes, b: l.lowBytes, p: l.r, q: l.seed, kind: pointKindRibbon, version: pointFormatRibbon,
 	})
 }
 

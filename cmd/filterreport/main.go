@@ -33,20 +33,25 @@ func main() {
 		"comma-separated filters: pebble-bloom:B, bloom:B, ribbon:B, fuse8")
 	negatives := flag.Int("negatives", 10_000_000, "negative queries for the false-positive rate")
 	buildRuns := flag.Int("build-runs", filterbench.DefaultConfig.BuildRuns, "build rounds (fastest kept)")
+	rounds := flag.Int("rounds", filterbench.DefaultConfig.Rounds, "query timing rounds (fastest kept); more rounds steady the figures on a loaded machine")
 	flag.Parse()
-	if err := run(*sizes, *keySets, *filters, *negatives, *buildRuns); err != nil {
+	if err := run(*sizes, *keySets, *filters, *negatives, *buildRuns, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "filterreport:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizes, keySets, filters string, negatives, buildRuns int) error {
+func run(sizes, keySets, filters string, negatives, buildRuns, rounds int) error {
 	candidates, err := filterbench.ParseCandidates(filters)
 	if err != nil {
 		return err
 	}
 	cfg := filterbench.DefaultConfig
 	cfg.BuildRuns = buildRuns
+	if rounds < 1 || buildRuns < 1 {
+		return fmt.Errorf("-rounds and -build-runs must be at least 1, not %d and %d", rounds, buildRuns)
+	}
+	cfg.Rounds = rounds
 	for _, sz := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(sz))
 		if err != nil || n < 1 {
