@@ -44,6 +44,11 @@ func (d *driver) start() error {
 			}
 		}
 	}
+	if d.cfg.useExistingDB && d.cfg.written != nil {
+		if err := d.engines[0].readKeySet(); err != nil {
+			return err
+		}
+	}
 	if d.cfg.reportIntervalSeconds > 0 {
 		p, err := newProgressReporter(d.cfg, os.Stderr)
 		if err != nil {
