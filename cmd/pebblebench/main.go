@@ -38,6 +38,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -101,7 +102,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	d := newDriver(c, root, out, jsonOut, &stop)
 	printHeader(out, c, root)
 	if err := d.start(); err == nil {
-		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
+		var stopProfile func() error
+		stopProfile, err = startCPUProfile(c.cpuProfile)
+		if err == nil {
+			err = d.runAll(mustParseBenchmarkList(c.benchmarks))
+			err = errors.CombineErrors(err, stopProfile())
+		}
 		if err == nil && c.explain {
 			err = d.printExplain()
 		}
@@ -118,6 +124,25 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// startCPUProfile starts -cpuprofile, if given, and returns its stop.
+func startCPUProfile(path string) (stop func() error, _ error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, errors.Wrap(err, "-cpuprofile")
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, errors.Wrap(err, "-cpuprofile")
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 func mustParseBenchmarkList(s string) []benchSpec {
