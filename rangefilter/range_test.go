@@ -195,11 +195,7 @@ func TestRangeKeyMapBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for name, keys := range rangeTestKeySets(rng) {
 		t.Run(name, func(t *testing.T) {
-			var l rangeKeyList
-			for _, k := range keys {
-				l.add(k)
-			}
-			m := rangeChooseKeyMap(&l, 0, l.len())
+			m := rangeTestKeyMap(keys)
 			vals := make([]uint64, len(keys))
 			for i, k := range keys {
 				v, rel := m.mapKey(k)
@@ -234,6 +230,41 @@ func TestRangeKeyMapBounds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rangeTestKeyMap returns the key map chosen for sorted keys.
+func rangeTestKeyMap(keys [][]byte) rangeKeyMap {
+	var l rangeKeyList
+	for _, k := range keys {
+		l.add(k)
+	}
+	return rangeChooseKeyMap(&l, 0, l.len())
+}
+
+// TestRangeKeyMapConstTail checks that comparing the constant digits
+// (constTail) maps every key as the full digit loop does.
+func TestRangeKeyMapConstTail(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sawTail := false
+	for name, keys := range rangeTestKeySets(rng) {
+		t.Run(name, func(t *testing.T) {
+			m := rangeTestKeyMap(keys)
+			ref := m
+			ref.constTail = 0
+			sawTail = sawTail || m.constTail > 0
+			for i := range 5000 {
+				q := keys[i%len(keys)]
+				if i%2 == 1 {
+					q, _ = rangeRandomQuery(rng, keys)
+				}
+				wv, wrel := ref.mapKey(q)
+				v, rel := m.mapKey(q)
+				require.Equal(t, wv, v, "q=%x constTail=%d", q, m.constTail)
+				require.Equal(t, wrel, rel, "q=%x constTail=%d", q, m.constTail)
+			}
+		})
+	}
+	require.True(t, sawTail, "no key set has constant digits: the test tests nothing")
 }
 
 // TestRangeKeyMapDense checks that the map does not spread neighbours apart
