@@ -349,9 +349,11 @@ func (m *rangeKeyMap) mapKey(q []byte) (uint64, rangeRel) {
 		}
 		v = v*radix + dig
 	}
-	if j == constFrom {
-		// The constant digits: q's bytes only decide how q relates to the
-		// keys of value v, which they leave unchanged (radix 1).
+	if rel == rangeExact && j == constFrom {
+		// Every digit so far was exact (a rounding digit breaks out with
+		// rel set, and may leave j here too). The constant digits: q's
+		// bytes only decide how q relates to the keys of value v, which
+		// they leave unchanged (radix 1).
 		for ; j < nd; j++ {
 			pos := c + j
 			if pos >= len(q) {

@@ -257,14 +257,41 @@ func TestRangeKeyMapConstTail(t *testing.T) {
 				if i%2 == 1 {
 					q, _ = rangeRandomQuery(rng, keys)
 				}
-				wv, wrel := ref.mapKey(q)
-				v, rel := m.mapKey(q)
-				require.Equal(t, wv, v, "q=%x constTail=%d", q, m.constTail)
-				require.Equal(t, wrel, rel, "q=%x constTail=%d", q, m.constTail)
+				// Every prefix of q, and each with its last byte set to 0,
+				// 0xff or one more, so that some digit rounds down or up
+				// right before the constant run.
+				for n := range len(q) + 1 {
+					p := slices.Clone(q[:n])
+					last := byte(0)
+					if n > 0 {
+						last = p[n-1]
+					}
+					for _, b := range []byte{last, 0, 0xff, last + 1} {
+						if n > 0 {
+							p[n-1] = b
+						}
+						wv, wrel := ref.mapKey(p)
+						v, rel := m.mapKey(p)
+						require.Equal(t, wv, v, "q=%x constTail=%d", p, m.constTail)
+						require.Equal(t, wrel, rel, "q=%x constTail=%d", p, m.constTail)
+					}
+				}
 			}
 		})
 	}
 	require.True(t, sawTail, "no key set has constant digits: the test tests nothing")
+	// A digit that rounds up just before the constant run (found by
+	// FuzzRangeFilterNoFalseNegatives): "2" is above both keys.
+	m := rangeTestKeyMap([][]byte{[]byte("00"), []byte("10")})
+	require.Equal(t, 1, m.constTail)
+	ref := m
+	ref.constTail = 0
+	for _, q := range []string{"2", "1", "0", "00", "01", "0/", "1\x00", "10\x00", ""} {
+		wv, wrel := ref.mapKey([]byte(q))
+		v, rel := m.mapKey([]byte(q))
+		require.Equal(t, wv, v, "q=%q", q)
+		require.Equal(t, wrel, rel, "q=%q", q)
+	}
 }
 
 // TestRangeKeyMapDense checks that the map does not spread neighbours apart
