@@ -101,7 +101,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 	d := newDriver(c, root, out, jsonOut, &stop)
 	printHeader(out, c, root)
-	if err := d.start(); err == nil {
+	// err is the function's: an error of the runs must reach the exit
+	// status below, not stay in a variable scoped to this block.
+	if err = d.start(); err == nil {
 		var stopProfile func() error
 		stopProfile, err = startCPUProfile(c.cpuProfile)
 		if err == nil {
