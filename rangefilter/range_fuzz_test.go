@@ -11,11 +11,7 @@ import (
 // rangeFuzzKeys splits data into keys at 0xfe bytes (so keys may hold 0x00
 // and 0xff) and returns them sorted and distinct.
 func rangeFuzzKeys(data []byte) [][]byte {
-	var keys [][]byte
-	for _, k := range bytes.Split(data, []byte{0xfe}) {
-		keys = append(keys, k)
-	}
-	return rangeSortedDistinct(keys)
+	return rangeSortedDistinct(bytes.Split(data, []byte{0xfe}))
 }
 
 func rangeFuzzSeeds(f *testing.F) {

@@ -40,7 +40,6 @@ type benchmark struct {
 }
 
 func always(*config) bool      { return true }
-func numOps(c *config) int64   { return c.num }
 func writeOps(c *config) int64 { return c.writes }
 func readOps(c *config) int64  { return c.reads }
 func oneOp(*config) int64      { return 1 }
