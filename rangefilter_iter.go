@@ -1,8 +1,6 @@
 package pebble
 
 import (
-	"bytes"
-
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
@@ -36,6 +34,12 @@ type rangeBounds struct {
 	// attached (there is none while both bounds are open).
 	opts     IterOptions
 	filtered bool
+	// slot holds the first bounds filter, so that opening a bounded
+	// iterator costs this struct and one copy of the bounds, nothing more.
+	// Later attaches (SetOptions, widening SetBounds) get fresh storage: a
+	// clone of the iterator may still use the first filter.
+	slot     rangefilter.BoundsFilterSlot
+	slotUsed bool
 }
 
 // attach records o as the iterator's options and returns them with a bounds
@@ -45,10 +49,37 @@ func (rb *rangeBounds) attach(o *IterOptions) *IterOptions {
 	if o != nil {
 		rb.opts = *o
 	}
-	rb.opts.LowerBound = bytes.Clone(rb.opts.LowerBound)
-	rb.opts.UpperBound = bytes.Clone(rb.opts.UpperBound)
+	rb.opts.LowerBound, rb.opts.UpperBound = cloneBounds(rb.opts.LowerBound, rb.opts.UpperBound)
 	rb.filtered = rb.opts.LowerBound != nil || rb.opts.UpperBound != nil
-	return rb.policy.AttachBoundsFilter(&rb.opts)
+	if rb.slotUsed {
+		return rb.policy.AttachBoundsFilter(&rb.opts)
+	}
+	rb.slotUsed = true
+	// rb.opts is handed to Pebble as it is; it changes only in the next
+	// attach, which Pebble sees through SetOptions.
+	o2 := rb.opts
+	rb.policy.AttachOwnedBoundsFilter(&o2, &rb.slot)
+	rb.opts.PointKeyFilters = o2.PointKeyFilters
+	return &rb.opts
+}
+
+// cloneBounds copies both bounds into one new buffer, keeping nil bounds nil
+// and empty ones empty.
+func cloneBounds(lower, upper []byte) ([]byte, []byte) {
+	if lower == nil && upper == nil {
+		return nil, nil
+	}
+	buf := make([]byte, 0, len(lower)+len(upper))
+	if lower != nil {
+		buf = append(buf, lower...)
+		lower = buf[:len(lower):len(lower)]
+	}
+	if upper != nil {
+		start := len(buf)
+		buf = append(buf, upper...)
+		upper = buf[start:len(buf):len(buf)]
+	}
+	return lower, upper
 }
 
 // covers reports whether the attached filter stays correct for the bounds

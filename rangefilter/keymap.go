@@ -176,6 +176,22 @@ type rangeKeyMap struct {
 	// maxTailCut records that maxTail was truncated, so only a query tail
 	// that leaves maxTail's prefix can be known to be above it.
 	maxTailCut bool
+	// constTail is the number of digits, ending at end, that every key
+	// fills with one byte (lo = hi) and holds (before minLen): db_bench's
+	// padding, for one. Such a digit has radix 1 and adds nothing to a
+	// value, so mapKey only compares q's bytes with them. Derived from
+	// alpha and minLen by setConstTail, not encoded; zero is always safe.
+	constTail int
+}
+
+// setConstTail computes constTail.
+func (m *rangeKeyMap) setConstTail() {
+	c := len(m.lcp)
+	j := m.end - c
+	for j > 0 && c+j-1 < m.minLen && m.alpha[2*(j-1)] == m.alpha[2*(j-1)+1] {
+		j--
+	}
+	m.constTail = m.end - c - j
 }
 
 // rangeCommonPrefix returns the length of the common prefix of a and b.
@@ -243,6 +259,7 @@ func rangeChooseKeyMap(list *rangeKeyList, from, to int) rangeKeyMap {
 		alpha:  alpha[:2*(end-c)],
 		full:   end == maxLen,
 	}
+	m.setConstTail()
 	if !m.full {
 		for i := range n {
 			k := keys.at(i)
@@ -289,7 +306,8 @@ func (m *rangeKeyMap) mapKey(q []byte) (uint64, rangeRel) {
 	alpha := m.alpha[:2*nd]
 	j := 0
 	fillMax := false
-	for ; j < nd; j++ {
+	constFrom := nd - m.constTail
+	for ; j < constFrom; j++ {
 		pos := c + j
 		lo, hi := alpha[2*j], alpha[2*j+1]
 		radix := uint64(hi) - uint64(lo) + 1
@@ -330,6 +348,28 @@ func (m *rangeKeyMap) mapKey(q []byte) (uint64, rangeRel) {
 			dig++
 		}
 		v = v*radix + dig
+	}
+	if rel == rangeExact && j == constFrom {
+		// Every digit so far was exact (a rounding digit breaks out with
+		// rel set, and may leave j here too). The constant digits: q's
+		// bytes only decide how q relates to the keys of value v, which
+		// they leave unchanged (radix 1).
+		for ; j < nd; j++ {
+			pos := c + j
+			if pos >= len(q) {
+				rel = rangeBelow
+				break
+			}
+			if b := q[pos]; b != alpha[2*j] {
+				if b < alpha[2*j] {
+					rel = rangeBelow
+				} else {
+					rel = rangeAbove
+				}
+				break
+			}
+		}
+		j = nd
 	}
 	// Fill the remaining digits with zeros or maxima.
 	for ; j < nd; j++ {

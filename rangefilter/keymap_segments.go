@@ -165,6 +165,7 @@ func rangeParseSegment(b []byte, idx int, s *rangeSegment) bool {
 	p += firstLen
 	s.m.end, s.m.minLen = int(end), int(binary.LittleEndian.Uint32(b[28:]))
 	s.m.alpha = b[p : p+2*(end-lcpLen) : p+2*(end-lcpLen)]
+	s.m.setConstTail()
 	p += 2 * (end - lcpLen)
 	s.m.full = flags&rangeSegFull != 0
 	s.m.maxTailCut = flags&rangeSegTailCut != 0

@@ -44,10 +44,13 @@ import (
 // nothing. Its cost: one CRC of the header, one of the segment record, a
 // multiply-add per digit of each bound, and the Elias-Fano lookup (a
 // sampled select and usually one cache miss in the low bits). On the loaded
-// 2-core VM of the report that is 380-650 ns of thread CPU per query at 1M
-// keys, a quarter to two fifths of a binary search over the keys measured
-// beside it; the 150 ns target is for a quiet machine, where that
-// binary search takes 136 ns.
+// 2-core VM of the report (load 4-7) that is 250-510 ns of thread CPU per
+// query at 1M keys, a fifth to a third of a binary search over the keys
+// measured beside it, and 195-370 ns at 100k keys, where the binary search
+// took 310-810 ns; the same query repeated, all in cache, still takes about
+// 190 ns there, so the cost is instructions (two checksums, two key
+// mappings, the select), not misses. The 150 ns target is for a
+// quiet machine, where a binary search over 100k keys takes 136 ns.
 //
 // # Encoding, version 2
 //

@@ -22,7 +22,7 @@ import (
 // -rangefilter.report, prints the false-positive tables of the report.
 
 var rangeReportFlag = flag.Bool("rangefilter.report", false, "print the range-filter FPR report (slow: 1M keys per kind)")
-var rangeReportKeys = flag.Int("rangefilter.keys", 1_000_000, "keys per kind in the report")
+var rangeReportKeys = flag.Int("rangefilter.keys", 1_000_000, "keys per kind in the report and the benchmarks")
 
 // rangeWorkloadKind turns key positions into keys.
 type rangeWorkloadKind struct {
@@ -273,14 +273,15 @@ func TestRangeFilterReport(t *testing.T) {
 	t.Logf("\n%s\n%s\n\n%s", sweep.String(), byLen.String(), cost.String())
 }
 
-const rangeBenchKeys = 1_000_000
+// rangeBenchKeys is the benchmarks' key count: -rangefilter.keys, 1M by default.
+func rangeBenchKeys() int { return *rangeReportKeys }
 
 // BenchmarkRangeFilterBuild measures building a 16 bits/key filter over 1M
 // keys of each kind; the metric is ns per key.
 func BenchmarkRangeFilterBuild(b *testing.B) {
 	for ki, kind := range rangeWorkloadKinds() {
 		b.Run(kind.name, func(b *testing.B) {
-			w := newRangeWorkload(kind, rangeBenchKeys, uint64(ki+1))
+			w := newRangeWorkload(kind, rangeBenchKeys(), uint64(ki+1))
 			b.ResetTimer()
 			for range b.N {
 				f, _ := w.build(b, 16)
@@ -295,7 +296,7 @@ func BenchmarkRangeFilterBuild(b *testing.B) {
 // 1M keys, for empty queries of 32 positions of each query kind.
 func BenchmarkRangeFilterQuery(b *testing.B) {
 	for ki, kind := range rangeWorkloadKinds() {
-		w := newRangeWorkload(kind, rangeBenchKeys, uint64(ki+1))
+		w := newRangeWorkload(kind, rangeBenchKeys(), uint64(ki+1))
 		f, _ := w.build(b, 16)
 		for qk := range rangeQueryKinds {
 			qs := w.queries(qk, 32, 4096)

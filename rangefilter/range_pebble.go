@@ -154,27 +154,41 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 // bounds are copied. See the type's documentation about changing bounds.
 func (p *RangeFilterPolicy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
 	f := &rangeBoundsFilter{}
-	// Keys >= lower have prefixes >= Split(lower); keys < upper have
-	// prefixes <= Split(upper), and < upper when upper is a bare prefix
-	// (a bare prefix sorts before its extensions). So the filter is asked
-	// about [Split(lower), Split(upper)) or [Split(lower), Split(upper)+"\x00").
+	p.initBoundsFilter(f, lower, upper, true)
+	return f
+}
+
+// initBoundsFilter sets f's bounds for [lower, upper). Keys >= lower have
+// prefixes >= Split(lower); keys < upper have prefixes <= Split(upper), and
+// < upper when upper is a bare prefix (a bare prefix sorts before its
+// extensions). So the filter is asked about [Split(lower), Split(upper)) or
+// [Split(lower), Split(upper)+"\x00"). With clone false, f aliases the
+// bounds' bytes where it can.
+func (p *RangeFilterPolicy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
+	f.lower, f.upper = nil, nil
 	if lower != nil {
-		f.lower = slices.Clone(p.prefix(lower))
+		f.lower = p.prefix(lower)
+		if clone {
+			f.lower = slices.Clone(f.lower)
+		}
 		if f.lower == nil {
 			f.lower = []byte{}
 		}
 	}
 	if upper != nil {
 		up := p.prefix(upper)
-		f.upper = slices.Clone(up)
-		if len(up) < len(upper) {
-			f.upper = append(f.upper, 0)
+		switch {
+		case len(up) < len(upper):
+			f.upper = append(append(make([]byte, 0, len(up)+1), up...), 0)
+		case clone:
+			f.upper = slices.Clone(up)
+		default:
+			f.upper = up
 		}
 		if f.upper == nil {
 			f.upper = []byte{}
 		}
 	}
-	return f
 }
 
 // AttachBoundsFilter returns a copy of o with a bounds filter for
@@ -188,20 +202,55 @@ func (p *RangeFilterPolicy) AttachBoundsFilter(o *pebble.IterOptions) *pebble.It
 	if o != nil {
 		c = *o
 	}
-	filters := make([]pebble.BlockPropertyFilter, 0, len(c.PointKeyFilters)+2)
-	for _, f := range c.PointKeyFilters {
+	p.attach(&c, nil)
+	return &c
+}
+
+// BoundsFilterSlot is room for one iterator's bounds filter and its
+// PointKeyFilters slice, so that AttachOwnedBoundsFilter allocates nothing
+// in the common case (up to two filters of the caller's own).
+type BoundsFilterSlot struct {
+	f       rangeBoundsFilter
+	filters [4]pebble.BlockPropertyFilter
+}
+
+// AttachOwnedBoundsFilter is AttachBoundsFilter for a caller that owns o and
+// its bound bytes: it edits o in place, keeps the filter and the filter
+// slice in slot, and lets the filter alias o's bound bytes instead of
+// copying them. The caller must leave those bytes, and slot, unchanged for
+// as long as any iterator (or clone) may use the options; for new bounds,
+// use new bytes and a new slot. This is the per-query cost of a bounded
+// iterator, so it is worth the stricter contract.
+func (p *RangeFilterPolicy) AttachOwnedBoundsFilter(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+	p.attach(o, slot)
+}
+
+// attach puts a bounds filter for o's bounds into o.PointKeyFilters, in
+// slot's storage when slot is non-nil (and the bounds are then not copied).
+func (p *RangeFilterPolicy) attach(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+	var filters []pebble.BlockPropertyFilter
+	if slot != nil && len(o.PointKeyFilters)+2 <= len(slot.filters) {
+		filters = slot.filters[: 0 : len(o.PointKeyFilters)+2]
+	} else {
+		filters = make([]pebble.BlockPropertyFilter, 0, len(o.PointKeyFilters)+2)
+	}
+	for _, f := range o.PointKeyFilters {
 		if _, ours := f.(*rangeBoundsFilter); !ours {
 			filters = append(filters, f)
 		}
 	}
-	if c.LowerBound != nil || c.UpperBound != nil {
-		filters = append(filters, p.BoundsFilter(c.LowerBound, c.UpperBound))
+	if o.LowerBound != nil || o.UpperBound != nil {
+		if slot != nil {
+			p.initBoundsFilter(&slot.f, o.LowerBound, o.UpperBound, false)
+			filters = append(filters, &slot.f)
+		} else {
+			filters = append(filters, p.BoundsFilter(o.LowerBound, o.UpperBound))
+		}
 	}
-	c.PointKeyFilters = filters
+	o.PointKeyFilters = filters
 	if len(filters) == 0 {
-		c.PointKeyFilters = nil
+		o.PointKeyFilters = nil
 	}
-	return &c
 }
 
 // RangeFilterFromUserProperties returns the range filter of a table from its

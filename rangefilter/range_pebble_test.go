@@ -179,6 +179,11 @@ func rangeDifferential(t *testing.T, kind rangeDiffKind, queries int, seed uint6
 			// The same through SetOptions on a long-lived iterator.
 			got2, _ := rangeScan(t, db, policy.AttachBoundsFilter(io), reused, reverse)
 			rangeRequireSame(t, want, got2, "SetOptions, bounds [%x, %x)", lower, upper)
+			// And with the filter in a slot, aliasing the bounds.
+			owned := &pebble.IterOptions{LowerBound: slices.Clone(lower), UpperBound: slices.Clone(upper)}
+			policy.AttachOwnedBoundsFilter(owned, &BoundsFilterSlot{})
+			got3, _ := rangeScan(t, db, owned, nil, reverse)
+			rangeRequireSame(t, want, got3, "owned, bounds [%x, %x)", lower, upper)
 			plainBytes += wb
 			filteredBytes += gb
 		}
@@ -312,4 +317,50 @@ func TestRangeFilterPolicyBounds(t *testing.T) {
 	require.Same(t, io.PointKeyFilters[0], other, "the caller's options are not changed")
 	o2 := p.AttachBoundsFilter(&pebble.IterOptions{})
 	require.Empty(t, o2.PointKeyFilters)
+}
+
+// TestAttachOwnedBoundsFilter checks that the in-place attach builds the same
+// filter as AttachBoundsFilter, keeps the caller's other filters with room
+// for one more, and allocates nothing where bounds are whole prefixes.
+func TestAttachOwnedBoundsFilter(t *testing.T) {
+	crdb, err := NewRangeFilterPolicy(&cockroachkvs.Comparer, RangeFilterConfig{})
+	require.NoError(t, err)
+	lower, upper := rangeCRDBPrefix(5), cockroachkvs.AppendTimestamp(rangeCRDBPrefix(9), 10, 0)
+	var slot BoundsFilterSlot
+	o := &pebble.IterOptions{LowerBound: lower, UpperBound: upper}
+	crdb.AttachOwnedBoundsFilter(o, &slot)
+	want := crdb.BoundsFilter(lower, upper).(*rangeBoundsFilter)
+	require.Equal(t, []pebble.BlockPropertyFilter{&slot.f}, o.PointKeyFilters)
+	require.Equal(t, want.lower, slot.f.lower)
+	require.Equal(t, want.upper, slot.f.upper)
+
+	other := crdb.BoundsFilter(nil, nil)
+	keep := []pebble.BlockPropertyFilter{rangeOtherFilter{}, other}
+	o = &pebble.IterOptions{LowerBound: lower, PointKeyFilters: keep}
+	crdb.AttachOwnedBoundsFilter(o, &BoundsFilterSlot{})
+	require.Len(t, o.PointKeyFilters, 2, "the old bounds filter is replaced")
+	require.Equal(t, rangeOtherFilter{}, o.PointKeyFilters[0])
+	require.GreaterOrEqual(t, cap(o.PointKeyFilters), len(o.PointKeyFilters)+1)
+	many := []pebble.BlockPropertyFilter{rangeOtherFilter{}, rangeOtherFilter{}, rangeOtherFilter{}}
+	o = &pebble.IterOptions{UpperBound: upper, PointKeyFilters: many}
+	crdb.AttachOwnedBoundsFilter(o, &BoundsFilterSlot{})
+	require.Len(t, o.PointKeyFilters, 4, "more filters than the slot holds")
+	require.GreaterOrEqual(t, cap(o.PointKeyFilters), 5)
+
+	plain, err := NewRangeFilterPolicy(nil, RangeFilterConfig{})
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(100, func() {
+		o := pebble.IterOptions{LowerBound: lower, UpperBound: upper}
+		plain.AttachOwnedBoundsFilter(&o, &slot)
+	})
+	require.Zero(t, allocs)
+}
+
+// rangeOtherFilter stands for a caller's own block-property filter.
+type rangeOtherFilter struct{}
+
+func (rangeOtherFilter) Name() string                    { return "other" }
+func (rangeOtherFilter) Intersects([]byte) (bool, error) { return true, nil }
+func (rangeOtherFilter) SyntheticSuffixIntersects([]byte, []byte) (bool, error) {
+	return true, nil
 }

@@ -195,11 +195,7 @@ func TestRangeKeyMapBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for name, keys := range rangeTestKeySets(rng) {
 		t.Run(name, func(t *testing.T) {
-			var l rangeKeyList
-			for _, k := range keys {
-				l.add(k)
-			}
-			m := rangeChooseKeyMap(&l, 0, l.len())
+			m := rangeTestKeyMap(keys)
 			vals := make([]uint64, len(keys))
 			for i, k := range keys {
 				v, rel := m.mapKey(k)
@@ -233,6 +229,68 @@ func TestRangeKeyMapBounds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// rangeTestKeyMap returns the key map chosen for sorted keys.
+func rangeTestKeyMap(keys [][]byte) rangeKeyMap {
+	var l rangeKeyList
+	for _, k := range keys {
+		l.add(k)
+	}
+	return rangeChooseKeyMap(&l, 0, l.len())
+}
+
+// TestRangeKeyMapConstTail checks that comparing the constant digits
+// (constTail) maps every key as the full digit loop does.
+func TestRangeKeyMapConstTail(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sawTail := false
+	for name, keys := range rangeTestKeySets(rng) {
+		t.Run(name, func(t *testing.T) {
+			m := rangeTestKeyMap(keys)
+			ref := m
+			ref.constTail = 0
+			sawTail = sawTail || m.constTail > 0
+			for i := range 5000 {
+				q := keys[i%len(keys)]
+				if i%2 == 1 {
+					q, _ = rangeRandomQuery(rng, keys)
+				}
+				// Every prefix of q, and each with its last byte set to 0,
+				// 0xff or one more, so that some digit rounds down or up
+				// right before the constant run.
+				for n := range len(q) + 1 {
+					p := slices.Clone(q[:n])
+					last := byte(0)
+					if n > 0 {
+						last = p[n-1]
+					}
+					for _, b := range []byte{last, 0, 0xff, last + 1} {
+						if n > 0 {
+							p[n-1] = b
+						}
+						wv, wrel := ref.mapKey(p)
+						v, rel := m.mapKey(p)
+						require.Equal(t, wv, v, "q=%x constTail=%d", p, m.constTail)
+						require.Equal(t, wrel, rel, "q=%x constTail=%d", p, m.constTail)
+					}
+				}
+			}
+		})
+	}
+	require.True(t, sawTail, "no key set has constant digits: the test tests nothing")
+	// A digit that rounds up just before the constant run (found by
+	// FuzzRangeFilterNoFalseNegatives): "2" is above both keys.
+	m := rangeTestKeyMap([][]byte{[]byte("00"), []byte("10")})
+	require.Equal(t, 1, m.constTail)
+	ref := m
+	ref.constTail = 0
+	for _, q := range []string{"2", "1", "0", "00", "01", "0/", "1\x00", "10\x00", ""} {
+		wv, wrel := ref.mapKey([]byte(q))
+		v, rel := m.mapKey([]byte(q))
+		require.Equal(t, wv, v, "q=%q", q)
+		require.Equal(t, wrel, rel, "q=%q", q)
 	}
 }
 

@@ -40,7 +40,7 @@ type benchmark struct {
 }
 
 func always(*config) bool      { return true }
-func numOps(c *config) int64   { return c.num }
+func writeOps(c *config) int64 { return c.writes }
 func readOps(c *config) int64  { return c.reads }
 func oneOp(*config) int64      { return 1 }
 func seekBytes(c *config) bool { return c.seekNexts > 0 }
@@ -50,9 +50,9 @@ var benchmarks = map[string]*benchmark{
 	"fillseq": {fresh: true, writes: true, singleThread: true, ignoresDuration: true,
 		showBytes: always, opKind: "write", limit: fillSeqOps, loop: fillSeq},
 	"fillrandom": {fresh: true, writes: true, showBytes: always, opKind: "write",
-		limit: numOps, loop: fillRandom},
+		limit: writeOps, loop: fillRandom},
 	"overwrite": {writes: true, showBytes: always, opKind: "write",
-		limit: numOps, loop: fillRandom},
+		limit: writeOps, loop: fillRandom},
 	"readrandom": {reads: true, showFound: true, showBytes: always, opKind: "read",
 		limit: readOps, loop: readRandom},
 	"seekrandom": {reads: true, showFound: true, showBytes: seekBytes, opKind: "seek",

@@ -38,14 +38,22 @@ func fillSeqOps(c *config) int64 {
 	return c.num
 }
 
-// fillRandom writes uniformly random keys of [0, num) (times -key_stride)
-// with replacement, so
-// about 63% of num keys end up distinct, as in db_bench. It is also the
+// fillRandom writes -writes uniformly random keys of [0, num) (times
+// -key_stride) with replacement, so with -writes=num about 63% of num keys
+// end up distinct, as in db_bench. A sparse fill (-writes given) records
+// the keys it writes for the seek targets. It is also the
 // writer thread of the *whilewriting benchmarks, which runs until the readers
 // finish, at most -benchmark_write_rate_limit bytes a second.
 func fillRandom(r *run, w *worker) error {
 	n := uint64(r.cfg.num)
-	return writeLoop(r, w, func() uint64 { return w.keys.written(w.rng.Uint64N(n)) })
+	written := r.cfg.written
+	return writeLoop(r, w, func() uint64 {
+		i := w.rng.Uint64N(n)
+		if written != nil {
+			written.add(i)
+		}
+		return w.keys.written(i)
+	})
 }
 
 // writeLoop writes -batch_size keys per operation, each key from nextKey.

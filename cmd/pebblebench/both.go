@@ -44,6 +44,11 @@ func (d *driver) start() error {
 			}
 		}
 	}
+	if d.cfg.useExistingDB && d.cfg.written != nil {
+		if err := d.engines[0].readKeySet(); err != nil {
+			return err
+		}
+	}
 	if d.cfg.reportIntervalSeconds > 0 {
 		p, err := newProgressReporter(d.cfg, os.Stderr)
 		if err != nil {
@@ -119,7 +124,15 @@ func (d *driver) runSpec(spec benchSpec) error {
 	results := make([][]*result, len(d.engines))
 	for i := 0; i < spec.repeats && !d.stop.Load(); i++ {
 		d.seq++
-		for ei, e := range d.engines {
+		for k := range d.engines {
+			// Every second repeat runs the engines in the other order, so
+			// neither always runs just after the other (a warmer cache or a
+			// colder core would otherwise favour one side of every ratio).
+			ei := k
+			if i%2 == 1 {
+				ei = len(d.engines) - 1 - k
+			}
+			e := d.engines[ei]
 			if d.stop.Load() {
 				break
 			}

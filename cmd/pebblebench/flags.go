@@ -23,6 +23,7 @@ type config struct {
 	dbGiven    bool
 
 	num       int64
+	writes    int64
 	reads     int64
 	duration  int
 	threads   int
@@ -53,7 +54,9 @@ type config struct {
 	disableWAL      bool
 	sync            bool
 
-	keyStride                 int64
+	keyStride int64
+	// written records the keys of sparse fills (-writes); nil otherwise.
+	written                   *keySet
 	seekUpperBoundLen         int64
 	emptyRangeFraction        float64
 	seekTargetRangeMultiplier int64
@@ -107,6 +110,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.StringVar(&c.db, "db", "", "directory for the database; default a fresh temporary directory removed at exit. With -engine=both the engines use <db>/pebble and <db>/pebblerf")
 
 	fs.Int64Var(&c.num, "num", 1000000, "number of key/values to place in the database; keys are drawn from [0, num)")
+	fs.Int64Var(&c.writes, "writes", -1, "number of write operations of fillrandom and overwrite per thread, each key drawn from [0, num); -1 means -num. Below -num it makes a sparse key space (-num=8000000 -writes=100000 writes about 1.2% of the positions); bounded seekrandom then starts non-empty ranges at written keys and -empty_range_fraction's ranges where none was written (the keys written in this process are recorded, 1 bit per position)")
 	fs.Int64Var(&c.reads, "reads", -1, "number of read (or seek) operations per thread; -1 means -num")
 	fs.IntVar(&c.duration, "duration", 0, "seconds to run each benchmark for, instead of -num/-reads operations (0 = use the counts); fillseq ignores it")
 	fs.IntVar(&c.threads, "threads", 1, "number of concurrent threads; each does -num writes or -reads reads")
@@ -195,6 +199,13 @@ func (c *config) validate() error {
 	}
 	if c.num <= 0 {
 		return badFlag("num", "%d must be positive", c.num)
+	}
+	if c.writes == -1 {
+		c.writes = c.num
+	} else if c.writes <= 0 {
+		return badFlag("writes", "%d must be positive or -1", c.writes)
+	} else {
+		c.written = newKeySet(c.num)
 	}
 	if c.reads == -1 {
 		c.reads = c.num

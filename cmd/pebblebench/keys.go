@@ -71,6 +71,18 @@ func (g keyGen) fill(key []byte, v uint64) {
 	}
 }
 
+// index is the inverse of fill and written for a key fill wrote: the index
+// i of key number i*stride. With -keys_per_prefix the number bytes hold only
+// the low bytes of the key number, which is enough for any num below 2^64
+// that fits them.
+func (g keyGen) index(key []byte) uint64 {
+	var v uint64
+	for _, b := range key[g.prefixEnd():g.numberEnd()] {
+		v = v<<8 | uint64(b)
+	}
+	return v / g.stride
+}
+
 // makeMissing turns a key written by fill into one that no fill benchmark
 // writes: every written key has '0' in its first padding byte. The result
 // sorts just after the key it came from, inside the key space, so neither the

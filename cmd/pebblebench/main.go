@@ -160,7 +160,7 @@ func printHeader(w io.Writer, c *config, root string) {
 	fmt.Fprintf(w, "Plug-ins:   %s\n", c.pluginDescription())
 	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.cacheSize, c.writeBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.disableWAL])
 	if c.engine == engineBoth {
-		fmt.Fprintln(w, "Runs:       engines alternate over the same keys; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
+		fmt.Fprintln(w, "Runs:       engines alternate over the same keys, in swapped order every second repeat; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
 	}
 	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
 	for _, spec := range mustParseBenchmarkList(c.benchmarks) {

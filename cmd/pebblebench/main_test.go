@@ -6,10 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -151,6 +149,20 @@ func TestRepeatsPrintSummaries(t *testing.T) {
 	require.Contains(t, out, "ratio pebblerf/pebble readrandom [MEDIAN 3 runs] : ")
 }
 
+// TestFailedRunExitStatus checks that a run that fails (here: its DB
+// directory would be under a regular file) ends with status 1 and the error,
+// both when preparing the DB and when opening it.
+func TestFailedRunExitStatus(t *testing.T) {
+	file := t.TempDir() + "/file"
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	for _, args := range [][]string{{"-benchmarks=fillseq"}, {"-use_existing_db", "-benchmarks=readrandom"}} {
+		var stdout, stderr bytes.Buffer
+		status := realMain(append(args, "-db="+file, "-num=10", "-seed=1"), &stdout, &stderr)
+		require.Equal(t, exitFailure, status, "%v", args)
+		require.Contains(t, stderr.String(), file+"/pebble")
+	}
+}
+
 // TestExitStatusAndInterrupt runs the real process: a bad flag exits with
 // status 2 and a message naming it; SIGINT during a benchmark ends it early,
 // still prints its result line, and exits with status 130.
@@ -187,15 +199,4 @@ func TestExitStatusAndInterrupt(t *testing.T) {
 	require.Contains(t, all, "readrandom   : interrupted")
 	require.NotContains(t, all, "seekrandom   : ")
 	require.Contains(t, all, "STATISTICS:")
-}
-
-// TestFailedRunFails: an engine that cannot be opened (its directory lies
-// under a file) ends the run with status 1 and the error, not status 0.
-func TestFailedRunFails(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
-	require.NoError(t, os.WriteFile(file, nil, 0o644))
-	var stderr bytes.Buffer
-	status := realMain([]string{"-benchmarks=fillrandom", "-num=10", "-db=" + file}, io.Discard, &stderr)
-	require.Equal(t, exitFailure, status, stderr.String())
-	require.Contains(t, stderr.String(), "pebblebench:")
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/pebblerf/pebble/rangefilter"
 )
 
 // levelShape is one LSM level in the levelstats output.
@@ -15,6 +17,10 @@ type levelShape struct {
 	Bytes       int64 `json:"bytes"`
 	Sublevels   int32 `json:"sublevels"`
 	FilterBytes int64 `json:"filter_bytes"`
+	// RangeFilterBytes and RangeFilterKeys are the range filters' size and
+	// the distinct prefixes they hold (pebblerf's tables only).
+	RangeFilterBytes int64 `json:"range_filter_bytes,omitempty"`
+	RangeFilterKeys  int64 `json:"range_filter_keys,omitempty"`
 }
 
 // lsmShape reads the shape of the LSM: files, bytes and sublevels from
@@ -38,6 +44,12 @@ func lsmShape(e engine) ([]levelShape, error) {
 			for _, t := range tables[i] {
 				if t.Properties != nil {
 					shape[i].FilterBytes += int64(t.Properties.FilterSize)
+					if f, ok, err := rangefilter.RangeFilterFromUserProperties(t.Properties.UserProperties); ok && err == nil {
+						shape[i].RangeFilterBytes += int64(len(f))
+						if info, err := rangefilter.DescribeRangeFilter(f); err == nil {
+							shape[i].RangeFilterKeys += int64(info.Keys)
+						}
+					}
 				}
 			}
 		}
@@ -63,8 +75,16 @@ func printLevelStats(out io.Writer, e engine, _ *config) (interface{}, error) {
 		total.Bytes += l.Bytes
 		total.Sublevels += l.Sublevels
 		total.FilterBytes += l.FilterBytes
+		total.RangeFilterBytes += l.RangeFilterBytes
+		total.RangeFilterKeys += l.RangeFilterKeys
 	}
 	fmt.Fprintf(out, "%5s %5d %8.1f %9d %10.1f\n", "total", total.Files, float64(total.Bytes)/(1<<20), total.Sublevels, float64(total.FilterBytes)/(1<<10))
+	if total.RangeFilterBytes > 0 {
+		// Range filters are table properties: each open table holds its
+		// filter in the Go heap, outside the block cache.
+		fmt.Fprintf(out, "Range filters: %.1f KB, %.2f bits/key over %d keys, in the Go heap of open tables (point filters above: block cache)\n",
+			float64(total.RangeFilterBytes)/(1<<10), 8*float64(total.RangeFilterBytes)/float64(max(total.RangeFilterKeys, 1)), total.RangeFilterKeys)
+	}
 	return map[string]interface{}{"levels": shape}, nil
 }
 
