@@ -37,16 +37,23 @@ func meanAndCI95(xs []float64) (mean, ci float64) {
 // median returns the middle value of xs, or the mean of the two middle
 // values for an even count.
 func median(xs []float64) float64 {
+	lo, hi := middle(xs)
+	return (lo + hi) / 2
+}
+
+// middle returns the middle value of xs twice, or with an even count its
+// middle two, in order; zeros for none.
+func middle(xs []float64) (lo, hi float64) {
 	if len(xs) == 0 {
-		return 0
+		return 0, 0
 	}
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	mid := len(s) / 2
 	if len(s)%2 == 1 {
-		return s[mid]
+		return s[mid], s[mid]
 	}
-	return (s[mid-1] + s[mid]) / 2
+	return s[mid-1], s[mid]
 }
 
 // throughputs returns the runs' ops/sec and MB/s, and whether every run
@@ -185,14 +192,9 @@ func medianRatioLine(base, other []*result) string {
 // median, and a MEDIAN line's micros/op and ops/sec always agree. (An
 // average of 13.0 and 0.5 reads 6.75 while the inverse pair averages 1.04.)
 func medianRatio(rs []float64) float64 {
-	if len(rs) == 0 {
-		return 0
+	lo, hi := middle(rs)
+	if lo == hi {
+		return lo
 	}
-	s := append([]float64(nil), rs...)
-	sort.Float64s(s)
-	mid := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[mid]
-	}
-	return math.Sqrt(s[mid-1] * s[mid])
+	return math.Sqrt(lo * hi)
 }
