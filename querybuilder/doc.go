@@ -18,7 +18,8 @@
 // iterates within [lower, U), where U is the nearest file start above k in
 // any run: files starting at or after U are outside the bounds and are never
 // opened. Only when the caller moves past U does the iterator widen its upper
-// bound to the query's and re-seek to U. The result is exactly a plain
+// bound, to the next file start above U (the query's bound once none is
+// left), and re-seek to U. The result is exactly a plain
 // iterator's, for any U > k: Pebble returns every key of its view inside its
 // bounds, and the widening resumes at the first key the narrower bounds hid.
 // This is the "deferral" of Speedb's query builder, done with bounds instead

@@ -20,7 +20,7 @@ const (
 	// upper bound, so Pebble never opens one.
 	SkippedByBounds
 	// Deferred: the run has files within the query's bounds, but all of
-	// them start at or after the step bound, and the query never widened.
+	// them start at or after the last step bound the query read under.
 	Deferred
 	// SkippedByPrefixFilter: every file within reach was opened and its
 	// prefix filter said no. Only an Annotator can tell.
@@ -77,9 +77,10 @@ type Explanation struct {
 	Plan               Plan
 	Reason             redact.RedactableString
 	// Step is the first step bound (nil when not stepped); Widenings how
-	// often the query had to go past a step.
-	Step      []byte
-	Widenings int
+	// often the query had to go past a step; Reach the step bound it ended
+	// under (nil once it had the upper bound back).
+	Step, Reach []byte
+	Widenings   int
 	// Keys is how many keys the query returned.
 	Keys int
 	Runs []RunExplanation
@@ -132,7 +133,7 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 		e.format = pebble.DefaultComparer.FormatKey
 	}
 	e.Plan, e.Reason = q.Plan()
-	e.Step = planned.step
+	e.Step, e.Reach = planned.step, planned.reach
 	layout := q.layout
 	if err := errors.CombineErrors(planned.err, q.Close()); err != nil {
 		return nil, err
@@ -170,6 +171,7 @@ type probeIter interface {
 type probeResult struct {
 	keys  [][]byte
 	step  []byte
+	reach []byte
 	stats pebble.IteratorStats
 	err   error
 }
@@ -192,6 +194,9 @@ func runProbe(it probeIter, seek []byte, nexts int) probeResult {
 		}
 		valid = it.Next()
 	}
+	if q, ok := it.(*Iterator); ok && r.step != nil {
+		r.reach = q.step
+	}
 	r.stats, r.err = it.Stats(), it.Error()
 	return r
 }
@@ -209,16 +214,17 @@ func equalKeys(a, b [][]byte) bool {
 }
 
 // explainRuns classifies every run from the file metadata: the query's
-// reach starts at the seek key (or the lower bound) and ends at the step, or
-// at the upper bound once the query widened or if it never stepped.
+// reach starts at the seek key (or the lower bound) and ends at the last
+// step it read under, or at the upper bound once it had that back or if it
+// never stepped.
 func (b *Builder) explainRuns(e *Explanation, l *Layout, o *pebble.IterOptions) {
 	from := e.Seek
 	if from == nil || (o.LowerBound != nil && b.opts.Comparer.Compare(from, o.LowerBound) < 0) {
 		from = o.LowerBound
 	}
 	reach := o.UpperBound
-	if e.Step != nil && e.Widenings == 0 {
-		reach = e.Step
+	if e.Step != nil && e.Reach != nil {
+		reach = e.Reach
 	}
 	var filtered redact.SafeString
 	switch {
@@ -279,7 +285,15 @@ func (e *Explanation) SafeFormat(w redact.SafePrinter, _ rune) {
 	}
 	w.Printf(" next %d: plan %v (%v)\n", redact.SafeInt(e.Nexts), e.Plan, e.Reason)
 	if e.Step != nil {
-		w.Printf("step [%v, %v), widened %d times\n", key(e.Lower), key(e.Step), redact.SafeInt(e.Widenings))
+		w.Printf("step [%v, %v), widened %d times", key(e.Lower), key(e.Step), redact.SafeInt(e.Widenings))
+		switch {
+		case e.Widenings == 0:
+		case e.Reach != nil:
+			w.Printf(" to %v", key(e.Reach))
+		default:
+			w.SafeString(" to the upper bound")
+		}
+		w.SafeString("\n")
 	}
 	w.Printf("keys returned: %d\n", redact.SafeInt(e.Keys))
 	for _, r := range e.Runs {

@@ -51,7 +51,8 @@ type QueryStats struct {
 	// Steps counts the seeks that ran under a narrowed upper bound.
 	Steps int
 	// Widenings counts the times the caller moved past a step and the
-	// iterator re-seeked under the full bounds.
+	// iterator re-seeked under a wider bound: the next step, or the
+	// caller's bounds once no step is left.
 	Widenings int
 	// PrefixSeeks counts SeekGEs issued as SeekPrefixGE by the prefix plan.
 	PrefixSeeks int
@@ -176,19 +177,38 @@ func (i *Iterator) widen() {
 }
 
 // forward finishes a forward move: if the upstream iterator ran out at the
-// step bound, the keys it hid start at the step, so the iterator widens and
-// seeks there. Every key below the step has been seen by then, so the result
-// is the plain iterator's next key.
+// step bound, the keys it hid start at the step, so the iterator extends its
+// upper bound and seeks there. Every key below the step has been seen by
+// then, so the result is the plain iterator's next key. The bound moves on
+// to the next step after the old one rather than to the caller's bound:
+// unbounded, the re-seek would position every run that still has a file
+// ahead — on a many-run LSM, a block in each of dozens of runs for the one
+// key the caller wanted next. Only when no step is left (or the auto plan
+// stopped stepping) does the iterator take the caller's bounds back.
 func (i *Iterator) forward(s pebble.IterValidityState, limit []byte) pebble.IterValidityState {
-	if s != pebble.IterExhausted || i.step == nil || i.userPrefix || i.it.Error() != nil {
-		return s
+	for s == pebble.IterExhausted && i.step != nil && !i.userPrefix && i.it.Error() == nil {
+		resume := i.step
+		i.stats.Widenings++
+		i.window.widenings++
+		i.adapt()
+		if u := i.nextStep(resume); u != nil {
+			i.step = u
+			i.it.SetBounds(i.opts.LowerBound, u)
+		} else {
+			i.widen()
+		}
+		s = i.it.SeekGEWithLimit(resume, limit)
 	}
-	resume := i.step
-	i.widen()
-	i.stats.Widenings++
-	i.window.widenings++
-	i.adapt()
-	return i.it.SeekGEWithLimit(resume, limit)
+	return s
+}
+
+// nextStep returns the step bound to extend to when the caller moves past
+// the step bound resume, or nil to take the caller's bounds back.
+func (i *Iterator) nextStep(resume []byte) []byte {
+	if i.plan != PlanStepped {
+		return nil
+	}
+	return i.stepBound(resume)
 }
 
 // adapt stops stepping under the auto plan when most recent steps widened.
