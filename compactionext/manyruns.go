@@ -54,7 +54,8 @@ const DefaultRuns = 12
 //     (one its last merge did not force), except to catch up with a unit
 //     deeper than Runs-1.
 //   - L0StopWritesThreshold is raised to 3·Runs so the driver, not a write
-//     stop, bounds L0.
+//     stop, bounds L0, and MemTableStopWritesThreshold to 4, so that a flush
+//     slowed by a merge next to it does not stop writes.
 //
 // What it cannot reproduce of universal compaction:
 //   - A key's run count is not the same everywhere: a key in the slice
@@ -75,9 +76,12 @@ type ManyRuns struct {
 	// Runs is the sorted-run count the driver keeps (at least 2).
 	Runs int
 	// SliceBytes is the size of the slices merged one at a time, the target
-	// size of L6 tables (default MemTableSize/8, at least 64 KiB). Smaller
+	// size of L6 tables (default MemTableSize/2, at least 64 KiB). Smaller
 	// slices make the count steadier and the merges smaller, at the cost of
-	// more, smaller L0 tables (SliceBytes/16 is L0's target file size).
+	// more, smaller L0 tables (SliceBytes/16 is L0's target file size): at
+	// MemTableSize/8 a flush became about 60 tables, and with a dozen
+	// sublevels of those Pebble's flushes slowed until writes stopped for
+	// seconds (measured on the seed scenario).
 	SliceBytes int64
 	// MinInterval is the least time between two driver merges (default
 	// 200ms). A merge held back takes the flushes that came meanwhile into
@@ -114,12 +118,16 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	}
 	opts.DisableAutomaticCompactions = true
 	opts.L0StopWritesThreshold = max(opts.L0StopWritesThreshold, 3*p.Runs)
+	// Every merge flushes the memtable early (see above), and a flush
+	// that runs next to a merge takes longer: room for four memtables
+	// rather than Pebble's two keeps writes from stopping meanwhile.
+	opts.MemTableStopWritesThreshold = max(opts.MemTableStopWritesThreshold, 4)
 	// Pebble's L0 score is 2·sublevels/threshold; this records the intent
 	// should automatic compactions be turned back on.
 	opts.L0CompactionThreshold = 2 * p.Runs
 	opts.LBaseMaxBytes = 1 << 60
 	if p.SliceBytes <= 0 {
-		p.SliceBytes = max(int64(opts.MemTableSize)/8, 64<<10)
+		p.SliceBytes = max(int64(opts.MemTableSize)/2, 64<<10)
 	}
 	// With Lbase at L6, TargetFileSizes[1] is L6's; the rest are set alike
 	// should Lbase ever move up.
@@ -165,6 +173,7 @@ func (p *ManyRuns) Start(db DB) (func(), error) {
 		poll:        interval,
 		minInterval: interval,
 		step:        func(ctx context.Context) bool { return p.step(ctx, db) },
+		relievesL0:  true,
 		stepped:     p.stepped,
 	}
 	w.start()

@@ -101,7 +101,8 @@ func TestManyRunsApplyRejects(t *testing.T) {
 
 // TestManyRunsDriver runs the background driver on a fake clock: it merges
 // after a flush, holds merges back for MinInterval and while writes are
-// stalled, looks again by itself once the interval has passed, and stops.
+// stalled on memtables (not on L0, which only its merges relieve), looks
+// again by itself once the interval has passed, and stops.
 func TestManyRunsDriver(t *testing.T) {
 	clock := newFakeClock()
 	steps := make(chan bool, 100)
@@ -140,16 +141,29 @@ func TestManyRunsDriver(t *testing.T) {
 	require.True(t, awaitStep())
 	require.Equal(t, 2, cdb.compactions())
 
-	// A write stall also holds it back, even once the interval has passed.
+	// A write stall on memtables also holds it back, even once the
+	// interval has passed.
 	w.randomFlush(200, 2000)
 	require.False(t, awaitStep())
-	p.monitor.setStalled(true)
+	p.monitor.setStalled(true, false)
 	clock.Advance(time.Minute)
 	require.False(t, awaitStep())
 	require.Equal(t, 2, cdb.compactions())
-	p.monitor.setStalled(false) // wakes the driver
+	p.monitor.setStalled(false, false) // wakes the driver
 	require.True(t, awaitStep())
 	require.Equal(t, 3, cdb.compactions())
+
+	// A stall on L0 does not: only the driver's merges can end it (with
+	// automatic compactions off), so waiting for its end would wait for
+	// ever.
+	w.randomFlush(200, 2000)
+	require.False(t, awaitStep())
+	p.monitor.setStalled(true, true)
+	clock.Advance(time.Minute)
+	require.True(t, awaitStep())
+	require.Equal(t, 4, cdb.compactions())
+	p.monitor.setStalled(false, false)
+	require.False(t, awaitStep())
 
 	stop()
 	for len(steps) > 0 {
@@ -157,7 +171,7 @@ func TestManyRunsDriver(t *testing.T) {
 	}
 	w.randomFlush(200, 2000)
 	clock.Advance(time.Hour)
-	require.Equal(t, 3, cdb.compactions())
+	require.Equal(t, 4, cdb.compactions())
 	select {
 	case <-steps:
 		t.Fatal("driver stepped after stop")
