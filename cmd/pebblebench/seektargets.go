@@ -21,6 +21,9 @@ type seekTargets struct {
 	upperLen        uint64
 	emptyFraction   float64
 	missingFraction float64
+	// hotFraction of the targets come from [0, hotSpace).
+	hotFraction float64
+	hotSpace    uint64
 }
 
 func (c *config) seekTargets() seekTargets {
@@ -30,6 +33,8 @@ func (c *config) seekTargets() seekTargets {
 		upperLen:        uint64(c.seekUpperBoundLen),
 		emptyFraction:   c.emptyRangeFraction,
 		missingFraction: c.missingFraction,
+		hotFraction:     c.seekHotFraction,
+		hotSpace:        max(uint64(float64(c.num)*c.seekHotRange), 1),
 	}
 }
 
@@ -39,7 +44,11 @@ func (t seekTargets) bounded() bool { return t.upperLen > 0 }
 // next fills key with the next target and, when bounded, upper with its
 // upper bound. It reports whether the range was chosen to be empty.
 func (t seekTargets) next(rng *rand.Rand, key, upper []byte) (empty bool) {
-	v := t.keys.written(rng.Uint64N(t.space))
+	n := rng.Uint64N(t.space)
+	if t.hotFraction > 0 && rng.Float64() < t.hotFraction {
+		n = rng.Uint64N(t.hotSpace)
+	}
+	v := t.keys.written(n)
 	if t.emptyFraction > 0 && rng.Float64() < t.emptyFraction {
 		v += 1 + rng.Uint64N(t.keys.stride-t.upperLen)
 		empty = true
