@@ -100,6 +100,18 @@ type lsmSummary struct {
 	LongestStallMs float64 `json:"longest_stall_ms"`
 	// LongestStallReason is Pebble's reason for the longest stall.
 	LongestStallReason string `json:"longest_stall_reason"`
+	// With a run-count target (the many-runs profile), Target is it and
+	// Band* describe the samples from the first that reached 80% of it
+	// (before, the shape is still being built from the fill's one run):
+	// their min, mean and max, and the share within 20% of the target.
+	Target     int     `json:"target,omitempty"`
+	BandFrom   int     `json:"band_from_sample,omitempty"`
+	BandMin    int     `json:"band_runs_min,omitempty"`
+	BandMean   float64 `json:"band_runs_mean,omitempty"`
+	BandMax    int     `json:"band_runs_max,omitempty"`
+	BandWithin float64 `json:"band_within_20pct,omitempty"`
+	// Series is every sample, in order.
+	Series []int `json:"series"`
 	// WriteAmp is the bytes flushed and compacted over the bytes written to
 	// the WAL during the run (0 without a WAL).
 	WriteAmp float64 `json:"write_amp"`
@@ -113,10 +125,13 @@ func (s *lsmSummary) setWriteAmp(delta []ticker) {
 	}
 }
 
-func (w *lsmWatch) stop(stalls *stallClock) *lsmSummary {
+func (w *lsmWatch) stop(stalls *stallClock, target int) *lsmSummary {
 	close(w.quit)
 	<-w.done
-	s := &lsmSummary{Samples: len(w.samples)}
+	s := &lsmSummary{Samples: len(w.samples), Series: w.samples}
+	if target > 0 {
+		s.setBand(target)
+	}
 	s.RunsMin, s.RunsMean, s.RunsMax = minMeanMax(w.samples)
 	s.SteadyMin, s.SteadyMean, s.SteadyMax = minMeanMax(w.samples[len(w.samples)/4:])
 	if stalls != nil {
@@ -124,6 +139,27 @@ func (w *lsmWatch) stop(stalls *stallClock) *lsmSummary {
 		s.Stalls, s.LongestStallMs, s.LongestStallReason = count, float64(longest.Microseconds())/1000, why
 	}
 	return s
+}
+
+func (s *lsmSummary) setBand(target int) {
+	s.Target = target
+	from := 0
+	for from < len(s.Series) && float64(s.Series[from]) < 0.8*float64(target) {
+		from++
+	}
+	band := s.Series[from:]
+	if len(band) == 0 {
+		return
+	}
+	s.BandFrom = from
+	s.BandMin, s.BandMean, s.BandMax = minMeanMax(band)
+	within := 0
+	for _, n := range band {
+		if d := float64(n - target); d >= -0.2*float64(target) && d <= 0.2*float64(target) {
+			within++
+		}
+	}
+	s.BandWithin = float64(within) / float64(len(band))
 }
 
 func minMeanMax(xs []int) (lo int, mean float64, hi int) {
@@ -142,7 +178,14 @@ func minMeanMax(xs []int) (lo int, mean float64, hi int) {
 }
 
 func (s *lsmSummary) String() string {
+	band := ""
+	if s.Target > 0 && s.BandMax == 0 {
+		band = fmt.Sprintf("; target %d: never reached 80%% of it", s.Target)
+	} else if s.Target > 0 {
+		band = fmt.Sprintf("; target %d: from sample %d (the first at 80%% of it) min %d mean %.1f max %d, %.0f%% of samples within 20%%",
+			s.Target, s.BandFrom, s.BandMin, s.BandMean, s.BandMax, 100*s.BandWithin)
+	}
 	return fmt.Sprintf("sorted runs over time (%d samples): min %d mean %.1f max %d, after the first quarter %d/%.1f/%d; write stalls %d, longest %.0f ms (%s); write-amp %.2f",
 		s.Samples, s.RunsMin, s.RunsMean, s.RunsMax, s.SteadyMin, s.SteadyMean, s.SteadyMax,
-		s.Stalls, s.LongestStallMs, s.LongestStallReason, s.WriteAmp)
+		s.Stalls, s.LongestStallMs, s.LongestStallReason, s.WriteAmp) + band
 }

@@ -122,6 +122,17 @@ func (c *config) shape() (compactionext.Profile, error) {
 	return p, nil
 }
 
+// runsTarget is the run count the -compaction_style shape keeps, 0 if it
+// keeps none.
+func (c *config) runsTarget() int {
+	if p, _ := c.shape(); p != nil {
+		if m, ok := p.(*compactionext.ManyRuns); ok {
+			return m.Runs
+		}
+	}
+	return 0
+}
+
 // pebblerfPlugins is what pebblerf is opened with.
 func (c *config) pebblerfPlugins() pebblerf.Plugins {
 	plugins := pebblerf.DefaultPlugins()

@@ -91,7 +91,7 @@ func (r *run) execute() (*result, error) {
 	bgDone.Wait()
 	var lsm *lsmSummary
 	if watch != nil {
-		lsm = watch.stop(r.db.Stalls())
+		lsm = watch.stop(r.db.Stalls(), c.runsTarget())
 	}
 	if r.progress != nil {
 		r.progress.end()
