@@ -30,7 +30,50 @@ type AdvisorConfig struct {
 	Clock Clock
 	// OnDecision, if set, is called after each advisor compaction.
 	OnDecision func(Decision)
+	// OnLook, if set, is called after each look at the waste counts,
+	// whether or not it led to a compaction: the advisor's reasoning.
+	OnLook func(Look)
 }
+
+// Look is what the advisor saw at one look and why it did or did not act.
+type Look struct {
+	// Reported is the number of tables the source reported waste for;
+	// Scored the number with a decayed score, Waste the sum of the scores.
+	Reported, Scored int
+	Waste            uint64
+	// Units is the number of L0 units (the parts of L0 one compaction can
+	// take), the candidates.
+	Units int
+	// Best is the best candidate seen, whether or not it passed the
+	// thresholds (zero if there was none).
+	Best Decision
+	// Acted says whether the advisor compacted Best; Reason says why not.
+	Acted  bool
+	Reason string
+}
+
+// SafeFormat implements redact.SafeFormatter; the keys are redactable.
+func (l Look) SafeFormat(w redact.SafePrinter, _ rune) {
+	w.Printf("waste reported for %d tables, %d scored, total %d; %d L0 units; ",
+		redact.Safe(l.Reported), redact.Safe(l.Scored), redact.Safe(l.Waste), redact.Safe(l.Units))
+	if l.Best.Start != nil {
+		w.Printf("best [%s, %s]: waste %d over %d runs; ", l.Best.Start, l.Best.End,
+			redact.Safe(l.Best.Waste), redact.Safe(l.Best.RunsBefore))
+	}
+	w.Printf("%s", redact.Safe(l.Reason))
+}
+
+// String implements fmt.Stringer.
+func (l Look) String() string { return redact.StringWithoutMarkers(l) }
+
+// Why a look did not compact.
+const (
+	reasonCompacted = "compacted"
+	reasonDisabled  = "switched off"
+	reasonNoWaste   = "no waste counted"
+	reasonFewRuns   = "no range with MinRuns runs holds waste"
+	reasonLowWaste  = "waste below MinWaste"
+)
 
 // Decision is one advisor compaction.
 type Decision struct {
@@ -63,18 +106,19 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // Every MinInterval, and after each LSM change, it reads the per-table waste
 // counts and folds the growth since its last look into a decayed score per
 // table (the old score is halved on each look, so the advisor follows the
-// workload rather than its history). For each table with a score it takes
-// the table's key range as a candidate, sums the scores of all tables
-// overlapping it, and counts the sorted runs overlapping it. The candidate
-// with the highest sum, among those with at least MinRuns runs and MinWaste
-// waste, is compacted with DB.Compact: all runs overlapping it are merged
-// into one. Only one compaction runs at a time, at most one per MinInterval,
-// none while writes are stalled; Close cancels a queued compaction and
-// waits.
+// workload rather than its history). Its candidates are L0's units, the parts
+// of L0 one compaction takes whole (see pick): for each it sums the scores of
+// the tables overlapping it and counts the sorted runs there. The unit with
+// the most waste, among those with at least MinRuns runs and MinWaste waste,
+// widened over the adjacent units that pass both thresholds too, is
+// compacted with DB.Compact: all runs overlapping it are merged into one.
+// Only one compaction runs at a time, at most one per MinInterval, none while
+// writes are stalled; Close cancels a queued compaction and waits.
 //
 // Each compaction is reported to OnDecision and logged through the Options'
 // Logger with the range (keys redactable), its waste and the runs before and
-// after. A compaction only rewrites tables; what reads return is unchanged.
+// after; every look, acted on or not, is reported to OnLook with the reason.
+// A compaction only rewrites tables; what reads return is unchanged.
 type Advisor struct {
 	cfg      AdvisorConfig
 	comparer *pebble.Comparer
@@ -155,21 +199,40 @@ func (a *Advisor) Close() {
 
 // step looks at the waste and compacts the worst range if it is bad enough.
 func (a *Advisor) step(ctx context.Context, db DB) bool {
-	a.observe()
+	look := a.observe()
+	defer func() {
+		if a.cfg.OnLook != nil {
+			a.cfg.OnLook(look)
+		}
+	}()
 	if !a.enabled.Load() {
+		look.Reason = reasonDisabled
+		return false
+	}
+	if look.Scored == 0 {
+		look.Reason = reasonNoWaste
 		return false
 	}
 	tables, err := db.SSTables()
 	if err != nil {
 		a.logger.Errorf("%v", errors.Wrap(err, "compactionext: advisor listing sstables"))
+		look.Reason = err.Error()
 		return false
 	}
 	lsm := newRunIndex(tables, a.comparer.Compare)
-	c, ok := a.pick(lsm)
-	if !ok {
+	var units []l0Unit
+	if len(tables) > 0 {
+		units = l0Units(tables[0], a.comparer.Compare)
+	}
+	look.Units = len(units)
+	c, reason := a.pick(lsm, units)
+	look.Best = Decision{Start: c.start, End: c.end, Waste: c.waste, RunsBefore: c.runs}
+	if reason != "" {
+		look.Reason = reason
 		return false
 	}
-	d := Decision{Start: c.start, End: c.end, Waste: c.waste, RunsBefore: c.runs}
+	look.Acted, look.Reason = true, reasonCompacted
+	d := look.Best
 	d.Err = db.Compact(ctx, c.start, a.comparer.ImmediateSuccessor(nil, c.end), false)
 	if d.Err != nil && ctx.Err() != nil {
 		return true // stopping
@@ -193,7 +256,7 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 
 // observe folds the growth of the waste counts since the last look into the
 // decayed scores.
-func (a *Advisor) observe() {
+func (a *Advisor) observe() Look {
 	a.buf = a.cfg.Source.TableWaste(a.buf[:0])
 	for t, s := range a.scores {
 		a.scores[t] = s / 2
@@ -213,11 +276,16 @@ func (a *Advisor) observe() {
 			delete(a.last, t) // the table is gone
 		}
 	}
+	look := Look{Reported: len(a.buf)}
 	for t, s := range a.scores {
 		if _, ok := seen[t]; !ok || s == 0 {
 			delete(a.scores, t)
+			continue
 		}
+		look.Scored++
+		look.Waste += s
 	}
+	return look
 }
 
 // candidate is a key range the advisor might compact.
@@ -227,35 +295,92 @@ type candidate struct {
 	runs       int
 }
 
-// pick returns the range most worth compacting.
-func (a *Advisor) pick(lsm runIndex) (candidate, bool) {
+// pick returns the range most worth compacting, or the best it saw and why it
+// is not worth it.
+//
+// The candidates are L0's units: a compaction of any range inside a unit
+// takes the whole unit, so a narrower candidate would only mislead about the
+// cost. A unit's waste is the score of every table overlapping it (its L0
+// tables and those below), its runs the runs overlapping it. The unit with
+// the most waste, among those with MinRuns runs and MinWaste waste, is
+// widened over the adjacent units (in key order) that pass both thresholds
+// too: when waste spans the whole written range across many runs, as
+// uniformly random reads over randomly written keys leave it, the range to
+// compact is all of it, and the rate limit is what bounds the cost. Without
+// L0 units (every run is a level), each scored table's range is a
+// candidate.
+func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
+	if len(units) == 0 {
+		return a.pickTable(lsm)
+	}
+	cands := make([]candidate, len(units))
+	best, reason := -1, reasonFewRuns
+	for i, u := range units {
+		cands[i] = a.score(lsm, u.Smallest, u.Largest)
+		c := cands[i]
+		if c.runs < a.cfg.MinRuns || c.waste == 0 {
+			continue
+		}
+		if best < 0 || c.waste > cands[best].waste {
+			best = i
+		}
+	}
+	if best < 0 {
+		return candidate{}, reason
+	}
+	if cands[best].waste < a.cfg.MinWaste {
+		return cands[best], reasonLowWaste
+	}
+	passes := func(c candidate) bool { return c.runs >= a.cfg.MinRuns && c.waste >= a.cfg.MinWaste }
+	lo, hi := best, best
+	for lo > 0 && passes(cands[lo-1]) {
+		lo--
+	}
+	for hi+1 < len(cands) && passes(cands[hi+1]) {
+		hi++
+	}
+	if lo == hi {
+		return cands[best], ""
+	}
+	return a.score(lsm, units[lo].Smallest, units[hi].Largest), ""
+}
+
+// score sums the waste of the tables overlapping [start, end] and counts the
+// runs there.
+func (a *Advisor) score(lsm runIndex, start, end []byte) candidate {
+	c := candidate{start: start, end: end, runs: lsm.runsOverlapping(start, end)}
+	for _, o := range lsm.overlapping(start, end) {
+		c.waste += a.scores[o.FileNum]
+	}
+	return c
+}
+
+// pickTable is pick when L0 is empty: each scored table's key range is a
+// candidate.
+func (a *Advisor) pickTable(lsm runIndex) (candidate, string) {
 	compare := a.comparer.Compare
 	var best candidate
-	found := false
+	reason := reasonFewRuns
 	for num := range a.scores {
 		t, ok := lsm.tables[num]
 		if !ok {
 			continue
 		}
-		c := candidate{start: t.Smallest.UserKey, end: t.Largest.UserKey}
-		c.runs = lsm.runsOverlapping(c.start, c.end)
+		c := a.score(lsm, t.Smallest.UserKey, t.Largest.UserKey)
 		if c.runs < a.cfg.MinRuns {
 			continue
 		}
-		for _, o := range lsm.overlapping(c.start, c.end) {
-			c.waste += a.scores[o.FileNum]
-		}
-		if c.waste < a.cfg.MinWaste {
-			continue
-		}
-		better := !found || c.waste > best.waste ||
+		better := reason == reasonFewRuns || c.waste > best.waste ||
 			// Equal waste: the narrower range costs less to compact;
 			// then the smaller start key, so the choice is deterministic.
 			(c.waste == best.waste && (compare(c.end, best.end) < 0 ||
 				(compare(c.end, best.end) == 0 && compare(c.start, best.start) > 0)))
 		if better {
-			best, found = c, true
+			best, reason = c, reasonLowWaste
 		}
 	}
-	return best, found
+	if reason == reasonLowWaste && best.waste >= a.cfg.MinWaste {
+		reason = ""
+	}
+	return best, reason
 }

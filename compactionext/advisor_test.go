@@ -251,3 +251,59 @@ func TestAdvisorRateLimitAndClose(t *testing.T) {
 	require.Equal(t, 2, count())
 	requireSameContents(t, f.db, f.ref)
 }
+
+// TestAdvisorWidensOverSpreadWaste charges waste above the thresholds to both
+// regions, as reads spread over all written keys do: the advisor compacts the
+// span of both in one compaction, not the worse one alone.
+func TestAdvisorWidensOverSpreadWaste(t *testing.T) {
+	var decisions []Decision
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 1000, MinRuns: 3,
+		OnDecision: func(d Decision) { decisions = append(decisions, d) }})
+	f.source.add(400, tablesIn(t, f.db, regionA, 0)...)
+	f.source.add(300, tablesIn(t, f.db, regionB, 0)...)
+	require.True(t, f.adv.step(context.Background(), f.db))
+	require.Len(t, decisions, 1)
+	d := decisions[0]
+	require.NoError(t, d.Err)
+	require.LessOrEqual(t, bytes.Compare(d.Start, keyOf(regionA[0]+300)), 0, "%s", d)
+	require.GreaterOrEqual(t, bytes.Compare(d.End, keyOf(regionB[1]-300)), 0, "%s", d)
+	require.Equal(t, 5, d.RunsBefore)
+	require.Equal(t, 1, d.RunsAfter)
+	require.GreaterOrEqual(t, d.Waste, uint64(4*(800+600)))
+	require.Empty(t, tablesIn(t, f.db, [2]int{0, 20000}, 0), "both regions merged into L6")
+	requireSameContents(t, f.db, f.ref)
+}
+
+// TestAdvisorLooks checks the reasons the advisor gives for each look.
+func TestAdvisorLooks(t *testing.T) {
+	var looks []Look
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 1000, MinRuns: 3,
+		OnLook: func(l Look) { looks = append(looks, l) }})
+	ctx := context.Background()
+	last := func() Look { return looks[len(looks)-1] }
+
+	require.False(t, f.adv.step(ctx, f.db))
+	require.Equal(t, reasonNoWaste, last().Reason)
+
+	aTables := tablesIn(t, f.db, regionA, 0)
+	f.source.add(50, aTables...)
+	require.False(t, f.adv.step(ctx, f.db))
+	l := last()
+	require.Equal(t, reasonLowWaste, l.Reason, "%s", l)
+	require.Equal(t, len(aTables), l.Reported)
+	require.Equal(t, 2, l.Units, "one unit per region")
+	require.Equal(t, uint64(100*len(aTables)), l.Best.Waste)
+	require.Equal(t, 5, l.Best.RunsBefore)
+	require.Contains(t, l.String(), "waste below MinWaste")
+
+	f.adv.SetEnabled(false)
+	f.source.add(10000, aTables...)
+	require.False(t, f.adv.step(ctx, f.db))
+	require.Equal(t, reasonDisabled, last().Reason)
+	f.adv.SetEnabled(true)
+	f.source.add(10000, aTables...)
+	require.True(t, f.adv.step(ctx, f.db))
+	require.True(t, last().Acted)
+	require.Equal(t, reasonCompacted, last().Reason)
+	require.Len(t, looks, 4)
+}

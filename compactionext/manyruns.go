@@ -4,6 +4,8 @@ package compactionext
 
 import (
 	"context"
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/cockroachdb/errors"
@@ -17,50 +19,73 @@ import (
 const DefaultRuns = 12
 
 // ManyRuns keeps an LSM with many sorted runs, the shape RocksDB's universal
-// compaction gives: every flush adds a run on top, and runs are merged only
-// when there are more than Runs of them.
+// compaction gives: every flush adds a run on top, and a read consults about
+// Runs of them, all the time.
+//
+// Pebble's exported API can merge runs only by key range: DB.Compact of a
+// range merges every run overlapping it (all L0 tables there, widened until
+// no overlapping older L0 table is left out, and every level below) into the
+// bottom level. It cannot merge the oldest few runs of the whole key space
+// and leave the newer ones, which is what universal compaction does. Merging
+// all of L0 whenever it grows too deep gives a sawtooth (Runs+1 down to 1 or
+// 2). ManyRuns instead cuts the key space into slices and merges a few slices
+// at a time, sweeping across the keys like a round-robin compaction, so each
+// slice is merged once every Runs-1 flushes and the slices' ages are
+// staggered: the oldest slice is Runs-1 flushes deep when it is merged, the
+// one just merged is one deep, and the count Pebble reports (L0 sublevels, the
+// deepest slice, plus L6) stays near Runs instead of swinging.
 //
 // The shape it produces:
 //   - Automatic compactions are off, so Pebble's leveled picker never runs.
-//     Each flush lands in L0; a flush whose keys overlap older L0 tables
-//     becomes a new L0 sublevel, that is a new sorted run.
-//   - Lbase is pinned to L6 (LBaseMaxBytes is effectively infinite), so below
-//     L0 there is at most one run: L6.
-//   - A driver watches the run count (L0 sublevels + non-empty levels) after
-//     every flush and, when it would exceed Runs, merges the oldest runs. As
-//     flushes go on while a merge runs, "would exceed" looks ahead: the
-//     driver merges once the count plus the flushes that ended during its
-//     previous merge (at most Runs/2) exceeds Runs. It calls
-//     DB.Compact on the key span of the oldest L0 sublevel. Pebble's manual
-//     compaction takes every L0 table overlapping that span, whatever its
-//     sublevel, and writes it with the L6 tables of the span into L6.
+//     Lbase is pinned to L6 (LBaseMaxBytes is effectively infinite), so below
+//     L0 there is at most one run: L6, in tables of SliceBytes.
+//   - Pebble cuts a flush's output at an L6 table's start key once the
+//     table's overlap with L6 exceeds ten times L0's target file size. That
+//     target is set to SliceBytes/16, so flushed tables do not cross L6 table
+//     boundaries, and each L6 table with the L0 tables above it is one slice
+//     (an l0Unit: tables that overlap only each other). Where an L6 table is
+//     small, its flushed tables cross into the next and two slices fuse into
+//     one unit; the next merge cuts them apart again.
+//   - A driver wakes after each flush. It counts the flushes since its last
+//     merge, f, and merges the next q = ceil(units·f/(Runs-1)) units after
+//     the one it merged last (wrapping at the end of the keys), plus any unit
+//     right after those that is already Runs-1 deep: one DB.Compact over the
+//     span of those units. It merges only after a flush of the writes' own
+//     (one its last merge did not force), except to catch up with a unit
+//     deeper than Runs-1.
 //   - L0StopWritesThreshold is raised to 3·Runs so the driver, not a write
-//     stop, bounds L0.
-//
-// With flushes that overlap each other (random writes) the run count is
-// therefore a sawtooth: it climbs by one per flush up to Runs+1, and one
-// merge brings it back to 1 or 2. With flushes whose keys do not overlap
-// (sequential writes) the tables stack in one sublevel and there are only
-// one or two runs, however many flushes there were.
+//     stop, bounds L0, and MemTableStopWritesThreshold to 4, so that a flush
+//     slowed by a merge next to it does not stop writes.
 //
 // What it cannot reproduce of universal compaction:
-//   - Universal picks adjacent runs by size ratio and merges only some of
-//     them (newest small runs together, or all for size amplification), so
-//     its run count stays near the trigger. Pebble's exported API can only
-//     merge L0 by key span, and with overlapping flushes a span takes every
-//     sublevel: there is no partial merge, hence the sawtooth.
+//   - A key's run count is not the same everywhere: a key in the slice
+//     merged last is in about 2 runs, one in the oldest slice in Runs. The
+//     count Pebble reports (and a merging iterator holds: every sublevel is
+//     one level iterator, and an unbounded seek in a sublevel with nothing
+//     at the key goes on to its next table) is the deepest slice's.
+//   - Compact waits for a memtable that overlaps its range to flush, and
+//     with writes spread over the keys one always does, so each merge also
+//     flushes the memtable: one more, smaller run in every slice. The
+//     driver's flush count includes these flushes.
 //   - A universal run is a file (or a level of 40), one per flush even when
 //     keys do not overlap; Pebble packs non-overlapping flushes into one
 //     sublevel, so disjoint data never forms many runs here.
 //   - At most 7 levels; runs beyond one below L0 are sublevels, and the merged
 //     data always lands in L6.
-//   - A manual compaction waits for a memtable overlapping its span to
-//     flush, so a merge also flushes the memtable.
 type ManyRuns struct {
 	// Runs is the sorted-run count the driver keeps (at least 2).
 	Runs int
-	// MinInterval is the least time between two driver compactions
-	// (default one second).
+	// SliceBytes is the size of the slices merged one at a time, the target
+	// size of L6 tables (default MemTableSize/2, at least 64 KiB). Smaller
+	// slices make the count steadier and the merges smaller, at the cost of
+	// more, smaller L0 tables (SliceBytes/16 is L0's target file size): at
+	// MemTableSize/8 a flush became about 60 tables, and with a dozen
+	// sublevels of those Pebble's flushes slowed until writes stopped for
+	// seconds (measured on the seed scenario).
+	SliceBytes int64
+	// MinInterval is the least time between two driver merges (default
+	// 200ms). A merge held back takes the flushes that came meanwhile into
+	// account, so a longer interval means fewer, larger merges.
 	MinInterval time.Duration
 	// Clock is the driver's time source (default RealClock).
 	Clock Clock
@@ -69,9 +94,16 @@ type ManyRuns struct {
 	monitor  *Monitor
 	comparer *pebble.Comparer
 	logger   pebble.Logger
-	// lead is how many flushes ended while the last merge ran: the driver
-	// merges that many runs early. Owned by the driver goroutine.
-	lead int
+	// Owned by the driver goroutine: the flush count at the end of the last
+	// merge, and the largest key it merged (nil: start from the first key).
+	flushesSeen int64
+	cursor      []byte
+	// forced is 1 if the last merge forced a flush.
+	forced int64
+	// merges counts the driver's merges; warm is set once the first sweep
+	// over the keys after the first merge is complete.
+	merges int
+	warm   bool
 	// stepped is the worker's test hook.
 	stepped func(acted bool)
 }
@@ -86,10 +118,28 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	}
 	opts.DisableAutomaticCompactions = true
 	opts.L0StopWritesThreshold = max(opts.L0StopWritesThreshold, 3*p.Runs)
+	// Every merge flushes the memtable early (see above), and a flush
+	// that runs next to a merge takes longer: room for four memtables
+	// rather than Pebble's two keeps writes from stopping meanwhile.
+	opts.MemTableStopWritesThreshold = max(opts.MemTableStopWritesThreshold, 4)
 	// Pebble's L0 score is 2·sublevels/threshold; this records the intent
 	// should automatic compactions be turned back on.
 	opts.L0CompactionThreshold = 2 * p.Runs
 	opts.LBaseMaxBytes = 1 << 60
+	if p.SliceBytes <= 0 {
+		p.SliceBytes = max(int64(opts.MemTableSize)/2, 64<<10)
+	}
+	// With Lbase at L6, TargetFileSizes[1] is L6's; the rest are set alike
+	// should Lbase ever move up.
+	opts.TargetFileSizes[0] = max(p.SliceBytes/16, 1)
+	for i := 1; i < len(opts.TargetFileSizes); i++ {
+		opts.TargetFileSizes[i] = p.SliceBytes
+	}
+	// A flush is cut at L6 table boundaries only when FlushSplitBytes is
+	// positive; Pebble's default is, a caller's zero means "default".
+	if opts.FlushSplitBytes < 0 {
+		opts.FlushSplitBytes = 0
+	}
 	p.comparer = opts.Comparer
 	if p.comparer == nil {
 		p.comparer = pebble.DefaultComparer
@@ -114,7 +164,7 @@ func (p *ManyRuns) Start(db DB) (func(), error) {
 	}
 	interval := p.MinInterval
 	if interval <= 0 {
-		interval = time.Second
+		interval = 200 * time.Millisecond
 	}
 	w := &worker{
 		clock:       clock,
@@ -123,66 +173,139 @@ func (p *ManyRuns) Start(db DB) (func(), error) {
 		poll:        interval,
 		minInterval: interval,
 		step:        func(ctx context.Context) bool { return p.step(ctx, db) },
+		relievesL0:  true,
 		stepped:     p.stepped,
 	}
 	w.start()
 	return w.stop, nil
 }
 
-// step merges the oldest runs if there are too many.
+// step merges the next slices of the sweep, as many as the flushes since the
+// last merge call for.
 func (p *ManyRuns) step(ctx context.Context, db DB) bool {
-	shape, err := Shape(db, p.comparer.Compare)
+	levels, err := db.SSTables()
 	if err != nil {
-		p.logger.Errorf("%v", err)
+		p.logger.Errorf("%v", errors.Wrap(err, "compactionext: many-runs listing sstables"))
 		return false
 	}
-	before := shape.SortedRuns()
-	if before+p.lead <= p.Runs {
+	if len(levels) == 0 || len(levels[0]) == 0 {
 		return false
 	}
-	start, end, ok := oldestSpan(shape, p.comparer.Compare)
-	if !ok {
+	compare := p.comparer.Compare
+	units := l0Units(levels[0], compare)
+	below := 0
+	for _, tables := range levels[1:] {
+		if len(tables) > 0 {
+			below++
+		}
+	}
+	before := below
+	for _, u := range units {
+		before = max(before, u.Depth+below)
+	}
+	seen := p.monitor.Flushes()
+	flushes := seen - p.flushesSeen
+	if flushes <= p.forced {
+		// Only the flush the last merge forced: sweeping on because of
+		// it would merge and force flushes in a loop. Catch up only.
+		flushes = 0
+	}
+	i, j := p.pick(units, flushes)
+	if i == j {
 		return false
 	}
-	end = p.comparer.ImmediateSuccessor(nil, end)
-	flushes := p.monitor.Flushes()
-	err = db.Compact(ctx, start, end, false)
-	// Compact flushes an overlapping memtable first; that flush is part
-	// of the merge, not a run that arrived meanwhile.
-	p.lead = min(max(int(p.monitor.Flushes()-flushes)-1, 0), p.Runs/2)
+	start, end := units[i].Smallest, units[j-1].Largest
+	err = db.Compact(ctx, start, p.comparer.ImmediateSuccessor(nil, end), false)
+	// Flushes from here on count towards the next merge, including the one
+	// Compact forces (of a memtable overlapping the range): it added a run
+	// to every slice it touched. That flush ends before the compaction
+	// starts, so a flush counted meanwhile is almost always it.
+	p.forced = min(p.monitor.Flushes()-seen, 1)
+	p.flushesSeen = seen
 	if err != nil {
 		if ctx.Err() == nil {
 			p.logger.Errorf("%v", redact.Sprintf(
-				"compactionext: many-runs merge of [%s, %s): %v", start, end, err))
+				"compactionext: many-runs merge of [%s, %s]: %v", start, end, err))
 		}
 		return true
 	}
+	p.cursor = slices.Clone(end)
+	if j == len(units) {
+		p.cursor = nil
+		// The first sweep is over once it reached the end after the
+		// units the fill left in L0 (the first merge) were merged.
+		p.warm = p.merges > 0
+	}
+	p.merges++
 	after := -1
-	if s, err := Shape(db, p.comparer.Compare); err == nil {
+	if s, err := Shape(db, compare); err == nil {
 		after = s.SortedRuns()
 	}
 	p.logger.Infof("%v", redact.Sprintf(
-		"compactionext: many-runs: %d runs > target %d, merged [%s, %s); %d runs after",
-		redact.Safe(before), redact.Safe(p.Runs), start, end, redact.Safe(after)))
+		"compactionext: many-runs: %d runs (target %d), %d flushes: merged slices %d-%d of %d, [%s, %s]; %d runs after",
+		redact.Safe(before), redact.Safe(p.Runs), redact.Safe(flushes), redact.Safe(i), redact.Safe(j-1),
+		redact.Safe(len(units)), start, end, redact.Safe(after)))
 	return true
 }
 
-// oldestSpan is the key span of the oldest L0 sublevel, or, when L0 is
-// empty, of the whole LSM.
-func oldestSpan(shape LSMShape, compare pebble.Compare) (start, end []byte, ok bool) {
-	for _, r := range shape.Runs {
-		if r.Kind == Sublevel && r.Sublevel == 0 {
-			return r.Smallest, r.Largest, true
+// pick chooses the units [i, j) to merge; i == j means none. It looks at the
+// units in key order from the one after the cursor, wrapping around.
+//
+// In the first sweep over the keys (warming up) it takes as many as make every
+// unit merged once per Runs-1 flushes, which staggers the units' ages from
+// the start. After that it takes the first unit that is Runs-1 deep and the
+// ones right after it that are too: in a staggered L0 those are the oldest,
+// and merging them as they reach that depth keeps the stagger and the
+// deepest unit at Runs-1, where a count of flushes alone drifts (a flush need
+// not reach every unit); a unit deeper than Runs-1 goes first. In both,
+// units right after those taken that are
+// Runs-1 deep are taken too (stepping over up to two shallow ones between
+// them), so a merge held back catches up.
+func (p *ManyRuns) pick(units []l0Unit, flushes int64) (i, j int) {
+	deep := p.Runs - 1
+	if p.cursor != nil {
+		// A unit that reaches past the cursor counts as after it: new
+		// tables may have joined a merged range to the unit after it.
+		i = sort.Search(len(units), func(k int) bool {
+			return p.comparer.Compare(units[k].Largest, p.cursor) > 0
+		})
+	}
+	want := int64(0)
+	if !p.warm {
+		want = (int64(len(units))*flushes + int64(deep) - 1) / int64(deep)
+	} else {
+		k := 0
+		for ; k < len(units) && units[(i+k)%len(units)].Depth < deep; k++ {
 		}
-		if r.Kind == Memtables {
-			continue
+		if k == len(units) {
+			return 0, 0
 		}
-		if start == nil || compare(r.Smallest, start) < 0 {
-			start = r.Smallest
-		}
-		if end == nil || compare(r.Largest, end) > 0 {
-			end = r.Largest
+		i = (i + k) % len(units)
+		// A unit the sweep passed by (its tables joined a merged range
+		// only after the merge) would wait a whole sweep: the deepest
+		// unit goes first once it is past due.
+		for k, u := range units {
+			if u.Depth > max(deep, units[i].Depth) {
+				i = k
+			}
 		}
 	}
-	return start, end, start != nil
+	if i == len(units) {
+		i = 0
+	}
+	for j = i; j < len(units) && (int64(j-i) < want || deepSoon(units[j:], deep)); j++ {
+	}
+	return i, j
+}
+
+// deepSoon reports whether units[0], or one of the two after it, is deep.
+// Between the slices, keys written where no L6 table lies form small units
+// of their own, never deep; a merge steps over them rather than stop.
+func deepSoon(units []l0Unit, deep int) bool {
+	for k := 0; k < min(len(units), 3); k++ {
+		if units[k].Depth >= deep {
+			return true
+		}
+	}
+	return false
 }

@@ -24,10 +24,12 @@ import (
 // shape, with the advisor off and on. It is a measurement, not a test: it
 // runs only with PEBBLERF_SEED_SCENARIO=1 and prints a table.
 //
-// seekstats does not yet report per-table waste, so the advisor is fed by
-// modelWaste: one seek in sampleEvery is charged to every table whose key
-// range holds the seek target, since without a filter each such run loads a
-// block and at most one of them yields the value.
+// The scenario runs on upstream Pebble without pebblerf's statistics (the
+// package sits beside seekstats, not above it), so the advisor is fed by
+// modelWaste: one seek in sampleEvery is charged to every table whose
+// key range holds the seek target, since without a filter each such run loads
+// a block and at most one of them yields the value. pebblebench's
+// -compaction_advisor runs it on seekstats' real counts.
 func TestSeedScenario(t *testing.T) {
 	if os.Getenv("PEBBLERF_SEED_SCENARIO") == "" {
 		t.Skip("measurement; set PEBBLERF_SEED_SCENARIO=1")

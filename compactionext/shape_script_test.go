@@ -17,11 +17,12 @@ import (
 // TestShapeScripts runs the scripts in testdata/shape_*: loads under a
 // profile, the many-runs driver stepped by hand, and the shape printed.
 //
-//	open profile=<leveled|many-runs|none> [runs=N]
+//	open profile=<leveled|many-runs|none> [runs=N] [slice=BYTES]
 //	seq from=F n=N          write keys [F, F+N) and flush
 //	random n=N space=S      write N random keys below S and flush
 //	drive                   one step of the profile's driver
 //	shape                   the runs, newest first (sizes left out)
+//	units                   the depth of L0's units (what one merge can take), in key order
 func TestShapeScripts(t *testing.T) {
 	paths, err := filepath.Glob("testdata/shape_*")
 	require.NoError(t, err)
@@ -54,6 +55,9 @@ func runShapeScript(t *testing.T, path string) {
 				case "many-runs":
 					p := &ManyRuns{}
 					td.ScanArgs(t, "runs", &p.Runs)
+					if td.HasArg("slice") {
+						td.ScanArgs(t, "slice", &p.SliceBytes)
+					}
 					profile = p
 				default:
 					t.Fatalf("unknown profile %q", name)
@@ -82,6 +86,15 @@ func runShapeScript(t *testing.T, path string) {
 				require.True(t, ok, "drive needs the many-runs profile")
 				merged := p.step(context.Background(), db)
 				return fmt.Sprintf("merged=%t %s", merged, runsLine(t, db))
+			case "units":
+				levels, err := db.SSTables()
+				require.NoError(t, err)
+				units := l0Units(levels[0], pebble.DefaultComparer.Compare)
+				depths := make([]int, len(units))
+				for i, u := range units {
+					depths[i] = u.Depth
+				}
+				return fmt.Sprintf("%d units, depths in key order: %v\n", len(units), depths)
 			case "shape":
 				shape := requireShapeMatchesPebble(t, db)
 				var b strings.Builder

@@ -204,6 +204,9 @@ func (d *driver) report(res *result, runNumber int) error {
 	if res.Interrupted {
 		fmt.Fprintf(d.out, "%-12s : interrupted; the line above covers the operations done until then\n", d.label(res.Benchmark, res.Engine))
 	}
+	if res.LSM != nil {
+		fmt.Fprintf(d.out, "%-12s : %s\n", d.label(res.Benchmark, res.Engine), res.LSM)
+	}
 	if res.hist != nil {
 		printHistogram(d.out, res.bench.opKind, res.hist)
 	}

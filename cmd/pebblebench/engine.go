@@ -42,6 +42,8 @@ type engine interface {
 	// LevelTable is pebblerf's per-level seek statistics table, "" for
 	// upstream or with the statistics off.
 	LevelTable() string
+	// Stalls times the DB's write stalls (lsmwatch.go).
+	Stalls() *stallClock
 	// Explain explains one query, nil for upstream (see explain.go).
 	Explain(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	Close() error
@@ -95,7 +97,11 @@ type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	explain    func(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	// stop stops the shape profile's driver, which must end before Close.
 	stop func()
+	// stalls times the DB's write stalls.
+	stalls *stallClock
 }
+
+func (a *adapter[D, I, B]) Stalls() *stallClock { return a.stalls }
 
 func (a *adapter[D, I, B]) Name() string { return a.name }
 
@@ -181,11 +187,13 @@ func openEngine(name, dir string, opts *upstream.Options, c *config) (engine, er
 			return nil, err
 		}
 	}
+	stalls := &stallClock{}
+	stalls.attach(opts)
 	db, err := upstream.Open(dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	a := &adapter[*upstream.DB, *upstream.Iterator, *upstream.Batch]{name: name, db: db}
+	a := &adapter[*upstream.DB, *upstream.Iterator, *upstream.Batch]{name: name, db: db, stalls: stalls}
 	if shape != nil {
 		if a.stop, err = shape.Start(db); err != nil {
 			return nil, errors.CombineErrors(err, db.Close())

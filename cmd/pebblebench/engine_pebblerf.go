@@ -14,11 +14,13 @@ import (
 // statistics on.
 func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error) {
 	plugins := c.pebblerfPlugins()
+	stalls := &stallClock{}
+	stalls.attach(opts)
 	db, err := pebblerf.OpenWithPlugins(dir, opts, plugins)
 	if err != nil {
 		return nil, err
 	}
-	a := &adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch]{name: enginePebbleRF, db: db}
+	a := &adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch]{name: enginePebbleRF, db: db, stalls: stalls}
 	plan, _ := c.plan() // validated
 	// One builder per open DB: it caches the LSM's layout across queries.
 	queries := db.RangeQueries(pebblerf.RangeQueryOptions{Plan: plan})
@@ -43,6 +45,9 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 			out := make([]ticker, len(named))
 			for i, t := range named {
 				out[i] = ticker{Name: t.Name, Count: int64(t.Count)}
+			}
+			if plugins.Advisor != nil {
+				out = append(out, ticker{advisorCompactionsTicker, c.advisorCompactions.Load()})
 			}
 			return out
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
 )
@@ -71,6 +72,16 @@ type config struct {
 	numLevelsGiven     bool
 	compactionAdvisor  bool
 	pebblerfStatistics bool
+	// advisorLog, advisorIntervalMs: -compaction_advisor_log and
+	// -compaction_advisor_interval_ms; advisorCompactions counts the
+	// advisor's compactions, for the pebblerf.advisor.compactions ticker.
+	advisorLog         bool
+	advisorIntervalMs  int
+	advisorCompactions atomic.Int64
+	lsmSampleMs        int
+	sliceBytes         int64
+	seekHotFraction    float64
+	seekHotRange       float64
 
 	statistics            bool
 	histogram             bool
@@ -155,6 +166,12 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.IntVar(&c.compactionStyle, "compaction_style", 0, "LSM shape, db_bench's values: 0 level (Pebble's own compactions), 1 universal (many sorted runs, see -num_levels), 3 none (no compactions); FIFO (2) is not supported. Both engines get the same shape")
 	fs.IntVar(&c.numLevels, "num_levels", 7, "with -compaction_style=1, the number of sorted runs the many-runs profile keeps (default, when not given: compactionext.DefaultRuns); db_bench's level count has no other meaning here, as Pebble always has 7 levels")
 	fs.BoolVar(&c.compactionAdvisor, "compaction_advisor", false, "pebblerf: run the compaction advisor, which compacts key ranges where the seek statistics see wasted seeks across many sorted runs; needs -pebblerf_statistics. Not in db_bench")
+	fs.BoolVar(&c.advisorLog, "compaction_advisor_log", false, "pebblerf: print every look of the compaction advisor on stderr (the waste it saw, its best candidate range, and why it did or did not compact). Not in db_bench")
+	fs.IntVar(&c.advisorIntervalMs, "compaction_advisor_interval_ms", 0, "pebblerf: the compaction advisor's rate limit, the least time between two of its compactions, in milliseconds; 0 = its default (10 s). Not in db_bench")
+	fs.Int64Var(&c.sliceBytes, "many_runs_slice_bytes", 0, "with -compaction_style=1, the size of the key slices the many-runs profile merges one at a time (compactionext.ManyRuns.SliceBytes); 0 = its default, -write_buffer_size/8. Not in db_bench")
+	fs.IntVar(&c.lsmSampleMs, "lsm_sample_ms", 0, "if nonzero, sample each engine's sorted-run count (Metrics.ReadAmp) this often during every benchmark and print its min, mean and max, with the number of write stalls and the longest, after the result line. Not in db_bench")
+	fs.Float64Var(&c.seekHotFraction, "seek_hot_fraction", 0, "fraction of seekrandom targets drawn from a hot range, the first -seek_hot_range of the filled keys, instead of from the whole target range: reads that concentrate on some keys, the case stats-driven compaction (-compaction_advisor) acts on range by range. Bounded seeks over a -writes key set ignore it. Not in db_bench")
+	fs.Float64Var(&c.seekHotRange, "seek_hot_range", 0.1, "with -seek_hot_fraction, the hot range as a fraction of the filled key range, from its start. Not in db_bench")
 	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", true, "pebblerf: collect seek statistics (part of its default plug-ins); false opens it without, as upstream. -statistics prints them. Not in db_bench")
 
 	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers derived from Pebble's metrics) after all benchmarks, per engine")

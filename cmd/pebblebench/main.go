@@ -14,13 +14,16 @@
 //	pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],levelstats -num=1000000
 //
 // pebblerf's plug-ins are flags too (plugins.go): -range_filter_bits,
-// -use_query_builder with -query_plan and -explain, -compaction_advisor and
+// -use_query_builder with -query_plan and -explain, -compaction_advisor (with
+// -compaction_advisor_log and -compaction_advisor_interval_ms) and
 // -pebblerf_statistics apply to pebblerf alone, while -compaction_style
-// (with -num_levels) gives both engines the same LSM shape, so a shape is
-// never what a ratio measures. Bounded seeks (-seek_upper_bound_len), seeks
-// into empty ranges (-key_stride, -empty_range_fraction) and targets beyond
-// the filled range (-seek_target_range_multiplier) make the reads those
-// plug-ins are for.
+// (with -num_levels and -many_runs_slice_bytes) gives both engines the same
+// LSM shape, so a shape is never what a ratio measures. Bounded seeks
+// (-seek_upper_bound_len), seeks into empty ranges (-key_stride,
+// -empty_range_fraction), targets beyond the filled range
+// (-seek_target_range_multiplier) and a hot range (-seek_hot_fraction) make
+// the reads those plug-ins are for; -lsm_sample_ms shows the shape over each
+// run (sorted runs, write stalls, write-amp).
 //
 // Both engines sit behind one small interface (engine.go) implemented by one
 // generic adapter, so every benchmark is written once and the engines pay

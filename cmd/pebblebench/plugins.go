@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
@@ -64,6 +65,21 @@ func (c *config) validatePlugins() error {
 	if c.compactionStyle == 1 && c.numLevelsGiven && c.numLevels < 2 {
 		return badFlag("num_levels", "%d sorted runs: the many-runs profile needs at least 2", c.numLevels)
 	}
+	if !(c.seekHotFraction >= 0 && c.seekHotFraction <= 1) {
+		return badFlag("seek_hot_fraction", "%g must be in [0, 1]", c.seekHotFraction)
+	}
+	if !(c.seekHotRange > 0 && c.seekHotRange <= 1) {
+		return badFlag("seek_hot_range", "%g must be in (0, 1]", c.seekHotRange)
+	}
+	if c.advisorIntervalMs < 0 {
+		return badFlag("compaction_advisor_interval_ms", "%d must not be negative", c.advisorIntervalMs)
+	}
+	if c.sliceBytes < 0 {
+		return badFlag("many_runs_slice_bytes", "%d must not be negative", c.sliceBytes)
+	}
+	if c.lsmSampleMs < 0 {
+		return badFlag("lsm_sample_ms", "%d must not be negative", c.lsmSampleMs)
+	}
 	if c.compactionAdvisor && !c.pebblerfStatistics {
 		return badFlag("compaction_advisor", "needs -pebblerf_statistics, whose wasted-seek counts drive it")
 	}
@@ -97,10 +113,24 @@ func (c *config) shape() (compactionext.Profile, error) {
 	if err != nil {
 		return nil, badFlag("compaction_style", "%v", err)
 	}
-	if m, ok := p.(*compactionext.ManyRuns); ok && c.numLevelsGiven {
-		m.Runs = c.numLevels
+	if m, ok := p.(*compactionext.ManyRuns); ok {
+		if c.numLevelsGiven {
+			m.Runs = c.numLevels
+		}
+		m.SliceBytes = c.sliceBytes
 	}
 	return p, nil
+}
+
+// runsTarget is the run count the -compaction_style shape keeps, 0 if it
+// keeps none.
+func (c *config) runsTarget() int {
+	if p, _ := c.shape(); p != nil {
+		if m, ok := p.(*compactionext.ManyRuns); ok {
+			return m.Runs
+		}
+	}
+	return 0
 }
 
 // pebblerfPlugins is what pebblerf is opened with.
@@ -114,10 +144,17 @@ func (c *config) pebblerfPlugins() pebblerf.Plugins {
 	plugins.Shape, _ = c.shape() // validated
 	if c.compactionAdvisor {
 		plugins.Advisor = &compactionext.AdvisorConfig{
+			MinInterval: time.Duration(c.advisorIntervalMs) * time.Millisecond,
 			// The advisor's decisions are part of what a run measured.
 			OnDecision: func(d compactionext.Decision) {
+				c.advisorCompactions.Add(1)
 				fmt.Fprintf(os.Stderr, "pebblebench: compaction advisor: %s\n", d)
 			},
+		}
+		if c.advisorLog {
+			plugins.Advisor.OnLook = func(l compactionext.Look) {
+				fmt.Fprintf(os.Stderr, "pebblebench: compaction advisor looked: %s\n", l)
+			}
 		}
 	}
 	return plugins

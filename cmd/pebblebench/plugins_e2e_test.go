@@ -82,6 +82,28 @@ func TestCompactionStyleEndToEnd(t *testing.T) {
 	}
 }
 
+// TestLSMSampleEndToEnd: -lsm_sample_ms reports, per run, the sorted runs
+// sampled over it and the write-amp, on both engines; the advisor's looks
+// are logged and its compactions counted.
+func TestLSMSampleEndToEnd(t *testing.T) {
+	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandomwhilewriting",
+		"-num=20000", "-duration=1", "-seed=5", "-write_buffer_size=65536", "-compaction_style=1",
+		"-num_levels=4", "-lsm_sample_ms=20", "-compaction_advisor", "-compaction_advisor_interval_ms=50",
+		"-seek_hot_fraction=0.9", "-statistics", "-db="+t.TempDir())
+	for _, e := range []string{"pebble", "pebblerf"} {
+		lsm := runs["seekrandomwhilewriting/"+e][0]["lsm"].(map[string]interface{})
+		require.Greater(t, lsm["samples"], 10.0, "%s", e)
+		require.GreaterOrEqual(t, lsm["runs_max"], lsm["runs_mean"], "%s", e)
+		require.GreaterOrEqual(t, lsm["runs_mean"], lsm["runs_min"], "%s", e)
+		require.GreaterOrEqual(t, lsm["runs_min"], 1.0, "%s: data on disk is at least one run", e)
+		require.Greater(t, lsm["write_amp"], 0.0, "%s", e)
+	}
+	require.Contains(t, text, "sorted runs over time")
+	stats := runs["seekrandomwhilewriting/pebblerf"][0]["statistics"].(map[string]interface{})
+	require.Contains(t, stats, "pebblerf.advisor.compactions")
+	require.NotContains(t, runs["seekrandomwhilewriting/pebble"][0]["statistics"], "pebblerf.advisor.compactions")
+}
+
 // TestPebbleRFStatisticsOff: without statistics pebblerf has no seek
 // tickers and no level table.
 func TestPebbleRFStatisticsOff(t *testing.T) {

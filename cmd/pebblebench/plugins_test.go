@@ -68,6 +68,11 @@ func TestBadPluginFlags(t *testing.T) {
 		{[]string{"-compaction_style=1", "-num_levels=1"}, "-num_levels"},
 		{[]string{"-compaction_advisor", "-pebblerf_statistics=false"}, "-compaction_advisor"},
 		{[]string{"-use_query_builder=maybe"}, "-use_query_builder"},
+		{[]string{"-seek_hot_fraction=1.5"}, "-seek_hot_fraction"},
+		{[]string{"-seek_hot_fraction=0.5", "-seek_hot_range=0"}, "-seek_hot_range"},
+		{[]string{"-compaction_advisor_interval_ms=-1"}, "-compaction_advisor_interval_ms"},
+		{[]string{"-lsm_sample_ms=-5"}, "-lsm_sample_ms"},
+		{[]string{"-many_runs_slice_bytes=-1"}, "-many_runs_slice_bytes"},
 	} {
 		t.Run(tc.args[0], func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -118,6 +123,37 @@ func TestSeekTargets(t *testing.T) {
 	b, _ := draw(5)
 	require.Equal(t, a, b)
 	require.InDelta(t, 1000, empties, 150)
+}
+
+// TestSeekTargetsHot checks -seek_hot_fraction: that share of the targets,
+// and about the hot range's share of the rest, fall in the first
+// -seek_hot_range of the filled keys; the others spread over the whole
+// target range.
+func TestSeekTargetsHot(t *testing.T) {
+	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
+		"-seek_hot_fraction=0.8", "-seek_hot_range=0.05"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	targets := c.seekTargets()
+	g := c.keyGen()
+	hotEnd := make([]byte, c.keySize)
+	g.fill(hotEnd, g.written(500))
+	key := make([]byte, c.keySize)
+	rng := rand.New(rand.NewPCG(3, 1))
+	hot, past := 0, 0
+	const n = 20000
+	for i := 0; i < n; i++ {
+		targets.next(rng, key, nil)
+		if bytes.Compare(key, hotEnd) < 0 {
+			hot++
+		}
+		if bytes.Compare(key[:8], hotEnd[:8]) > 0 && bigEndian(key[:8]) >= 10000 {
+			past++
+		}
+	}
+	// 0.8 + 0.2 * (500 / 100000) of the targets are hot.
+	require.InDelta(t, 0.801*n, hot, 0.02*n)
+	// The cold ones spread over 10x the filled range: 90% of them past it.
+	require.InDelta(t, 0.2*0.9*n, past, 0.02*n)
 }
 
 func bigEndian(b []byte) uint64 {

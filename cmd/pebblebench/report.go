@@ -24,6 +24,8 @@ type result struct {
 	CPUSeconds    float64 // sum of the threads' CPU times; -1 if unknown
 	Interrupted   bool
 	Tickers       []ticker
+	// LSM is the shape over the run, with -lsm_sample_ms.
+	LSM *lsmSummary `json:",omitempty"`
 
 	bench *benchmark
 	hist  *hdrhistogram.Histogram
@@ -109,6 +111,7 @@ type jsonResult struct {
 	Interrupted bool             `json:"interrupted,omitempty"`
 	Histogram   *jsonHistogram   `json:"histogram_micros,omitempty"`
 	Statistics  map[string]int64 `json:"statistics,omitempty"`
+	LSM         *lsmSummary      `json:"lsm,omitempty"`
 }
 
 type jsonHistogram struct {
@@ -148,6 +151,7 @@ func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 	if c.statistics {
 		j.Statistics = tickerMap(r.Tickers)
 	}
+	j.LSM = r.LSM
 	return writeJSONLine(w, j)
 }
 

@@ -48,6 +48,11 @@ func (r *run) execute() (*result, error) {
 	}
 
 	before := r.db.Tickers()
+	var watch *lsmWatch
+	if c.lsmSampleMs > 0 {
+		_, _, _ = r.db.Stalls().take() // count this run's stalls only
+		watch = startLSMWatch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
+	}
 	if r.progress != nil {
 		r.progress.begin(b.name, r.db.Name(), workers)
 	}
@@ -84,6 +89,10 @@ func (r *run) execute() (*result, error) {
 	wg.Wait()
 	bgStop.Store(true)
 	bgDone.Wait()
+	var lsm *lsmSummary
+	if watch != nil {
+		lsm = watch.stop(r.db.Stalls(), c.runsTarget())
+	}
 	if r.progress != nil {
 		r.progress.end()
 	}
@@ -92,6 +101,10 @@ func (r *run) execute() (*result, error) {
 	}
 	res := mergeWorkers(b, r.db.Name(), workers)
 	res.Tickers = subtractTickers(r.db.Tickers(), before)
+	if lsm != nil {
+		lsm.setWriteAmp(res.Tickers)
+		res.LSM = lsm
+	}
 	if b.opKind == "seek" {
 		var blockBytes int64
 		for _, w := range workers {

@@ -28,6 +28,9 @@ type seekTargets struct {
 	emptyFraction   float64
 	missingFraction float64
 	written         *keySet // nil unless -writes
+	// hotFraction of the targets come from [0, hotSpace).
+	hotFraction float64
+	hotSpace    uint64
 }
 
 func (c *config) seekTargets() seekTargets {
@@ -38,6 +41,8 @@ func (c *config) seekTargets() seekTargets {
 		emptyFraction:   c.emptyRangeFraction,
 		missingFraction: c.missingFraction,
 		written:         c.written,
+		hotFraction:     c.seekHotFraction,
+		hotSpace:        max(uint64(float64(c.num)*c.seekHotRange), 1),
 	}
 }
 
@@ -56,7 +61,11 @@ func (t seekTargets) next(rng *rand.Rand, key, upper []byte) (empty bool) {
 	if t.bounded() && t.written != nil && t.written.count() > 0 {
 		v, empty = t.fromKeySet(rng)
 	} else {
-		v = t.keys.written(rng.Uint64N(t.space))
+		n := rng.Uint64N(t.space)
+		if t.hotFraction > 0 && rng.Float64() < t.hotFraction {
+			n = rng.Uint64N(t.hotSpace)
+		}
+		v = t.keys.written(n)
 		if t.emptyFraction > 0 && rng.Float64() < t.emptyFraction {
 			v += 1 + rng.Uint64N(t.keys.stride-t.upperLen)
 			empty = true

@@ -67,6 +67,10 @@ func metricsTickers(m *upstream.Metrics) []ticker {
 // cut. Both engines count it alike.
 const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
 
+// advisorCompactionsTicker counts the compactions pebblerf's compaction
+// advisor made (-compaction_advisor).
+const advisorCompactionsTicker = "pebblerf.advisor.compactions"
+
 // mergeTickers returns base followed by the tickers of more whose names
 // base does not have. The Metrics-derived tickers come first and win, so
 // both engines' common tickers are counted the same way and their ratios
