@@ -120,15 +120,18 @@ func TestInstallStartsAdvisor(t *testing.T) {
 	require.NotNil(t, in.Advisor())
 	db, err := pebble.Open("db", opts)
 	require.NoError(t, err)
-	stop, err := in.Start(db)
-	require.NoError(t, err)
-
+	// The runs and their waste exist before the advisor starts: a flush
+	// after Start would wake it for a look of its own, which could take
+	// the poll timer this test means to fire and leave it waiting on one
+	// made after the Advance below.
 	w := newWriter(t, 2, db)
 	w.randomFlush(100, 1000)
 	w.randomFlush(100, 1000)
 	levels, err := db.SSTables()
 	require.NoError(t, err)
 	source.add(100, levels[0]...)
+	stop, err := in.Start(db)
+	require.NoError(t, err)
 	clock.awaitAfters(1)
 	clock.Advance(time.Hour)
 	d := <-decided
