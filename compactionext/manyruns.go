@@ -4,6 +4,7 @@ package compactionext
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sort"
 	"time"
@@ -53,9 +54,14 @@ const DefaultRuns = 12
 //     span of those units. It merges only after a flush of the writes' own
 //     (one its last merge did not force), except to catch up with a unit
 //     deeper than Runs-1.
-//   - L0StopWritesThreshold is raised to 3·Runs so the driver, not a write
-//     stop, bounds L0, and MemTableStopWritesThreshold to 4, so that a flush
-//     slowed by a merge next to it does not stop writes.
+//   - Pebble's L0 write stop is switched off (L0StopWritesThreshold set
+//     beyond reach): the driver bounds L0. With automatic compactions off
+//     only its merges shrink L0, and a merge cannot run while a writer
+//     waits on an L0 stop: Compact must first flush the mutable memtable,
+//     which takes the commit lock that the waiting writer holds, so an L0
+//     stop would never end. MemTableStopWritesThreshold is raised to 4, so
+//     that a flush slowed by a merge next to it does not stop writes; a
+//     memtable stall ends by itself, as flushes finish.
 //
 // What it cannot reproduce of universal compaction:
 //   - A key's run count is not the same everywhere: a key in the slice
@@ -117,7 +123,7 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 		return errors.Newf("compactionext: ManyRuns needs at least 2 runs, got %d", p.Runs)
 	}
 	opts.DisableAutomaticCompactions = true
-	opts.L0StopWritesThreshold = max(opts.L0StopWritesThreshold, 3*p.Runs)
+	opts.L0StopWritesThreshold = math.MaxInt32
 	// Every merge flushes the memtable early (see above), and a flush
 	// that runs next to a merge takes longer: room for four memtables
 	// rather than Pebble's two keeps writes from stopping meanwhile.
@@ -173,7 +179,6 @@ func (p *ManyRuns) Start(db DB) (func(), error) {
 		poll:        interval,
 		minInterval: interval,
 		step:        func(ctx context.Context) bool { return p.step(ctx, db) },
-		relievesL0:  true,
 		stepped:     p.stepped,
 	}
 	w.start()

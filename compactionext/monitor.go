@@ -3,7 +3,6 @@
 package compactionext
 
 import (
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -22,8 +21,6 @@ import (
 type Monitor struct {
 	mu      sync.Mutex
 	stalled bool
-	// l0Stall says the stall is on L0's size, not on memtables.
-	l0Stall bool
 	// subscribers, each a channel of capacity 1 holding a pending wake-up.
 	subscribers []chan struct{}
 	flushes     atomic.Int64
@@ -38,10 +35,8 @@ func NewMonitor() *Monitor {
 // callbacks already there.
 func (m *Monitor) Attach(opts *pebble.Options) {
 	own := pebble.EventListener{
-		WriteStallBegin: func(info pebble.WriteStallBeginInfo) {
-			m.setStalled(true, strings.HasPrefix(info.Reason, "L0"))
-		},
-		WriteStallEnd: func() { m.setStalled(false, false) },
+		WriteStallBegin: func(pebble.WriteStallBeginInfo) { m.setStalled(true) },
+		WriteStallEnd:   func() { m.setStalled(false) },
 		FlushEnd: func(pebble.FlushInfo) {
 			m.flushes.Add(1)
 			m.notify()
@@ -57,9 +52,9 @@ func (m *Monitor) Attach(opts *pebble.Options) {
 	opts.EventListener = &tee
 }
 
-func (m *Monitor) setStalled(v, l0 bool) {
+func (m *Monitor) setStalled(v bool) {
 	m.mu.Lock()
-	m.stalled, m.l0Stall = v, l0
+	m.stalled = v
 	m.mu.Unlock()
 	if !v {
 		m.notify()
@@ -82,15 +77,6 @@ func (m *Monitor) Stalled() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.stalled
-}
-
-// StalledOnL0 reports whether writes are stalled right now because L0 has
-// too many sublevels or tables (Pebble's reason names L0), which only
-// compactions end.
-func (m *Monitor) StalledOnL0() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.stalled && m.l0Stall
 }
 
 // Subscribe returns a channel that receives after the LSM changed or a write

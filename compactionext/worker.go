@@ -20,10 +20,6 @@ type worker struct {
 	// step looks at the DB and maybe acts; it reports whether it acted
 	// (an action starts the minimum interval).
 	step func(ctx context.Context) bool
-	// relievesL0, if set, lets step run during a write stall on L0: the
-	// driver whose merges are the only thing that shrinks L0 must not wait
-	// for that stall to end.
-	relievesL0 bool
 	// stepped, if set, is told after each wake-up whether the loop acted
 	// (false also when it skipped); tests use it to know the loop is idle.
 	stepped func(acted bool)
@@ -82,7 +78,7 @@ func (w *worker) loop(ctx context.Context) {
 // tryStep runs step unless writes are stalled or the last action was less
 // than minInterval ago.
 func (w *worker) tryStep(ctx context.Context, last time.Time) bool {
-	if w.monitor.Stalled() && !(w.relievesL0 && w.monitor.StalledOnL0()) {
+	if w.monitor.Stalled() {
 		return false
 	}
 	if !last.IsZero() && w.clock.Now().Sub(last) < w.minInterval {
