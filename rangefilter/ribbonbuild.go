@@ -136,7 +136,9 @@ func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 	b.coefLo = pointZeroed(b.coefLo, m)
 	b.coefHi = pointZeroed(b.coefHi, m)
 	b.res = pointZeroed(b.res, m)
-	coefLo, coefHi, res := b.coefLo, b.coefHi, b.res
+	// Equal lengths let one bounds check on coefLo cover all three.
+	coefLo := b.coefLo
+	coefHi, res := b.coefHi[:len(coefLo)], b.res[:len(coefLo)]
 	for _, h := range keys {
 		i := 8 * int(ribbonStart(h, colBytes))
 		lo, hi, f := ribbonRow(h)
@@ -148,11 +150,18 @@ func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 			lo ^= coefLo[i]
 			hi ^= coefHi[i]
 			f ^= res[i]
-			var tz int
+			// Both rows had bit 0 set, so the leading one is at least one
+			// place on. The masks tell the compiler the shifts are below
+			// 64, which spares each the guard Go adds for wider shifts.
 			if lo != 0 {
-				tz = bits.TrailingZeros64(lo)
+				tz := bits.TrailingZeros64(lo)
+				lo = lo>>(tz&63) | hi<<((64-tz)&63)
+				hi >>= tz & 63
+				i += tz
 			} else if hi != 0 {
-				tz = 64 + bits.TrailingZeros64(hi)
+				tz := bits.TrailingZeros64(hi)
+				lo, hi = hi>>(tz&63), 0
+				i += 64 + tz
 			} else {
 				// The row is a combination of earlier rows: harmless if
 				// its fingerprint is too (a repeated key), fatal if not.
@@ -161,8 +170,6 @@ func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 				}
 				break
 			}
-			lo, hi = pointShr128(lo, hi, uint(tz))
-			i += tz
 		}
 	}
 	return true
