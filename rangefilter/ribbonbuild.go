@@ -216,8 +216,13 @@ func (b *ribbonBuilder) solve(dst []byte, l ribbonLayout) []byte {
 }
 
 // pointZeroed returns s resized to n zero elements, reusing its capacity.
+// New memory comes zeroed from make; clearing it again would write the
+// whole buffer a second time.
 func pointZeroed[T uint32 | uint64](s []T, n int) []T {
-	s = slices.Grow(s[:0], n)[:n]
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
 	clear(s)
 	return s
 }
