@@ -73,8 +73,9 @@ func ribbonSize(l ribbonLayout) int {
 // ribbonBuilder holds the scratch space of a build. Pebble makes a writer
 // per table, so builds take it from ribbonBuilders instead of each writer
 // keeping its own: a flush or compaction writing many tables reuses one
-// set of buffers instead of allocating (and the kernel zeroing) about 28
-// bytes per key for each table.
+// set of buffers instead of allocating (and zeroing) about 29 bytes per key
+// for each table. sync.Pool drops them at the second GC after their last
+// use, so idle writers hold nothing.
 type ribbonBuilder struct {
 	keys           []uint64 // rehashed keys, bucketed by start
 	coefLo, coefHi []uint64 // banded rows; coefLo[i] == 0 means slot i is free
