@@ -256,8 +256,7 @@ func (p *RibbonPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool 
 
 // NewWriter implements pebble.FilterPolicy.
 func (p *RibbonPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
-	var b ribbonBuilder
 	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {
-		return b.build(dst, hashes, p.bloomBits)
+		return ribbonBuild(dst, hashes, p.bloomBits)
 	}}
 }

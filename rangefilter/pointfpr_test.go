@@ -205,18 +205,32 @@ func pointRefShift(lo, hi uint64, s int) (uint64, uint64) {
 	return lo, hi
 }
 
-func TestPointRadixSortTop(t *testing.T) {
+func TestRibbonBucketRehashes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
-	for _, topBits := range []int{1, 7, 11, 12, 17, 23, 33, 64} {
-		keys := make([]uint64, 5000)
-		for i := range keys {
-			keys[i] = rng.Uint64()
+	// More than one chunk, so that both passes cross a chunk boundary.
+	var hashes pointHashes
+	for range pointHashChunk + 904 {
+		hashes.add(rng.Uint64())
+	}
+	var want []uint64
+	for _, seed := range []uint8{0, 3} {
+		want = want[:0]
+		for _, chunk := range hashes.chunks {
+			for _, h := range chunk {
+				want = append(want, ribbonRehash(h, seed))
+			}
 		}
-		sorted := pointRadixSortTop(append([]uint64{}, keys...), make([]uint64, len(keys)), topBits)
-		require.Equal(t, slices.Sorted(slices.Values(keys)), slices.Sorted(slices.Values(sorted)))
-		shift := 64 - topBits
-		for i := 1; i < len(sorted); i++ {
-			require.LessOrEqual(t, sorted[i-1]>>shift, sorted[i]>>shift, "topBits=%d at %d", topBits, i)
+		for _, topBits := range []int{0, 1, 7, 11, ribbonBucketBits} {
+			got := ribbonBucketRehashes([]uint64{1, 2, 3}, &hashes, seed, topBits)
+			if topBits == 0 {
+				require.Equal(t, want, got)
+				continue
+			}
+			require.Equal(t, slices.Sorted(slices.Values(want)), slices.Sorted(slices.Values(got)))
+			shift := 64 - topBits
+			for i := 1; i < len(got); i++ {
+				require.LessOrEqual(t, got[i-1]>>shift, got[i]>>shift, "seed=%d topBits=%d at %d", seed, topBits, i)
+			}
 		}
 	}
 }

@@ -33,9 +33,10 @@ import (
 // unsolvable, in which case the build retries with another hash seed, and
 // after a few failures with a few more slots. Back-substitution then walks the
 // slots from the top down and fixes each solution row from the rows above it.
-// The builder first sorts keys by start slot (a radix sort on the hash bits
-// that choose it), so banding walks memory in order instead of missing the
-// cache once or twice per key on large filters.
+// The builder first buckets keys by start slot (one counting pass on the
+// hash bits that choose it, into buckets of a few hundred slots), so banding
+// works inside a cache-sized stretch at a time instead of missing the cache
+// once or twice per key on large filters.
 //
 // Hashing (format version 2). Everything comes from the key's 64-bit
 // pointHash h, already fully mixed. With seed 0, which nearly every build

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Ribbon construction: sizing, banding, back-substitution. The algorithm is
@@ -19,12 +20,20 @@ const (
 	// no obstacle: equal hashes give equal rows, which band as redundant.)
 	ribbonMaxAttempts = 32
 	ribbonGrowEvery   = 4
-	// ribbonSortMin is the key count from which the builder radix-sorts keys
-	// by start slot before banding: below it the banding arrays fit in cache
-	// and sorting only costs time.
+	// ribbonSortMin is the key count from which the builder buckets keys
+	// by start before banding: below it the banding arrays fit in cache and
+	// bucketing only costs time.
 	ribbonSortMin = 1 << 14
-	// ribbonRadixBits is the widest radix digit (2^11 counters, 16 KiB).
-	ribbonRadixBits = 11
+	// ribbonBucketSlots is the span of slots a bucket should cover: the
+	// banding rows of 512 slots plus the 128 its rows reach past them are
+	// 13 KiB, well inside L1, so keys in any order within a bucket band
+	// without cache misses.
+	ribbonBucketSlots = 512
+	// ribbonBucketBits caps the bucket count at 2^12 (16 KiB of counters,
+	// 4096 write streams, which L2 still holds): one counting pass then
+	// suffices up to about 2·10^6 keys with 512-slot buckets and keeps the
+	// buckets within L2 (2^15 slots, 640 KiB) up to about 10^8.
+	ribbonBucketBits = 12
 )
 
 // ribbonOverhead is ε_m(n): the fraction of slots above n. 128-bit banding
@@ -61,12 +70,27 @@ func ribbonSize(l ribbonLayout) int {
 	return int(ribbonBodyBytes(l.colBytes, l.lowBytes, l.r)) + pointTrailerLen
 }
 
-// ribbonBuilder holds the scratch space of a build so that a writer reused
-// for many tables allocates it once.
+// ribbonBuilder holds the scratch space of a build. Pebble makes a writer
+// per table, so builds take it from ribbonBuilders instead of each writer
+// keeping its own: a flush or compaction writing many tables reuses one
+// set of buffers instead of allocating (and zeroing) about 29 bytes per key
+// for each table. sync.Pool drops them at the second GC after their last
+// use, so idle writers hold nothing.
 type ribbonBuilder struct {
-	keys, tmp      []uint64 // rehashed keys, sorted by start
+	keys           []uint64 // rehashed keys, bucketed by start
 	coefLo, coefHi []uint64 // banded rows; coefLo[i] == 0 means slot i is free
 	res            []uint32 // banded fingerprints
+}
+
+// ribbonBuilders pools *ribbonBuilder scratch across writers.
+var ribbonBuilders = sync.Pool{New: func() any { return new(ribbonBuilder) }}
+
+// ribbonBuild is ribbonBuilder.build with pooled scratch space.
+func ribbonBuild(dst []byte, hashes *pointHashes, bloomBits float64) []byte {
+	b := ribbonBuilders.Get().(*ribbonBuilder)
+	dst = b.build(dst, hashes, bloomBits)
+	ribbonBuilders.Put(b)
+	return dst
 }
 
 // build appends to dst a filter for hashes at the given Bloom-equivalent
@@ -102,24 +126,20 @@ func (b *ribbonBuilder) buildFrom(dst []byte, hashes *pointHashes, bloomBits flo
 func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 	m := 8 * int(l.colBytes)
 	colBytes := uint64(l.colBytes)
-	b.keys = slices.Grow(b.keys[:0], hashes.len())
-	for _, chunk := range hashes.chunks {
-		for _, h := range chunk {
-			b.keys = append(b.keys, ribbonRehash(h, l.seed))
-		}
+	topBits := 0
+	if hashes.len() >= ribbonSortMin {
+		// The start is monotone in the rehash, so bucketing by its top
+		// bits buckets them by start (see ribbonBucketSlots).
+		topBits = min(bits.Len64(uint64(m/ribbonBucketSlots)), ribbonBucketBits)
 	}
+	b.keys = ribbonBucketRehashes(b.keys, hashes, l.seed, topBits)
 	keys := b.keys
-	if len(keys) >= ribbonSortMin {
-		// The start is monotone in the rehash, so sorting by the top bits
-		// that select a 128-slot stretch sorts by start to within half a
-		// stretch.
-		b.tmp = slices.Grow(b.tmp[:0], len(keys))[:len(keys)]
-		keys = pointRadixSortTop(keys, b.tmp, bits.Len64(colBytes/ribbonWindowBytes)+1)
-	}
 	b.coefLo = pointZeroed(b.coefLo, m)
 	b.coefHi = pointZeroed(b.coefHi, m)
 	b.res = pointZeroed(b.res, m)
-	coefLo, coefHi, res := b.coefLo, b.coefHi, b.res
+	// Equal lengths let one bounds check on coefLo cover all three.
+	coefLo := b.coefLo
+	coefHi, res := b.coefHi[:len(coefLo)], b.res[:len(coefLo)]
 	for _, h := range keys {
 		i := 8 * int(ribbonStart(h, colBytes))
 		lo, hi, f := ribbonRow(h)
@@ -131,11 +151,18 @@ func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 			lo ^= coefLo[i]
 			hi ^= coefHi[i]
 			f ^= res[i]
-			var tz int
+			// Both rows had bit 0 set, so the leading one is at least one
+			// place on. The masks tell the compiler the shifts are below
+			// 64, which spares each the guard Go adds for wider shifts.
 			if lo != 0 {
-				tz = bits.TrailingZeros64(lo)
+				tz := bits.TrailingZeros64(lo)
+				lo = lo>>(tz&63) | hi<<((64-tz)&63)
+				hi >>= tz & 63
+				i += tz
 			} else if hi != 0 {
-				tz = 64 + bits.TrailingZeros64(hi)
+				tz := bits.TrailingZeros64(hi)
+				lo, hi = hi>>(tz&63), 0
+				i += 64 + tz
 			} else {
 				// The row is a combination of earlier rows: harmless if
 				// its fingerprint is too (a repeated key), fatal if not.
@@ -144,8 +171,6 @@ func (b *ribbonBuilder) band(hashes *pointHashes, l ribbonLayout) bool {
 				}
 				break
 			}
-			lo, hi = pointShr128(lo, hi, uint(tz))
-			i += tz
 		}
 	}
 	return true
@@ -192,37 +217,53 @@ func (b *ribbonBuilder) solve(dst []byte, l ribbonLayout) []byte {
 }
 
 // pointZeroed returns s resized to n zero elements, reusing its capacity.
+// New memory comes zeroed from make; clearing it again would write the
+// whole buffer a second time.
 func pointZeroed[T uint32 | uint64](s []T, n int) []T {
-	s = slices.Grow(s[:0], n)[:n]
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
 	clear(s)
 	return s
 }
 
-// pointRadixSortTop sorts keys by their top topBits bits (least significant
-// digit first, stable), using tmp (same length) as the other buffer, and
-// returns whichever of the two holds the result.
-func pointRadixSortTop(keys, tmp []uint64, topBits int) []uint64 {
-	topBits = min(max(topBits, 1), 64)
-	passes := (topBits + ribbonRadixBits - 1) / ribbonRadixBits
-	digit := (topBits + passes - 1) / passes
-	var count [1 << ribbonRadixBits]int
-	mask := uint64(1)<<digit - 1
-	for shift := max(0, 64-passes*digit); shift < 64; shift += digit {
-		clear(count[:])
-		for _, k := range keys {
-			count[k>>shift&mask]++
+// ribbonBucketRehashes returns dst resized to hold the rehashes of hashes
+// under seed, in ascending order of their top topBits bits (0 to
+// ribbonBucketBits; 0 leaves them in order). One counting pass reads the
+// hashes straight from their chunks, so bucketing needs no second buffer.
+func ribbonBucketRehashes(dst []uint64, hashes *pointHashes, seed uint8, topBits int) []uint64 {
+	n := hashes.len()
+	dst = slices.Grow(dst[:0], n)[:n]
+	if topBits == 0 {
+		i := 0
+		for _, chunk := range hashes.chunks {
+			for _, h := range chunk {
+				dst[i] = ribbonRehash(h, seed)
+				i++
+			}
 		}
-		sum := 0
-		for i, c := range count[:mask+1] {
-			count[i] = sum
-			sum += c
-		}
-		for _, k := range keys {
-			d := k >> shift & mask
-			tmp[count[d]] = k
-			count[d]++
-		}
-		keys, tmp = tmp, keys
+		return dst
 	}
-	return keys
+	shift := uint(64 - topBits)
+	var next [1 << ribbonBucketBits]uint32
+	for _, chunk := range hashes.chunks {
+		for _, h := range chunk {
+			next[ribbonRehash(h, seed)>>shift]++
+		}
+	}
+	sum := uint32(0)
+	for d, c := range next[:1<<topBits] {
+		next[d] = sum
+		sum += c
+	}
+	for _, chunk := range hashes.chunks {
+		for _, h := range chunk {
+			x := ribbonRehash(h, seed)
+			d := x >> shift
+			dst[next[d]] = x
+			next[d]++
+		}
+	}
+	return dst
 }
