@@ -198,8 +198,16 @@ func (sm *rangeSegmentedMap) record(i int) ([]byte, bool) {
 }
 
 // find returns the last segment whose first key is <= q (strict: < q), or
-// -1, and whether the records read decoded.
-func (sm *rangeSegmentedMap) find(q []byte, strict bool) (int, bool) {
+// -1, and whether the records read decoded. With one segment, already
+// parsed into c, it compares q with that segment's first key only.
+func (sm *rangeSegmentedMap) find(q []byte, strict bool, c *rangeSegCache) (int, bool) {
+	if sm.count == 1 && c.idx == 1 {
+		cmp := bytes.Compare(c.seg.first, q)
+		if cmp < 0 || (cmp == 0 && !strict) {
+			return 0, true
+		}
+		return -1, true
+	}
 	lo, hi := 0, sm.count // answer in [lo-1, hi-1]
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -266,7 +274,7 @@ func (sm *rangeSegmentedMap) segmentInto(i int, s *rangeSegment) bool {
 // lowerBound returns the smallest value a key >= q can have. empty is true
 // when no key can be >= q; ok is false for corrupt bytes.
 func (sm *rangeSegmentedMap) lowerBound(q []byte, c *rangeSegCache) (v uint64, empty, ok bool) {
-	i, ok := sm.find(q, false)
+	i, ok := sm.find(q, false, c)
 	if !ok {
 		return 0, false, false
 	}
@@ -289,7 +297,7 @@ func (sm *rangeSegmentedMap) lowerBound(q []byte, c *rangeSegCache) (v uint64, e
 // upperBound returns the largest value a key < q can have; empty and ok as
 // for lowerBound.
 func (sm *rangeSegmentedMap) upperBound(q []byte, c *rangeSegCache) (v uint64, empty, ok bool) {
-	i, ok := sm.find(q, true)
+	i, ok := sm.find(q, true, c)
 	if !ok {
 		return 0, false, false
 	}

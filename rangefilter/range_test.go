@@ -551,3 +551,40 @@ func TestEliasFanoSelect64(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeOneSegmentBoundsAtFirstKey checks the one-segment fast path of
+// the segment search, which compares a bound with the first key only: both
+// bounds at and around the smallest key, for exact and hashed filters, must
+// never lose a key, and an exact filter must answer exactly when both bounds
+// are table keys.
+func TestRangeOneSegmentBoundsAtFirstKey(t *testing.T) {
+	var keys [][]byte
+	for i := range 200 {
+		keys = append(keys, rangeDBBenchKey(uint64(100+7*i)))
+	}
+	for _, bpk := range []float64{4, 16, 40} {
+		f := rangeBuild(t, RangeFilterConfig{BitsPerKey: bpk, Seed: 3}, keys)
+		info, err := DescribeRangeFilter(f)
+		require.NoError(t, err)
+		require.Equal(t, 1, info.Segments)
+		bounds := append(rangeNeighbours(keys[0]), rangeNeighbours(keys[1])...)
+		bounds = append(bounds, nil, []byte{}, rangeDBBenchKey(99))
+		for _, lo := range bounds {
+			for _, hi := range bounds {
+				want := rangeOracle(keys, lo, hi)
+				got := RangeMayIntersect(f, lo, hi)
+				if want && !got {
+					t.Fatalf("B=%g: false negative for [%q, %q)", bpk, lo, hi)
+				}
+			}
+		}
+		if !info.Hashed {
+			for i := range 3 {
+				for j := range 3 {
+					require.Equal(t, rangeOracle(keys, keys[i], keys[j]), RangeMayIntersect(f, keys[i], keys[j]),
+						"B=%g [%q, %q)", bpk, keys[i], keys[j])
+				}
+			}
+		}
+	}
+}
