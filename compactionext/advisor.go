@@ -309,17 +309,16 @@ type candidate struct {
 // The candidates are L0's units: a compaction of any range inside a unit
 // takes the whole unit, so a narrower candidate would only mislead about the
 // cost. A unit's waste is the score of every table overlapping it (its L0
-// tables and those below), its runs the runs overlapping it. The unit with
-// the most waste, among those with MinRuns runs and MinWaste waste, is
-// widened over the adjacent units (in key order) that pass both thresholds
-// too: when waste spans the whole written range across many runs, as
-// uniformly random reads over randomly written keys leave it, the range to
-// compact is all of it, and the rate limit is what bounds the cost. The
-// range then reaches right over the units after it until fewer than MinRuns
-// runs hold a table past its end, since a seek into it pays for those runs
-// whatever is merged. Without
-// L0 units (every run is a level), each scored table's range is a
-// candidate.
+// tables and those below), its runs the runs a seek to its start faces (see
+// runsFaced). The unit with the most waste, among those with MinRuns runs
+// and MinWaste waste, is widened over the adjacent units (in key order) that
+// pass both thresholds too: when waste spans the whole written range across
+// many runs, as uniformly random reads over randomly written keys leave it,
+// the range to compact is all of it, and the rate limit is what bounds the
+// cost. The range then reaches right over the units after it until fewer
+// than MinRuns runs hold a table past its end, since a seek into it pays for
+// those runs whatever is merged. Without L0 units (every run is a level),
+// each scored table's range is a candidate.
 func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 	if len(units) == 0 {
 		return a.pickTable(lsm)
