@@ -82,8 +82,9 @@ type Decision struct {
 	// Waste is the decayed waste of the tables overlapping the range that
 	// triggered the compaction.
 	Waste uint64
-	// RunsBefore and RunsAfter count the sorted runs overlapping the range
-	// before and after the compaction.
+	// RunsBefore and RunsAfter count the sorted runs an unbounded seek to
+	// Start pays for (see runsFaced) before and after the compaction: the
+	// runs overlapping the range and every run with a table after it.
 	RunsBefore, RunsAfter int
 	// Err is the compaction's error, if it failed.
 	Err error
@@ -110,8 +111,15 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // of L0 one compaction takes whole (see pick): for each it sums the scores of
 // the tables overlapping it and counts the sorted runs there. The unit with
 // the most waste, among those with at least MinRuns runs and MinWaste waste,
-// widened over the adjacent units that pass both thresholds too, is
+// widened over the adjacent units that pass both thresholds too and then to
+// the right until fewer than MinRuns runs have a table past it, is
 // compacted with DB.Compact: all runs overlapping it are merged into one.
+// The reach to the right is what makes a compaction pay for unbounded
+// seeks: Pebble's level iterator loads the first table ending at or after
+// the seek key in every run, so a seek into a freshly merged range still
+// pays for each L0 sublevel that holds a table further right. (Measured on
+// pebblebench's hot-range seeks: merging only the hot range left seeks
+// there no cheaper.)
 // Only one compaction runs at a time, at most one per MinInterval, none while
 // writes are stalled; Close cancels a queued compaction and waits.
 //
@@ -238,7 +246,7 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 		return true // stopping
 	}
 	if after, err := db.SSTables(); err == nil {
-		d.RunsAfter = newRunIndex(after, a.comparer.Compare).runsOverlapping(c.start, c.end)
+		d.RunsAfter = newRunIndex(after, a.comparer.Compare).runsFaced(c.start)
 	}
 	// The waste that triggered this is spent; what remains elsewhere is
 	// scored afresh.
@@ -301,14 +309,16 @@ type candidate struct {
 // The candidates are L0's units: a compaction of any range inside a unit
 // takes the whole unit, so a narrower candidate would only mislead about the
 // cost. A unit's waste is the score of every table overlapping it (its L0
-// tables and those below), its runs the runs overlapping it. The unit with
-// the most waste, among those with MinRuns runs and MinWaste waste, is
-// widened over the adjacent units (in key order) that pass both thresholds
-// too: when waste spans the whole written range across many runs, as
-// uniformly random reads over randomly written keys leave it, the range to
-// compact is all of it, and the rate limit is what bounds the cost. Without
-// L0 units (every run is a level), each scored table's range is a
-// candidate.
+// tables and those below), its runs the runs a seek to its start faces (see
+// runsFaced). The unit with the most waste, among those with MinRuns runs
+// and MinWaste waste, is widened over the adjacent units (in key order) that
+// pass both thresholds too: when waste spans the whole written range across
+// many runs, as uniformly random reads over randomly written keys leave it,
+// the range to compact is all of it, and the rate limit is what bounds the
+// cost. The range then reaches right over the units after it until fewer
+// than MinRuns runs hold a table past its end, since a seek into it pays for
+// those runs whatever is merged. Without L0 units (every run is a level),
+// each scored table's range is a candidate.
 func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 	if len(units) == 0 {
 		return a.pickTable(lsm)
@@ -339,6 +349,12 @@ func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 	for hi+1 < len(cands) && passes(cands[hi+1]) {
 		hi++
 	}
+	// Reach right until a seek into the range would face fewer than MinRuns
+	// runs afterwards: compacting only where the waste is leaves a seek
+	// there paying for every run with a table after it.
+	for hi+1 < len(cands) && lsm.runsPast(units[hi].Largest) >= a.cfg.MinRuns {
+		hi++
+	}
 	if lo == hi {
 		return cands[best], ""
 	}
@@ -346,9 +362,9 @@ func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 }
 
 // score sums the waste of the tables overlapping [start, end] and counts the
-// runs there.
+// runs a seek to start pays for.
 func (a *Advisor) score(lsm runIndex, start, end []byte) candidate {
-	c := candidate{start: start, end: end, runs: lsm.runsOverlapping(start, end)}
+	c := candidate{start: start, end: end, runs: lsm.runsFaced(start)}
 	for _, o := range lsm.overlapping(start, end) {
 		c.waste += a.scores[o.FileNum]
 	}

@@ -141,9 +141,10 @@ func (l *recordingLogger) advisorLines() []string {
 	return out
 }
 
-// TestAdvisorPicksWastedRange charges waste to region A's tables (a lot)
-// and B's (a little) and checks that the advisor compacts A, only A, says so,
-// and changes no data.
+// TestAdvisorPicksWastedRange charges waste to region B's tables (a lot)
+// and A's (a little) and checks that the advisor compacts B, only B, says so,
+// and changes no data. B is the last region: a seek into it pays for no run
+// past it once it is merged, so there is nothing to reach for on its right.
 func TestAdvisorPicksWastedRange(t *testing.T) {
 	var decisions []Decision
 	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 1000, MinRuns: 3,
@@ -151,50 +152,73 @@ func TestAdvisorPicksWastedRange(t *testing.T) {
 	ctx := context.Background()
 
 	// Below MinWaste nothing happens.
-	f.source.add(50, tablesIn(t, f.db, regionA, 0)...)
-	f.source.add(10, tablesIn(t, f.db, regionB, 0)...)
+	f.source.add(50, tablesIn(t, f.db, regionB, 0)...)
+	f.source.add(10, tablesIn(t, f.db, regionA, 0)...)
 	require.False(t, f.adv.step(ctx, f.db))
 
-	bTables := tablesIn(t, f.db, regionB, 0)
-	f.source.add(400, tablesIn(t, f.db, regionA, 0)...)
-	f.source.add(400, tablesIn(t, f.db, regionA, 6)[:1]...)
+	aTables := tablesIn(t, f.db, regionA, 0)
+	f.source.add(400, tablesIn(t, f.db, regionB, 0)...)
+	f.source.add(400, tablesIn(t, f.db, regionB, 6)[:1]...)
 	require.True(t, f.adv.step(ctx, f.db))
 
 	require.Len(t, decisions, 1)
 	d := decisions[0]
 	require.NoError(t, d.Err)
-	require.LessOrEqual(t, bytes.Compare(d.Start, keyOf(regionA[1]-1)), 0, "%s", d)
-	require.LessOrEqual(t, bytes.Compare(keyOf(regionA[0]), d.End), 0, "%s", d)
-	require.Less(t, bytes.Compare(d.End, keyOf(regionB[0])), 0, "%s", d)
+	require.LessOrEqual(t, bytes.Compare(d.Start, keyOf(regionB[1]-1)), 0, "%s", d)
+	require.LessOrEqual(t, bytes.Compare(keyOf(regionB[0]), d.End), 0, "%s", d)
+	require.Greater(t, bytes.Compare(d.Start, keyOf(regionA[1])), 0, "%s", d)
 	require.Equal(t, 5, d.RunsBefore)
 	require.Equal(t, 1, d.RunsAfter)
 	require.GreaterOrEqual(t, d.Waste, uint64(4*800))
 
-	require.Empty(t, tablesIn(t, f.db, regionA, 0), "region A merged into L6")
-	require.Equal(t, bTables, tablesIn(t, f.db, regionB, 0), "region B untouched")
+	require.Empty(t, tablesIn(t, f.db, regionB, 0), "region B merged into L6")
+	require.Equal(t, aTables, tablesIn(t, f.db, regionA, 0), "region A untouched")
 	lines := f.logs.advisorLines()
 	require.Len(t, lines, 1)
 	require.Contains(t, lines[0], "5 runs, 1 runs after")
 	require.Contains(t, lines[0], "‹"+string(d.Start)+"›", "keys are marked redactable")
 	requireSameContents(t, f.db, f.ref)
 
-	// B's waste is below MinWaste and decays: nothing more to do.
+	// A's waste is below MinWaste and decays: nothing more to do.
 	require.False(t, f.adv.step(ctx, f.db))
 
 	// Switched off, the advisor does nothing however large the waste.
 	f.adv.SetEnabled(false)
-	f.source.add(10000, tablesIn(t, f.db, regionB, 0)...)
+	f.source.add(10000, tablesIn(t, f.db, regionA, 0)...)
 	require.False(t, f.adv.step(ctx, f.db))
 	f.adv.SetEnabled(true)
-	f.source.add(10000, tablesIn(t, f.db, regionB, 0)...)
+	f.source.add(10000, tablesIn(t, f.db, regionA, 0)...)
 	require.True(t, f.adv.step(ctx, f.db))
-	require.Empty(t, tablesIn(t, f.db, regionB, 0))
+	require.Empty(t, tablesIn(t, f.db, regionA, 0))
 	require.Equal(t, 1, f.db.Metrics().ReadAmp())
 	requireSameContents(t, f.db, f.ref)
 }
 
+// TestAdvisorReachesRight charges waste to region A only. A seek into A
+// pays for B's four sublevels too (each run's level iterator loads the first
+// table ending at or after the key), so merging A alone would leave such a
+// seek at 5 runs: the advisor's range reaches right over B, and a seek into
+// A then faces one run.
+func TestAdvisorReachesRight(t *testing.T) {
+	var decisions []Decision
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 1000, MinRuns: 3,
+		OnDecision: func(d Decision) { decisions = append(decisions, d) }})
+	f.source.add(1000, tablesIn(t, f.db, regionA, 0)...)
+	require.True(t, f.adv.step(context.Background(), f.db))
+	require.Len(t, decisions, 1)
+	d := decisions[0]
+	require.NoError(t, d.Err)
+	require.LessOrEqual(t, bytes.Compare(d.Start, keyOf(regionA[1]-1)), 0, "%s", d)
+	require.GreaterOrEqual(t, bytes.Compare(d.End, keyOf(regionB[0])), 0, "%s", d)
+	require.Equal(t, 5, d.RunsBefore, "%s", d)
+	require.Equal(t, 1, d.RunsAfter, "%s", d)
+	require.Empty(t, tablesIn(t, f.db, [2]int{0, 20000}, 0), "A and B merged into L6")
+	requireSameContents(t, f.db, f.ref)
+}
+
 // TestAdvisorRateLimitAndClose runs the advisor in the background on a fake
-// clock: one compaction per MinInterval, none after Close.
+// clock: one compaction per MinInterval, none after Close. B goes first, so
+// that neither compaction reaches over the other region.
 func TestAdvisorRateLimitAndClose(t *testing.T) {
 	clock := newFakeClock()
 	steps := make(chan bool, 100)
@@ -214,15 +238,15 @@ func TestAdvisorRateLimitAndClose(t *testing.T) {
 	f.adv.stepped = func(acted bool) { steps <- acted }
 	f.adv.Start(f.db)
 
-	f.source.add(1000, tablesIn(t, f.db, regionA, 0)...)
+	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
 	clock.awaitAfters(1)
 	clock.Advance(time.Minute) // the poll
 	require.True(t, <-steps)
 	require.Equal(t, 1, count())
 
-	// Waste in B right away: a flush wakes the advisor, the rate limit
+	// Waste in A right away: a flush wakes the advisor, the rate limit
 	// holds it back.
-	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+	f.source.add(1000, tablesIn(t, f.db, regionA, 0)...)
 	f.w.seqFlush(50000, 10)
 	require.False(t, <-steps)
 	clock.awaitAfters(clock.afterCalls())
@@ -230,14 +254,14 @@ func TestAdvisorRateLimitAndClose(t *testing.T) {
 	f.w.seqFlush(50010, 10)
 	require.False(t, <-steps)
 	require.Equal(t, 1, count())
-	// A minute after the first compaction the advisor looks again and B
+	// A minute after the first compaction the advisor looks again and A
 	// goes.
-	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+	f.source.add(1000, tablesIn(t, f.db, regionA, 0)...)
 	clock.awaitAfters(clock.afterCalls())
 	clock.Advance(30 * time.Second)
 	require.True(t, <-steps)
 	require.Equal(t, 2, count())
-	require.Empty(t, tablesIn(t, f.db, regionB, 0))
+	require.Empty(t, tablesIn(t, f.db, regionA, 0))
 
 	f.adv.Close()
 	for len(steps) > 0 {

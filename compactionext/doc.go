@@ -25,7 +25,8 @@
 // Finally, the statistics tell where reads are wasted: a data block loaded
 // that returned no value, a filter that said "maybe" and found nothing. The
 // Advisor reads those counts per table, finds key ranges where waste
-// concentrates across many runs, and compacts just those ranges, one at a
+// concentrates across many runs, and compacts those ranges (reaching right
+// over the runs an unbounded seek into them still pays for), one at a
 // time, rate-limited, never while writes are stalled, logging each decision.
 // Compactions merge runs but never change what a read returns.
 package compactionext

@@ -34,12 +34,32 @@ func (ix runIndex) overlaps(t pebble.SSTableInfo, start, end []byte) bool {
 	return ix.compare(t.Smallest.UserKey, end) <= 0 && ix.compare(start, t.Largest.UserKey) <= 0
 }
 
-// runsOverlapping counts the runs with a table overlapping [start, end].
-func (ix runIndex) runsOverlapping(start, end []byte) int {
+// runsFaced counts the runs an unbounded seek to key pays for: each run
+// with a table ending at or after key. A run's level iterator opens the
+// first such table and loads a block of it even when the table starts past
+// key (Pebble's levelIter.SeekGE loads whatever findFileGE returns), so a
+// run with nothing at key but something after it costs that seek as much as
+// one holding key.
+func (ix runIndex) runsFaced(key []byte) int {
 	n := 0
 	for _, run := range ix.runs {
 		for _, t := range run {
-			if ix.overlaps(t, start, end) {
+			if ix.compare(t.Largest.UserKey, key) >= 0 {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// runsPast counts the runs with a table starting after key: what a seek at
+// or before key still pays for once everything up to key is one run.
+func (ix runIndex) runsPast(key []byte) int {
+	n := 0
+	for _, run := range ix.runs {
+		for _, t := range run {
+			if ix.compare(t.Smallest.UserKey, key) > 0 {
 				n++
 				break
 			}

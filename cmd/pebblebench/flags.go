@@ -82,6 +82,7 @@ type config struct {
 	sliceBytes         int64
 	seekHotFraction    float64
 	seekHotRange       float64
+	seekHotStart       float64
 
 	statistics            bool
 	histogram             bool
@@ -171,7 +172,8 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Int64Var(&c.sliceBytes, "many_runs_slice_bytes", 0, "with -compaction_style=1, the size of the key slices the many-runs profile merges one at a time (compactionext.ManyRuns.SliceBytes); 0 = its default, -write_buffer_size/8. Not in db_bench")
 	fs.IntVar(&c.lsmSampleMs, "lsm_sample_ms", 0, "if nonzero, sample each engine's sorted-run count (Metrics.ReadAmp) this often during every benchmark and print its min, mean and max, with the number of write stalls and the longest, after the result line. Not in db_bench")
 	fs.Float64Var(&c.seekHotFraction, "seek_hot_fraction", 0, "fraction of seekrandom targets drawn from a hot range, the first -seek_hot_range of the filled keys, instead of from the whole target range: reads that concentrate on some keys, the case stats-driven compaction (-compaction_advisor) acts on range by range. Bounded seeks over a -writes key set ignore it. Not in db_bench")
-	fs.Float64Var(&c.seekHotRange, "seek_hot_range", 0.1, "with -seek_hot_fraction, the hot range as a fraction of the filled key range, from its start. Not in db_bench")
+	fs.Float64Var(&c.seekHotRange, "seek_hot_range", 0.1, "with -seek_hot_fraction, the hot range as a fraction of the filled key range, from -seek_hot_start. Not in db_bench")
+	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range: an unbounded seek pays for every L0 sublevel with a table at or after its key, so a hot range at the start (0) faces all of them and one at the end (1 - seek_hot_range) only its own. Not in db_bench")
 	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", true, "pebblerf: collect seek statistics (part of its default plug-ins); false opens it without, as upstream. -statistics prints them. Not in db_bench")
 
 	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers derived from Pebble's metrics) after all benchmarks, per engine")

@@ -71,6 +71,9 @@ func (c *config) validatePlugins() error {
 	if !(c.seekHotRange > 0 && c.seekHotRange <= 1) {
 		return badFlag("seek_hot_range", "%g must be in (0, 1]", c.seekHotRange)
 	}
+	if !(c.seekHotStart >= 0 && c.seekHotStart+c.seekHotRange <= 1+1e-9) {
+		return badFlag("seek_hot_start", "%g plus -seek_hot_range %g must be in [0, 1]", c.seekHotStart, c.seekHotRange)
+	}
 	if c.advisorIntervalMs < 0 {
 		return badFlag("compaction_advisor_interval_ms", "%d must not be negative", c.advisorIntervalMs)
 	}

@@ -70,6 +70,7 @@ func TestBadPluginFlags(t *testing.T) {
 		{[]string{"-use_query_builder=maybe"}, "-use_query_builder"},
 		{[]string{"-seek_hot_fraction=1.5"}, "-seek_hot_fraction"},
 		{[]string{"-seek_hot_fraction=0.5", "-seek_hot_range=0"}, "-seek_hot_range"},
+		{[]string{"-seek_hot_fraction=0.5", "-seek_hot_start=0.95"}, "-seek_hot_start"},
 		{[]string{"-compaction_advisor_interval_ms=-1"}, "-compaction_advisor_interval_ms"},
 		{[]string{"-lsm_sample_ms=-5"}, "-lsm_sample_ms"},
 		{[]string{"-many_runs_slice_bytes=-1"}, "-many_runs_slice_bytes"},
@@ -154,6 +155,27 @@ func TestSeekTargetsHot(t *testing.T) {
 	require.InDelta(t, 0.801*n, hot, 0.02*n)
 	// The cold ones spread over 10x the filled range: 90% of them past it.
 	require.InDelta(t, 0.2*0.9*n, past, 0.02*n)
+}
+
+// TestSeekTargetsHotStart checks -seek_hot_start: the hot targets move to
+// [start, start+range) of the filled keys, here its last tenth.
+func TestSeekTargetsHotStart(t *testing.T) {
+	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
+		"-seek_hot_fraction=0.8", "-seek_hot_range=0.1", "-seek_hot_start=0.9"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	targets := c.seekTargets()
+	key := make([]byte, c.keySize)
+	rng := rand.New(rand.NewPCG(5, 1))
+	hot := 0
+	const n = 20000
+	for i := 0; i < n; i++ {
+		targets.next(rng, key, nil)
+		if v := bigEndian(key[:8]); v >= 9000 && v < 10000 {
+			hot++
+		}
+	}
+	// 0.8 + 0.2 * (1000 / 100000) of the targets are hot.
+	require.InDelta(t, 0.802*n, hot, 0.02*n)
 }
 
 func bigEndian(b []byte) uint64 {

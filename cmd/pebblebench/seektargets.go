@@ -28,8 +28,9 @@ type seekTargets struct {
 	emptyFraction   float64
 	missingFraction float64
 	written         *keySet // nil unless -writes
-	// hotFraction of the targets come from [0, hotSpace).
+	// hotFraction of the targets come from [hotStart, hotStart+hotSpace).
 	hotFraction float64
+	hotStart    uint64
 	hotSpace    uint64
 }
 
@@ -42,6 +43,7 @@ func (c *config) seekTargets() seekTargets {
 		missingFraction: c.missingFraction,
 		written:         c.written,
 		hotFraction:     c.seekHotFraction,
+		hotStart:        uint64(float64(c.num) * c.seekHotStart),
 		hotSpace:        max(uint64(float64(c.num)*c.seekHotRange), 1),
 	}
 }
@@ -63,7 +65,7 @@ func (t seekTargets) next(rng *rand.Rand, key, upper []byte) (empty bool) {
 	} else {
 		n := rng.Uint64N(t.space)
 		if t.hotFraction > 0 && rng.Float64() < t.hotFraction {
-			n = rng.Uint64N(t.hotSpace)
+			n = t.hotStart + rng.Uint64N(t.hotSpace)
 		}
 		v = t.keys.written(n)
 		if t.emptyFraction > 0 && rng.Float64() < t.emptyFraction {
