@@ -68,11 +68,12 @@ func (l Look) String() string { return redact.StringWithoutMarkers(l) }
 
 // Why a look did not compact.
 const (
-	reasonCompacted = "compacted"
-	reasonDisabled  = "switched off"
-	reasonNoWaste   = "no waste counted"
-	reasonFewRuns   = "no range with MinRuns runs holds waste"
-	reasonLowWaste  = "waste below MinWaste"
+	reasonCompacted  = "compacted"
+	reasonDisabled   = "switched off"
+	reasonNoWaste    = "no waste counted"
+	reasonFewRuns    = "no range with MinRuns runs holds waste"
+	reasonLowWaste   = "waste below MinWaste"
+	reasonListFailed = "listing sstables failed"
 )
 
 // Decision is one advisor compaction.
@@ -224,7 +225,7 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 	tables, err := db.SSTables()
 	if err != nil {
 		a.logger.Errorf("%v", errors.Wrap(err, "compactionext: advisor listing sstables"))
-		look.Reason = err.Error()
+		look.Reason = reasonListFailed // the error, with its keys redactable, is logged above
 		return false
 	}
 	lsm := newRunIndex(tables, a.comparer.Compare)
@@ -387,8 +388,9 @@ func (a *Advisor) pickTable(lsm runIndex) (candidate, string) {
 			continue
 		}
 		better := reason == reasonFewRuns || c.waste > best.waste ||
-			// Equal waste: the narrower range costs less to compact;
-			// then the smaller start key, so the choice is deterministic.
+			// Equal waste: the narrower range costs less to compact
+			// (the smaller end, then the larger start), and the choice
+			// is deterministic.
 			(c.waste == best.waste && (compare(c.end, best.end) < 0 ||
 				(compare(c.end, best.end) == 0 && compare(c.start, best.start) > 0)))
 		if better {

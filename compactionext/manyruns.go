@@ -43,17 +43,21 @@ const DefaultRuns = 12
 //   - Pebble cuts a flush's output at an L6 table's start key once the
 //     table's overlap with L6 exceeds ten times L0's target file size. That
 //     target is set to SliceBytes/16, so flushed tables do not cross L6 table
-//     boundaries, and each L6 table with the L0 tables above it is one slice
-//     (an l0Unit: tables that overlap only each other). Where an L6 table is
-//     small, its flushed tables cross into the next and two slices fuse into
-//     one unit; the next merge cuts them apart again.
-//   - A driver wakes after each flush. It counts the flushes since its last
-//     merge, f, and merges the next q = ceil(units·f/(Runs-1)) units after
-//     the one it merged last (wrapping at the end of the keys), plus any unit
-//     right after those that is already Runs-1 deep: one DB.Compact over the
-//     span of those units. It merges only after a flush of the writes' own
-//     (one its last merge did not force), except to catch up with a unit
-//     deeper than Runs-1.
+//     boundaries: each L6 table with the L0 tables above it is one slice.
+//     The driver merges l0Units (tables that overlap only each other), which
+//     lie within slices: a slice starts as several small units and they
+//     join as it deepens. Where an L6 table is small, its flushed tables
+//     cross into the next and two slices fuse into one unit; the next merge
+//     cuts them apart again.
+//   - A driver wakes after each flush and merges, in one DB.Compact, a run
+//     of adjacent units after the one it merged last (wrapping at the end
+//     of the keys). In its first sweep over the keys it takes
+//     q = ceil(units·f/(Runs-1)) of them for the f flushes since its last
+//     merge, which staggers the units' ages; after that it takes the units
+//     that are Runs-1 deep or deeper, the oldest in a staggered L0. Either
+//     way, units right after those that are Runs-1 deep join the merge. It
+//     merges only after a flush of the writes' own (one its last merge did
+//     not force), except to catch up with a unit Runs-1 deep or deeper.
 //   - Pebble's L0 write stop is switched off (L0StopWritesThreshold set
 //     beyond reach): the driver bounds L0. With automatic compactions off
 //     only its merges shrink L0, and a merge cannot run while a writer
@@ -82,7 +86,8 @@ type ManyRuns struct {
 	// Runs is the sorted-run count the driver keeps (at least 2).
 	Runs int
 	// SliceBytes is the size of the slices merged one at a time, the target
-	// size of L6 tables (default MemTableSize/2, at least 64 KiB). Smaller
+	// size of L6 tables (default MemTableSize/2, at least 64 KiB, with
+	// Pebble's 4 MiB default for a MemTableSize left at zero). Smaller
 	// slices make the count steadier and the merges smaller, at the cost of
 	// more, smaller L0 tables (SliceBytes/16 is L0's target file size): at
 	// MemTableSize/8 a flush became about 60 tables, and with a dozen
@@ -97,9 +102,10 @@ type ManyRuns struct {
 	Clock Clock
 
 	// Set by Apply.
-	monitor  *Monitor
-	comparer *pebble.Comparer
-	logger   pebble.Logger
+	monitor    *Monitor
+	sliceBytes int64 // SliceBytes or its default
+	comparer   *pebble.Comparer
+	logger     pebble.Logger
 	// Owned by the driver goroutine: the flush count at the end of the last
 	// merge, and the largest key it merged (nil: start from the first key).
 	flushesSeen int64
@@ -132,20 +138,26 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	// should automatic compactions be turned back on.
 	opts.L0CompactionThreshold = 2 * p.Runs
 	opts.LBaseMaxBytes = 1 << 60
-	if p.SliceBytes <= 0 {
-		p.SliceBytes = max(int64(opts.MemTableSize)/2, 64<<10)
+	p.sliceBytes = p.SliceBytes
+	if p.sliceBytes <= 0 {
+		memTable := int64(opts.MemTableSize)
+		if memTable <= 0 {
+			// Open has not applied Pebble's defaults yet.
+			defaults := &pebble.Options{}
+			defaults.EnsureDefaults()
+			memTable = int64(defaults.MemTableSize)
+		}
+		p.sliceBytes = max(memTable/2, 64<<10)
 	}
 	// With Lbase at L6, TargetFileSizes[1] is L6's; the rest are set alike
 	// should Lbase ever move up.
-	opts.TargetFileSizes[0] = max(p.SliceBytes/16, 1)
+	opts.TargetFileSizes[0] = max(p.sliceBytes/16, 1)
 	for i := 1; i < len(opts.TargetFileSizes); i++ {
-		opts.TargetFileSizes[i] = p.SliceBytes
+		opts.TargetFileSizes[i] = p.sliceBytes
 	}
-	// A flush is cut at L6 table boundaries only when FlushSplitBytes is
-	// positive; Pebble's default is, a caller's zero means "default".
-	if opts.FlushSplitBytes < 0 {
-		opts.FlushSplitBytes = 0
-	}
+	// A new DB starts a new sweep: the driver's state belongs to the DB
+	// these options open, even when the profile is reused.
+	p.flushesSeen, p.cursor, p.forced, p.merges, p.warm = 0, nil, 0, 0, false
 	p.comparer = opts.Comparer
 	if p.comparer == nil {
 		p.comparer = pebble.DefaultComparer

@@ -202,3 +202,15 @@ func TestManyRunsNeverStopsOnL0(t *testing.T) {
 	require.Positive(t, p.merges, "the driver merged while the writes ran")
 	requireSameContents(t, db, ref)
 }
+
+// TestManyRunsDefaultSlices: with MemTableSize left at zero (Open applies
+// Pebble's defaults only later), the default slice follows Pebble's 4 MiB
+// memtable, not a zero one that would cut L0 into 4 KiB tables.
+func TestManyRunsDefaultSlices(t *testing.T) {
+	p := &ManyRuns{Runs: 12}
+	opts := &pebble.Options{}
+	require.NoError(t, p.Apply(opts))
+	require.Equal(t, int64(2<<20), opts.TargetFileSizes[1], "L6 tables: half of Pebble's 4 MiB memtable")
+	require.Equal(t, int64(128<<10), opts.TargetFileSizes[0])
+	require.Zero(t, p.SliceBytes, "the caller's field is left as given")
+}

@@ -175,36 +175,6 @@ func TestRibbonRetryAndFallback(t *testing.T) {
 	}
 }
 
-func TestPoint128BitShifts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 11))
-	for range 100 {
-		lo, hi := rng.Uint64(), rng.Uint64()
-		for s := uint(0); s < 128; s++ {
-			gl, gh := pointShl128(lo, hi, s)
-			if wl, wh := pointRefShift(lo, hi, int(s)); gl != wl || gh != wh {
-				t.Fatalf("shl %d: got %x %x, want %x %x", s, gh, gl, wh, wl)
-			}
-			gl, gh = pointShr128(lo, hi, s)
-			if wl, wh := pointRefShift(lo, hi, -int(s)); gl != wl || gh != wh {
-				t.Fatalf("shr %d: got %x %x, want %x %x", s, gh, gl, wh, wl)
-			}
-		}
-		gl, gh := pointShr128(lo, hi, 128)
-		require.Zero(t, gl|gh)
-	}
-}
-
-// pointRefShift shifts (lo, hi) bit by bit: left for s > 0, right for s < 0.
-func pointRefShift(lo, hi uint64, s int) (uint64, uint64) {
-	for ; s > 0; s-- {
-		hi, lo = hi<<1|lo>>63, lo<<1
-	}
-	for ; s < 0; s++ {
-		lo, hi = lo>>1|hi<<63, hi>>1
-	}
-	return lo, hi
-}
-
 func TestRibbonBucketRehashes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	// More than one chunk, so that both passes cross a chunk boundary.
