@@ -184,13 +184,19 @@ func (i *Iterator) widen() {
 // unbounded, the re-seek would position every run that still has a file
 // ahead — on a many-run LSM, a block in each of dozens of runs for the one
 // key the caller wanted next. Only when no step is left (or the auto plan
-// stopped stepping) does the iterator take the caller's bounds back.
+// stopped stepping) does the iterator take the caller's bounds back. The
+// auto plan's window counts a move that extended once, however many steps
+// it crossed, as it counts each stepped seek once.
 func (i *Iterator) forward(s pebble.IterValidityState, limit []byte) pebble.IterValidityState {
+	counted := false
 	for s == pebble.IterExhausted && i.step != nil && !i.userPrefix && i.it.Error() == nil {
 		resume := i.step
 		i.stats.Widenings++
-		i.window.widenings++
-		i.adapt()
+		if !counted {
+			counted = true
+			i.window.widenings++
+			i.adapt()
+		}
 		if u := i.nextStep(resume); u != nil {
 			i.step = u
 			i.it.SetBounds(i.opts.LowerBound, u)
