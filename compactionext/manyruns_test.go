@@ -121,6 +121,9 @@ func TestManyRunsDriver(t *testing.T) {
 	// awaitStep waits for the driver to handle a wake-up, and then for it
 	// to wait again (each wait asks the clock for a timer once), so that
 	// the clock is advanced only once the timer it is meant to fire exists.
+	// It relies on one wake-up per step: every flush here is the test's
+	// own, so the memtable is empty at each merge and a merge forces no
+	// flush whose event could wake the driver a second time.
 	handled := 0
 	awaitStep := func() bool {
 		acted := <-steps
