@@ -8,6 +8,7 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/internal/cputime"
 )
 
 // seekIter is what the range-query benchmark needs of any iterator.
@@ -104,7 +105,7 @@ func BenchmarkRangeQueryFewRuns(b *testing.B) {
 					// always runs on the caches its predecessor left.
 					for j := range engines {
 						e := (j + round) % len(engines)
-						start := threadCPU()
+						start := cputime.Thread()
 						for _, k := range keys {
 							it := reused[e]
 							if perSeek {
@@ -120,12 +121,12 @@ func BenchmarkRangeQueryFewRuns(b *testing.B) {
 								_ = it.Close()
 							}
 						}
-						spent[e] += int64(threadCPU() - start)
+						spent[e] += int64(cputime.Thread() - start)
 					}
 				}
 				ops := float64((b.N + slice - 1) / slice * slice)
 				for e := range engines {
-					b.ReportMetric(float64(spent[e])/ops, engines[e].name+"-"+threadCPUName+"-ns/seek")
+					b.ReportMetric(float64(spent[e])/ops, engines[e].name+"-"+cputime.ClockName+"-ns/seek")
 				}
 				b.ReportMetric(float64(spent[2])/float64(spent[0]), "query-off/upstream")
 				b.ReportMetric(float64(spent[2])/float64(spent[1]), "query/newiter-off")

@@ -12,6 +12,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/internal/cputime"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -151,17 +152,17 @@ func BenchmarkSeekPrefixStatistics(b *testing.B) {
 						keys[i] = benchKey(keys[i], uint64(rng.IntN(2*n)))
 					}
 					for e, seek := range seekers {
-						start := threadCPU()
+						start := cputime.Thread()
 						for _, k := range keys {
 							seek(k, nexts, perSeek)
 						}
-						spent[e] += threadCPU() - start
+						spent[e] += cputime.Thread() - start
 					}
 				}
 				ops := float64((b.N + slice - 1) / slice * slice)
-				b.ReportMetric(float64(spent[0].Nanoseconds())/ops, "upstream-"+threadCPUName+"-ns/seek")
-				b.ReportMetric(float64(spent[1].Nanoseconds())/ops, "off-"+threadCPUName+"-ns/seek")
-				b.ReportMetric(float64(spent[2].Nanoseconds())/ops, "on-"+threadCPUName+"-ns/seek")
+				b.ReportMetric(float64(spent[0].Nanoseconds())/ops, "upstream-"+cputime.ClockName+"-ns/seek")
+				b.ReportMetric(float64(spent[1].Nanoseconds())/ops, "off-"+cputime.ClockName+"-ns/seek")
+				b.ReportMetric(float64(spent[2].Nanoseconds())/ops, "on-"+cputime.ClockName+"-ns/seek")
 				b.ReportMetric(float64(spent[1])/float64(spent[0]), "off/upstream")
 				b.ReportMetric(float64(spent[2])/float64(spent[0]), "on/upstream")
 				b.ReportMetric(float64(spent[2])/float64(spent[1]), "on/off")

@@ -17,6 +17,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/cputime"
 	"github.com/stretchr/testify/require"
 )
 
@@ -124,7 +125,7 @@ func fillKeys(b testing.TB, db *pebble.DB, rng *rand.Rand, order []int) {
 type sample struct {
 	opsPerSec float64
 	// opsPerCPUSec counts the same operations per second of the thread's
-	// CPU time (see threadCPU).
+	// CPU time (see package cputime).
 	opsPerCPUSec float64
 	blockBytes   uint64
 }
@@ -138,11 +139,11 @@ type timer struct {
 
 func startTimer() timer {
 	runtime.LockOSThread()
-	return timer{wall: time.Now(), cpu: threadCPU()}
+	return timer{wall: time.Now(), cpu: cputime.Thread()}
 }
 
 func (t timer) stop(ops int, blockBytes uint64) sample {
-	cpu, wall := threadCPU()-t.cpu, time.Since(t.wall)
+	cpu, wall := cputime.Thread()-t.cpu, time.Since(t.wall)
 	runtime.UnlockOSThread()
 	s := sample{opsPerSec: float64(ops) / wall.Seconds(), blockBytes: blockBytes}
 	if cpu > 0 {

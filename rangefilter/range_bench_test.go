@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pebblerf/pebble/internal/cputime"
 )
 
 // The filter-alone measurements: key kinds built from integer key positions,
@@ -141,23 +144,25 @@ func (w *rangeWorkload) build(tb testing.TB, bpk float64) (filter []byte, nsPerK
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer rangeLockThread()()
-	start := rangeThreadCPU()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := cputime.Thread()
 	for _, k := range w.keys {
 		if err := b.Add(k); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	filter = b.Finish(nil)
-	return filter, float64((rangeThreadCPU() - start).Nanoseconds()) / float64(len(w.keys))
+	return filter, float64((cputime.Thread() - start).Nanoseconds()) / float64(len(w.keys))
 }
 
 // oracleCPU returns the thread-CPU ns per query of answering exactly by
 // binary search over the sorted keys.
 func (w *rangeWorkload) oracleCPU(qs [][2][]byte) float64 {
-	defer rangeLockThread()()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	hits := 0
-	start := rangeThreadCPU()
+	start := cputime.Thread()
 	for _, q := range qs {
 		if rangeOracle(w.keys, q[0], q[1]) {
 			hits++
@@ -166,22 +171,23 @@ func (w *rangeWorkload) oracleCPU(qs [][2][]byte) float64 {
 	if hits != 0 {
 		panic("empty queries hit the oracle")
 	}
-	return float64((rangeThreadCPU() - start).Nanoseconds()) / float64(len(qs))
+	return float64((cputime.Thread() - start).Nanoseconds()) / float64(len(qs))
 }
 
 // rangeFPR returns the false-positive rate over empty queries, and the
 // wall-clock and thread-CPU nanoseconds per query.
 func rangeFPR(filter []byte, qs [][2][]byte) (fpr, wallNs, cpuNs float64) {
-	defer rangeLockThread()()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	fp := 0
-	start, cpu := time.Now(), rangeThreadCPU()
+	start, cpu := time.Now(), cputime.Thread()
 	for _, q := range qs {
 		if RangeMayIntersect(filter, q[0], q[1]) {
 			fp++
 		}
 	}
 	n := float64(len(qs))
-	return float64(fp) / n, float64(time.Since(start).Nanoseconds()) / n, float64((rangeThreadCPU() - cpu).Nanoseconds()) / n
+	return float64(fp) / n, float64(time.Since(start).Nanoseconds()) / n, float64((cputime.Thread() - cpu).Nanoseconds()) / n
 }
 
 func rangePct(x float64) string {
@@ -303,17 +309,18 @@ func BenchmarkRangeFilterQuery(b *testing.B) {
 			b.Run(kind.name+"/"+rangeQueryNames[qk], func(b *testing.B) {
 				// Thread-CPU time beside ns/op: on a shared machine it leaves
 				// out the time the thread waited for a core.
-				defer rangeLockThread()()
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
 				fp := 0
 				b.ResetTimer()
-				cpu := rangeThreadCPU()
+				cpu := cputime.Thread()
 				for i := range b.N {
 					q := qs[i%len(qs)]
 					if RangeMayIntersect(f, q[0], q[1]) {
 						fp++
 					}
 				}
-				b.ReportMetric(float64((rangeThreadCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64((cputime.Thread()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(float64(fp)/float64(b.N), "fpr")
 			})
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/cputime"
 )
 
 // run is one timed execution of a benchmark on one engine.
@@ -75,12 +76,12 @@ func (r *run) execute() (*result, error) {
 			// own: see result.cpuMicrosPerOp.
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			cpu0, ok0 := threadCPUTime()
+			cpu0 := cputime.Thread()
 			w.start = time.Now()
 			errs[i] = b.loop(r, w)
 			w.finish = time.Now()
-			if cpu1, ok1 := threadCPUTime(); ok0 && ok1 {
-				w.cpu = cpu1 - cpu0
+			if cputime.Supported {
+				w.cpu = cputime.Thread() - cpu0
 			} else {
 				w.cpu = -1
 			}

@@ -5,7 +5,7 @@ package filterbench
 import (
 	"runtime"
 
-	"golang.org/x/sys/unix"
+	"github.com/pebblerf/pebble/internal/cputime"
 )
 
 // Config says how much to measure.
@@ -72,14 +72,14 @@ func Measure(cands []Candidate, s *KeySet, cfg Config) ([]Result, error) {
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			start := cpuNanos()
+			start := cputime.Process()
 			built, err := c.Build(s.Keys)
-			elapsed := cpuNanos() - start
+			elapsed := cputime.Process() - start
 			if err != nil {
 				return nil, err
 			}
 			runtime.ReadMemStats(&after)
-			ns := float64(elapsed) / float64(len(s.Keys))
+			ns := float64(elapsed.Nanoseconds()) / float64(len(s.Keys))
 			if round == 0 || ns < r.BuildNs {
 				r.BuildNs = ns
 			}
@@ -151,28 +151,13 @@ func bestOf(rounds int, results []Result, measure func(i int) float64, field fun
 	}
 }
 
-// timePerCall times fn(n) and returns CPU nanoseconds per call.
-func timePerCall(n int, fn func(n int)) float64 {
-	start := cpuNanos()
-	fn(n)
-	return float64(cpuNanos()-start) / float64(n)
-}
-
-// cpuNanos is the CPU time the process has used (user and system, all
-// threads, so a build's garbage collection counts). Timings use it rather
-// than the wall clock because on a shared machine the wall clock also counts
+// timePerCall times fn(n) and returns CPU nanoseconds per call. Timings use
+// the process's CPU time (all threads, so a build's garbage collection
+// counts) rather than the wall clock, which on a shared machine also counts
 // the time other processes held the CPU; what it cannot remove is their
 // effect on the caches.
-//
-// It reads the process CPU clock, which is exact. getrusage, used before,
-// is not: Linux advances its figures in scheduler ticks (4 ms at 250 Hz,
-// measured), so a 20 ms round of queries was timed to within ±20%, and
-// keeping the fastest of five rounds then favoured whichever round the
-// ticks had undercounted.
-func cpuNanos() int64 {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts); err != nil {
-		panic(err)
-	}
-	return ts.Nano()
+func timePerCall(n int, fn func(n int)) float64 {
+	start := cputime.Process()
+	fn(n)
+	return float64((cputime.Process() - start).Nanoseconds()) / float64(n)
 }
