@@ -6,6 +6,11 @@ package cputime
 
 import "time"
 
+var programStart = time.Now()
+
+// wallSinceStart is the fallback clock.
+func wallSinceStart() time.Duration { return time.Since(programStart) }
+
 // Supported reports whether Thread and Process read CPU clocks.
 const Supported = false
 

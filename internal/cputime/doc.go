@@ -18,10 +18,3 @@
 // program started, so differences still measure something and ClockName
 // says which.
 package cputime
-
-import "time"
-
-var programStart = time.Now()
-
-// wallSinceStart is the fallback clock.
-func wallSinceStart() time.Duration { return time.Since(programStart) }
