@@ -149,7 +149,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 
 	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache size in bytes (per engine)")
 	fs.Int64Var(&c.writeBufferSize, "write_buffer_size", 64<<20, "memtable size in bytes (Options.MemTableSize)")
-	fs.BoolVar(&c.useExistingDB, "use_existing_db", false, "do not destroy the database; fill benchmarks are skipped")
+	fs.BoolVar(&c.useExistingDB, "use_existing_db", false, "do not destroy the database; fill benchmarks are skipped. Pass the -num it was filled with: reads and seeks draw their keys from [0, num)")
 	fs.BoolVar(&c.disableWAL, "disable_wal", false, "write without the write-ahead log")
 	fs.BoolVar(&c.sync, "sync", false, "sync every write")
 
