@@ -53,6 +53,21 @@
 // having to widen stops stepping. Iterators that read range keys are always
 // plain, because Pebble truncates range keys to the iterator's bounds.
 //
+// # What stepping saves, and what it cannot
+//
+// A stepped seek reads the blocks of the runs that hold its key (one or two
+// on staggered runs) instead of a block in every run whose next file starts
+// after the key: on 40 staggered runs, 6-7% of a plain iterator's block
+// bytes, which is what an oracle that knows every file start loads. What it
+// cannot save is what every seek pays on both sides: reading the block that
+// holds the answer (with a block cache smaller than the data, a miss about
+// as often for both), stepping through the keys the caller asks for, and,
+// with a new iterator per seek, building and closing the upstream iterator,
+// which holds a level iterator per run however narrow its bounds. The
+// speed-up therefore grows with the number of runs a seek defers and shrinks
+// as those shared costs grow: with fewer runs, more Next calls, more cache
+// misses, or an iterator per seek.
+//
 // # Observers
 //
 // A program that counts reads (the root package's seek statistics) gives
