@@ -78,8 +78,9 @@ func (l Look) SafeFormat(w redact.SafePrinter, _ rune) {
 	w.Printf("waste reported for %d tables, %d scored, total %d; %d L0 units; ",
 		redact.Safe(l.Reported), redact.Safe(l.Scored), redact.Safe(l.Waste), redact.Safe(l.Units))
 	if l.Best.Start != nil {
-		w.Printf("best [%s, %s]: waste %d over %d runs, rewrites %s below L0; ", l.Best.Start, l.Best.End,
-			redact.Safe(l.Best.Waste), redact.Safe(l.Best.RunsBefore), redact.Safe(humanBytes(l.Best.Rewrites)))
+		w.Printf("best [%s, %s]: waste %d over %d runs (%d predicted after), rewrites %s below L0; ",
+			l.Best.Start, l.Best.End, redact.Safe(l.Best.Waste), redact.Safe(l.Best.RunsBefore),
+			redact.Safe(l.Best.RunsPredicted), redact.Safe(humanBytes(l.Best.Rewrites)))
 	}
 	if l.Budget >= 0 {
 		w.Printf("budget %s; ", redact.Safe(humanBytes(uint64(l.Budget))))
@@ -99,6 +100,7 @@ const (
 	reasonLowWaste   = "waste below MinWaste"
 	reasonListFailed = "listing sstables failed"
 	reasonBudget     = "rewrite exceeds the write budget"
+	reasonNoGain     = "too few runs would go"
 )
 
 // Decision is one advisor compaction.
@@ -112,6 +114,14 @@ type Decision struct {
 	// Start pays for (see runsFaced) before and after the compaction: the
 	// runs overlapping the range and every run with a table after it.
 	RunsBefore, RunsAfter int
+	// RunsPredicted is what the advisor expected RunsAfter to be: the runs
+	// with a table past the range, the one the range lands in, and the
+	// run the flush Compact forces adds. A compaction must be expected to
+	// take away at least MinRuns-1 runs (what merging MinRuns into one
+	// does): one over a range that faces few runs, with a run past it
+	// that stays and the forced flush's, leaves a seek there about as
+	// expensive as before (measured: a compaction from 3 runs to 3).
+	RunsPredicted int
 	// Rewrites is the size of the tables below L0 the compaction
 	// rewrites: what it is charged against the write budget.
 	Rewrites uint64
@@ -121,9 +131,9 @@ type Decision struct {
 
 // SafeFormat implements redact.SafeFormatter; the keys are redactable.
 func (d Decision) SafeFormat(w redact.SafePrinter, _ rune) {
-	w.Printf("compacted [%s, %s]: waste %d over %d runs, %d runs after, rewrote %s below L0",
+	w.Printf("compacted [%s, %s]: waste %d over %d runs, %d runs after (%d predicted), rewrote %s below L0",
 		d.Start, d.End, redact.Safe(d.Waste), redact.Safe(d.RunsBefore), redact.Safe(d.RunsAfter),
-		redact.Safe(humanBytes(d.Rewrites)))
+		redact.Safe(d.RunsPredicted), redact.Safe(humanBytes(d.Rewrites)))
 	if d.Err != nil {
 		w.Printf(": %v", d.Err)
 	}
@@ -278,8 +288,19 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 	look.Units = len(units)
 	c, reason := a.pick(lsm, units)
 	look.Best = Decision{Start: c.start, End: c.end, Waste: c.waste, RunsBefore: c.runs, Rewrites: c.rewrites}
-	if reason == "" && look.Budget >= 0 && c.rewrites > uint64(look.Budget) {
-		reason = reasonBudget
+	if reason == "" {
+		look.Best.RunsPredicted = lsm.runsAfterMerge(c.end)
+		if db.Metrics().WAL.Size > 0 {
+			// Compact flushes the memtable first (it overlaps
+			// any range the writes cover): one more run.
+			look.Best.RunsPredicted++
+		}
+		switch {
+		case c.runs-look.Best.RunsPredicted < a.cfg.MinRuns-1:
+			reason = reasonNoGain
+		case look.Budget >= 0 && c.rewrites > uint64(look.Budget):
+			reason = reasonBudget
+		}
 	}
 	if reason != "" {
 		look.Reason = reason

@@ -433,3 +433,57 @@ func TestAdvisorWriteBudget(t *testing.T) {
 	require.Empty(t, tablesIn(t, f.db, regionB, 0), "region B merged into L6")
 	requireSameContents(t, f.db, f.ref)
 }
+
+// TestAdvisorSkipsSmallGain gives region B two sublevels over L6, three
+// runs, and writes into B without flushing. Compacting B would leave a seek
+// there facing L6 and the run the forced flush of those writes adds: one run
+// fewer, less than the MinRuns-1 the advisor asks for, so it skips it. Once
+// the writes are flushed (B is three sublevels deep) the memtable is empty
+// and the same waste gets B compacted, down to one run.
+func TestAdvisorSkipsSmallGain(t *testing.T) {
+	source := &fakeWaste{}
+	var looks []Look
+	opts := testOptions()
+	for i := range opts.TargetFileSizes {
+		opts.TargetFileSizes[i] = 32 << 10
+	}
+	require.NoError(t, NoCompaction{}.Apply(opts))
+	adv, err := NewAdvisor(opts, AdvisorConfig{Source: source, MinWaste: 100, MinRuns: 3, WriteBudget: -1,
+		OnLook: func(l Look) { looks = append(looks, l) }})
+	require.NoError(t, err)
+	db, err := pebble.Open("db", opts)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+	ctx := context.Background()
+
+	w := newWriter(t, 7, db)
+	w.seqFlush(0, 20000)
+	require.NoError(t, db.Compact(ctx, keyOf(0), keyOf(20000), false))
+	writeB := func(n int) {
+		for j := 0; j < n; j++ {
+			k := keyOf(regionB[0] + w.rng.IntN(regionB[1]-regionB[0]))
+			require.NoError(t, db.Set(k, []byte("b"), pebble.NoSync))
+		}
+	}
+	for i := 0; i < 2; i++ {
+		writeB(300)
+		w.flush()
+	}
+	require.Equal(t, 3, db.Metrics().ReadAmp())
+
+	writeB(50) // into the memtable
+	source.add(1000, tablesIn(t, db, regionB, 0)...)
+	require.False(t, adv.step(ctx, db))
+	l := looks[len(looks)-1]
+	require.Equal(t, reasonNoGain, l.Reason, "%s", l)
+	require.Equal(t, 3, l.Best.RunsBefore)
+	require.Equal(t, 2, l.Best.RunsPredicted, "L6 and the forced flush's run")
+
+	w.flush()
+	source.add(1000, tablesIn(t, db, regionB, 0)...)
+	require.True(t, adv.step(ctx, db))
+	l = looks[len(looks)-1]
+	require.Equal(t, 4, l.Best.RunsBefore)
+	require.Equal(t, 1, l.Best.RunsPredicted)
+	require.Equal(t, 1, db.Metrics().ReadAmp())
+}

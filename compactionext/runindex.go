@@ -71,6 +71,25 @@ func (ix runIndex) runsPast(key []byte) int {
 	return n
 }
 
+// runsAfterMerge counts the runs a seek to a key at or before end would
+// face once everything up to end is merged into the bottom level: that run,
+// and every other run with a table starting after end.
+func (ix runIndex) runsAfterMerge(end []byte) int {
+	n := 1
+	for i, run := range ix.runs {
+		if i == len(ix.runs)-1 && i >= ix.sublevels {
+			break // the bottom level, counted
+		}
+		for _, t := range run {
+			if ix.compare(t.Smallest.UserKey, end) > 0 {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
 // overlapping calls fn with each table overlapping [start, end], saying
 // whether it is in L0.
 func (ix runIndex) overlapping(start, end []byte, fn func(t pebble.SSTableInfo, inL0 bool)) {
