@@ -26,7 +26,9 @@ type AdvisorConfig struct {
 	MinWaste uint64
 	// MinRuns is the least number of sorted runs that must overlap a range
 	// for it to be compacted (default 3): with fewer, a compaction cannot
-	// save much.
+	// save much. For the same reason a compaction must be predicted to take
+	// away at least MinRuns-1 of the runs a seek there faces (see
+	// Decision.RunsPredicted).
 	MinRuns int
 	// WriteBudget bounds the write amplification the advisor adds, as a
 	// fraction of what the DB writes without it (default 0.3; negative: no
@@ -41,8 +43,8 @@ type AdvisorConfig struct {
 	// out of L0 once and does not compact more because of the advisor
 	// (ManyRuns merges less: a slice the advisor merged is shallow). A
 	// compaction that does not fit waits: the advisor earns its budget as
-	// data arrives, does nothing on a DB that takes no writes, and does not
-	// compact what a load left in L0 before any reads came.
+	// data arrives, and on a DB that takes no writes it compacts nothing
+	// but L0 tables over an empty range below.
 	WriteBudget float64
 	// Clock is the time source (default RealClock).
 	Clock Clock
