@@ -17,15 +17,35 @@ type AdvisorConfig struct {
 	// Source gives the per-table waste counts (required).
 	Source WasteSource
 	// MinInterval is the least time between two advisor compactions
-	// (default 10s). The advisor also looks at the counts this often.
+	// (default 5s). The advisor also looks at the counts this often. The
+	// write budget, not this, is what bounds the advisor's cost over a
+	// long run; the interval spaces its compactions once it has budget.
 	MinInterval time.Duration
 	// MinWaste is the least waste, summed over the tables overlapping a
 	// range, that makes the range worth compacting (default 1000).
 	MinWaste uint64
 	// MinRuns is the least number of sorted runs that must overlap a range
 	// for it to be compacted (default 3): with fewer, a compaction cannot
-	// save much.
+	// save much. For the same reason a compaction must be predicted to take
+	// away at least MinRuns-1 of the runs a seek there faces (see
+	// Decision.RunsPredicted).
 	MinRuns int
+	// WriteBudget bounds the write amplification the advisor adds, as a
+	// fraction of what the DB writes without it (default 0.3; negative: no
+	// bound): the bytes below L0 its compactions rewrite stay within
+	// WriteBudget times the bytes everything else wrote since it started
+	// (flushes, and compactions other than its own). L0's bytes are not
+	// charged: the shape's own compactions would rewrite each of them once
+	// anyway, and the advisor only does that earlier, in their place. What
+	// it adds is rewriting the data below sooner than the shape would. So
+	// with the default, write-amp stays within 1.3x that of the same shape
+	// without the advisor, as long as the shape compacts each flushed byte
+	// out of L0 once and does not compact more because of the advisor
+	// (ManyRuns merges less: a slice the advisor merged is shallow). A
+	// compaction that does not fit waits: the advisor earns its budget as
+	// data arrives, and on a DB that takes no writes it compacts nothing
+	// but L0 tables over an empty range below.
+	WriteBudget float64
 	// Clock is the time source (default RealClock).
 	Clock Clock
 	// OnDecision, if set, is called after each advisor compaction.
@@ -44,6 +64,9 @@ type Look struct {
 	// Units is the number of L0 units (the parts of L0 one compaction can
 	// take), the candidates.
 	Units int
+	// Budget is the bytes below L0 the advisor could rewrite at this look
+	// (see AdvisorConfig.WriteBudget); -1 without a bound.
+	Budget int64
 	// Best is the best candidate seen, whether or not it passed the
 	// thresholds (zero if there was none).
 	Best Decision
@@ -57,8 +80,12 @@ func (l Look) SafeFormat(w redact.SafePrinter, _ rune) {
 	w.Printf("waste reported for %d tables, %d scored, total %d; %d L0 units; ",
 		redact.Safe(l.Reported), redact.Safe(l.Scored), redact.Safe(l.Waste), redact.Safe(l.Units))
 	if l.Best.Start != nil {
-		w.Printf("best [%s, %s]: waste %d over %d runs; ", l.Best.Start, l.Best.End,
-			redact.Safe(l.Best.Waste), redact.Safe(l.Best.RunsBefore))
+		w.Printf("best [%s, %s]: waste %d over %d runs (%d predicted after), rewrites %s below L0; ",
+			l.Best.Start, l.Best.End, redact.Safe(l.Best.Waste), redact.Safe(l.Best.RunsBefore),
+			redact.Safe(l.Best.RunsPredicted), redact.Safe(humanBytes(l.Best.Rewrites)))
+	}
+	if l.Budget >= 0 {
+		w.Printf("budget %s; ", redact.Safe(humanBytes(uint64(l.Budget))))
 	}
 	w.Printf("%s", redact.Safe(l.Reason))
 }
@@ -74,6 +101,8 @@ const (
 	reasonFewRuns    = "no range with MinRuns runs holds waste"
 	reasonLowWaste   = "waste below MinWaste"
 	reasonListFailed = "listing sstables failed"
+	reasonBudget     = "rewrite exceeds the write budget"
+	reasonNoGain     = "too few runs would go"
 )
 
 // Decision is one advisor compaction.
@@ -87,14 +116,26 @@ type Decision struct {
 	// Start pays for (see runsFaced) before and after the compaction: the
 	// runs overlapping the range and every run with a table after it.
 	RunsBefore, RunsAfter int
+	// RunsPredicted is what the advisor expected RunsAfter to be: the runs
+	// with a table past the range, the one the range lands in, and the
+	// run the flush Compact forces adds. A compaction must be expected to
+	// take away at least MinRuns-1 runs (what merging MinRuns into one
+	// does): one over a range that faces few runs, with a run past it
+	// that stays and the forced flush's, leaves a seek there about as
+	// expensive as before (measured: a compaction from 3 runs to 3).
+	RunsPredicted int
+	// Rewrites is the size of the tables below L0 the compaction
+	// rewrites: what it is charged against the write budget.
+	Rewrites uint64
 	// Err is the compaction's error, if it failed.
 	Err error
 }
 
 // SafeFormat implements redact.SafeFormatter; the keys are redactable.
 func (d Decision) SafeFormat(w redact.SafePrinter, _ rune) {
-	w.Printf("compacted [%s, %s]: waste %d over %d runs, %d runs after",
-		d.Start, d.End, redact.Safe(d.Waste), redact.Safe(d.RunsBefore), redact.Safe(d.RunsAfter))
+	w.Printf("compacted [%s, %s]: waste %d over %d runs, %d runs after (%d predicted), rewrote %s below L0",
+		d.Start, d.End, redact.Safe(d.Waste), redact.Safe(d.RunsBefore), redact.Safe(d.RunsAfter),
+		redact.Safe(d.RunsPredicted), redact.Safe(humanBytes(d.Rewrites)))
 	if d.Err != nil {
 		w.Printf(": %v", d.Err)
 	}
@@ -122,7 +163,11 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // pebblebench's hot-range seeks: merging only the hot range left seeks
 // there no cheaper.)
 // Only one compaction runs at a time, at most one per MinInterval, none while
-// writes are stalled; Close cancels a queued compaction and waits.
+// writes are stalled, and none beyond its write budget: the bytes below L0
+// its compactions rewrite stay within WriteBudget times the bytes the rest
+// of the DB wrote since it started, so its cost grows with the writes, not
+// with time, and write-amp stays within 1+WriteBudget of the DB's without it.
+// Close cancels a queued compaction and waits.
 //
 // Each compaction is reported to OnDecision and logged through the Options'
 // Logger with the range (keys redactable), its waste and the runs before and
@@ -140,6 +185,10 @@ type Advisor struct {
 	last   map[pebble.TableNum]uint64 // counts at the last look
 	scores map[pebble.TableNum]uint64 // decayed waste
 	buf    []TableWaste
+	// writtenAtStart is the bytes flushed and compacted when the advisor
+	// started; spent the bytes below L0 its compactions rewrote since, own
+	// all the bytes they took in (at least what they wrote).
+	writtenAtStart, spent, own uint64
 	// stepped is the worker's test hook.
 	stepped func(acted bool)
 }
@@ -151,13 +200,16 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 		return nil, errors.New("compactionext: advisor needs a WasteSource")
 	}
 	if cfg.MinInterval <= 0 {
-		cfg.MinInterval = 10 * time.Second
+		cfg.MinInterval = 5 * time.Second
 	}
 	if cfg.MinWaste == 0 {
 		cfg.MinWaste = 1000
 	}
 	if cfg.MinRuns <= 0 {
 		cfg.MinRuns = 3
+	}
+	if cfg.WriteBudget == 0 {
+		cfg.WriteBudget = 0.3
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
@@ -187,6 +239,7 @@ func (a *Advisor) SetEnabled(on bool) { a.enabled.Store(on) }
 
 // Start starts the advisor's goroutine on the open db.
 func (a *Advisor) Start(db DB) {
+	a.writtenAtStart = a.written()
 	a.w = &worker{
 		clock:       a.cfg.Clock,
 		monitor:     a.monitor,
@@ -209,6 +262,7 @@ func (a *Advisor) Close() {
 // step looks at the waste and compacts the worst range if it is bad enough.
 func (a *Advisor) step(ctx context.Context, db DB) bool {
 	look := a.observe()
+	look.Budget = a.budget()
 	defer func() {
 		if a.cfg.OnLook != nil {
 			a.cfg.OnLook(look)
@@ -235,7 +289,21 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 	}
 	look.Units = len(units)
 	c, reason := a.pick(lsm, units)
-	look.Best = Decision{Start: c.start, End: c.end, Waste: c.waste, RunsBefore: c.runs}
+	look.Best = Decision{Start: c.start, End: c.end, Waste: c.waste, RunsBefore: c.runs, Rewrites: c.rewrites}
+	if reason == "" {
+		look.Best.RunsPredicted = lsm.runsAfterMerge(c.end)
+		if db.Metrics().WAL.Size > 0 {
+			// Compact flushes the memtable first (it overlaps
+			// any range the writes cover): one more run.
+			look.Best.RunsPredicted++
+		}
+		switch {
+		case c.runs-look.Best.RunsPredicted < a.cfg.MinRuns-1:
+			reason = reasonNoGain
+		case look.Budget >= 0 && c.rewrites > uint64(look.Budget):
+			reason = reasonBudget
+		}
+	}
 	if reason != "" {
 		look.Reason = reason
 		return false
@@ -246,6 +314,9 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 	if d.Err != nil && ctx.Err() != nil {
 		return true // stopping
 	}
+	// Charged even if it failed: part of it may have been written.
+	a.spent += c.rewrites
+	a.own += c.rewrites + c.l0Bytes
 	if after, err := db.SSTables(); err == nil {
 		d.RunsAfter = newRunIndex(after, a.comparer.Compare).runsFaced(c.start)
 	}
@@ -261,6 +332,24 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 		a.cfg.OnDecision(d)
 	}
 	return true
+}
+
+// written is the bytes flushes and compactions have written since the DB
+// was opened.
+func (a *Advisor) written() uint64 {
+	return a.monitor.FlushedBytes() + a.monitor.CompactedBytes()
+}
+
+// budget is the bytes below L0 the advisor may rewrite now, -1 if unbounded:
+// WriteBudget times what the others wrote since it started, less what it
+// spent. Its own compactions' output is counted out at their input size,
+// which is at least as large, so the estimate of the others' errs low.
+func (a *Advisor) budget() int64 {
+	if a.cfg.WriteBudget < 0 {
+		return -1
+	}
+	others := int64(a.written()-a.writtenAtStart) - int64(a.own)
+	return max(int64(a.cfg.WriteBudget*float64(max(others, 0)))-int64(a.spent), 0)
 }
 
 // observe folds the growth of the waste counts since the last look into the
@@ -302,6 +391,9 @@ type candidate struct {
 	start, end []byte
 	waste      uint64
 	runs       int
+	// rewrites and l0Bytes are the size of the tables overlapping the
+	// range below L0 and in L0.
+	rewrites, l0Bytes uint64
 }
 
 // pick returns the range most worth compacting, or the best it saw and why it
@@ -366,9 +458,14 @@ func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 // runs a seek to start pays for.
 func (a *Advisor) score(lsm runIndex, start, end []byte) candidate {
 	c := candidate{start: start, end: end, runs: lsm.runsFaced(start)}
-	for _, o := range lsm.overlapping(start, end) {
-		c.waste += a.scores[o.FileNum]
-	}
+	lsm.overlapping(start, end, func(t pebble.SSTableInfo, inL0 bool) {
+		c.waste += a.scores[t.FileNum]
+		if inL0 {
+			c.l0Bytes += t.Size
+		} else {
+			c.rewrites += t.Size
+		}
+	})
 	return c
 }
 

@@ -70,6 +70,11 @@ func newAdvisorFixture(t *testing.T, cfg AdvisorConfig) *advisorFixture {
 	}
 	require.NoError(t, NoCompaction{}.Apply(opts))
 	cfg.Source = f.source
+	if cfg.WriteBudget == 0 {
+		// What these tests compact is bounded by the waste; the budget
+		// has a test of its own, which sets one.
+		cfg.WriteBudget = -1
+	}
 	var err error
 	f.adv, err = NewAdvisor(opts, cfg)
 	require.NoError(t, err)
@@ -330,4 +335,155 @@ func TestAdvisorLooks(t *testing.T) {
 	require.True(t, last().Acted)
 	require.Equal(t, reasonCompacted, last().Reason)
 	require.Len(t, looks, 4)
+}
+
+// TestAdvisorWriteBudget runs the advisor on a fake clock with a write
+// budget of half the bytes the rest of the DB writes after it started.
+// Region B's waste is over the thresholds from the start, but merging it
+// rewrites L6 tables the budget cannot pay for until enough has been
+// written: the advisor waits, saying why, and compacts at the first look at
+// which what was flushed and compacted meanwhile (as Pebble counts it)
+// covers the rewrite.
+func TestAdvisorWriteBudget(t *testing.T) {
+	const budget = 0.5
+	clock := newFakeClock()
+	steps := make(chan bool, 100)
+	var mu sync.Mutex
+	var looks []Look
+	var decisions []Decision
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, Clock: clock,
+		WriteBudget: budget,
+		OnLook: func(l Look) {
+			mu.Lock()
+			looks = append(looks, l)
+			mu.Unlock()
+		},
+		OnDecision: func(d Decision) {
+			mu.Lock()
+			decisions = append(decisions, d)
+			mu.Unlock()
+		}})
+	last := func() Look {
+		mu.Lock()
+		defer mu.Unlock()
+		return looks[len(looks)-1]
+	}
+	written := func() uint64 {
+		var n uint64
+		for _, l := range f.db.Metrics().Levels {
+			n += l.TableBytesFlushed + l.TableBytesCompacted
+		}
+		return n
+	}
+	var l6Bytes uint64
+	for _, tab := range tablesIn(t, f.db, regionB, 6) {
+		l6Bytes += tab.Size
+	}
+	require.NotZero(t, l6Bytes)
+
+	f.adv.stepped = func(acted bool) { steps <- acted }
+	f.adv.Start(f.db)
+	atStart := written()
+
+	// Nothing written since Start: no budget at all.
+	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+	clock.awaitAfters(1)
+	clock.Advance(time.Minute)
+	require.False(t, <-steps)
+	l := last()
+	require.Equal(t, reasonBudget, l.Reason, "%s", l)
+	require.Equal(t, int64(0), l.Budget)
+	require.Equal(t, l6Bytes, l.Best.Rewrites, "B's L6 tables are what it rewrites")
+
+	// checkLook checks the look an LSM change woke the advisor for: it
+	// compacted if and only if the budget earned covered the rewrite.
+	checkLook := func() bool {
+		acted := <-steps
+		earned := uint64(budget * float64(written()-atStart))
+		if !acted {
+			l := last()
+			require.Equal(t, reasonBudget, l.Reason, "%s", l)
+			require.Greater(t, l6Bytes, earned, "waited although the budget covered the rewrite")
+			return false
+		}
+		require.LessOrEqual(t, l6Bytes, earned, "compacted beyond the budget")
+		return true
+	}
+	// A compaction of the shape's (here: the test's, of region A) earns
+	// budget too.
+	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+	require.NoError(t, f.db.Compact(context.Background(), keyOf(regionA[0]), keyOf(regionA[1]), false))
+	acted := checkLook()
+	// Each flush of new keys (past the data, so that B's range does not
+	// grow) wakes the advisor, and earns it budget.
+	next := 100000
+	for i := 0; !acted; i++ {
+		require.Less(t, i, 1000, "the advisor never compacted")
+		f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+		f.w.seqFlush(next, 50)
+		next += 50
+		acted = checkLook()
+	}
+	mu.Lock()
+	require.Len(t, decisions, 1)
+	d := decisions[0]
+	mu.Unlock()
+	require.NoError(t, d.Err)
+	require.Equal(t, l6Bytes, d.Rewrites)
+	require.Empty(t, tablesIn(t, f.db, regionB, 0), "region B merged into L6")
+	requireSameContents(t, f.db, f.ref)
+}
+
+// TestAdvisorSkipsSmallGain gives region B two sublevels over L6, three
+// runs, and writes into B without flushing. Compacting B would leave a seek
+// there facing L6 and the run the forced flush of those writes adds: one run
+// fewer, less than the MinRuns-1 the advisor asks for, so it skips it. Once
+// the writes are flushed (B is three sublevels deep) the memtable is empty
+// and the same waste gets B compacted, down to one run.
+func TestAdvisorSkipsSmallGain(t *testing.T) {
+	source := &fakeWaste{}
+	var looks []Look
+	opts := testOptions()
+	for i := range opts.TargetFileSizes {
+		opts.TargetFileSizes[i] = 32 << 10
+	}
+	require.NoError(t, NoCompaction{}.Apply(opts))
+	adv, err := NewAdvisor(opts, AdvisorConfig{Source: source, MinWaste: 100, MinRuns: 3, WriteBudget: -1,
+		OnLook: func(l Look) { looks = append(looks, l) }})
+	require.NoError(t, err)
+	db, err := pebble.Open("db", opts)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+	ctx := context.Background()
+
+	w := newWriter(t, 7, db)
+	w.seqFlush(0, 20000)
+	require.NoError(t, db.Compact(ctx, keyOf(0), keyOf(20000), false))
+	writeB := func(n int) {
+		for j := 0; j < n; j++ {
+			k := keyOf(regionB[0] + w.rng.IntN(regionB[1]-regionB[0]))
+			require.NoError(t, db.Set(k, []byte("b"), pebble.NoSync))
+		}
+	}
+	for i := 0; i < 2; i++ {
+		writeB(300)
+		w.flush()
+	}
+	require.Equal(t, 3, db.Metrics().ReadAmp())
+
+	writeB(50) // into the memtable
+	source.add(1000, tablesIn(t, db, regionB, 0)...)
+	require.False(t, adv.step(ctx, db))
+	l := looks[len(looks)-1]
+	require.Equal(t, reasonNoGain, l.Reason, "%s", l)
+	require.Equal(t, 3, l.Best.RunsBefore)
+	require.Equal(t, 2, l.Best.RunsPredicted, "L6 and the forced flush's run")
+
+	w.flush()
+	source.add(1000, tablesIn(t, db, regionB, 0)...)
+	require.True(t, adv.step(ctx, db))
+	l = looks[len(looks)-1]
+	require.Equal(t, 4, l.Best.RunsBefore)
+	require.Equal(t, 1, l.Best.RunsPredicted)
+	require.Equal(t, 1, db.Metrics().ReadAmp())
 }

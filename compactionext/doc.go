@@ -27,6 +27,7 @@
 // Advisor reads those counts per table, finds key ranges where waste
 // concentrates across many runs, and compacts those ranges (reaching right
 // over the runs an unbounded seek into them still pays for), one at a
-// time, rate-limited, never while writes are stalled, logging each decision.
-// Compactions merge runs but never change what a read returns.
+// time, rate-limited, within a write budget earned by the DB's own writes,
+// never while writes are stalled, logging each decision. Compactions merge
+// runs but never change what a read returns.
 package compactionext

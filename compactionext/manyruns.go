@@ -58,6 +58,9 @@ const DefaultRuns = 12
 //     way, units right after those that are Runs-1 deep join the merge. It
 //     merges only after a flush of the writes' own (one its last merge did
 //     not force), except to catch up with a unit Runs-1 deep or deeper.
+//   - A merge due waits until the memtable is half full (or empty), unless a
+//     unit is past due: the flush it forces must be large, or Pebble widens
+//     its tables across slices (see memTableFilled).
 //   - Pebble's L0 write stop is switched off (L0StopWritesThreshold set
 //     beyond reach): the driver bounds L0. With automatic compactions off
 //     only its merges shrink L0, and a merge cannot run while a writer
@@ -102,10 +105,11 @@ type ManyRuns struct {
 	Clock Clock
 
 	// Set by Apply.
-	monitor    *Monitor
-	sliceBytes int64 // SliceBytes or its default
-	comparer   *pebble.Comparer
-	logger     pebble.Logger
+	monitor      *Monitor
+	sliceBytes   int64 // SliceBytes or its default
+	memTableSize int64 // the Options' MemTableSize or Pebble's default
+	comparer     *pebble.Comparer
+	logger       pebble.Logger
 	// Owned by the driver goroutine: the flush count at the end of the last
 	// merge, and the largest key it merged (nil: start from the first key).
 	flushesSeen int64
@@ -138,16 +142,16 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	// should automatic compactions be turned back on.
 	opts.L0CompactionThreshold = 2 * p.Runs
 	opts.LBaseMaxBytes = 1 << 60
+	p.memTableSize = int64(opts.MemTableSize)
+	if p.memTableSize <= 0 {
+		// Open has not applied Pebble's defaults yet.
+		defaults := &pebble.Options{}
+		defaults.EnsureDefaults()
+		p.memTableSize = int64(defaults.MemTableSize)
+	}
 	p.sliceBytes = p.SliceBytes
 	if p.sliceBytes <= 0 {
-		memTable := int64(opts.MemTableSize)
-		if memTable <= 0 {
-			// Open has not applied Pebble's defaults yet.
-			defaults := &pebble.Options{}
-			defaults.EnsureDefaults()
-			memTable = int64(defaults.MemTableSize)
-		}
-		p.sliceBytes = max(memTable/2, 64<<10)
+		p.sliceBytes = max(p.memTableSize/2, 64<<10)
 	}
 	// With Lbase at L6, TargetFileSizes[1] is L6's; the rest are set alike
 	// should Lbase ever move up.
@@ -219,6 +223,9 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	before := below
 	for _, u := range units {
 		before = max(before, u.Depth+below)
+	}
+	if !overdue(units, p.Runs-1) && !memTableFilled(db, p.memTableSize) {
+		return false
 	}
 	seen := p.monitor.Flushes()
 	flushes := seen - p.flushesSeen
@@ -313,6 +320,33 @@ func (p *ManyRuns) pick(units []l0Unit, flushes int64) (i, j int) {
 	for j = i; j < len(units) && (int64(j-i) < want || deepSoon(units[j:], deep)); j++ {
 	}
 	return i, j
+}
+
+// overdue reports whether a unit is deeper than deep: a merge that waited
+// too long.
+func overdue(units []l0Unit, deep int) bool {
+	for _, u := range units {
+		if u.Depth > deep {
+			return true
+		}
+	}
+	return false
+}
+
+// memTableFilled reports whether the flush a merge would force is large
+// enough for its tables to stay within slices: the memtable holds at least
+// half of MemTableSize, or nothing (a merge then forces no flush), as the
+// live WAL tells. Pebble widens the tables of a small flush over a large
+// Lbase (adjustGrandparentOverlapBytesForFlush: a tiny flush may overlap a
+// quarter of Lbase per table, so that it does not become many tiny files);
+// such tables span several slices, and the units they overlap fuse into
+// one, which the next merge takes whole: the count then falls in a sawtooth
+// rather than staying near Runs. Merging right after a flush, when the new
+// memtable is nearly empty, always forced such a flush. Without a WAL the
+// fill is unknown and the driver does not wait.
+func memTableFilled(db DB, memTableSize int64) bool {
+	live := db.Metrics().WAL.Size
+	return live == 0 || int64(live) >= memTableSize/2
 }
 
 // deepSoon reports whether units[0], or one of the two after it, is deep.

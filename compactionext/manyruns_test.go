@@ -96,6 +96,57 @@ func TestManyRunsShape(t *testing.T) {
 	requireSameContents(t, db, ref)
 }
 
+// TestManyRunsWaitsForMemTable checks that a merge due after a flush waits
+// until the memtable is half full, so that the flush it forces is not one
+// Pebble widens across slices, unless nothing is in the memtable (then it
+// forces no flush) or a unit is already past due.
+func TestManyRunsWaitsForMemTable(t *testing.T) {
+	p := &ManyRuns{Runs: 4, SliceBytes: 8 << 10}
+	db := openManyRuns(t, p)
+	defer func() { require.NoError(t, db.Close()) }()
+	cdb := &countingDB{DB: db}
+	ctx := context.Background()
+	w := newWriter(t, 5, db)
+	val := make([]byte, 1000)
+	write := func(n int) {
+		for i := 0; i < n; i++ {
+			require.NoError(t, db.Set(keyOf(w.rng.IntN(2000)), val, pebble.NoSync))
+		}
+	}
+
+	w.seqFlush(0, 2000) // the fill; the memtable is empty
+	require.True(t, p.step(ctx, cdb))
+	w.randomFlush(200, 2000)
+
+	// A merge is due, but the memtable holds a tenth of MemTableSize (1 MiB
+	// in testOptions): it waits.
+	write(100)
+	flushes := p.monitor.Flushes()
+	require.False(t, p.step(ctx, cdb))
+	require.Equal(t, 1, cdb.compactions())
+	// Past half of it, the merge goes, and forces a flush.
+	write(500)
+	require.True(t, p.step(ctx, cdb))
+	require.Equal(t, 2, cdb.compactions())
+	require.Greater(t, p.monitor.Flushes(), flushes, "the merge flushed the memtable")
+
+	// A unit past due does not wait: flushes until one is deeper than
+	// Runs-1, then a nearly empty memtable.
+	for !overdue(l0UnitsOf(t, db), p.Runs-1) {
+		w.randomFlush(200, 2000)
+	}
+	write(10)
+	require.True(t, p.step(ctx, cdb))
+	require.Equal(t, 3, cdb.compactions())
+}
+
+// l0UnitsOf returns db's L0 units.
+func l0UnitsOf(t *testing.T, db *pebble.DB) []l0Unit {
+	levels, err := db.SSTables()
+	require.NoError(t, err)
+	return l0Units(levels[0], pebble.DefaultComparer.Compare)
+}
+
 func TestManyRunsApplyRejects(t *testing.T) {
 	require.ErrorContains(t, (&ManyRuns{Runs: 1}).Apply(testOptions()), "at least 2 runs")
 	_, err := (&ManyRuns{Runs: 4}).Start(nil)

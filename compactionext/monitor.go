@@ -24,6 +24,9 @@ type Monitor struct {
 	// subscribers, each a channel of capacity 1 holding a pending wake-up.
 	subscribers []chan struct{}
 	flushes     atomic.Int64
+	// flushedBytes and compactedBytes sum the sizes of the tables flushes
+	// and compactions wrote.
+	flushedBytes, compactedBytes atomic.Uint64
 }
 
 // NewMonitor returns a Monitor that is not yet attached.
@@ -37,11 +40,25 @@ func (m *Monitor) Attach(opts *pebble.Options) {
 	own := pebble.EventListener{
 		WriteStallBegin: func(pebble.WriteStallBeginInfo) { m.setStalled(true) },
 		WriteStallEnd:   func() { m.setStalled(false) },
-		FlushEnd: func(pebble.FlushInfo) {
+		FlushEnd: func(info pebble.FlushInfo) {
 			m.flushes.Add(1)
+			// An ingest "flush" writes nothing; its tables were
+			// written elsewhere.
+			if info.Err == nil && !info.Ingest {
+				for _, t := range info.Output {
+					m.flushedBytes.Add(t.Size)
+				}
+			}
 			m.notify()
 		},
-		CompactionEnd: func(pebble.CompactionInfo) { m.notify() },
+		CompactionEnd: func(info pebble.CompactionInfo) {
+			if info.Err == nil {
+				for _, t := range info.Output.Tables {
+					m.compactedBytes.Add(t.Size)
+				}
+			}
+			m.notify()
+		},
 		TableIngested: func(pebble.TableIngestInfo) { m.notify() },
 	}
 	if opts.EventListener == nil {
@@ -91,3 +108,11 @@ func (m *Monitor) Subscribe() <-chan struct{} {
 
 // Flushes counts the flushes that have ended since the DB was opened.
 func (m *Monitor) Flushes() int64 { return m.flushes.Load() }
+
+// FlushedBytes is the size of the tables flushes have written since the DB
+// was opened.
+func (m *Monitor) FlushedBytes() uint64 { return m.flushedBytes.Load() }
+
+// CompactedBytes is the size of the tables compactions have written since
+// the DB was opened.
+func (m *Monitor) CompactedBytes() uint64 { return m.compactedBytes.Load() }

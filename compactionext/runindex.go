@@ -10,6 +10,8 @@ type runIndex struct {
 	tables  map[pebble.TableNum]pebble.SSTableInfo
 	// runs[i] are the tables of run i; sublevels first, then levels.
 	runs [][]pebble.SSTableInfo
+	// sublevels is the number of runs that are L0 sublevels.
+	sublevels int
 }
 
 func newRunIndex(levels [][]pebble.SSTableInfo, compare pebble.Compare) runIndex {
@@ -23,6 +25,7 @@ func newRunIndex(levels [][]pebble.SSTableInfo, compare pebble.Compare) runIndex
 		}
 		if level == 0 {
 			ix.runs = append(ix.runs, l0Sublevels(tables, compare)...)
+			ix.sublevels = len(ix.runs)
 			continue
 		}
 		ix.runs = append(ix.runs, tables)
@@ -68,15 +71,33 @@ func (ix runIndex) runsPast(key []byte) int {
 	return n
 }
 
-// overlapping returns the tables overlapping [start, end].
-func (ix runIndex) overlapping(start, end []byte) []pebble.SSTableInfo {
-	var out []pebble.SSTableInfo
-	for _, run := range ix.runs {
+// runsAfterMerge counts the runs a seek to a key at or before end would
+// face once everything up to end is merged into the bottom level: that run,
+// and every other run with a table starting after end.
+func (ix runIndex) runsAfterMerge(end []byte) int {
+	n := 1
+	for i, run := range ix.runs {
+		if i == len(ix.runs)-1 && i >= ix.sublevels {
+			break // the bottom level, counted
+		}
 		for _, t := range run {
-			if ix.overlaps(t, start, end) {
-				out = append(out, t)
+			if ix.compare(t.Smallest.UserKey, end) > 0 {
+				n++
+				break
 			}
 		}
 	}
-	return out
+	return n
+}
+
+// overlapping calls fn with each table overlapping [start, end], saying
+// whether it is in L0.
+func (ix runIndex) overlapping(start, end []byte, fn func(t pebble.SSTableInfo, inL0 bool)) {
+	for i, run := range ix.runs {
+		for _, t := range run {
+			if ix.overlaps(t, start, end) {
+				fn(t, i < ix.sublevels)
+			}
+		}
+	}
 }

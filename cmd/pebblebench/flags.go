@@ -72,11 +72,13 @@ type config struct {
 	numLevelsGiven     bool
 	compactionAdvisor  bool
 	pebblerfStatistics bool
-	// advisorLog, advisorIntervalMs: -compaction_advisor_log and
-	// -compaction_advisor_interval_ms; advisorCompactions counts the
+	// advisorLog, advisorIntervalMs, advisorBudget: -compaction_advisor_log,
+	// -compaction_advisor_interval_ms and -compaction_advisor_write_budget;
+	// advisorCompactions counts the
 	// advisor's compactions, for the pebblerf.advisor.compactions ticker.
 	advisorLog         bool
 	advisorIntervalMs  int
+	advisorBudget      float64
 	advisorCompactions atomic.Int64
 	lsmSampleMs        int
 	sliceBytes         int64
@@ -168,7 +170,8 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.IntVar(&c.numLevels, "num_levels", 7, "with -compaction_style=1, the number of sorted runs the many-runs profile keeps (default, when not given: compactionext.DefaultRuns); db_bench's level count has no other meaning here, as Pebble always has 7 levels")
 	fs.BoolVar(&c.compactionAdvisor, "compaction_advisor", false, "pebblerf: run the compaction advisor, which compacts key ranges where the seek statistics see wasted seeks across many sorted runs; needs -pebblerf_statistics. Not in db_bench")
 	fs.BoolVar(&c.advisorLog, "compaction_advisor_log", false, "pebblerf: print every look of the compaction advisor on stderr (the waste it saw, its best candidate range, and why it did or did not compact). Not in db_bench")
-	fs.IntVar(&c.advisorIntervalMs, "compaction_advisor_interval_ms", 0, "pebblerf: the compaction advisor's rate limit, the least time between two of its compactions, in milliseconds; 0 = its default (10 s). Not in db_bench")
+	fs.IntVar(&c.advisorIntervalMs, "compaction_advisor_interval_ms", 0, "pebblerf: the compaction advisor's rate limit, the least time between two of its compactions, in milliseconds; 0 = its default (5 s). Not in db_bench")
+	fs.Float64Var(&c.advisorBudget, "compaction_advisor_write_budget", 0, "pebblerf: the compaction advisor's write budget: the bytes below L0 its compactions may rewrite, as a fraction of the bytes flushed and compacted by the rest of the DB since it started, which bounds its added write-amp to this fraction (compactionext.AdvisorConfig.WriteBudget); 0 = its default (0.3), negative = no bound. Not in db_bench")
 	fs.Int64Var(&c.sliceBytes, "many_runs_slice_bytes", 0, "with -compaction_style=1, the size of the key slices the many-runs profile merges one at a time (compactionext.ManyRuns.SliceBytes); 0 = its default, -write_buffer_size/2 (at least 64 KiB). Not in db_bench")
 	fs.IntVar(&c.lsmSampleMs, "lsm_sample_ms", 0, "if nonzero, sample each engine's sorted-run count (Metrics.ReadAmp) this often during every benchmark and print its min, mean and max, with the number of write stalls and the longest, after the result line. Not in db_bench")
 	fs.Float64Var(&c.seekHotFraction, "seek_hot_fraction", 0, "fraction of seekrandom targets drawn from a hot range, the -seek_hot_range of the filled keys from -seek_hot_start, instead of from the whole target range: reads that concentrate on some keys, the case stats-driven compaction (-compaction_advisor) acts on range by range. Bounded seeks over a -writes key set ignore it. Not in db_bench")

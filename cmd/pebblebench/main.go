@@ -15,7 +15,8 @@
 //
 // pebblerf's plug-ins are flags too (plugins.go): -range_filter_bits,
 // -use_query_builder with -query_plan and -explain, -compaction_advisor (with
-// -compaction_advisor_log and -compaction_advisor_interval_ms) and
+// -compaction_advisor_log, -compaction_advisor_interval_ms and
+// -compaction_advisor_write_budget) and
 // -pebblerf_statistics apply to pebblerf alone, while -compaction_style
 // (with -num_levels and -many_runs_slice_bytes) gives both engines the same
 // LSM shape, so a shape is never what a ratio measures. Bounded seeks

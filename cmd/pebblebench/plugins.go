@@ -148,6 +148,7 @@ func (c *config) pebblerfPlugins() pebblerf.Plugins {
 	if c.compactionAdvisor {
 		plugins.Advisor = &compactionext.AdvisorConfig{
 			MinInterval: time.Duration(c.advisorIntervalMs) * time.Millisecond,
+			WriteBudget: c.advisorBudget,
 			// The advisor's decisions are part of what a run measured.
 			OnDecision: func(d compactionext.Decision) {
 				c.advisorCompactions.Add(1)

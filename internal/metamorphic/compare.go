@@ -82,7 +82,10 @@ func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
 		p.Shape = &compactionext.ManyRuns{Runs: 2 + rng.IntN(6), MinInterval: time.Millisecond}
 	}
 	if p.Statistics && rng.IntN(4) == 0 {
-		p.Advisor = &compactionext.AdvisorConfig{MinInterval: time.Millisecond, MinWaste: 1, MinRuns: 2}
+		// No write budget: the differential check is about the data
+		// every compaction leaves, so the advisor should compact often.
+		p.Advisor = &compactionext.AdvisorConfig{MinInterval: time.Millisecond, MinWaste: 1, MinRuns: 2,
+			WriteBudget: -1}
 	}
 	return p
 }
