@@ -4,6 +4,7 @@ package compactionext
 
 import (
 	"context"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -207,6 +208,10 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 	}
 	if cfg.MinRuns <= 0 {
 		cfg.MinRuns = 3
+	}
+	if math.IsNaN(cfg.WriteBudget) || math.IsInf(cfg.WriteBudget, 0) {
+		return nil, errors.Newf("compactionext: AdvisorConfig.WriteBudget is %v; it must be a fraction (negative: no bound)",
+			redact.Safe(cfg.WriteBudget))
 	}
 	if cfg.WriteBudget == 0 {
 		cfg.WriteBudget = 0.3

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -486,4 +487,16 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 	require.Equal(t, 4, l.Best.RunsBefore)
 	require.Equal(t, 1, l.Best.RunsPredicted)
 	require.Equal(t, 1, db.Metrics().ReadAmp())
+}
+
+// TestAdvisorRejectsBadBudget checks that a write budget that is not a
+// number is refused by name rather than read as "never compact" or "no
+// bound".
+func TestAdvisorRejectsBadBudget(t *testing.T) {
+	for _, b := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, WriteBudget: b})
+		require.ErrorContains(t, err, "WriteBudget")
+	}
+	_, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, WriteBudget: -1})
+	require.NoError(t, err)
 }

@@ -74,8 +74,8 @@ type config struct {
 	pebblerfStatistics bool
 	// advisorLog, advisorIntervalMs, advisorBudget: -compaction_advisor_log,
 	// -compaction_advisor_interval_ms and -compaction_advisor_write_budget;
-	// advisorCompactions counts the
-	// advisor's compactions, for the pebblerf.advisor.compactions ticker.
+	// advisorCompactions counts the advisor's compactions, for the
+	// pebblerf.advisor.compactions ticker.
 	advisorLog         bool
 	advisorIntervalMs  int
 	advisorBudget      float64

@@ -77,6 +77,9 @@ func (c *config) validatePlugins() error {
 	if c.advisorIntervalMs < 0 {
 		return badFlag("compaction_advisor_interval_ms", "%d must not be negative", c.advisorIntervalMs)
 	}
+	if math.IsNaN(c.advisorBudget) || math.IsInf(c.advisorBudget, 0) {
+		return badFlag("compaction_advisor_write_budget", "%g must be a number (negative: no bound)", c.advisorBudget)
+	}
 	if c.sliceBytes < 0 {
 		return badFlag("many_runs_slice_bytes", "%d must not be negative", c.sliceBytes)
 	}

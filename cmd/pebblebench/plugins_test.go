@@ -72,6 +72,8 @@ func TestBadPluginFlags(t *testing.T) {
 		{[]string{"-seek_hot_fraction=0.5", "-seek_hot_range=0"}, "-seek_hot_range"},
 		{[]string{"-seek_hot_fraction=0.5", "-seek_hot_start=0.95"}, "-seek_hot_start"},
 		{[]string{"-compaction_advisor_interval_ms=-1"}, "-compaction_advisor_interval_ms"},
+		{[]string{"-compaction_advisor_write_budget=NaN"}, "-compaction_advisor_write_budget"},
+		{[]string{"-compaction_advisor_write_budget=+Inf"}, "-compaction_advisor_write_budget"},
 		{[]string{"-lsm_sample_ms=-5"}, "-lsm_sample_ms"},
 		{[]string{"-many_runs_slice_bytes=-1"}, "-many_runs_slice_bytes"},
 	} {
