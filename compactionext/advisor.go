@@ -33,10 +33,11 @@ type AdvisorConfig struct {
 	MinRuns int
 	// WriteBudget bounds the write amplification the advisor adds, as a
 	// fraction of what the DB writes without it (default 0.3; negative: no
-	// bound): the bytes below L0 its compactions rewrite stay within
-	// WriteBudget times the bytes everything else wrote since it started
-	// (flushes, and compactions other than its own). L0's bytes are not
-	// charged: the shape's own compactions would rewrite each of them once
+	// bound): what its compactions write beyond the L0 bytes they take in
+	// (the data below L0 they rewrite, once per level on a leveled shape)
+	// stays within WriteBudget times the bytes everything else wrote since
+	// it started (flushes, and compactions other than its own, moves not
+	// counted). The L0 bytes are not charged: the shape's own compactions would rewrite each of them once
 	// anyway, and the advisor only does that earlier, in their place. What
 	// it adds is rewriting the data below sooner than the shape would. So
 	// with the default, write-amp stays within 1.3x that of the same shape
@@ -124,9 +125,15 @@ type Decision struct {
 	// does): one over a range that faces few runs, with a run past it
 	// that stays and the forced flush's, leaves a seek there about as
 	// expensive as before (measured: a compaction from 3 runs to 3).
+	// The prediction is approximate: it counts the forced flush whenever
+	// the WAL holds data (Compact flushes only a memtable that overlaps the
+	// range, and with the WAL disabled it never counts one), and it lands
+	// the merge in the bottom run, where Pebble lands it in the deepest
+	// level the range overlaps.
 	RunsPredicted int
-	// Rewrites is the size of the tables below L0 the compaction
-	// rewrites: what it is charged against the write budget.
+	// Rewrites is the size of the tables below L0 the range overlaps: the
+	// estimate checked against the write budget before compacting. What
+	// is charged afterwards is what the compaction wrote (see charge).
 	Rewrites uint64
 	// Err is the compaction's error, if it failed.
 	Err error
@@ -187,8 +194,8 @@ type Advisor struct {
 	scores map[pebble.TableNum]uint64 // decayed waste
 	buf    []TableWaste
 	// writtenAtStart is the bytes flushed and compacted when the advisor
-	// started; spent the bytes below L0 its compactions rewrote since, own
-	// all the bytes they took in (at least what they wrote).
+	// started; own all the bytes its compactions wrote since, and spent
+	// what they wrote beyond their L0 input (see charge).
 	writtenAtStart, spent, own uint64
 	// stepped is the worker's test hook.
 	stepped func(acted bool)
@@ -315,13 +322,12 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 	}
 	look.Acted, look.Reason = true, reasonCompacted
 	d := look.Best
+	compactedBefore := a.monitor.CompactedBytes()
 	d.Err = db.Compact(ctx, c.start, a.comparer.ImmediateSuccessor(nil, c.end), false)
 	if d.Err != nil && ctx.Err() != nil {
 		return true // stopping
 	}
-	// Charged even if it failed: part of it may have been written.
-	a.spent += c.rewrites
-	a.own += c.rewrites + c.l0Bytes
+	a.charge(c, a.monitor.CompactedBytes()-compactedBefore)
 	if after, err := db.SSTables(); err == nil {
 		d.RunsAfter = newRunIndex(after, a.comparer.Compare).runsFaced(c.start)
 	}
@@ -345,16 +351,34 @@ func (a *Advisor) written() uint64 {
 	return a.monitor.FlushedBytes() + a.monitor.CompactedBytes()
 }
 
+// charge books a compaction of c that wrote wrote bytes (as the compaction
+// events counted them while it ran) against the budget, even if it failed:
+// part of it may have been written. The count is taken over the whole call,
+// because Compact rewrites the range once per level between L0 and the
+// bottom and may pull in tables beyond it; a compaction of the shape's
+// running at the same time is charged too, which errs on the safe side. The
+// input size is the floor, should the events have missed the output. What
+// it wrote beyond c's L0 bytes is what it spends: those the shape would
+// have rewritten once anyway.
+func (a *Advisor) charge(c candidate, wrote uint64) {
+	a.own += max(wrote, c.rewrites+c.l0Bytes)
+	a.spent += max(wrote-min(wrote, c.l0Bytes), c.rewrites)
+}
+
 // budget is the bytes below L0 the advisor may rewrite now, -1 if unbounded:
 // WriteBudget times what the others wrote since it started, less what it
-// spent. Its own compactions' output is counted out at their input size,
-// which is at least as large, so the estimate of the others' errs low.
+// spent. The product is taken in floating point and capped, so that a huge
+// WriteBudget means "nearly unbounded" rather than overflowing.
 func (a *Advisor) budget() int64 {
 	if a.cfg.WriteBudget < 0 {
 		return -1
 	}
-	others := int64(a.written()-a.writtenAtStart) - int64(a.own)
-	return max(int64(a.cfg.WriteBudget*float64(max(others, 0)))-int64(a.spent), 0)
+	others := float64(a.written()-a.writtenAtStart) - float64(a.own)
+	b := a.cfg.WriteBudget*max(others, 0) - float64(a.spent)
+	if b >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return max(int64(b), 0)
 }
 
 // observe folds the growth of the waste counts since the last look into the

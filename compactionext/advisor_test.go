@@ -500,3 +500,36 @@ func TestAdvisorRejectsBadBudget(t *testing.T) {
 	_, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, WriteBudget: -1})
 	require.NoError(t, err)
 }
+
+// TestAdvisorBudgetArithmetic checks how the budget is earned and spent: a
+// compaction is charged what it wrote beyond its L0 input (at least its
+// estimate, should the events have missed its output), its output is not
+// counted as earnings, and a huge WriteBudget caps the budget instead of
+// overflowing into "never compact".
+func TestAdvisorBudgetArithmetic(t *testing.T) {
+	const mib = 1 << 20
+	newAdv := func(budget float64) *Advisor {
+		a, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, WriteBudget: budget})
+		require.NoError(t, err)
+		return a
+	}
+	a := newAdv(0.5)
+	a.monitor.flushedBytes.Add(60 * mib)
+	a.monitor.compactedBytes.Add(40 * mib)
+	require.Equal(t, int64(50*mib), a.budget())
+
+	// A compaction taking 5 MiB from L0 and 10 MiB below that wrote 40 MiB
+	// (several levels on a leveled shape): 35 MiB spent, and its 40 MiB
+	// earn nothing.
+	a.monitor.compactedBytes.Add(40 * mib)
+	a.charge(candidate{rewrites: 10 * mib, l0Bytes: 5 * mib}, 40*mib)
+	require.Equal(t, int64(50*mib-35*mib), a.budget())
+	// Output the events missed is charged at the estimate.
+	a.charge(candidate{rewrites: 10 * mib, l0Bytes: 5 * mib}, 0)
+	require.Equal(t, int64(0), a.budget(), "0.5*(140-55) MiB earned, 45 spent")
+
+	huge := newAdv(1e300)
+	huge.monitor.flushedBytes.Add(100 * mib)
+	require.Equal(t, int64(math.MaxInt64), huge.budget())
+	require.Equal(t, int64(-1), newAdv(-1).budget())
+}

@@ -75,8 +75,8 @@ func TestAutoPlanAdapts(t *testing.T) {
 		require.Equal(t, PlanStepped, plan, "%s", why)
 		st := q.QueryStats()
 		require.False(t, st.SteppingStopped)
-		// Seeks into the last run have no file start above them to step to.
 		require.Equal(t, 4*adaptWindow, st.Seeks)
+		// Seeks into the last run have no file start above them to step to.
 		require.Greater(t, st.Steps, 3*adaptWindow)
 		// A seek lands within a few keys of a step only by chance.
 		require.Less(t, st.Widenings, adaptWindow)
