@@ -37,8 +37,9 @@ type AdvisorConfig struct {
 	// (the data below L0 they rewrite, once per level on a leveled shape)
 	// stays within WriteBudget times the bytes everything else wrote since
 	// it started (flushes, and compactions other than its own, moves not
-	// counted). The L0 bytes are not charged: the shape's own compactions would rewrite each of them once
-	// anyway, and the advisor only does that earlier, in their place. What
+	// counted). The L0 bytes are not charged: the shape's own compactions
+	// would rewrite each of them once anyway, and the advisor only does that
+	// earlier, in their place. What
 	// it adds is rewriting the data below sooner than the shape would. So
 	// with the default, write-amp stays within 1.3x that of the same shape
 	// without the advisor, as long as the shape compacts each flushed byte
@@ -351,9 +352,9 @@ func (a *Advisor) written() uint64 {
 	return a.monitor.FlushedBytes() + a.monitor.CompactedBytes()
 }
 
-// charge books a compaction of c that wrote wrote bytes (as the compaction
-// events counted them while it ran) against the budget, even if it failed:
-// part of it may have been written. The count is taken over the whole call,
+// charge books the compaction of c against the budget, even if it failed
+// (part of it may have been written); wrote is what the compaction events
+// counted while it ran. The count is taken over the whole call,
 // because Compact rewrites the range once per level between L0 and the
 // bottom and may pull in tables beyond it; a compaction of the shape's
 // running at the same time is charged too, which errs on the safe side. The

@@ -337,9 +337,10 @@ func overdue(units []l0Unit, deep int) bool {
 // enough for its tables to stay within slices: the unflushed WAL bytes (of
 // every memtable, queued ones included, which Pebble holds back until they
 // add up to half of MemTableSize) reach half of MemTableSize, or are zero
-// (a merge then forces no flush). Pebble widens the tables of a small flush over a large
-// Lbase (adjustGrandparentOverlapBytesForFlush: a tiny flush may overlap a
-// quarter of Lbase per table, so that it does not become many tiny files);
+// (a merge then forces no flush). Pebble widens the tables of a small flush
+// over a large Lbase (adjustGrandparentOverlapBytesForFlush: a tiny flush
+// may overlap a quarter of Lbase per table, so that it does not become many
+// tiny files);
 // such tables span several slices, and the units they overlap fuse into
 // one, which the next merge takes whole: the count then falls in a sawtooth
 // rather than staying near Runs. Merging right after a flush, when the new
