@@ -58,30 +58,25 @@ func (ix runIndex) runsFaced(key []byte) int {
 
 // runsPast counts the runs with a table starting after key: what a seek at
 // or before key still pays for once everything up to key is one run.
-func (ix runIndex) runsPast(key []byte) int {
-	n := 0
-	for _, run := range ix.runs {
-		for _, t := range run {
-			if ix.compare(t.Smallest.UserKey, key) > 0 {
-				n++
-				break
-			}
-		}
-	}
-	return n
-}
+func (ix runIndex) runsPast(key []byte) int { return ix.countPast(ix.runs, key) }
 
 // runsAfterMerge counts the runs a seek to a key at or before end would
 // face once everything up to end is merged into the bottom level: that run,
 // and every other run with a table starting after end.
 func (ix runIndex) runsAfterMerge(end []byte) int {
-	n := 1
-	for i, run := range ix.runs {
-		if i == len(ix.runs)-1 && i >= ix.sublevels {
-			break // the bottom level, counted
-		}
+	runs := ix.runs
+	if n := len(runs); n > ix.sublevels {
+		runs = runs[:n-1] // the bottom level, counted as the one merged into
+	}
+	return 1 + ix.countPast(runs, end)
+}
+
+// countPast counts the runs among runs with a table starting after key.
+func (ix runIndex) countPast(runs [][]pebble.SSTableInfo, key []byte) int {
+	n := 0
+	for _, run := range runs {
 		for _, t := range run {
-			if ix.compare(t.Smallest.UserKey, end) > 0 {
+			if ix.compare(t.Smallest.UserKey, key) > 0 {
 				n++
 				break
 			}
