@@ -51,16 +51,20 @@ const DefaultRuns = 12
 //     cuts them apart again.
 //   - A driver wakes after each flush and merges, in one DB.Compact, a run
 //     of adjacent units after the one it merged last (wrapping at the end
-//     of the keys). In its first sweep over the keys it takes
-//     q = ceil(units·f/(Runs-1)) of them for the f flushes since its last
-//     merge, which staggers the units' ages; after that it takes the units
-//     that are Runs-1 deep or deeper, the oldest in a staggered L0. Either
-//     way, units right after those that are Runs-1 deep join the merge. It
-//     merges only after a flush of the writes' own (one its last merge did
-//     not force), except to catch up with a unit Runs-1 deep or deeper.
-//   - A merge due waits until the memtable is half full (or empty), unless a
-//     unit is past due: the flush it forces must be large, or Pebble widens
-//     its tables across slices (see memTableFilled).
+//     of the keys). In its first sweep over the keys, from the first, it
+//     takes q = ceil(units·f/(Runs-1)) of them for the f flushes
+//     of the writes' own since its last merge, which staggers the units'
+//     ages. After that it merges a unit when it is Runs-1 deep (due), the
+//     oldest in a staggered L0, a unit or two at a time: units merged
+//     together stay one age and would come due together, and the count
+//     would fall by their spread after each such merge. It waits a flush
+//     rather than leave no unit within two of due, and never lets a unit
+//     get more than a flush past due (see pickDue). With one unit per
+//     flush or so the count stays within one or two of Runs.
+//   - A merge due waits until the memtable is about two thirds full (or
+//     empty), unless a unit is more than a flush past due: the flush it
+//     forces must be large, or Pebble widens its tables across slices,
+//     and every flush deepens every unit (see memTableFilled).
 //   - Pebble's L0 write stop is switched off (L0StopWritesThreshold set
 //     beyond reach): the driver bounds L0. With automatic compactions off
 //     only its merges shrink L0, and a merge cannot run while a writer
@@ -116,10 +120,13 @@ type ManyRuns struct {
 	cursor      []byte
 	// forced is 1 if the last merge forced a flush.
 	forced int64
+	// walPeak is the most unflushed WAL bytes seen, up to MemTableSize.
+	walPeak int64
 	// merges counts the driver's merges; warm is set once the first sweep
-	// over the keys after the first merge is complete.
-	merges int
-	warm   bool
+	// over the keys after the first merge is complete, fromFirst once a
+	// sweep has begun at the first key (see pick).
+	merges          int
+	warm, fromFirst bool
 	// stepped is the worker's test hook.
 	stepped func(acted bool)
 }
@@ -161,7 +168,8 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	}
 	// A new DB starts a new sweep: the driver's state belongs to the DB
 	// these options open, even when the profile is reused.
-	p.flushesSeen, p.cursor, p.forced, p.merges, p.warm = 0, nil, 0, 0, false
+	p.flushesSeen, p.cursor, p.forced, p.walPeak = 0, nil, 0, 0
+	p.merges, p.warm, p.fromFirst = 0, false, false
 	p.comparer = opts.Comparer
 	if p.comparer == nil {
 		p.comparer = pebble.DefaultComparer
@@ -224,7 +232,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	for _, u := range units {
 		before = max(before, u.Depth+below)
 	}
-	if !overdue(units, p.Runs-1) && !memTableFilled(db, p.memTableSize) {
+	if !overdue(units, p.Runs) && !p.memTableFilled(db) {
 		return false
 	}
 	seen := p.monitor.Flushes()
@@ -234,7 +242,12 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		// it would merge and force flushes in a loop. Catch up only.
 		flushes = 0
 	}
-	i, j := p.pick(units, flushes)
+	// The slices are L6's tables; before the first merge, L0's units.
+	sliceCount := len(units)
+	if n := len(levels[len(levels)-1]); n > 0 {
+		sliceCount = n
+	}
+	i, j := p.pick(units, sliceCount, flushes)
 	if i == j {
 		return false
 	}
@@ -259,6 +272,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		// The first sweep is over once it reached the end after the
 		// units the fill left in L0 (the first merge) were merged.
 		p.warm = p.merges > 0
+		p.fromFirst = true
 	}
 	p.merges++
 	after := -1
@@ -275,17 +289,11 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 // pick chooses the units [i, j) to merge; i == j means none. It looks at the
 // units in key order from the one after the cursor, wrapping around.
 //
-// In the first sweep over the keys (warming up) it takes as many as make every
-// unit merged once per Runs-1 flushes, which staggers the units' ages from
-// the start. After that it takes the first unit that is Runs-1 deep and the
-// ones right after it that are too: in a staggered L0 those are the oldest,
-// and merging them as they reach that depth keeps the stagger and the
-// deepest unit at Runs-1, where a count of flushes alone drifts (a flush need
-// not reach every unit); a unit deeper than Runs-1 goes first. In both,
-// units right after those taken that are
-// Runs-1 deep are taken too (stepping over up to two shallow ones between
-// them), so a merge held back catches up.
-func (p *ManyRuns) pick(units []l0Unit, flushes int64) (i, j int) {
+// In the first sweep over the keys (warming up) it takes as many as make
+// every unit merged once per Runs-1 flushes of the writes' own, which
+// staggers the units' ages from the start; units right after those that are
+// Runs-1 deep are taken too. After that, see pickDue.
+func (p *ManyRuns) pick(units []l0Unit, sliceCount int, flushes int64) (i, j int) {
 	deep := p.Runs - 1
 	if p.cursor != nil {
 		// A unit that reaches past the cursor counts as after it: new
@@ -294,32 +302,98 @@ func (p *ManyRuns) pick(units []l0Unit, flushes int64) (i, j int) {
 			return p.comparer.Compare(units[k].Largest, p.cursor) > 0
 		})
 	}
-	want := int64(0)
-	if !p.warm {
-		want = (int64(len(units))*flushes + int64(deep) - 1) / int64(deep)
-	} else {
-		k := 0
-		for ; k < len(units) && units[(i+k)%len(units)].Depth < deep; k++ {
-		}
-		if k == len(units) {
-			return 0, 0
-		}
-		i = (i + k) % len(units)
-		// A unit the sweep passed by (its tables joined a merged range
-		// only after the merge) would wait a whole sweep: the deepest
-		// unit goes first once it is past due.
-		for k, u := range units {
-			if u.Depth > max(deep, units[i].Depth) {
-				i = k
-			}
-		}
-	}
 	if i == len(units) {
 		i = 0
 	}
+	if p.warm {
+		return pickDue(units, i, sliceCount, deep)
+	}
+	if i > 0 && !p.fromFirst {
+		// The first sweep to find units before the cursor starts at the
+		// first key. The merges of a sequential load take the units
+		// after the cursor (the newest keys) and never wrap; begun where
+		// they left it, the sweep would leave the units before it
+		// unstaggered, one age, and the count would dip when they were
+		// merged.
+		i, p.fromFirst = 0, true
+	}
+	want := (int64(len(units))*flushes + int64(deep) - 1) / int64(deep)
 	for j = i; j < len(units) && (int64(j-i) < want || deepSoon(units[j:], deep)); j++ {
 	}
 	return i, j
+}
+
+// pickDue chooses the units to merge once the ages are staggered, looking
+// from units[from] on. It merges only when a unit is due (deep: Runs-1
+// sublevels, the oldest in a staggered L0), and then:
+//
+//   - It starts at the first due unit from units[from], or at the deepest
+//     unit if one is past due (the sweep passed it by: its tables joined a
+//     merged range only after the merge).
+//   - It takes the due units from there up to a quota: the units one flush
+//     makes due in a staggered L0 (every flush, forced ones included,
+//     deepens every unit once, so each makes sliceCount/(Runs-1) of them due,
+//     rounded down), times one more flush for each flush the first is past
+//     due. Units more than a flush past due are taken whatever the quota.
+//   - It leaves a unit at least deep-2 deep, so that the count does not dip
+//     below Runs-2: it takes fewer units, or waits for the next flush if
+//     even the first alone would leave none, unless that one is more than a
+//     flush past due.
+//
+// The quota is what keeps the ages staggered. Units merged together stay the
+// same age and come due together; taking all that were due (as an earlier
+// version did) kept such a clump for good, and after it was merged the count
+// fell to the next clump's depth, for a sawtooth from Runs+1 down to Runs-4
+// in the seed scenario. Taking a clump a unit or two per flush spreads its
+// ages from then on, at the cost of a count a flush or two over Runs while
+// it does; rounding the quota down keeps the merges from running ahead of the
+// flushes, which would leave flushes in which nothing is due (a dip).
+func pickDue(units []l0Unit, from, sliceCount, deep int) (i, j int) {
+	k := 0
+	for ; k < len(units) && units[(from+k)%len(units)].Depth < deep; k++ {
+	}
+	if k == len(units) {
+		return 0, 0
+	}
+	i = (from + k) % len(units)
+	for k, u := range units {
+		if u.Depth > max(deep, units[i].Depth) {
+			i = k
+		}
+	}
+	quota := max(sliceCount*(1+units[i].Depth-deep)/deep, 1)
+	taken := 0
+	for j = i; j < len(units); j++ {
+		if units[j].Depth <= deep+1 && (taken == quota || !deepSoon(units[j:], deep)) {
+			break
+		}
+		if units[j].Depth >= deep {
+			taken++
+		}
+	}
+	for ; j > i; j-- {
+		if deepestOutside(units, i, j) >= deep-2 {
+			return i, j
+		}
+		if j == i+1 || units[j-1].Depth > deep+1 {
+			break
+		}
+	}
+	if units[i].Depth > deep+1 {
+		return i, j
+	}
+	return 0, 0
+}
+
+// deepestOutside is the depth of the deepest unit outside units[i:j].
+func deepestOutside(units []l0Unit, i, j int) int {
+	d := 0
+	for k, u := range units {
+		if k < i || k >= j {
+			d = max(d, u.Depth)
+		}
+	}
+	return d
 }
 
 // overdue reports whether a unit is deeper than deep: a merge that waited
@@ -335,20 +409,31 @@ func overdue(units []l0Unit, deep int) bool {
 
 // memTableFilled reports whether the flush a merge would force is large
 // enough for its tables to stay within slices: the unflushed WAL bytes (of
-// every memtable, queued ones included, which Pebble holds back until they
-// add up to half of MemTableSize) reach half of MemTableSize, or are zero
-// (a merge then forces no flush). Pebble widens the tables of a small flush
-// over a large Lbase (adjustGrandparentOverlapBytesForFlush: a tiny flush
-// may overlap a quarter of Lbase per table, so that it does not become many
-// tiny files);
-// such tables span several slices, and the units they overlap fuse into
-// one, which the next merge takes whole: the count then falls in a sawtooth
-// rather than staying near Runs. Merging right after a flush, when the new
-// memtable is nearly empty, always forced such a flush. Without a WAL the
-// fill is unknown and the driver does not wait.
-func memTableFilled(db DB, memTableSize int64) bool {
-	live := db.Metrics().WAL.Size
-	return live == 0 || int64(live) >= memTableSize/2
+// every memtable, queued ones included) reach two thirds of the most the
+// driver has seen them reach (at most MemTableSize), or are zero (a merge
+// then forces no flush).
+//
+// Pebble widens the tables of a small flush over a large Lbase
+// (adjustGrandparentOverlapBytesForFlush: a tiny flush may overlap a quarter
+// of Lbase per table, so that it does not become many tiny files); such
+// tables span several slices, and the units they overlap fuse into one,
+// which the next merge takes whole: the count then falls in a sawtooth rather
+// than staying near Runs. Merging right after a flush, when the new memtable
+// is nearly empty, always forced such a flush. Each forced flush also deepens
+// every unit as a full one does, so the fuller the memtable a merge flushes,
+// the fewer flushes and merges the same writes cost: in the seed scenario,
+// waiting for two thirds rather than half cut flushes by a tenth and
+// write-amp from 1.27 to 1.19.
+//
+// The WAL holds less than MemTableSize when the memtable is full (Pebble's
+// arena also holds the skiplist's nodes: about 0.9 of it for 200-byte values,
+// less for small ones), hence the fraction of the largest seen rather than of
+// MemTableSize, which small entries would never reach. Without a WAL the fill
+// is unknown and the driver does not wait.
+func (p *ManyRuns) memTableFilled(db DB) bool {
+	live := int64(db.Metrics().WAL.Size)
+	p.walPeak = max(p.walPeak, min(live, p.memTableSize))
+	return live == 0 || live >= p.walPeak*2/3
 }
 
 // deepSoon reports whether units[0], or one of the two after it, is deep.

@@ -97,9 +97,10 @@ func TestManyRunsShape(t *testing.T) {
 }
 
 // TestManyRunsWaitsForMemTable checks that a merge due after a flush waits
-// until the memtable is half full, so that the flush it forces is not one
-// Pebble widens across slices, unless nothing is in the memtable (then it
-// forces no flush) or a unit is already past due.
+// until the memtable is about two thirds as full as the driver has seen it
+// get, so that the flush it forces is not one Pebble widens across slices,
+// unless nothing is in the memtable (then it forces no flush) or a unit is
+// more than a flush past due.
 func TestManyRunsWaitsForMemTable(t *testing.T) {
 	p := &ManyRuns{Runs: 4, SliceBytes: 8 << 10}
 	db := openManyRuns(t, p)
@@ -118,26 +119,35 @@ func TestManyRunsWaitsForMemTable(t *testing.T) {
 	require.True(t, p.step(ctx, cdb))
 	w.randomFlush(200, 2000)
 
-	// A merge is due, but the memtable holds a tenth of MemTableSize (1 MiB
-	// in testOptions): it waits.
-	write(100)
+	// The first time, the driver has no idea how full a memtable gets: it
+	// merges, and the flush it forces is of about 700 KiB.
+	write(700)
 	flushes := p.monitor.Flushes()
-	require.False(t, p.step(ctx, cdb))
-	require.Equal(t, 1, cdb.compactions())
-	// Past half of it, the merge goes, and forces a flush.
-	write(500)
 	require.True(t, p.step(ctx, cdb))
 	require.Equal(t, 2, cdb.compactions())
 	require.Greater(t, p.monitor.Flushes(), flushes, "the merge flushed the memtable")
 
-	// A unit past due does not wait: flushes until one is deeper than
-	// Runs-1, then a nearly empty memtable.
-	for !overdue(l0UnitsOf(t, db), p.Runs-1) {
+	// Next time a merge is due, 100 KiB in the memtable is too little: it
+	// waits...
+	w.randomFlush(200, 2000)
+	write(100)
+	require.False(t, p.step(ctx, cdb))
+	require.Equal(t, 2, cdb.compactions())
+	// ... until two thirds of the 700 KiB.
+	write(300)
+	require.False(t, p.step(ctx, cdb))
+	write(100)
+	require.True(t, p.step(ctx, cdb))
+	require.Equal(t, 3, cdb.compactions())
+
+	// A unit more than a flush past due does not wait: flushes until one
+	// is deeper than Runs, then a nearly empty memtable.
+	for !overdue(l0UnitsOf(t, db), p.Runs) {
 		w.randomFlush(200, 2000)
 	}
 	write(10)
 	require.True(t, p.step(ctx, cdb))
-	require.Equal(t, 3, cdb.compactions())
+	require.Equal(t, 4, cdb.compactions())
 }
 
 // l0UnitsOf returns db's L0 units.
