@@ -52,15 +52,16 @@ const DefaultRuns = 12
 //   - A driver wakes after each flush and merges, in one DB.Compact, a run
 //     of adjacent units after the one it merged last (wrapping at the end
 //     of the keys). In its first sweep over the keys, from the first, it
-//     takes q = ceil(units·f/(Runs-1)) of them for the f flushes
-//     of the writes' own since its last merge, which staggers the units'
-//     ages. After that it merges a unit when it is Runs-1 deep (due), the
-//     oldest in a staggered L0, a unit or two at a time: units merged
-//     together stay one age and would come due together, and the count
-//     would fall by their spread after each such merge. It waits a flush
-//     rather than leave no unit within two of due, and never lets a unit
-//     get more than a flush past due (see pickDue). With one unit per
-//     flush or so the count stays within one or two of Runs.
+//     takes q = ceil(units·f/(Runs-1)) of them for the f flushes since its
+//     last merge (not counting a lone flush that merge forced), which
+//     staggers the units' ages. After that it merges a unit when it is
+//     Runs-1 deep (due), the oldest in a staggered L0, a unit or two at a
+//     time: units merged together stay one age and would come due
+//     together, and the count would fall by their spread after each such
+//     merge. It waits a flush or two rather than leave no unit within two
+//     of due, but merges a unit at the latest once it is more than a flush
+//     past due (see pickDue). The count stays between Runs-2 and Runs+1,
+//     and reaches Runs+2 while a clump is being spread.
 //   - A merge due waits until the memtable is about two thirds full (or
 //     empty), unless a unit is more than a flush past due: the flush it
 //     forces must be large, or Pebble widens its tables across slices,
@@ -123,8 +124,8 @@ type ManyRuns struct {
 	// walPeak is the most unflushed WAL bytes seen, up to MemTableSize.
 	walPeak int64
 	// merges counts the driver's merges; warm is set once the first sweep
-	// over the keys after the first merge is complete, fromFirst once a
-	// sweep has begun at the first key (see pick).
+	// over the keys after the first merge is complete; fromFirst once a
+	// sweep has begun at the first key, after a wrap or by pick's restart.
 	merges          int
 	warm, fromFirst bool
 	// stepped is the worker's test hook.
@@ -209,8 +210,8 @@ func (p *ManyRuns) Start(db DB) (func(), error) {
 	return w.stop, nil
 }
 
-// step merges the next slices of the sweep, as many as the flushes since the
-// last merge call for.
+// step merges the units pick chooses, if a merge is due and the memtable
+// full enough for the flush it forces.
 func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	levels, err := db.SSTables()
 	if err != nil {
@@ -247,7 +248,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	if n := len(levels[len(levels)-1]); n > 0 {
 		sliceCount = n
 	}
-	i, j := p.pick(units, sliceCount, flushes)
+	i, j, restart := p.pick(units, sliceCount, flushes)
 	if i == j {
 		return false
 	}
@@ -267,6 +268,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		return true
 	}
 	p.cursor = slices.Clone(end)
+	p.fromFirst = p.fromFirst || restart
 	if j == len(units) {
 		p.cursor = nil
 		// The first sweep is over once it reached the end after the
@@ -287,13 +289,15 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 }
 
 // pick chooses the units [i, j) to merge; i == j means none. It looks at the
-// units in key order from the one after the cursor, wrapping around.
+// units in key order from the one after the cursor, wrapping around; restart
+// reports that it began the sweep again at the first key instead.
 //
 // In the first sweep over the keys (warming up) it takes as many as make
-// every unit merged once per Runs-1 flushes of the writes' own, which
+// every unit merged once per Runs-1 flushes (flushes counts those since the
+// last merge, none if the only one is the flush that merge forced), which
 // staggers the units' ages from the start; units right after those that are
 // Runs-1 deep are taken too. After that, see pickDue.
-func (p *ManyRuns) pick(units []l0Unit, sliceCount int, flushes int64) (i, j int) {
+func (p *ManyRuns) pick(units []l0Unit, sliceCount int, flushes int64) (i, j int, restart bool) {
 	deep := p.Runs - 1
 	if p.cursor != nil {
 		// A unit that reaches past the cursor counts as after it: new
@@ -306,7 +310,8 @@ func (p *ManyRuns) pick(units []l0Unit, sliceCount int, flushes int64) (i, j int
 		i = 0
 	}
 	if p.warm {
-		return pickDue(units, i, sliceCount, deep)
+		i, j = pickDue(units, i, sliceCount, deep)
+		return i, j, false
 	}
 	if i > 0 && !p.fromFirst {
 		// The first sweep to find units before the cursor starts at the
@@ -315,12 +320,12 @@ func (p *ManyRuns) pick(units []l0Unit, sliceCount int, flushes int64) (i, j int
 		// they left it, the sweep would leave the units before it
 		// unstaggered, one age, and the count would dip when they were
 		// merged.
-		i, p.fromFirst = 0, true
+		i, restart = 0, true
 	}
 	want := (int64(len(units))*flushes + int64(deep) - 1) / int64(deep)
 	for j = i; j < len(units) && (int64(j-i) < want || deepSoon(units[j:], deep)); j++ {
 	}
-	return i, j
+	return i, j, restart
 }
 
 // pickDue chooses the units to merge once the ages are staggered, looking
@@ -330,11 +335,13 @@ func (p *ManyRuns) pick(units []l0Unit, sliceCount int, flushes int64) (i, j int
 //   - It starts at the first due unit from units[from], or at the deepest
 //     unit if one is past due (the sweep passed it by: its tables joined a
 //     merged range only after the merge).
-//   - It takes the due units from there up to a quota: the units one flush
-//     makes due in a staggered L0 (every flush, forced ones included,
-//     deepens every unit once, so each makes sliceCount/(Runs-1) of them due,
-//     rounded down), times one more flush for each flush the first is past
-//     due. Units more than a flush past due are taken whatever the quota.
+//   - It takes the due units from there up to a quota: the units the
+//     flushes since the first came due have made due in a staggered L0,
+//     rounded down (every flush, forced ones included, deepens every unit
+//     once, so each makes sliceCount/(Runs-1) of them due): at least one,
+//     sliceCount·(1+p)/(Runs-1) when the first is p flushes past due. Units
+//     more than a flush past due are taken whatever the quota, and count
+//     towards it.
 //   - It leaves a unit at least deep-2 deep, so that the count does not dip
 //     below Runs-2: it takes fewer units, or waits for the next flush if
 //     even the first alone would leave none, unless that one is more than a
@@ -356,15 +363,16 @@ func pickDue(units []l0Unit, from, sliceCount, deep int) (i, j int) {
 		return 0, 0
 	}
 	i = (from + k) % len(units)
-	for k, u := range units {
-		if u.Depth > max(deep, units[i].Depth) {
-			i = k
+	// The deepest past due, the nearest in sweep order among equals.
+	for k := range units {
+		if u := units[(from+k)%len(units)]; u.Depth > max(deep, units[i].Depth) {
+			i = (from + k) % len(units)
 		}
 	}
 	quota := max(sliceCount*(1+units[i].Depth-deep)/deep, 1)
 	taken := 0
 	for j = i; j < len(units); j++ {
-		if units[j].Depth <= deep+1 && (taken == quota || !deepSoon(units[j:], deep)) {
+		if units[j].Depth <= deep+1 && (taken >= quota || !deepSoon(units[j:], deep)) {
 			break
 		}
 		if units[j].Depth >= deep {
@@ -408,10 +416,12 @@ func overdue(units []l0Unit, deep int) bool {
 }
 
 // memTableFilled reports whether the flush a merge would force is large
-// enough for its tables to stay within slices: the unflushed WAL bytes (of
-// every memtable, queued ones included) reach two thirds of the most the
-// driver has seen them reach (at most MemTableSize), or are zero (a merge
-// then forces no flush).
+// enough for its tables to stay within slices: no flush is under way, and the
+// unflushed WAL bytes (of every memtable, queued ones included) reach two
+// thirds of the most the driver has seen them reach with no flush under way
+// (at most MemTableSize), or are zero (a merge then forces no flush). While
+// a flush is under way the WAL also holds the memtable being flushed, and
+// the mutable one may be nearly empty; the flush's end wakes the driver.
 //
 // Pebble widens the tables of a small flush over a large Lbase
 // (adjustGrandparentOverlapBytesForFlush: a tiny flush may overlap a quarter
@@ -421,16 +431,22 @@ func overdue(units []l0Unit, deep int) bool {
 // than staying near Runs. Merging right after a flush, when the new memtable
 // is nearly empty, always forced such a flush. Each forced flush also deepens
 // every unit as a full one does, so the fuller the memtable a merge flushes,
-// the fewer flushes and merges the same writes cost: in the seed scenario,
-// waiting for two thirds rather than half cut flushes by a tenth and
-// write-amp from 1.27 to 1.19.
+// the fewer flushes and merges the same writes cost: in the seed scenario
+// (200-byte values, 4 MiB memtables, writes at 4 MB/s, 12 runs), waiting for
+// two thirds rather than half of MemTableSize cut flushes by a tenth and the
+// write-amp of one run from 1.27 to 1.19.
 //
 // The WAL holds less than MemTableSize when the memtable is full (Pebble's
 // arena also holds the skiplist's nodes: about 0.9 of it for 200-byte values,
 // less for small ones), hence the fraction of the largest seen rather than of
-// MemTableSize, which small entries would never reach. Without a WAL the fill
-// is unknown and the driver does not wait.
+// MemTableSize, which small entries would never reach. The peak is never
+// lowered: after a change to much smaller entries, merges wait until a unit
+// is more than a flush past due. Without a WAL the fill is unknown and the
+// driver does not wait.
 func (p *ManyRuns) memTableFilled(db DB) bool {
+	if p.monitor.Flushing() {
+		return false
+	}
 	live := int64(db.Metrics().WAL.Size)
 	p.walPeak = max(p.walPeak, min(live, p.memTableSize))
 	return live == 0 || live >= p.walPeak*2/3

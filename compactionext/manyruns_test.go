@@ -133,10 +133,14 @@ func TestManyRunsWaitsForMemTable(t *testing.T) {
 	write(100)
 	require.False(t, p.step(ctx, cdb))
 	require.Equal(t, 2, cdb.compactions())
-	// ... until two thirds of the 700 KiB.
+	// ... until two thirds of the 700 KiB, and no flush is under way (the
+	// WAL would also hold the memtable being flushed).
 	write(300)
 	require.False(t, p.step(ctx, cdb))
 	write(100)
+	p.monitor.flushing.Add(1)
+	require.False(t, p.step(ctx, cdb))
+	p.monitor.flushing.Add(-1)
 	require.True(t, p.step(ctx, cdb))
 	require.Equal(t, 3, cdb.compactions())
 

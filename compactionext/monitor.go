@@ -24,6 +24,8 @@ type Monitor struct {
 	// subscribers, each a channel of capacity 1 holding a pending wake-up.
 	subscribers []chan struct{}
 	flushes     atomic.Int64
+	// flushing counts the flushes under way.
+	flushing atomic.Int64
 	// flushedBytes and compactedBytes sum the sizes of the tables flushes
 	// and compactions wrote.
 	flushedBytes, compactedBytes atomic.Uint64
@@ -40,7 +42,9 @@ func (m *Monitor) Attach(opts *pebble.Options) {
 	own := pebble.EventListener{
 		WriteStallBegin: func(pebble.WriteStallBeginInfo) { m.setStalled(true) },
 		WriteStallEnd:   func() { m.setStalled(false) },
+		FlushBegin:      func(pebble.FlushInfo) { m.flushing.Add(1) },
 		FlushEnd: func(info pebble.FlushInfo) {
+			m.flushing.Add(-1)
 			m.flushes.Add(1)
 			// An ingest "flush" writes nothing; its tables were
 			// written elsewhere.
@@ -110,6 +114,9 @@ func (m *Monitor) Subscribe() <-chan struct{} {
 
 // Flushes counts the flushes that have ended since the DB was opened.
 func (m *Monitor) Flushes() int64 { return m.flushes.Load() }
+
+// Flushing reports whether a flush is under way.
+func (m *Monitor) Flushing() bool { return m.flushing.Load() > 0 }
 
 // FlushedBytes is the size of the tables flushes have written since the DB
 // was opened.
