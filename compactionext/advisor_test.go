@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -135,12 +137,17 @@ func (l *recordingLogger) Infof(format string, args ...interface{}) {
 	l.infos = append(l.infos, fmt.Sprintf(format, args...))
 }
 
-func (l *recordingLogger) advisorLines() []string {
+// lines returns the Info lines so far.
+func (l *recordingLogger) lines() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return slices.Clone(l.infos)
+}
+
+func (l *recordingLogger) advisorLines() []string {
 	var out []string
-	for _, s := range l.infos {
-		if bytes.Contains([]byte(s), []byte("advisor")) {
+	for _, s := range l.lines() {
+		if strings.Contains(s, "advisor") {
 			out = append(out, s)
 		}
 	}

@@ -51,16 +51,23 @@ const DefaultRuns = 12
 //   - A driver wakes after each flush and merges, in one DB.Compact, a run
 //     of adjacent units after the one it merged last (wrapping at the end
 //     of the keys). In its first sweep over the keys, from the first, it
-//     takes q = ceil(units·f/(Runs-1)) of them for the f flushes since its
-//     last merge (not counting a lone flush that merge forced), which
-//     staggers the units' ages. After that it merges a unit when it is
-//     Runs-1 deep (due), the oldest in a staggered L0, a unit or two at a
-//     time: units merged together stay one age and would come due
-//     together, and the count would fall by their spread after each such
-//     merge. It waits a flush or two rather than leave no unit within two
-//     of due, but merges a unit at the latest once it is more than a flush
-//     past due (see pickDue). The count stays between Runs-2 and Runs+1,
-//     and reaches Runs+2 while a clump is being spread.
+//     takes the units of q = ceil(slices·f/(Runs-1)) slices for the f
+//     flushes since its last merge (not counting a lone flush that merge
+//     forced), which staggers the slices' ages (see pickWarmUp); it ends at
+//     the last slice, waiting for L0 to reach it if need be (see pick).
+//     After that it merges a unit when it is Runs-1 deep (due), the oldest
+//     in a staggered L0, a unit or two at a time: units merged together
+//     stay one age and would come due together, and the count would fall
+//     by their spread after each such merge. It waits a flush or two rather
+//     than leave no unit within two of due, but merges a unit at the latest
+//     once it is more than a flush past due (see pickDue). The count stays
+//     between Runs-2 and Runs+1, and reaches Runs+2 while a clump is being
+//     spread.
+//   - A unit of more than two slices' bytes over keys where L6 has no table
+//     is merged as soon as the driver sees it, outside the sweep: a
+//     sequential load leaves such keys past L6's end, and the first flush of
+//     random writes joins their tables into one unit, which would otherwise
+//     be merged whole and come due whole ever after (see unslicedUnit).
 //   - A merge due waits until the memtable is about two thirds full (or
 //     empty), unless a unit is more than a flush past due: the flush it
 //     forces must be large, or Pebble widens its tables across slices,
@@ -122,7 +129,9 @@ type ManyRuns struct {
 	forced int64
 	// walPeak is the most unflushed WAL bytes seen, up to MemTableSize.
 	walPeak int64
-	// merges counts the driver's merges; warm is set once the first sweep
+	// sliced counts the merges of unsliced units (outside the sweep).
+	sliced int
+	// merges counts the sweep's merges; warm is set once the first sweep
 	// over the keys after the first merge is complete; fromFirst once a
 	// sweep has begun at the first key, after a wrap or by pick's restart.
 	merges          int
@@ -169,7 +178,7 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	// A new DB starts a new sweep: the driver's state belongs to the DB
 	// these options open, even when the profile is reused.
 	p.flushesSeen, p.cursor, p.forced, p.walPeak = 0, nil, 0, 0
-	p.merges, p.warm, p.fromFirst = 0, false, false
+	p.merges, p.sliced, p.warm, p.fromFirst = 0, 0, false, false
 	p.comparer = opts.Comparer
 	if p.comparer == nil {
 		p.comparer = pebble.DefaultComparer
@@ -242,12 +251,17 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		// it would merge and force flushes in a loop. Catch up only.
 		flushes = 0
 	}
-	// The slices are L6's tables; before the first merge, L0's units.
-	sliceCount := len(units)
-	if n := len(levels[len(levels)-1]); n > 0 {
-		sliceCount = n
+	// The slices are L6's tables.
+	bottom := levels[len(levels)-1]
+	var i, j int
+	var restart bool
+	k := unslicedUnit(units, bottom, p.sliceBytes, compare)
+	slicing := k >= 0
+	if slicing {
+		i, j = k, k+1
+	} else {
+		i, j, restart = p.pick(units, bottom, flushes)
 	}
-	i, j, restart := p.pick(units, sliceCount, flushes)
 	if i == j {
 		return false
 	}
@@ -257,23 +271,33 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	// Compact forces (of a memtable overlapping the range): it added a run
 	// to every slice it touched. That flush ends before the compaction
 	// starts, so a flush counted meanwhile is almost always it.
-	p.forced = min(p.monitor.Flushes()-seen, 1)
-	p.flushesSeen = seen
 	if err != nil {
 		if ctx.Err() == nil {
 			p.logger.Errorf("%v", redact.Sprintf(
 				"compactionext: many-runs merge of [%s, %s]: %v", start, end, err))
 		}
+	}
+	if slicing {
+		// Not part of the sweep: its cursor and flush count stay, and the
+		// flush this merge forced counts as any other.
+		if err == nil {
+			p.sliced++
+			p.logger.Infof("%v", redact.Sprintf(
+				"compactionext: many-runs: %d runs (target %d): merged unit %d of %d, %s over no L6 table, [%s, %s]",
+				redact.Safe(before), redact.Safe(p.Runs), redact.Safe(i), redact.Safe(len(units)),
+				redact.Safe(humanBytes(units[i].Bytes)), start, end))
+		}
+		return true
+	}
+	p.forced = min(p.monitor.Flushes()-seen, 1)
+	p.flushesSeen = seen
+	if err != nil {
 		return true
 	}
 	p.cursor = slices.Clone(end)
 	p.fromFirst = p.fromFirst || restart
-	if j == len(units) {
-		p.cursor = nil
-		// The first sweep is over once it reached the end after the
-		// units the fill left in L0 (the first merge) were merged.
-		p.warm = p.merges > 0
-		p.fromFirst = true
+	if j == len(units) && (p.warm || !startsAfter(bottom, end, compare)) {
+		p.endSweep()
 	}
 	p.merges++
 	after := -1
@@ -281,10 +305,19 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		after = s.SortedRuns()
 	}
 	p.logger.Infof("%v", redact.Sprintf(
-		"compactionext: many-runs: %d runs (target %d), %d flushes: merged slices %d-%d of %d, [%s, %s]; %d runs after",
+		"compactionext: many-runs: %d runs (target %d), %d flushes: merged units %d-%d of %d, [%s, %s]; %d runs after",
 		redact.Safe(before), redact.Safe(p.Runs), redact.Safe(flushes), redact.Safe(i), redact.Safe(j-1),
 		redact.Safe(len(units)), start, end, redact.Safe(after)))
 	return true
+}
+
+// endSweep starts the next sweep at the first key. The first sweep is over
+// once it reached the end after the units the fill left in L0 (the first
+// merge) were merged.
+func (p *ManyRuns) endSweep() {
+	p.cursor = nil
+	p.warm = p.merges > 0
+	p.fromFirst = true
 }
 
 // memTableFilled reports whether the flush a merge would force is large

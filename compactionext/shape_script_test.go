@@ -11,6 +11,7 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/redact"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,7 +21,7 @@ import (
 //	open profile=<leveled|many-runs|none> [runs=N] [slice=BYTES]
 //	seq from=F n=N          write keys [F, F+N) and flush
 //	random n=N space=S      write N random keys below S and flush
-//	drive                   one step of the profile's driver
+//	drive                   one step of the profile's driver, with what it logged
 //	shape                   the runs, newest first (sizes left out)
 //	units                   the depth of L0's units (what one merge can take), in key order
 func TestShapeScripts(t *testing.T) {
@@ -37,6 +38,7 @@ func runShapeScript(t *testing.T, path string) {
 		var db *pebble.DB
 		var profile Profile
 		var w *writer
+		var logger *recordingLogger
 		defer func() {
 			if db != nil {
 				require.NoError(t, db.Close())
@@ -63,6 +65,8 @@ func runShapeScript(t *testing.T, path string) {
 					t.Fatalf("unknown profile %q", name)
 				}
 				opts := testOptions()
+				logger = &recordingLogger{}
+				opts.Logger = logger
 				require.NoError(t, profile.Apply(opts))
 				var err error
 				db, err = pebble.Open("db", opts)
@@ -84,8 +88,16 @@ func runShapeScript(t *testing.T, path string) {
 			case "drive":
 				p, ok := profile.(*ManyRuns)
 				require.True(t, ok, "drive needs the many-runs profile")
+				logged := len(logger.lines())
 				merged := p.step(context.Background(), db)
-				return fmt.Sprintf("merged=%t %s", merged, runsLine(t, db))
+				var b strings.Builder
+				for _, line := range logger.lines()[logged:] {
+					if strings.Contains(line, "many-runs") {
+						fmt.Fprintln(&b, redact.RedactableString(line).StripMarkers())
+					}
+				}
+				fmt.Fprintf(&b, "merged=%t %s", merged, runsLine(t, db))
+				return b.String()
 			case "units":
 				levels, err := db.SSTables()
 				require.NoError(t, err)
