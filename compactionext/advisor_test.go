@@ -124,11 +124,17 @@ func tablesIn(t *testing.T, db *pebble.DB, r [2]int, level int) []pebble.SSTable
 	return out
 }
 
-// recordingLogger keeps the Info lines.
+// recordingLogger keeps the Info and Error lines.
 type recordingLogger struct {
 	quietLogger
-	mu    sync.Mutex
-	infos []string
+	mu          sync.Mutex
+	infos, errs []string
+}
+
+func (l *recordingLogger) Errorf(format string, args ...interface{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errs = append(l.errs, fmt.Sprintf(format, args...))
 }
 
 func (l *recordingLogger) Infof(format string, args ...interface{}) {
@@ -142,6 +148,13 @@ func (l *recordingLogger) lines() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.infos)
+}
+
+// errors returns the Error lines so far.
+func (l *recordingLogger) errors() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.errs)
 }
 
 func (l *recordingLogger) advisorLines() []string {

@@ -51,10 +51,11 @@ const DefaultRuns = 12
 //   - A driver wakes after each flush and merges, in one DB.Compact, a run
 //     of adjacent units after the one it merged last (wrapping at the end
 //     of the keys). In its first sweep over the keys, from the first, it
-//     takes the units of q = ceil(slices·f/(Runs-1)) slices for the f
-//     flushes since its last merge (not counting a lone flush that merge
-//     forced), which staggers the slices' ages (see pickWarmUp); it ends at
-//     the last slice, waiting for L0 to reach it if need be (see pick).
+//     takes a (Runs-1)th of the keys for each of the f flushes since its
+//     last merge (not counting a lone flush that merge forced), measured
+//     in slices where units are no smaller, which staggers the slices'
+//     ages (see pickWarmUp); it ends at the last slice, waiting for L0 to
+//     reach it if need be, or once a unit is due (see pick).
 //     After that it merges a unit when it is Runs-1 deep (due), the oldest
 //     in a staggered L0, a unit or two at a time: units merged together
 //     stay one age and would come due together, and the count would fall
@@ -63,7 +64,7 @@ const DefaultRuns = 12
 //     once it is more than a flush past due (see pickDue). The count stays
 //     between Runs-2 and Runs+1, and reaches Runs+2 while a clump is being
 //     spread.
-//   - A unit of more than two slices' bytes over keys where L6 has no table
+//   - A unit with more than two slices' bytes in tables over no L6 table
 //     is merged as soon as the driver sees it, outside the sweep: a
 //     sequential load leaves such keys past L6's end, and the first flush of
 //     random writes joins their tables into one unit, which would otherwise
@@ -129,7 +130,8 @@ type ManyRuns struct {
 	forced int64
 	// walPeak is the most unflushed WAL bytes seen, up to MemTableSize.
 	walPeak int64
-	// sliced counts the merges of unsliced units (outside the sweep).
+	// sliced counts the merges of unsliced units (outside the sweep), for
+	// tests.
 	sliced int
 	// merges counts the sweep's merges; warm is set once the first sweep
 	// over the keys after the first merge is complete; fromFirst once a
@@ -255,7 +257,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	bottom := levels[len(levels)-1]
 	var i, j int
 	var restart bool
-	k := unslicedUnit(units, bottom, p.sliceBytes, compare)
+	k := unslicedUnit(units, levels[0], bottom, p.sliceBytes, compare)
 	slicing := k >= 0
 	if slicing {
 		i, j = k, k+1
@@ -283,7 +285,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 		if err == nil {
 			p.sliced++
 			p.logger.Infof("%v", redact.Sprintf(
-				"compactionext: many-runs: %d runs (target %d): merged unit %d of %d, %s over no L6 table, [%s, %s]",
+				"compactionext: many-runs: %d runs (target %d): merged unit %d of %d (%s), which L6 does not slice, [%s, %s]",
 				redact.Safe(before), redact.Safe(p.Runs), redact.Safe(i), redact.Safe(len(units)),
 				redact.Safe(humanBytes(units[i].Bytes)), start, end))
 		}
@@ -311,9 +313,11 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	return true
 }
 
-// endSweep starts the next sweep at the first key. The first sweep is over
-// once it reached the end after the units the fill left in L0 (the first
-// merge) were merged.
+// endSweep starts the next sweep at the first key, once a sweep has reached
+// the end of the keys (or pick gave up waiting for L0 to reach it). The first
+// sweep is over at the first end after the units the fill left in L0 (the
+// first merge) were merged. Merges outside the sweep do not count: in a new
+// DB whose first merge is one, the driver sweeps once more before it is warm.
 func (p *ManyRuns) endSweep() {
 	p.cursor = nil
 	p.warm = p.merges > 0

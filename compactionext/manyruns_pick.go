@@ -14,8 +14,9 @@ import (
 //
 // In the first sweep over the keys (warming up) it takes the units
 // pickWarmUp chooses; after that, see pickDue. bottom is the bottom level's
-// tables, the slices, in key order. A first sweep that waits for L0 to
-// reach the keys ahead of it ends here once a unit is due.
+// tables, the slices, in key order. pick ends a first sweep (p.warm,
+// p.cursor) that waits for L0 to reach the keys ahead of it once a unit is
+// due.
 func (p *ManyRuns) pick(units []l0Unit, bottom []pebble.SSTableInfo, flushes int64) (i, j int, restart bool) {
 	deep := p.Runs - 1
 	if p.cursor != nil {
@@ -26,12 +27,13 @@ func (p *ManyRuns) pick(units []l0Unit, bottom []pebble.SSTableInfo, flushes int
 		})
 	}
 	if i == len(units) {
-		if !p.warm && p.cursor != nil && startsAfter(bottom, p.cursor, p.comparer.Compare) {
+		if !p.warm && p.fromFirst && p.cursor != nil && startsAfter(bottom, p.cursor, p.comparer.Compare) {
 			// The first sweep has keys ahead that L0 holds nothing of
-			// yet (a merge outside the sweep took them): it waits for
-			// the flushes to reach them rather than end early, but
+			// yet (e.g. a merge outside the sweep took them): it waits
+			// for the flushes to reach them rather than end early, but
 			// only until a unit is due, since writes may never come
-			// there.
+			// there. (A sweep not yet begun at the first key starts
+			// there instead, below.)
 			if !overdue(units, deep-1) {
 				return 0, 0, false
 			}
@@ -221,29 +223,41 @@ func startsAfter(bottom []pebble.SSTableInfo, key []byte, compare func(a, b []by
 	return len(bottom) > 0 && compare(bottom[len(bottom)-1].Smallest.UserKey, key) > 0
 }
 
-// unslicedUnit returns the first unit that holds more than two slices' bytes
-// over keys where the bottom level has no table, or -1.
+// unslicedUnit returns the first of L0's units whose tables that overlap no
+// bottom table hold more than two slices' bytes, or -1. l0 is L0's tables,
+// units the units they form.
 //
 // Such a unit is what a sequential load leaves when random writes follow it:
 // the load's newest tables, one or two deep and each its own unit, lie past
 // the bottom level's last key, and the first flush of the random writes,
 // which finds no bottom table there to cut its output at, joins them all into
-// one unit. A merge takes a unit whole, so the sweep could only merge it in
-// one go, and it would come due in one go each time after: in the seed
-// scenario a unit of 21 MiB, most of the keys, took the count from 14 down to
-// 5. The driver merges such a unit as soon as it sees it, outside the sweep;
-// the bottom level's new tables then slice its keys, and the sweep staggers
-// them as it passes. In a new DB, with no bottom level yet, any unit over
+// one unit (with the flushed table that starts in the last bottom table and
+// runs on past its end). A merge takes a unit whole, so the sweep could only
+// merge it in one go, and it would come due in one go each time after: in the
+// seed scenario a unit of 21 MiB, most of the keys, took the count from 14
+// down to 5. The driver merges such a unit as soon as it sees it, outside the
+// sweep; the bottom level's new tables then slice its keys, and the flushes
+// after are cut at them. In a new DB, with no bottom level yet, any unit over
 // two slices' bytes qualifies, and is merged whole at once.
-func unslicedUnit(units []l0Unit, bottom []pebble.SSTableInfo, sliceBytes int64, compare func(a, b []byte) int) int {
-	for k, u := range units {
-		if int64(u.Bytes) <= 2*sliceBytes {
-			continue
-		}
-		n := sort.Search(len(bottom), func(x int) bool {
-			return compare(bottom[x].Largest.UserKey, u.Smallest) >= 0
+func unslicedUnit(units []l0Unit, l0, bottom []pebble.SSTableInfo, sliceBytes int64, compare func(a, b []byte) int) int {
+	unsliced := make([]int64, len(units))
+	for _, t := range l0 {
+		b := sort.Search(len(bottom), func(x int) bool {
+			return compare(bottom[x].Largest.UserKey, t.Smallest.UserKey) >= 0
 		})
-		if n == len(bottom) || compare(bottom[n].Smallest.UserKey, u.Largest) > 0 {
+		if b < len(bottom) && compare(bottom[b].Smallest.UserKey, t.Largest.UserKey) <= 0 {
+			continue // it overlaps bottom[b]
+		}
+		// The units are disjoint and in key order; t lies within one.
+		k := sort.Search(len(units), func(x int) bool {
+			return compare(units[x].Largest, t.Smallest.UserKey) >= 0
+		})
+		if k < len(units) {
+			unsliced[k] += int64(t.Size)
+		}
+	}
+	for k, bytes := range unsliced {
+		if bytes > 2*sliceBytes {
 			return k
 		}
 	}

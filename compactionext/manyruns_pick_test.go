@@ -4,6 +4,7 @@ package compactionext
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,8 +108,8 @@ func bottomEvery(n, width int) []pebble.SSTableInfo {
 }
 
 // TestPickWarmUp: the first sweep paces its merges by the slices of the key
-// space, and by units where they are no smaller than slices: with Runs-1 = 3,
-// each flush moves it over a third of the measure.
+// space, and by units where they are smaller than slices (each counts one):
+// with Runs-1 = 3, each flush moves it over a third of the measure.
 func TestPickWarmUp(t *testing.T) {
 	const deep = 3
 	six := bottomEvery(6, 100) // slices of keys [100s, 100s+99]
@@ -146,8 +147,8 @@ func TestPickWarmUp(t *testing.T) {
 		name: "no bottom level", units: evenUnits(12, 10, 1), flushes: 1, want: 4,
 	}, {
 		// A sequential load past the bottom level's last key: 30 units
-		// side by side, each a slice, the first with the 6 slices before
-		// it. A third of 36 is that unit and six more.
+		// side by side, each a slice, the first counting the 6 slices
+		// before it instead. A third of 35 is that unit and six more.
 		name: "past the bottom level", units: evenUnits(36, 10, 1)[6:], bottom: bottomEvery(6, 10),
 		flushes: 1, want: 7,
 	}, {
@@ -179,40 +180,60 @@ func table(lo, hi int, size uint64) pebble.SSTableInfo {
 	return t
 }
 
-// TestUnslicedUnit: the driver merges out of turn a unit of more than two
-// slices' bytes that no bottom table lies under, and no other.
+// TestUnslicedUnit: the driver merges out of turn a unit whose tables over
+// no bottom table hold more than two slices' bytes, and no other.
 func TestUnslicedUnit(t *testing.T) {
 	const slice = 1000
 	bottom := []pebble.SSTableInfo{table(0, 99, slice), table(200, 299, slice)}
-	sized := func(u l0Unit, bytes uint64) l0Unit { u.Bytes = bytes; return u }
+	// layers is two layers of tables over [lo, hi], cut at other keys, so
+	// that they form one unit, each table of size bytes.
+	layers := func(lo, hi int, size uint64) []pebble.SSTableInfo {
+		var l0 []pebble.SSTableInfo
+		for k := lo; k <= hi; k += 10 {
+			l0 = append(l0, table(k, min(k+9, hi), size))
+			l0 = append(l0, table(k+5, min(k+14, hi), size))
+		}
+		return l0
+	}
 	for _, tc := range []struct {
 		name   string
-		units  []l0Unit
+		l0     []pebble.SSTableInfo
 		bottom []pebble.SSTableInfo
 		want   int
 	}{{
-		name:  "past the last bottom table",
-		units: []l0Unit{sized(keySpan(0, 99, 2), 3*slice), sized(keySpan(300, 900, 2), 3*slice)},
-		want:  1,
+		// A random flush joined a load's tail past the last bottom table
+		// (ten tables, 25 layered pairs) into one unit.
+		name: "past the last bottom table",
+		l0:   append(layers(0, 49, 100), layers(300, 549, 100)...),
+		want: 1,
 	}, {
-		name:  "before the first bottom table",
-		units: []l0Unit{sized(keySpan(0, 9, 1), 3*slice)}, bottom: bottom[1:],
+		// The same, with a table that starts in the last bottom table
+		// and runs past it joining the tail: the tables past it count.
+		name: "reaching into the last bottom table",
+		l0:   append(layers(300, 549, 100), table(250, 305, 100)),
 		want: 0,
 	}, {
-		name:  "between bottom tables",
-		units: []l0Unit{sized(keySpan(100, 199, 2), 3*slice)},
-		want:  0,
+		name: "before the first bottom table",
+		l0:   layers(10, 190, 100), bottom: bottom[1:],
+		want: 0,
 	}, {
-		name:  "touching a bottom table",
-		units: []l0Unit{sized(keySpan(150, 200, 2), 3*slice), sized(keySpan(299, 400, 2), 3*slice)},
-		want:  -1,
+		name: "between bottom tables",
+		l0:   layers(100, 199, 300),
+		want: 0,
 	}, {
-		name:  "two slices' bytes or less",
-		units: []l0Unit{sized(keySpan(300, 900, 2), 2*slice)},
-		want:  -1,
+		// Deep, but over bottom tables: the sweep's to merge.
+		name: "over bottom tables",
+		l0:   layers(0, 99, 1000),
+		want: -1,
 	}, {
-		name:  "no bottom level",
-		units: []l0Unit{sized(keySpan(0, 9, 1), slice), sized(keySpan(10, 900, 1), 3*slice)}, bottom: []pebble.SSTableInfo{},
+		// 2 slices' bytes past the last bottom table, and a table over
+		// it: not more than two slices.
+		name: "two slices' bytes or less",
+		l0:   append(layers(300, 399, 100), table(250, 305, 5000)),
+		want: -1,
+	}, {
+		name: "no bottom level",
+		l0:   append([]pebble.SSTableInfo{table(0, 9, 100)}, layers(20, 900, 20)...), bottom: []pebble.SSTableInfo{},
 		want: 1,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -220,7 +241,8 @@ func TestUnslicedUnit(t *testing.T) {
 			if tc.bottom != nil {
 				b = tc.bottom
 			}
-			require.Equal(t, tc.want, unslicedUnit(tc.units, b, slice, bytes.Compare))
+			units := l0Units(tc.l0, bytes.Compare)
+			require.Equal(t, tc.want, unslicedUnit(units, tc.l0, b, slice, bytes.Compare))
 		})
 	}
 }
@@ -245,9 +267,18 @@ func TestPickFirstSweepWaits(t *testing.T) {
 	// Nothing lies past the cursor in the bottom level either: the sweep
 	// starts over at the first key, still warming up.
 	p = driver()
-	i, j, _ = p.pick(evenUnits(15, 20, 2), bottomEvery(3, 100), 1)
+	i, j, _ = p.pick(evenUnits(3, 100, 2), bottomEvery(3, 100), 1)
 	require.Equal(t, 0, i)
-	require.Equal(t, 5, j, "a third of three slices after one flush")
+	require.Equal(t, 1, j, "a third of three slices after one flush")
+	require.False(t, p.warm)
+
+	// A sweep that has not begun at the first key yet does so rather
+	// than wait.
+	p = driver()
+	p.fromFirst = false
+	i, j, _ = p.pick(evenUnits(15, 20, 2), six, 1)
+	require.Equal(t, 0, i)
+	require.Less(t, i, j)
 	require.False(t, p.warm)
 
 	// A unit is due: the writes may never reach the keys ahead, so the
@@ -260,4 +291,62 @@ func TestPickFirstSweepWaits(t *testing.T) {
 	require.Nil(t, p.cursor)
 	require.Equal(t, 7, i)
 	require.Equal(t, 8, j)
+}
+
+// listedDB is a DB whose tables are what the test lists; Compact records
+// its ranges and changes nothing.
+type listedDB struct {
+	levels    [][]pebble.SSTableInfo
+	compacted [][2][]byte
+}
+
+func (d *listedDB) Compact(_ context.Context, start, end []byte, _ bool) error {
+	d.compacted = append(d.compacted, [2][]byte{start, end})
+	return nil
+}
+
+func (d *listedDB) Metrics() *pebble.Metrics { return &pebble.Metrics{} }
+
+func (d *listedDB) SSTables(...pebble.SSTablesOption) ([][]pebble.SSTableInfo, error) {
+	return d.levels, nil
+}
+
+// TestManyRunsFirstSweepKeepsItsPlace drives step over listed tables: a
+// first sweep that merged every unit in L0 while L6 holds keys past them
+// keeps its cursor and waits, until a unit is due.
+func TestManyRunsFirstSweepKeepsItsPlace(t *testing.T) {
+	p := &ManyRuns{Runs: 4}
+	require.NoError(t, p.Apply(testOptions()))
+	p.merges, p.fromFirst = 1, true // past the first merge, warming up
+
+	// L6 holds keys [0, 599] in six slices; L0 holds units over [0, 299].
+	units := func(extra ...pebble.SSTableInfo) [][]pebble.SSTableInfo {
+		levels := make([][]pebble.SSTableInfo, 7)
+		for k := 0; k < 15; k++ {
+			levels[0] = append(levels[0], table(20*k, 20*k+19, 10))
+		}
+		levels[0] = append(levels[0], extra...)
+		levels[6] = bottomEvery(6, 100)
+		return levels
+	}
+	db := &listedDB{levels: units()}
+	p.monitor.flushes.Store(3) // a whole sweep's worth: every unit
+	require.True(t, p.step(context.Background(), db))
+	require.Len(t, db.compacted, 1)
+	require.Equal(t, keyOf(0), db.compacted[0][0])
+	require.Equal(t, keyOf(299), p.cursor, "slices lie ahead: the sweep keeps its place")
+	require.False(t, p.warm)
+
+	// Flushes bring units behind the cursor only: nothing to merge yet.
+	p.monitor.flushes.Store(4)
+	require.False(t, p.step(context.Background(), db))
+	require.Len(t, db.compacted, 1)
+
+	// A unit three deep is due: the sweep ends, and it is merged.
+	db.levels = units(table(100, 119, 10), table(100, 119, 10))
+	p.monitor.flushes.Store(5)
+	require.True(t, p.step(context.Background(), db))
+	require.True(t, p.warm)
+	require.Len(t, db.compacted, 2)
+	require.Equal(t, keyOf(100), db.compacted[1][0])
 }

@@ -88,10 +88,10 @@ func runShapeScript(t *testing.T, path string) {
 			case "drive":
 				p, ok := profile.(*ManyRuns)
 				require.True(t, ok, "drive needs the many-runs profile")
-				logged := len(logger.lines())
+				logged, failed := len(logger.lines()), len(logger.errors())
 				merged := p.step(context.Background(), db)
 				var b strings.Builder
-				for _, line := range logger.lines()[logged:] {
+				for _, line := range append(logger.lines()[logged:], logger.errors()[failed:]...) {
 					if strings.Contains(line, "many-runs") {
 						fmt.Fprintln(&b, redact.RedactableString(line).StripMarkers())
 					}
