@@ -184,8 +184,9 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // runs deep. On pebblebench's seed scenario this gave seeks/s, over the last
 // 30 s of a 60 s run and normalised by upstream Pebble on the same shape,
 // 1.2x and 1.4x of the same shape without the advisor on uniform seeks, and
-// 2.6x and 1.8x on hot-range seeks. An earlier many-runs driver left its ages in clumps, and
-// there the same merge left a shallow rest: uniform seeks gained 2x or more.
+// 2.6x and 1.8x on hot-range seeks. An earlier many-runs driver left its ages
+// in clumps, and there the same merge left a shallow rest: uniform seeks
+// gained 2x or more.
 //
 // Each compaction is reported to OnDecision and logged through the Options'
 // Logger with the range (keys redactable), its waste and the runs before and

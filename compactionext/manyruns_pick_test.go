@@ -171,7 +171,7 @@ func TestPickWarmUp(t *testing.T) {
 	}
 }
 
-// table is a bottom-level table over keys [lo, hi].
+// table is a table over keys [lo, hi] of size bytes, in any level.
 func table(lo, hi int, size uint64) pebble.SSTableInfo {
 	var t pebble.SSTableInfo
 	t.Smallest = pebble.MakeInternalKey(keyOf(lo), 0, pebble.InternalKeyKindSet)
@@ -202,7 +202,8 @@ func TestUnslicedUnit(t *testing.T) {
 		want   int
 	}{{
 		// A random flush joined a load's tail past the last bottom table
-		// (ten tables, 25 layered pairs) into one unit.
+		// (25 layered pairs of tables) into one unit; unit 0 lies over
+		// the first bottom table.
 		name: "past the last bottom table",
 		l0:   append(layers(0, 49, 100), layers(300, 549, 100)...),
 		want: 1,
