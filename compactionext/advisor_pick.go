@@ -10,8 +10,9 @@ type candidate struct {
 	waste      uint64
 	runs       int
 	// rewrites and l0Bytes are the size of the tables overlapping the
-	// range below L0 and in L0.
-	rewrites, l0Bytes uint64
+	// range below L0 and in L0; charged is the part of rewrites the write
+	// budget is charged for (see belowCharge).
+	rewrites, l0Bytes, charged uint64
 }
 
 // pick returns the range most worth compacting, or the best it saw and why it
@@ -37,7 +38,7 @@ func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 	cands := make([]candidate, len(units))
 	best, reason := -1, reasonFewRuns
 	for i, u := range units {
-		cands[i] = a.score(lsm, u.Smallest, u.Largest)
+		cands[i] = a.score(lsm, units, u.Smallest, u.Largest)
 		c := cands[i]
 		if c.runs < a.cfg.MinRuns || c.waste == 0 {
 			continue
@@ -69,12 +70,12 @@ func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 	if lo == hi {
 		return cands[best], ""
 	}
-	return a.score(lsm, units[lo].Smallest, units[hi].Largest), ""
+	return a.score(lsm, units, units[lo].Smallest, units[hi].Largest), ""
 }
 
 // score sums the waste of the tables overlapping [start, end] and counts the
-// runs a seek to start pays for.
-func (a *Advisor) score(lsm runIndex, start, end []byte) candidate {
+// runs a seek to start pays for; units are L0's, for the charge.
+func (a *Advisor) score(lsm runIndex, units []l0Unit, start, end []byte) candidate {
 	c := candidate{start: start, end: end, runs: lsm.runsFaced(start)}
 	lsm.overlapping(start, end, func(t pebble.SSTableInfo, inL0 bool) {
 		c.waste += a.scores[t.FileNum]
@@ -82,6 +83,7 @@ func (a *Advisor) score(lsm runIndex, start, end []byte) candidate {
 			c.l0Bytes += t.Size
 		} else {
 			c.rewrites += t.Size
+			c.charged += a.belowCharge(t, units)
 		}
 	})
 	return c
@@ -98,7 +100,7 @@ func (a *Advisor) pickTable(lsm runIndex) (candidate, string) {
 		if !ok {
 			continue
 		}
-		c := a.score(lsm, t.Smallest.UserKey, t.Largest.UserKey)
+		c := a.score(lsm, nil, t.Smallest.UserKey, t.Largest.UserKey)
 		if c.runs < a.cfg.MinRuns {
 			continue
 		}

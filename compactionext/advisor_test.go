@@ -415,6 +415,7 @@ func TestAdvisorWriteBudget(t *testing.T) {
 	require.Equal(t, reasonBudget, l.Reason, "%s", l)
 	require.Equal(t, int64(0), l.Budget)
 	require.Equal(t, l6Bytes, l.Best.Rewrites, "B's L6 tables are what it rewrites")
+	require.Equal(t, l6Bytes, l.Best.Charged, "with no ShapeMergeDepth, all of it is charged")
 
 	// checkLook checks the look an LSM change woke the advisor for: it
 	// compacted if and only if the budget earned covered the rewrite.
@@ -542,14 +543,64 @@ func TestAdvisorBudgetArithmetic(t *testing.T) {
 	// (several levels on a leveled shape): 35 MiB spent, and its 40 MiB
 	// earn nothing.
 	a.monitor.compactedBytes.Add(40 * mib)
-	a.charge(candidate{rewrites: 10 * mib, l0Bytes: 5 * mib}, 40*mib)
+	a.charge(candidate{rewrites: 10 * mib, charged: 10 * mib, l0Bytes: 5 * mib}, 40*mib)
 	require.Equal(t, int64(50*mib-35*mib), a.budget())
 	// Output the events missed is charged at the estimate.
-	a.charge(candidate{rewrites: 10 * mib, l0Bytes: 5 * mib}, 0)
+	a.charge(candidate{rewrites: 10 * mib, charged: 10 * mib, l0Bytes: 5 * mib}, 0)
 	require.Equal(t, int64(0), a.budget(), "0.5*(140-55) MiB earned, 45 spent")
+
+	// With a shape that would have rewritten two thirds of what it rewrote
+	// below L0, a third of what it wrote there is charged: here 30 of 90
+	// MiB, its 10 MiB from L0 not counted.
+	a = newAdv(0.5)
+	a.monitor.flushedBytes.Add(200 * mib)
+	a.monitor.compactedBytes.Add(100 * mib)
+	a.charge(candidate{rewrites: 60 * mib, charged: 20 * mib, l0Bytes: 10 * mib}, 100*mib)
+	require.Equal(t, int64(100*mib-30*mib), a.budget())
 
 	huge := newAdv(1e300)
 	huge.monitor.flushedBytes.Add(100 * mib)
 	require.Equal(t, int64(math.MaxInt64), huge.budget())
 	require.Equal(t, int64(-1), newAdv(-1).budget())
+}
+
+// TestAdvisorBelowCharge checks what rewriting a table below L0 costs the
+// budget: in full without a ShapeMergeDepth; with one of D, the fraction
+// 1-d/D, where d is the depth of the deepest unit over the table, and
+// nothing once a unit over it is due.
+func TestAdvisorBelowCharge(t *testing.T) {
+	units := []l0Unit{
+		{Smallest: []byte("b"), Largest: []byte("c"), Depth: 2},
+		{Smallest: []byte("e"), Largest: []byte("f"), Depth: 8},
+		{Smallest: []byte("g"), Largest: []byte("h"), Depth: 4},
+		{Smallest: []byte("m"), Largest: []byte("p"), Depth: 13},
+	}
+	table := func(smallest, largest string) pebble.SSTableInfo {
+		var info pebble.SSTableInfo
+		info.Smallest.UserKey, info.Largest.UserKey = []byte(smallest), []byte(largest)
+		info.Size = 1100
+		return info
+	}
+	for _, tc := range []struct {
+		smallest, largest string
+		depth             int
+		want              uint64
+	}{
+		{"a", "a", 0, 1100},           // nothing is charged less without a shape depth
+		{"a", "b", 11, 900},           // under the 2 deep unit: 1-2/11
+		{"c", "d", 11, 900},           // ends inside it
+		{"d", "d", 11, 1100},          // between units: nothing over it comes due
+		{"a", "g", 11, 300},           // the deepest of three, 8: 1-8/11
+		{"h", "k", 11, 700},           // the 4 deep unit's last key: 1-4/11
+		{"i", "l", 11, 1100},          // after it
+		{"n", "o", 11, 0},             // inside a unit past due
+		{"q", "z", 11, 1100},          // past every unit
+		{"b", "c", 0, 1100},           // no shape depth: in full
+		{"a", "z", 20, 1100 * 7 / 20}, // the 13 deep unit
+	} {
+		a, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, ShapeMergeDepth: tc.depth})
+		require.NoError(t, err)
+		require.Equal(t, tc.want, a.belowCharge(table(tc.smallest, tc.largest), units),
+			"[%s, %s] at depth %d", tc.smallest, tc.largest, tc.depth)
+	}
 }

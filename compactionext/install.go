@@ -70,13 +70,22 @@ func Install(opts *pebble.Options, cfg Config) (*Installed, error) {
 		return nil, err
 	}
 	if cfg.Advisor != nil {
+		advisorCfg := *cfg.Advisor
+		if m, ok := in.profile.(shapeMergeDepth); ok && advisorCfg.ShapeMergeDepth == 0 {
+			advisorCfg.ShapeMergeDepth = m.mergeDepth()
+		}
 		var err error
-		if in.advisor, err = NewAdvisor(opts, *cfg.Advisor); err != nil {
+		if in.advisor, err = NewAdvisor(opts, advisorCfg); err != nil {
 			return nil, err
 		}
 	}
 	return in, nil
 }
+
+// shapeMergeDepth is implemented by the profiles whose own compactions merge
+// a part of L0 into the level below once it is mergeDepth sublevels deep;
+// the advisor's write budget counts on it (AdvisorConfig.ShapeMergeDepth).
+type shapeMergeDepth interface{ mergeDepth() int }
 
 // checkCollectorNames rejects two collectors of one name. It builds each
 // collector once to ask its name; collectors are cheap to build, one is

@@ -102,6 +102,9 @@ func TestInstallErrors(t *testing.T) {
 
 	_, err = Install(testOptions(), Config{Advisor: &AdvisorConfig{}})
 	require.ErrorContains(t, err, "WasteSource")
+
+	_, err = Install(testOptions(), Config{Advisor: &AdvisorConfig{Source: &fakeWaste{}, ShapeMergeDepth: -1}})
+	require.ErrorContains(t, err, "ShapeMergeDepth")
 }
 
 // TestInstallStartsAdvisor checks that Start runs the advisor next to the
@@ -140,4 +143,25 @@ func TestInstallStartsAdvisor(t *testing.T) {
 	require.Equal(t, 1, d.RunsAfter)
 	stop()
 	require.NoError(t, db.Close())
+}
+
+// TestInstallPassesShapeMergeDepth checks that the advisor learns the depth
+// at which ManyRuns merges a unit, which its write budget counts on, and
+// that a depth the caller set, or a shape with no such rule, is left alone.
+func TestInstallPassesShapeMergeDepth(t *testing.T) {
+	for _, tc := range []struct {
+		profile    Profile
+		set, depth int
+	}{
+		{profile: &ManyRuns{Runs: 12}, depth: 11},
+		{profile: &ManyRuns{Runs: 5}, depth: 4},
+		{profile: &ManyRuns{Runs: 12}, set: 3, depth: 3},
+		{profile: Leveled{}, depth: 0},
+		{profile: NoCompaction{}, depth: 0},
+	} {
+		in, err := Install(testOptions(), Config{Profile: tc.profile,
+			Advisor: &AdvisorConfig{Source: &fakeWaste{}, ShapeMergeDepth: tc.set}})
+		require.NoError(t, err)
+		require.Equal(t, tc.depth, in.Advisor().cfg.ShapeMergeDepth, "%s, set %d", tc.profile.Name(), tc.set)
+	}
 }

@@ -62,3 +62,16 @@ func l0Units(l0 []pebble.SSTableInfo, compare pebble.Compare) []l0Unit {
 	closeGroup()
 	return units
 }
+
+// deepestUnitOver is the depth of the deepest of units (in key order, as
+// l0Units returns them) overlapping [start, end], 0 if none does.
+func deepestUnitOver(units []l0Unit, start, end []byte, compare pebble.Compare) int {
+	i, _ := slices.BinarySearchFunc(units, start, func(u l0Unit, key []byte) int {
+		return compare(u.Largest, key)
+	})
+	d := 0
+	for ; i < len(units) && compare(units[i].Smallest, end) <= 0; i++ {
+		d = max(d, units[i].Depth)
+	}
+	return d
+}

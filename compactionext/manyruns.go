@@ -145,6 +145,10 @@ type ManyRuns struct {
 // Name implements Profile.
 func (p *ManyRuns) Name() string { return "many-runs" }
 
+// mergeDepth is the depth at which a unit is due: the driver merges it into
+// L6 then (see shapeMergeDepth).
+func (p *ManyRuns) mergeDepth() int { return p.Runs - 1 }
+
 // Apply implements Profile.
 func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	if p.Runs < 2 {

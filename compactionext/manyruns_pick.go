@@ -18,7 +18,7 @@ import (
 // p.cursor) that waits for L0 to reach the keys ahead of it once a unit is
 // due.
 func (p *ManyRuns) pick(units []l0Unit, bottom []pebble.SSTableInfo, flushes int64) (i, j int, restart bool) {
-	deep := p.Runs - 1
+	deep := p.mergeDepth()
 	if p.cursor != nil {
 		// A unit that reaches past the cursor counts as after it: new
 		// tables may have joined a merged range to the unit after it.
