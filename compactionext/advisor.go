@@ -34,33 +34,37 @@ type AdvisorConfig struct {
 	// WriteBudget bounds the write amplification the advisor adds, as a
 	// fraction of what the DB writes without it (default 0.3; negative: no
 	// bound): what its compactions write beyond what the shape would have
-	// written anyway stays within WriteBudget times the bytes everything
-	// else wrote since it started (flushes, and compactions other than its
-	// own, moves not counted). What the shape would have written anyway:
-	// the L0 bytes a compaction takes in, since the shape's own compactions
-	// rewrite each of them once, and the advisor only does that earlier, in
-	// their place; and, on a shape that merges L0 at a set depth (see
-	// ShapeMergeDepth), the share of the data below L0 the shape would have
-	// rewritten too. The rest of what it writes below L0 (once per level on
-	// a leveled shape) is charged. So with the default, write-amp stays
-	// within 1.3x that of the same shape without the advisor, as long as
-	// the shape compacts each flushed byte out of L0 once, follows its
-	// ShapeMergeDepth, and does not compact more because of the advisor
-	// (ManyRuns merges less: a unit the advisor merged is shallow). A
-	// compaction that does not fit waits: the advisor earns its budget as
-	// data arrives, and on a DB that takes no writes it compacts nothing
-	// but L0 tables over an empty range below.
+	// written anyway stays within WriteBudget times the bytes everything else
+	// wrote since it started (flushes, and compactions other than its own,
+	// moves not counted). What the shape would have written anyway: the L0
+	// bytes a compaction takes in, since the shape's own compactions rewrite
+	// each of them once, and the advisor only does that earlier, in their
+	// place; and, on a shape that merges L0 at a set depth (see
+	// ShapeMergeDepth), part of the data below L0. The rest of what it writes
+	// below L0 (once per level on a leveled shape) is charged. So with the
+	// default, write-amp stays within 1.3x that of the same shape without the
+	// advisor, as long as the shape compacts each flushed byte out of L0 once,
+	// merges at its ShapeMergeDepth if it has one, and does not otherwise
+	// compact more because of the advisor. A compaction that does not fit
+	// waits: the advisor earns its budget as data arrives, and on a DB that
+	// takes no writes it compacts nothing but L0 tables over an empty range
+	// below.
 	WriteBudget float64
 	// ShapeMergeDepth is the depth (L0 sublevels) at which the shape's own
-	// compactions merge a part of L0 into the level below, if it has such a
-	// rule: ManyRuns merges a unit once it is Runs-1 deep, and Install sets
-	// this from the profile when it is zero. The data below such a unit is
-	// rewritten by the shape anyway, once per ShapeMergeDepth flushes; an
-	// advisor merge of the unit d deep brings that rewrite forward, and over
-	// a long run adds only the fraction 1-d/ShapeMergeDepth of a rewrite,
-	// which is what the budget is charged. Zero: the
-	// shape has no such rule (Leveled), and every byte rewritten below L0
-	// is charged in full.
+	// compactions merge a unit of L0 (tables that overlap only each other)
+	// into the level below, if it has such a rule. Install sets it from the
+	// profile when it is zero: ManyRuns gives Runs-1, the depth at which a
+	// unit is due. The data below a unit is then rewritten by the shape
+	// anyway, once per ShapeMergeDepth flushes over it, and an advisor merge
+	// that takes the depth over a table from in to out only brings that
+	// rewrite forward: it adds the fraction 1-(in-out)/ShapeMergeDepth of a
+	// rewrite over a long run, and that is what the budget is charged. The
+	// flush an advisor compaction forces deepens every unit by one, which
+	// brings the shape's next rewrite of everything below L0 nearer by
+	// 1/ShapeMergeDepth; that is charged too. This is a model of the shape's
+	// rule, so the bound WriteBudget gives holds as far as the shape follows
+	// it. Zero (Leveled) or negative: the shape has no such rule, or it is not
+	// to be counted on, and every byte rewritten below L0 is charged in full.
 	ShapeMergeDepth int
 	// Clock is the time source (default RealClock).
 	Clock Clock
@@ -80,8 +84,8 @@ type Look struct {
 	// Units is the number of L0 units (the parts of L0 one compaction can
 	// take), the candidates.
 	Units int
-	// Budget is the bytes below L0 the advisor could rewrite at this look
-	// (see AdvisorConfig.WriteBudget); -1 without a bound.
+	// Budget is the bytes the advisor could be charged at this look (see
+	// AdvisorConfig.WriteBudget); -1 without a bound.
 	Budget int64
 	// Best is the best candidate seen, whether or not it passed the
 	// thresholds (zero if there was none).
@@ -118,7 +122,7 @@ const (
 	reasonFewRuns    = "no range with MinRuns runs holds waste"
 	reasonLowWaste   = "waste below MinWaste"
 	reasonListFailed = "listing sstables failed"
-	reasonBudget     = "rewrite exceeds the write budget"
+	reasonBudget     = "its cost exceeds the write budget"
 	reasonNoGain     = "too few runs would go"
 )
 
@@ -147,10 +151,11 @@ type Decision struct {
 	// level the range overlaps.
 	RunsPredicted int
 	// Rewrites is the size of the tables below L0 the range overlaps, and
-	// Charged the part of it the write budget is charged for (all of it
-	// unless AdvisorConfig.ShapeMergeDepth is set): the estimate checked
-	// against the budget before compacting. What is charged afterwards is
-	// what the compaction wrote, in the same proportion (see charge).
+	// Charged what the compaction was expected to cost the write budget:
+	// Rewrites, less what the shape would have rewritten anyway and plus
+	// the cost of the flush it forces, where AdvisorConfig.ShapeMergeDepth
+	// is set; all of Rewrites where it is not. What is charged afterwards
+	// is what the compaction wrote below L0, less the same share.
 	Rewrites, Charged uint64
 	// Err is the compaction's error, if it failed.
 	Err error
@@ -192,23 +197,25 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // its compactions rewrite, less those the shape would have rewritten anyway,
 // stay within WriteBudget times the bytes the rest of the DB wrote since it
 // started, so its cost grows with the writes, not with time, and write-amp
-// stays within 1+WriteBudget of the DB's without it.
+// stays within 1+WriteBudget of the DB's without it (as far as the shape
+// follows its ShapeMergeDepth, where it has one).
 // Close cancels a queued compaction and waits.
 //
 // What a compaction costs the budget depends on the shape. On the many-runs
 // profile a unit comes due Runs-1 deep, and the shape rewrites the data below
-// it then; an advisor merge of a unit d deep is charged only the share
-// 1-d/(Runs-1) of that rewrite it brings forward (ShapeMergeDepth). On uniform
-// seeks it then merges all of L0 once a seek faces 10 to 12 runs, just
-// before the shape would sweep them, charged a tenth to a quarter of the bytes
-// it rewrites, and the runs a seek faces fall from about 12 all the time to a
-// sawtooth between 2 and 14, 7 on average. On pebblebench's seed scenario this
-// gave seeks/s, over the last 30 s of a 60 s run and normalised by upstream
-// Pebble on the same shape, 2.3x to 2.8x of the same shape without the advisor
-// on uniform seeks, 3.7x and 3.9x on hot-range seeks, for 1.06x to 1.14x its
-// write-amp. Charged in full, as on a shape with no merge depth, the same
-// budget bought a merge of about half the keys per cycle, and uniform seeks
-// gained only 1.2x and 1.4x.
+// it then; an advisor merge that takes the depth over a table from in to out
+// is charged only the share 1-(in-out)/(Runs-1) of that rewrite, plus
+// 1/(Runs-1) of everything below L0 for the flush it forces (ShapeMergeDepth).
+// On uniform seeks it then merges all of L0 once a seek faces 10 to 12 runs,
+// just before the shape would sweep it, charged a tenth to a third of the
+// bytes it rewrites, and the runs a seek faces fall from about 12 all the time
+// to a sawtooth between 1 and 15, 8 on average. On pebblebench's seed scenario
+// this gave seeks/s, over the last 30 s of a 60 s run, 2.3x to 2.8x those of
+// the same shape without the advisor on uniform seeks (2.3x to 2.7x normalised
+// by upstream Pebble on the same shape in the same run), and 2.9x and 3.3x on
+// hot-range seeks, for 1.07x to 1.18x its write-amp. Charged in full, as on a
+// shape with no merge depth, the same budget bought a merge of about half the
+// keys per cycle, and uniform seeks gained only 1.2x and 1.4x.
 //
 // Each compaction is reported to OnDecision and logged through the Options'
 // Logger with the range (keys redactable), its waste and the runs before and
@@ -255,10 +262,6 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 	}
 	if cfg.WriteBudget == 0 {
 		cfg.WriteBudget = 0.3
-	}
-	if cfg.ShapeMergeDepth < 0 {
-		return nil, errors.Newf("compactionext: AdvisorConfig.ShapeMergeDepth is %d; it must be a depth (0: none)",
-			redact.Safe(cfg.ShapeMergeDepth))
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
@@ -339,21 +342,23 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 	look.Units = len(units)
 	c, reason := a.pick(lsm, units)
 	look.Best = Decision{Start: c.start, End: c.end, Waste: c.waste, RunsBefore: c.runs,
-		Rewrites: c.rewrites, Charged: c.charged}
+		Rewrites: c.rewrites}
 	if reason == "" {
 		look.Best.RunsPredicted = lsm.runsAfterMerge(c.end)
 		if db.Metrics().WAL.Size > 0 {
 			// Compact flushes the memtable first (it overlaps
 			// any range the writes cover): one more run.
 			look.Best.RunsPredicted++
+			c.flushCost = a.forcedFlushCost(lsm)
 		}
 		switch {
 		case c.runs-look.Best.RunsPredicted < a.cfg.MinRuns-1:
 			reason = reasonNoGain
-		case look.Budget >= 0 && c.charged > uint64(look.Budget):
+		case look.Budget >= 0 && c.charged() > uint64(look.Budget):
 			reason = reasonBudget
 		}
 	}
+	look.Best.Charged = c.charged()
 	if reason != "" {
 		look.Reason = reason
 		return false

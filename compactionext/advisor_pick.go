@@ -10,10 +10,15 @@ type candidate struct {
 	waste      uint64
 	runs       int
 	// rewrites and l0Bytes are the size of the tables overlapping the
-	// range below L0 and in L0; charged is the part of rewrites the write
-	// budget is charged for (see belowCharge).
-	rewrites, l0Bytes, charged uint64
+	// range below L0 and in L0; credit is the part of rewrites the shape
+	// would have rewritten anyway (see belowCredit), and flushCost what the
+	// flush the compaction forces costs (see forcedFlushCost). Zero credit
+	// is the safe default: the rewrites are charged in full.
+	rewrites, l0Bytes, credit, flushCost uint64
 }
+
+// charged is what compacting c is expected to cost the write budget.
+func (c candidate) charged() uint64 { return c.rewrites - c.credit + c.flushCost }
 
 // pick returns the range most worth compacting, or the best it saw and why it
 // is not worth it.
@@ -74,7 +79,7 @@ func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 }
 
 // score sums the waste of the tables overlapping [start, end] and counts the
-// runs a seek to start pays for; units are L0's, for the charge.
+// runs a seek to start pays for; units are L0's, for the credit.
 func (a *Advisor) score(lsm runIndex, units []l0Unit, start, end []byte) candidate {
 	c := candidate{start: start, end: end, runs: lsm.runsFaced(start)}
 	lsm.overlapping(start, end, func(t pebble.SSTableInfo, inL0 bool) {
@@ -83,7 +88,7 @@ func (a *Advisor) score(lsm runIndex, units []l0Unit, start, end []byte) candida
 			c.l0Bytes += t.Size
 		} else {
 			c.rewrites += t.Size
-			c.charged += a.belowCharge(t, units)
+			c.credit += a.belowCredit(t, units, start, end)
 		}
 	})
 	return c

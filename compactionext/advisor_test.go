@@ -364,8 +364,19 @@ func TestAdvisorLooks(t *testing.T) {
 // rewrites L6 tables the budget cannot pay for until enough has been
 // written: the advisor waits, saying why, and compacts at the first look at
 // which what was flushed and compacted meanwhile (as Pebble counts it)
-// covers the rewrite.
+// covers the cost. Without a ShapeMergeDepth the cost is all of B's L6
+// tables; with one of 8, B's unit being 4 deep, half of them (the WAL is
+// empty at each look, so no flush is forced), and the advisor compacts
+// sooner.
 func TestAdvisorWriteBudget(t *testing.T) {
+	for _, depth := range []int{0, 8} {
+		t.Run(fmt.Sprintf("ShapeMergeDepth=%d", depth), func(t *testing.T) {
+			testAdvisorWriteBudget(t, depth)
+		})
+	}
+}
+
+func testAdvisorWriteBudget(t *testing.T, depth int) {
 	const budget = 0.5
 	clock := newFakeClock()
 	steps := make(chan bool, 100)
@@ -373,7 +384,7 @@ func TestAdvisorWriteBudget(t *testing.T) {
 	var looks []Look
 	var decisions []Decision
 	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, Clock: clock,
-		WriteBudget: budget,
+		WriteBudget: budget, ShapeMergeDepth: depth,
 		OnLook: func(l Look) {
 			mu.Lock()
 			looks = append(looks, l)
@@ -396,9 +407,13 @@ func TestAdvisorWriteBudget(t *testing.T) {
 		}
 		return n
 	}
-	var l6Bytes uint64
+	var l6Bytes, cost uint64
 	for _, tab := range tablesIn(t, f.db, regionB, 6) {
 		l6Bytes += tab.Size
+		cost += tab.Size
+		if depth > 0 {
+			cost -= uint64(float64(tab.Size) * 4 / float64(depth))
+		}
 	}
 	require.NotZero(t, l6Bytes)
 
@@ -415,27 +430,41 @@ func TestAdvisorWriteBudget(t *testing.T) {
 	require.Equal(t, reasonBudget, l.Reason, "%s", l)
 	require.Equal(t, int64(0), l.Budget)
 	require.Equal(t, l6Bytes, l.Best.Rewrites, "B's L6 tables are what it rewrites")
-	require.Equal(t, l6Bytes, l.Best.Charged, "with no ShapeMergeDepth, all of it is charged")
+	require.Equal(t, cost, l.Best.Charged, "what it would be charged")
 
 	// checkLook checks the look an LSM change woke the advisor for: it
-	// compacted if and only if the budget earned covered the rewrite.
+	// compacted if and only if the budget it had earned covered the cost.
+	// A look that did not act must have seen the budget the metrics give;
+	// one that acted reports the budget it saw before its compaction, no
+	// more than what all writes since Start would have earned.
 	checkLook := func() bool {
 		acted := <-steps
 		earned := uint64(budget * float64(written()-atStart))
+		l := last()
 		if !acted {
-			l := last()
 			require.Equal(t, reasonBudget, l.Reason, "%s", l)
-			require.Greater(t, l6Bytes, earned, "waited although the budget covered the rewrite")
+			require.Equal(t, int64(earned), l.Budget, "the budget is not what the DB's writes earned")
+			require.Greater(t, cost, earned, "waited although the budget covered the cost")
 			return false
 		}
-		require.LessOrEqual(t, l6Bytes, earned, "compacted beyond the budget")
+		require.Equal(t, reasonCompacted, l.Reason, "%s", l)
+		require.LessOrEqual(t, cost, uint64(l.Budget), "compacted beyond the budget")
+		require.LessOrEqual(t, uint64(l.Budget), earned)
+		if depth > 0 {
+			require.Greater(t, l6Bytes, uint64(l.Budget), "the credit did not bring the compaction forward")
+		}
 		return true
 	}
-	// A compaction of the shape's (here: the test's, of region A) earns
-	// budget too.
-	f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
-	require.NoError(t, f.db.Compact(context.Background(), keyOf(regionA[0]), keyOf(regionA[1]), false))
-	acted := checkLook()
+	acted := false
+	if depth == 0 {
+		// A compaction of the shape's (here: the test's, of region A)
+		// earns budget too. (It earns enough for all of B's L6 tables,
+		// so the run with a ShapeMergeDepth leaves it out, to show the
+		// credit deciding.)
+		f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
+		require.NoError(t, f.db.Compact(context.Background(), keyOf(regionA[0]), keyOf(regionA[1]), false))
+		acted = checkLook()
+	}
 	// Each flush of new keys (past the data, so that B's range does not
 	// grow) wakes the advisor, and earns it budget.
 	next := 100000
@@ -452,6 +481,7 @@ func TestAdvisorWriteBudget(t *testing.T) {
 	mu.Unlock()
 	require.NoError(t, d.Err)
 	require.Equal(t, l6Bytes, d.Rewrites)
+	require.Equal(t, cost, d.Charged)
 	require.Empty(t, tablesIn(t, f.db, regionB, 0), "region B merged into L6")
 	requireSameContents(t, f.db, f.ref)
 }
@@ -543,20 +573,21 @@ func TestAdvisorBudgetArithmetic(t *testing.T) {
 	// (several levels on a leveled shape): 35 MiB spent, and its 40 MiB
 	// earn nothing.
 	a.monitor.compactedBytes.Add(40 * mib)
-	a.charge(candidate{rewrites: 10 * mib, charged: 10 * mib, l0Bytes: 5 * mib}, 40*mib)
+	a.charge(candidate{rewrites: 10 * mib, l0Bytes: 5 * mib}, 40*mib)
 	require.Equal(t, int64(50*mib-35*mib), a.budget())
 	// Output the events missed is charged at the estimate.
-	a.charge(candidate{rewrites: 10 * mib, charged: 10 * mib, l0Bytes: 5 * mib}, 0)
+	a.charge(candidate{rewrites: 10 * mib, l0Bytes: 5 * mib}, 0)
 	require.Equal(t, int64(0), a.budget(), "0.5*(140-55) MiB earned, 45 spent")
 
 	// With a shape that would have rewritten two thirds of what it rewrote
-	// below L0, a third of what it wrote there is charged: here 30 of 90
-	// MiB, its 10 MiB from L0 not counted.
+	// below L0, a third of what it wrote there is charged, plus the cost of
+	// the flush it forced: here 30 of 90 MiB, its 10 MiB from L0 not
+	// counted, and 2 MiB.
 	a = newAdv(0.5)
 	a.monitor.flushedBytes.Add(200 * mib)
 	a.monitor.compactedBytes.Add(100 * mib)
-	a.charge(candidate{rewrites: 60 * mib, charged: 20 * mib, l0Bytes: 10 * mib}, 100*mib)
-	require.Equal(t, int64(100*mib-30*mib), a.budget())
+	a.charge(candidate{rewrites: 60 * mib, credit: 40 * mib, l0Bytes: 10 * mib, flushCost: 2 * mib}, 100*mib)
+	require.Equal(t, int64(100*mib-32*mib), a.budget())
 
 	huge := newAdv(1e300)
 	huge.monitor.flushedBytes.Add(100 * mib)
@@ -564,11 +595,12 @@ func TestAdvisorBudgetArithmetic(t *testing.T) {
 	require.Equal(t, int64(-1), newAdv(-1).budget())
 }
 
-// TestAdvisorBelowCharge checks what rewriting a table below L0 costs the
-// budget: in full without a ShapeMergeDepth; with one of D, the fraction
-// 1-d/D, where d is the depth of the deepest unit over the table, and
-// nothing once a unit over it is due.
-func TestAdvisorBelowCharge(t *testing.T) {
+// TestAdvisorBelowCredit checks how much of a table below L0 that a
+// compaction rewrites the shape would have rewritten anyway: nothing without
+// a ShapeMergeDepth; with one of D, (in-out)/D of it, where in and out are
+// the depths of the deepest units over the table inside and outside the
+// compacted range, each capped at D.
+func TestAdvisorBelowCredit(t *testing.T) {
 	units := []l0Unit{
 		{Smallest: []byte("b"), Largest: []byte("c"), Depth: 2},
 		{Smallest: []byte("e"), Largest: []byte("f"), Depth: 8},
@@ -578,29 +610,36 @@ func TestAdvisorBelowCharge(t *testing.T) {
 	table := func(smallest, largest string) pebble.SSTableInfo {
 		var info pebble.SSTableInfo
 		info.Smallest.UserKey, info.Largest.UserKey = []byte(smallest), []byte(largest)
-		info.Size = 1100
+		info.Size = 1000
 		return info
 	}
 	for _, tc := range []struct {
-		smallest, largest string
-		depth             int
-		want              uint64
+		table, compacted [2]string
+		depth            int
+		want             uint64
 	}{
-		{"a", "a", 0, 1100},           // nothing is charged less without a shape depth
-		{"a", "b", 11, 900},           // under the 2 deep unit: 1-2/11
-		{"c", "d", 11, 900},           // ends inside it
-		{"d", "d", 11, 1100},          // between units: nothing over it comes due
-		{"a", "g", 11, 300},           // the deepest of three, 8: 1-8/11
-		{"h", "k", 11, 700},           // the 4 deep unit's last key: 1-4/11
-		{"i", "l", 11, 1100},          // after it
-		{"n", "o", 11, 0},             // inside a unit past due
-		{"q", "z", 11, 1100},          // past every unit
-		{"b", "c", 0, 1100},           // no shape depth: in full
-		{"a", "z", 20, 1100 * 7 / 20}, // the 13 deep unit
+		{[2]string{"a", "c"}, [2]string{"a", "z"}, 0, 0},     // no shape depth: no credit
+		{[2]string{"a", "c"}, [2]string{"a", "z"}, -1, 0},    // nor with a negative one
+		{[2]string{"a", "b"}, [2]string{"a", "z"}, 11, 181},  // under the 2 deep unit: 2/11
+		{[2]string{"c", "d"}, [2]string{"b", "c"}, 11, 181},  // ends inside it
+		{[2]string{"d", "d"}, [2]string{"a", "z"}, 11, 0},    // between units: nothing comes due
+		{[2]string{"a", "g"}, [2]string{"a", "z"}, 11, 727},  // the deepest of three, 8: 8/11
+		{[2]string{"h", "k"}, [2]string{"g", "h"}, 11, 363},  // the 4 deep unit's last key: 4/11
+		{[2]string{"i", "l"}, [2]string{"a", "z"}, 11, 0},    // after it
+		{[2]string{"n", "o"}, [2]string{"m", "p"}, 11, 1000}, // inside a unit past due: all of it
+		{[2]string{"n", "o"}, [2]string{"m", "p"}, 13, 1000}, // exactly due
+		{[2]string{"n", "o"}, [2]string{"m", "p"}, 14, 928},  // one short of due: 13/14
+		{[2]string{"q", "z"}, [2]string{"a", "z"}, 11, 0},    // past every unit
+		// Units over the table left outside the range keep it as deep
+		// as they are: merging 8 deep leaves 4 deep under (g, h).
+		{[2]string{"e", "h"}, [2]string{"e", "f"}, 11, 363},
+		// ... and a deeper one left outside means no credit at all.
+		{[2]string{"e", "h"}, [2]string{"g", "h"}, 11, 0},
+		{[2]string{"a", "z"}, [2]string{"a", "p"}, 20, 650}, // the 13 deep unit: 13/20
 	} {
 		a, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, ShapeMergeDepth: tc.depth})
 		require.NoError(t, err)
-		require.Equal(t, tc.want, a.belowCharge(table(tc.smallest, tc.largest), units),
-			"[%s, %s] at depth %d", tc.smallest, tc.largest, tc.depth)
+		got := a.belowCredit(table(tc.table[0], tc.table[1]), units, []byte(tc.compacted[0]), []byte(tc.compacted[1]))
+		require.Equal(t, tc.want, got, "table %v, compacting %v, depth %d", tc.table, tc.compacted, tc.depth)
 	}
 }

@@ -102,9 +102,6 @@ func TestInstallErrors(t *testing.T) {
 
 	_, err = Install(testOptions(), Config{Advisor: &AdvisorConfig{}})
 	require.ErrorContains(t, err, "WasteSource")
-
-	_, err = Install(testOptions(), Config{Advisor: &AdvisorConfig{Source: &fakeWaste{}, ShapeMergeDepth: -1}})
-	require.ErrorContains(t, err, "ShapeMergeDepth")
 }
 
 // TestInstallStartsAdvisor checks that Start runs the advisor next to the
@@ -156,6 +153,7 @@ func TestInstallPassesShapeMergeDepth(t *testing.T) {
 		{profile: &ManyRuns{Runs: 12}, depth: 11},
 		{profile: &ManyRuns{Runs: 5}, depth: 4},
 		{profile: &ManyRuns{Runs: 12}, set: 3, depth: 3},
+		{profile: &ManyRuns{Runs: 12}, set: -1, depth: -1}, // opted out
 		{profile: Leveled{}, depth: 0},
 		{profile: NoCompaction{}, depth: 0},
 	} {

@@ -63,15 +63,21 @@ func l0Units(l0 []pebble.SSTableInfo, compare pebble.Compare) []l0Unit {
 	return units
 }
 
-// deepestUnitOver is the depth of the deepest of units (in key order, as
-// l0Units returns them) overlapping [start, end], 0 if none does.
-func deepestUnitOver(units []l0Unit, start, end []byte, compare pebble.Compare) int {
-	i, _ := slices.BinarySearchFunc(units, start, func(u l0Unit, key []byte) int {
+// unitDepthsOver is the depth of the deepest of units (in key order, as
+// l0Units returns them) overlapping [smallest, largest], among those that
+// overlap [start, end] (inside) and those that do not (outside); 0 where none
+// does.
+func unitDepthsOver(units []l0Unit, smallest, largest, start, end []byte, compare pebble.Compare) (inside, outside int) {
+	i, _ := slices.BinarySearchFunc(units, smallest, func(u l0Unit, key []byte) int {
 		return compare(u.Largest, key)
 	})
-	d := 0
-	for ; i < len(units) && compare(units[i].Smallest, end) <= 0; i++ {
-		d = max(d, units[i].Depth)
+	for ; i < len(units) && compare(units[i].Smallest, largest) <= 0; i++ {
+		u := units[i]
+		if compare(u.Smallest, end) <= 0 && compare(start, u.Largest) <= 0 {
+			inside = max(inside, u.Depth)
+		} else {
+			outside = max(outside, u.Depth)
+		}
 	}
-	return d
+	return inside, outside
 }

@@ -96,3 +96,14 @@ func (ix runIndex) overlapping(start, end []byte, fn func(t pebble.SSTableInfo, 
 		}
 	}
 }
+
+// belowL0Bytes is the size of the tables below L0.
+func (ix runIndex) belowL0Bytes() uint64 {
+	var n uint64
+	for _, run := range ix.runs[ix.sublevels:] {
+		for _, t := range run {
+			n += t.Size
+		}
+	}
+	return n
+}
