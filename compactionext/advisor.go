@@ -40,15 +40,15 @@ type AdvisorConfig struct {
 	// bytes a compaction takes in, since the shape's own compactions rewrite
 	// each of them once, and the advisor only does that earlier, in their
 	// place; and, on a shape that merges L0 at a set depth (see
-	// ShapeMergeDepth), part of the data below L0. The rest of what it writes
-	// below L0 (once per level on a leveled shape) is charged. So with the
-	// default, write-amp stays within 1.3x that of the same shape without the
-	// advisor, as long as the shape compacts each flushed byte out of L0 once,
-	// merges at its ShapeMergeDepth if it has one, and does not otherwise
-	// compact more because of the advisor. A compaction that does not fit
-	// waits: the advisor earns its budget as data arrives, and on a DB that
-	// takes no writes it compacts nothing but L0 tables over an empty range
-	// below.
+	// ShapeMergeDepth), part of the data below L0 (though there the flush each
+	// compaction forces is charged). The rest of what it writes below L0 (once
+	// per level on a leveled shape) is charged. So with the default, write-amp
+	// stays within 1.3x that of the same shape without the advisor, as long as
+	// the shape compacts each flushed byte out of L0 once, merges at its
+	// ShapeMergeDepth if it has one, and does not otherwise compact more
+	// because of the advisor. A compaction that does not fit waits: the
+	// advisor earns its budget as data arrives, and on a DB that takes no
+	// writes it compacts nothing but L0 tables over an empty range below.
 	WriteBudget float64
 	// ShapeMergeDepth is the depth (L0 sublevels) at which the shape's own
 	// compactions merge a unit of L0 (tables that overlap only each other)
@@ -155,7 +155,8 @@ type Decision struct {
 	// Rewrites, less what the shape would have rewritten anyway and plus
 	// the cost of the flush it forces, where AdvisorConfig.ShapeMergeDepth
 	// is set; all of Rewrites where it is not. What is charged afterwards
-	// is what the compaction wrote below L0, less the same share.
+	// is what the compaction wrote below L0, less the same credit, plus the
+	// same flush cost.
 	Rewrites, Charged uint64
 	// Err is the compaction's error, if it failed.
 	Err error
@@ -198,21 +199,23 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // stay within WriteBudget times the bytes the rest of the DB wrote since it
 // started, so its cost grows with the writes, not with time, and write-amp
 // stays within 1+WriteBudget of the DB's without it (as far as the shape
-// follows its ShapeMergeDepth, where it has one).
+// follows its ShapeMergeDepth, where it has one; the flushes the advisor's
+// compactions force are then charged too).
 // Close cancels a queued compaction and waits.
 //
 // What a compaction costs the budget depends on the shape. On the many-runs
-// profile a unit comes due Runs-1 deep, and the shape rewrites the data below
-// it then; an advisor merge that takes the depth over a table from in to out
-// is charged only the share 1-(in-out)/(Runs-1) of that rewrite, plus
-// 1/(Runs-1) of everything below L0 for the flush it forces (ShapeMergeDepth).
-// On uniform seeks it then merges all of L0 once a seek faces 10 to 12 runs,
-// just before the shape would sweep it, charged a tenth to a third of the
-// bytes it rewrites, and the runs a seek faces fall from about 12 all the time
-// to a sawtooth between 1 and 15, 8 on average. On pebblebench's seed scenario
-// this gave seeks/s, over the last 30 s of a 60 s run, 2.3x to 2.8x those of
-// the same shape without the advisor on uniform seeks (2.3x to 2.7x normalised
-// by upstream Pebble on the same shape in the same run), and 2.9x and 3.3x on
+// profile (with the depth Install sets; NewAdvisor alone leaves it 0) a unit
+// comes due Runs-1 deep, and the shape rewrites the data below it then; an
+// advisor merge that takes the depth over a table from in to out is charged
+// only the share 1-(in-out)/(Runs-1) of that rewrite, plus 1/(Runs-1) of
+// everything below L0 for the flush it forces (ShapeMergeDepth). On uniform
+// seeks it then merges all of L0 once a seek faces 10 to 12 runs, just before
+// the shape would sweep it, charged a tenth to a third of the bytes it
+// rewrites, and the runs a seek faces fall from about 12 all the time to a
+// sawtooth between 1 and 15, 8 on average. On pebblebench's seed scenario this
+// gave seeks/s, over the last 30 s of a 60 s run, 2.3x to 2.8x those of the
+// same shape without the advisor on uniform seeks (2.3x to 2.7x normalised by
+// upstream Pebble on the same shape in the same run), and 2.9x and 3.3x on
 // hot-range seeks, for 1.07x to 1.18x its write-amp. Charged in full, as on a
 // shape with no merge depth, the same budget bought a merge of about half the
 // keys per cycle, and uniform seeks gained only 1.2x and 1.4x.
@@ -235,7 +238,7 @@ type Advisor struct {
 	buf    []TableWaste
 	// writtenAtStart is the bytes flushed and compacted when the advisor
 	// started; own all the bytes its compactions wrote since, and spent
-	// what they wrote beyond their L0 input (see charge).
+	// what they were charged (see charge).
 	writtenAtStart, spent, own uint64
 	// stepped is the worker's test hook.
 	stepped func(acted bool)
@@ -343,13 +346,17 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 	c, reason := a.pick(lsm, units)
 	look.Best = Decision{Start: c.start, End: c.end, Waste: c.waste, RunsBefore: c.runs,
 		Rewrites: c.rewrites}
+	// Compact flushes the memtable first (it overlaps any range the writes
+	// cover): one more run, and a cost. (Writes that arrive between this
+	// look and the Compact make a flush this does not foresee.)
+	forcesFlush := c.start != nil && db.Metrics().WAL.Size > 0
+	if forcesFlush {
+		c.flushCost = a.forcedFlushCost(lsm)
+	}
 	if reason == "" {
 		look.Best.RunsPredicted = lsm.runsAfterMerge(c.end)
-		if db.Metrics().WAL.Size > 0 {
-			// Compact flushes the memtable first (it overlaps
-			// any range the writes cover): one more run.
+		if forcesFlush {
 			look.Best.RunsPredicted++
-			c.flushCost = a.forcedFlushCost(lsm)
 		}
 		switch {
 		case c.runs-look.Best.RunsPredicted < a.cfg.MinRuns-1:

@@ -22,16 +22,16 @@ func (a *Advisor) written() uint64 {
 // running at the same time is charged too, which errs on the safe side. The
 // input size is the floor, should the events have missed the output. What
 // it wrote beyond c's L0 bytes (those the shape would have rewritten once
-// anyway) is what it spends, less the share c.credit/c.rewrites of it that
-// the shape would have rewritten too (see belowCredit), plus the cost of
-// the flush it forced (see forcedFlushCost).
+// anyway) is what it spends, less c.credit (what of the tables below the
+// shape would have rewritten too, see belowCredit), plus the cost of the
+// flush it forced (see forcedFlushCost). The credit is taken off as the
+// amount estimated, not as a share of what was written: whatever else the
+// call wrote (tables Pebble pulled into the compaction, a concurrent
+// compaction of the shape's) earned no credit and is charged in full.
 func (a *Advisor) charge(c candidate, wrote uint64) {
 	a.own += max(wrote, c.rewrites+c.l0Bytes)
 	extra := max(wrote-min(wrote, c.l0Bytes), c.rewrites)
-	if c.credit > 0 {
-		extra -= uint64(float64(extra) * float64(c.credit) / float64(c.rewrites))
-	}
-	a.spent += extra + c.flushCost
+	a.spent += extra - min(extra, c.credit) + c.flushCost
 }
 
 // belowCredit is the part of t, a table below L0 that compacting

@@ -432,24 +432,40 @@ func testAdvisorWriteBudget(t *testing.T, depth int) {
 	require.Equal(t, l6Bytes, l.Best.Rewrites, "B's L6 tables are what it rewrites")
 	require.Equal(t, cost, l.Best.Charged, "what it would be charged")
 
+	flushed := func() uint64 {
+		var n uint64
+		for _, l := range f.db.Metrics().Levels {
+			n += l.TableBytesFlushed
+		}
+		return n
+	}
 	// checkLook checks the look an LSM change woke the advisor for: it
 	// compacted if and only if the budget it had earned covered the cost.
-	// A look that did not act must have seen the budget the metrics give;
-	// one that acted reports the budget it saw before its compaction, no
-	// more than what all writes since Start would have earned.
-	checkLook := func() bool {
+	// A look that did not act must have seen the budget the metrics give.
+	// One that acted after a flush must have seen what the writes up to
+	// the last look earned plus what the flush did (the advisor flushes
+	// nothing here: the WAL is empty). One that acted after the test's own
+	// compaction saw no more than all writes since Start earned.
+	lastWritten, lastFlushed := atStart, flushed()
+	checkLook := func(afterFlush bool) bool {
 		acted := <-steps
-		earned := uint64(budget * float64(written()-atStart))
 		l := last()
 		if !acted {
+			earned := uint64(budget * float64(written()-atStart))
 			require.Equal(t, reasonBudget, l.Reason, "%s", l)
 			require.Equal(t, int64(earned), l.Budget, "the budget is not what the DB's writes earned")
 			require.Greater(t, cost, earned, "waited although the budget covered the cost")
+			lastWritten, lastFlushed = written(), flushed()
 			return false
 		}
 		require.Equal(t, reasonCompacted, l.Reason, "%s", l)
 		require.LessOrEqual(t, cost, uint64(l.Budget), "compacted beyond the budget")
-		require.LessOrEqual(t, uint64(l.Budget), earned)
+		if afterFlush {
+			earned := uint64(budget * float64(lastWritten-atStart+flushed()-lastFlushed))
+			require.Equal(t, int64(earned), l.Budget, "the budget is not what the DB's writes earned")
+		} else {
+			require.LessOrEqual(t, uint64(l.Budget), uint64(budget*float64(written()-atStart)))
+		}
 		if depth > 0 {
 			require.Greater(t, l6Bytes, uint64(l.Budget), "the credit did not bring the compaction forward")
 		}
@@ -463,7 +479,7 @@ func testAdvisorWriteBudget(t *testing.T, depth int) {
 		// credit deciding.)
 		f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
 		require.NoError(t, f.db.Compact(context.Background(), keyOf(regionA[0]), keyOf(regionA[1]), false))
-		acted = checkLook()
+		acted = checkLook(false)
 	}
 	// Each flush of new keys (past the data, so that B's range does not
 	// grow) wakes the advisor, and earns it budget.
@@ -473,7 +489,7 @@ func testAdvisorWriteBudget(t *testing.T, depth int) {
 		f.source.add(1000, tablesIn(t, f.db, regionB, 0)...)
 		f.w.seqFlush(next, 50)
 		next += 50
-		acted = checkLook()
+		acted = checkLook(true)
 	}
 	mu.Lock()
 	require.Len(t, decisions, 1)
@@ -491,7 +507,9 @@ func testAdvisorWriteBudget(t *testing.T, depth int) {
 // there facing L6 and the run the forced flush of those writes adds: one run
 // fewer, less than the MinRuns-1 the advisor asks for, so it skips it. Once
 // the writes are flushed (B is three sublevels deep) the memtable is empty
-// and the same waste gets B compacted, down to one run.
+// and the same waste gets B compacted, down to one run. With a
+// ShapeMergeDepth, each look's charge includes the forced flush's cost only
+// while the memtable holds writes.
 func TestAdvisorSkipsSmallGain(t *testing.T) {
 	source := &fakeWaste{}
 	var looks []Look
@@ -500,8 +518,9 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 		opts.TargetFileSizes[i] = 32 << 10
 	}
 	require.NoError(t, NoCompaction{}.Apply(opts))
+	const depth = 4
 	adv, err := NewAdvisor(opts, AdvisorConfig{Source: source, MinWaste: 100, MinRuns: 3, WriteBudget: -1,
-		OnLook: func(l Look) { looks = append(looks, l) }})
+		ShapeMergeDepth: depth, OnLook: func(l Look) { looks = append(looks, l) }})
 	require.NoError(t, err)
 	db, err := pebble.Open("db", opts)
 	require.NoError(t, err)
@@ -523,6 +542,22 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 	}
 	require.Equal(t, 3, db.Metrics().ReadAmp())
 
+	// The cost with B's unit d deep: B's L6 tables less the credit d/depth
+	// of each, plus a depth-th of all of L6 if a flush is forced.
+	costAt := func(d int, forced bool) uint64 {
+		var cost, all uint64
+		for _, tab := range tablesIn(t, db, regionB, 6) {
+			cost += tab.Size - uint64(float64(tab.Size)*float64(d)/depth)
+		}
+		for _, tab := range tablesIn(t, db, [2]int{0, 20000}, 6) {
+			all += tab.Size
+		}
+		if forced {
+			cost += all / depth
+		}
+		return cost
+	}
+
 	writeB(50) // into the memtable
 	source.add(1000, tablesIn(t, db, regionB, 0)...)
 	require.False(t, adv.step(ctx, db))
@@ -530,13 +565,16 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 	require.Equal(t, reasonNoGain, l.Reason, "%s", l)
 	require.Equal(t, 3, l.Best.RunsBefore)
 	require.Equal(t, 2, l.Best.RunsPredicted, "L6 and the forced flush's run")
+	require.Equal(t, costAt(2, true), l.Best.Charged, "the forced flush is charged")
 
 	w.flush()
 	source.add(1000, tablesIn(t, db, regionB, 0)...)
+	cost := costAt(3, false)
 	require.True(t, adv.step(ctx, db))
 	l = looks[len(looks)-1]
 	require.Equal(t, 4, l.Best.RunsBefore)
 	require.Equal(t, 1, l.Best.RunsPredicted)
+	require.Equal(t, cost, l.Best.Charged, "no flush to force")
 	require.Equal(t, 1, db.Metrics().ReadAmp())
 }
 
@@ -554,9 +592,9 @@ func TestAdvisorRejectsBadBudget(t *testing.T) {
 
 // TestAdvisorBudgetArithmetic checks how the budget is earned and spent: a
 // compaction is charged what it wrote beyond its L0 input (at least its
-// estimate, should the events have missed its output), its output is not
-// counted as earnings, and a huge WriteBudget caps the budget instead of
-// overflowing into "never compact".
+// estimate, should the events have missed its output), less its credit and
+// plus its flush cost; its output is not counted as earnings, and a huge
+// WriteBudget caps the budget instead of overflowing into "never compact".
 func TestAdvisorBudgetArithmetic(t *testing.T) {
 	const mib = 1 << 20
 	newAdv := func(budget float64) *Advisor {
@@ -579,15 +617,15 @@ func TestAdvisorBudgetArithmetic(t *testing.T) {
 	a.charge(candidate{rewrites: 10 * mib, l0Bytes: 5 * mib}, 0)
 	require.Equal(t, int64(0), a.budget(), "0.5*(140-55) MiB earned, 45 spent")
 
-	// With a shape that would have rewritten two thirds of what it rewrote
-	// below L0, a third of what it wrote there is charged, plus the cost of
-	// the flush it forced: here 30 of 90 MiB, its 10 MiB from L0 not
-	// counted, and 2 MiB.
+	// With a shape that would have rewritten 40 of the 60 MiB below L0 it
+	// rewrote, those 40 MiB are taken off what it wrote there, and the cost
+	// of the flush it forced is added: 90-40+2 MiB. The 30 MiB Pebble wrote
+	// beyond the estimate earn no credit.
 	a = newAdv(0.5)
 	a.monitor.flushedBytes.Add(200 * mib)
 	a.monitor.compactedBytes.Add(100 * mib)
 	a.charge(candidate{rewrites: 60 * mib, credit: 40 * mib, l0Bytes: 10 * mib, flushCost: 2 * mib}, 100*mib)
-	require.Equal(t, int64(100*mib-32*mib), a.budget())
+	require.Equal(t, int64(100*mib-52*mib), a.budget())
 
 	huge := newAdv(1e300)
 	huge.monitor.flushedBytes.Add(100 * mib)
