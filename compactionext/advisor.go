@@ -211,14 +211,15 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // everything below L0 for the flush it forces (ShapeMergeDepth). On uniform
 // seeks it then merges all of L0 once a seek faces 10 to 12 runs, just before
 // the shape would sweep it, charged a tenth to a third of the bytes it
-// rewrites, and the runs a seek faces fall from about 12 all the time to a
-// sawtooth between 1 and 15, 8 on average. On pebblebench's seed scenario this
-// gave seeks/s, over the last 30 s of a 60 s run, 2.3x to 2.8x those of the
-// same shape without the advisor on uniform seeks (2.3x to 2.7x normalised by
-// upstream Pebble on the same shape in the same run), and 2.9x and 3.3x on
-// hot-range seeks, for 1.07x to 1.18x its write-amp. Charged in full, as on a
-// shape with no merge depth, the same budget bought a merge of about half the
-// keys per cycle, and uniform seeks gained only 1.2x and 1.4x.
+// rewrites once L0's ages are even, and the runs a seek faces fall from about
+// 12 all the time to a sawtooth between 1 and 16, 7 on average. On
+// pebblebench's seed scenario this gave seeks/s, over the last 30 s of a 60 s
+// run, 2.4x to 3.5x those of the same shape without the advisor on uniform
+// seeks (2.8x to 3.4x normalised by upstream Pebble on the same shape in the
+// same run), and 2.3x and 2.9x on hot-range seeks (2.1x and 3.1x), for 1.08x
+// to 1.23x its write-amp. Charged in full, as on a shape with no merge depth,
+// the same budget bought a merge of about half the keys per cycle, and uniform
+// seeks gained only 1.2x and 1.4x, normalised.
 //
 // Each compaction is reported to OnDecision and logged through the Options'
 // Logger with the range (keys redactable), its waste and the runs before and
