@@ -4,6 +4,7 @@ package compactionext
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -68,10 +69,7 @@ func l0Units(l0 []pebble.SSTableInfo, compare pebble.Compare) []l0Unit {
 // overlap [start, end] (inside) and those that do not (outside); 0 where none
 // does.
 func unitDepthsOver(units []l0Unit, smallest, largest, start, end []byte, compare pebble.Compare) (inside, outside int) {
-	i, _ := slices.BinarySearchFunc(units, smallest, func(u l0Unit, key []byte) int {
-		return compare(u.Largest, key)
-	})
-	for ; i < len(units) && compare(units[i].Smallest, largest) <= 0; i++ {
+	for i := unitEndingAtOrAfter(units, smallest, compare); i < len(units) && compare(units[i].Smallest, largest) <= 0; i++ {
 		u := units[i]
 		if compare(u.Smallest, end) <= 0 && compare(start, u.Largest) <= 0 {
 			inside = max(inside, u.Depth)
@@ -80,4 +78,12 @@ func unitDepthsOver(units []l0Unit, smallest, largest, start, end []byte, compar
 		}
 	}
 	return inside, outside
+}
+
+// unitEndingAtOrAfter is the index of the first of units (in key order, as
+// l0Units returns them) whose largest key is at or after key: the unit
+// holding key, if one does, else the first after it; len(units) if none.
+// The units are disjoint, so their largest keys are in order too.
+func unitEndingAtOrAfter(units []l0Unit, key []byte, compare pebble.Compare) int {
+	return sort.Search(len(units), func(i int) bool { return compare(units[i].Largest, key) >= 0 })
 }

@@ -248,11 +248,8 @@ func unslicedUnit(units []l0Unit, l0, bottom []pebble.SSTableInfo, sliceBytes in
 		if b < len(bottom) && compare(bottom[b].Smallest.UserKey, t.Largest.UserKey) <= 0 {
 			continue // it overlaps bottom[b]
 		}
-		// The units are disjoint and in key order; t lies within one.
-		k := sort.Search(len(units), func(x int) bool {
-			return compare(units[x].Largest, t.Smallest.UserKey) >= 0
-		})
-		if k < len(units) {
+		// t lies within one unit.
+		if k := unitEndingAtOrAfter(units, t.Smallest.UserKey, compare); k < len(units) {
 			unsliced[k] += int64(t.Size)
 		}
 	}
