@@ -79,7 +79,7 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 		}
 		advisor := *plugins.Advisor
 		if advisor.Source == nil {
-			advisor.Source = wasteSource{stats}
+			advisor.Source = stats
 		}
 		cfg.Advisor = &advisor
 	}
@@ -118,19 +118,6 @@ func (d *DB) Close() error {
 		stop()
 	}
 	return d.DB.Close()
-}
-
-// wasteSource adapts the statistics' per-table waste to the advisor.
-type wasteSource struct{ s *seekstats.Statistics }
-
-func (w wasteSource) TableWaste(dst []compactionext.TableWaste) []compactionext.TableWaste {
-	var buf [64]seekstats.TableWaste
-	for _, t := range w.s.TableWaste(buf[:0]) {
-		dst = append(dst, compactionext.TableWaste{
-			Table: t.Table, EmptyLoads: t.EmptyLoads, FilterFalsePositives: t.FilterFalsePositives,
-		})
-	}
-	return dst
 }
 
 // privateOptions returns a copy of opts that plug-ins may change freely.

@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 )
 
 // AdvisorConfig configures the compaction advisor.
@@ -236,7 +237,7 @@ type Advisor struct {
 	// Owned by the worker goroutine.
 	last   map[pebble.TableNum]uint64 // counts at the last look
 	scores map[pebble.TableNum]uint64 // decayed waste
-	buf    []TableWaste
+	buf    []tablewaste.Counts
 	// writtenAtStart is the bytes flushed and compacted when the advisor
 	// started; own all the bytes its compactions wrote since, and spent
 	// what they were charged (see charge).

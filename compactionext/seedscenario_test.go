@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/stretchr/testify/require"
 )
 
@@ -128,7 +129,7 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 	defer opts.Cache.Unref()
 	profile := &ManyRuns{Runs: 12}
 	var merges atomic.Int64
-	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]TableWaste)}}
+	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]tablewaste.Counts)}}
 	cfg := Config{Profile: profile}
 	var advised atomic.Int64
 	if advisor {
