@@ -53,9 +53,9 @@ type AdvisorConfig struct {
 	WriteBudget float64
 	// ShapeMergeDepth is the depth (L0 sublevels) at which the shape's own
 	// compactions merge a unit of L0 (tables that overlap only each other)
-	// into the level below, if it has such a rule. Install sets it from the
-	// profile when it is zero: ManyRuns gives Runs-1, the depth at which a
-	// unit is due. The data below a unit is then rewritten by the shape
+	// into the level below, if it has such a rule: MergeDepth of the
+	// profile, which pebble.OpenWithPlugins sets when it is zero (ManyRuns
+	// gives Runs-1, the depth at which a unit is due). The data below a unit is then rewritten by the shape
 	// anyway, once per ShapeMergeDepth flushes over it, and an advisor merge
 	// that takes the depth over a table from in to out only brings that
 	// rewrite forward: it adds the fraction 1-(in-out)/ShapeMergeDepth of a
@@ -205,7 +205,7 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // Close cancels a queued compaction and waits.
 //
 // What a compaction costs the budget depends on the shape. On the many-runs
-// profile (with the depth Install sets; NewAdvisor alone leaves it 0) a unit
+// profile (with the depth MergeDepth gives; NewAdvisor alone leaves it 0) a unit
 // comes due Runs-1 deep, and the shape rewrites the data below it then; an
 // advisor merge that takes the depth over a table from in to out is charged
 // only the share 1-(in-out)/(Runs-1) of that rewrite, plus 1/(Runs-1) of
@@ -289,6 +289,10 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 	a.monitor.Attach(opts)
 	return a, nil
 }
+
+// Config returns the advisor's configuration, with the defaults NewAdvisor
+// filled in.
+func (a *Advisor) Config() AdvisorConfig { return a.cfg }
 
 // SetEnabled switches the advisor on or off while it runs; off, it still
 // follows the waste counts but compacts nothing.

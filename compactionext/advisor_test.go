@@ -579,6 +579,13 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 	require.Equal(t, 1, db.Metrics().ReadAmp())
 }
 
+// TestAdvisorNeedsSource checks that an advisor with nothing to read its
+// waste counts from is refused.
+func TestAdvisorNeedsSource(t *testing.T) {
+	_, err := NewAdvisor(testOptions(), AdvisorConfig{})
+	require.ErrorContains(t, err, "WasteSource")
+}
+
 // TestAdvisorRejectsBadBudget checks that a write budget that is not a
 // number is refused by name rather than read as "never compact" or "no
 // bound".

@@ -146,7 +146,7 @@ type ManyRuns struct {
 func (p *ManyRuns) Name() string { return "many-runs" }
 
 // mergeDepth is the depth at which a unit is due: the driver merges it into
-// L6 then (see shapeMergeDepth).
+// L6 then (see MergeDepth).
 func (p *ManyRuns) mergeDepth() int { return p.Runs - 1 }
 
 // Apply implements Profile.

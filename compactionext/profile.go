@@ -25,6 +25,21 @@ type Profile interface {
 	Start(db DB) (stop func(), err error)
 }
 
+// MergeDepth is the depth (L0 sublevels) at which p's own compactions merge a
+// unit of L0 (tables that overlap only each other) into the level below, or 0
+// if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth of a DB
+// shaped by p: ManyRuns gives Runs-1, the depth at which a unit is due.
+func MergeDepth(p Profile) int {
+	if m, ok := p.(shapeMergeDepth); ok {
+		return m.mergeDepth()
+	}
+	return 0
+}
+
+// shapeMergeDepth is implemented by the profiles whose own compactions merge
+// a part of L0 into the level below once it is mergeDepth sublevels deep.
+type shapeMergeDepth interface{ mergeDepth() int }
+
 // Leveled is Pebble's own leveled compaction with its default knobs: L0
 // sublevels are compacted into Lbase once they reach L0CompactionThreshold
 // (score 2·sublevels/threshold), and each level is about LevelMultiplier
