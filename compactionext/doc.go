@@ -22,7 +22,8 @@
 // never while writes are stalled, logging each decision. Compactions merge
 // runs but never change what a read returns.
 //
-// The package knows nothing of how the statistics are kept: the root package (pebble.OpenWithPlugins) applies a profile, wires the
-// statistics' per-table counts into the advisor as its WasteSource, and
-// starts both once the DB is open.
+// The package knows nothing of how the statistics are kept: the root
+// package (pebble.OpenWithPlugins) applies a profile, wires the statistics'
+// per-table counts into the advisor as its WasteSource, and starts both once
+// the DB is open.
 package compactionext

@@ -5,7 +5,6 @@ package compactionext
 import (
 	"math"
 
-	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -72,32 +71,3 @@ func (NoCompaction) Apply(opts *pebble.Options) error {
 
 // Start implements Profile.
 func (NoCompaction) Start(DB) (func(), error) { return func() {}, nil }
-
-// db_bench's -compaction_style values (RocksDB's CompactionStyle enum).
-const (
-	dbBenchLevel     = 0
-	dbBenchUniversal = 1
-	dbBenchFIFO      = 2
-	dbBenchNone      = 3
-)
-
-// ParseCompactionStyle maps db_bench's -compaction_style value to a profile:
-// 0 (level) to Leveled, 1 (universal) to ManyRuns with DefaultRuns, 3 (none)
-// to NoCompaction. 2 (FIFO) is rejected: FIFO drops the oldest tables
-// wholesale, which Pebble cannot do without deleting their keys.
-func ParseCompactionStyle(dbBenchValue int) (Profile, error) {
-	switch dbBenchValue {
-	case dbBenchLevel:
-		return Leveled{}, nil
-	case dbBenchUniversal:
-		return &ManyRuns{Runs: DefaultRuns}, nil
-	case dbBenchFIFO:
-		return nil, errors.Newf(
-			"compactionext: -compaction_style=2 (FIFO) is not supported: Pebble cannot drop whole tables by age")
-	case dbBenchNone:
-		return NoCompaction{}, nil
-	default:
-		return nil, errors.Newf(
-			"compactionext: unknown -compaction_style=%d (0 level, 1 universal, 2 fifo, 3 none)", dbBenchValue)
-	}
-}
