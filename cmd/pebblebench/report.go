@@ -177,11 +177,24 @@ func tickerMap(ts []ticker) map[string]int64 {
 	return m
 }
 
-// configRecord is the first -json record: every flag's value by its name
+// jsonConfig is the first -json record: every flag's value by its name
 // (the seed as drawn when -seed was 0), the engines' DB directories, the
 // versions, and the fill recorded with an existing DB. With it a line of
 // results can be traced to the command that made it.
-func configRecord(c *config, root string, fill *fillRecord) map[string]interface{} {
+type jsonConfig struct {
+	Record        string                 `json:"record"`
+	Seed          int64                  `json:"seed"`
+	Engines       []string               `json:"engines"`
+	DB            string                 `json:"db"`
+	Fill          *fillRecord            `json:"fill,omitempty"`
+	PebbleVersion string                 `json:"pebble_version"`
+	GoVersion     string                 `json:"go_version"`
+	GOMAXPROCS    int                    `json:"gomaxprocs"`
+	NumCPU        int                    `json:"num_cpu"`
+	Flags         map[string]interface{} `json:"flags"`
+}
+
+func configRecord(c *config, root string, fill *fillRecord) jsonConfig {
 	flags := map[string]interface{}{}
 	c.flags.VisitAll(func(f *flag.Flag) {
 		if g, ok := f.Value.(flag.Getter); ok {
@@ -191,13 +204,9 @@ func configRecord(c *config, root string, fill *fillRecord) map[string]interface
 		}
 	})
 	flags["seed"] = c.seed
-	rec := map[string]interface{}{
-		"record": "config", "seed": c.seed, "engines": c.engines(), "db": root, "flags": flags,
-		"pebble_version": pebbleVersion(), "go_version": runtime.Version(),
-		"gomaxprocs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU(),
+	return jsonConfig{
+		Record: "config", Seed: c.seed, Engines: c.engines(), DB: root, Fill: fill,
+		PebbleVersion: pebbleVersion(), GoVersion: runtime.Version(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(), Flags: flags,
 	}
-	if fill != nil {
-		rec["fill"] = fill
-	}
-	return rec
 }
