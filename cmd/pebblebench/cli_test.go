@@ -238,3 +238,20 @@ func TestProgressByDefault(t *testing.T) {
 	require.NotContains(t, stdout, "... ")
 	require.Contains(t, stdout, "fillseq      : ")
 }
+
+// TestEmptyRangeShortfall checks that a key set too dense for
+// -empty_range_fraction says so after the result line: every position of
+// [0, 1000) is written, so no range of 8 positions is empty.
+func TestEmptyRangeShortfall(t *testing.T) {
+	status, stdout, stderr := runMain("-benchmarks=fillrandom,seekrandom", "-num=1000", "-writes=20000",
+		"-seek_upper_bound_len=8", "-empty_range_fraction=0.5", "-seed=1")
+	require.Equal(t, exitOK, status, stderr)
+	require.Contains(t, stdout, "seekrandom   : only 0.0% of the ranges were empty, not -empty_range_fraction=0.5")
+
+	// With room between the keys the ranges are empty as asked, and
+	// nothing is said.
+	status, stdout, stderr = runMain("-benchmarks=fillrandom,seekrandom", "-num=1000", "-key_stride=16",
+		"-seek_upper_bound_len=8", "-empty_range_fraction=0.5", "-seed=1")
+	require.Equal(t, exitOK, status, stderr)
+	require.NotContains(t, stdout, "of the ranges were empty")
+}
