@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// run runs pebblebench in-process and returns its exit status and output.
+// runMain runs pebblebench in-process and returns its exit status and output.
 func runMain(args ...string) (status int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	status = realMain(args, &out, &errOut)
