@@ -179,10 +179,10 @@ func Read(db DB, cmp pebble.Compare) (View, error) {
 
 // SortedRuns is the number of runs on disk: L0 sublevels plus non-empty
 // levels, what Pebble's Metrics.ReadAmp counts.
-func (v *View) SortedRuns() int { return len(v.Runs) }
+func (v View) SortedRuns() int { return len(v.Runs) }
 
 // Sublevels is the number of L0 sublevels.
-func (v *View) Sublevels() int {
+func (v View) Sublevels() int {
 	n := 0
 	for n < len(v.Runs) && v.Runs[n].Level == 0 {
 		n++
@@ -191,7 +191,7 @@ func (v *View) Sublevels() int {
 }
 
 // Sublevel returns L0 sublevel s (0 the oldest), or nil if there is none.
-func (v *View) Sublevel(s int) *Run {
+func (v View) Sublevel(s int) *Run {
 	n := v.Sublevels()
 	if s < 0 || s >= n {
 		return nil
