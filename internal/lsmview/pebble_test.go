@@ -151,7 +151,6 @@ func openRandomDB(t *testing.T, cov *coverage) *randomDB {
 		MemTableStopWritesThreshold: 1000,
 		FlushSplitBytes:             8 << 10,
 		FormatMajorVersion:          pebble.FormatNewest,
-		Logger:                      quietLogger{},
 		EventListener: &pebble.EventListener{
 			TableIngested: func(info pebble.TableIngestInfo) {
 				inL0 := 0
@@ -170,14 +169,6 @@ func openRandomDB(t *testing.T, cov *coverage) *randomDB {
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
 	return &randomDB{t: t, fs: fs, db: db, opts: opts}
-}
-
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...interface{})  {}
-func (quietLogger) Errorf(string, ...interface{}) {}
-func (quietLogger) Fatalf(format string, args ...interface{}) {
-	panic(fmt.Sprintf(format, args...))
 }
 
 func (d *randomDB) value(rng *rand.Rand) []byte {
