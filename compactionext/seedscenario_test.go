@@ -108,14 +108,15 @@ func (m *modelWaste) seek(target []byte) {
 	for _, run := range m.lsm.runs {
 		// Tables of a run are disjoint; a binary search finds the one
 		// that may hold the target.
-		i := sort.Search(len(run), func(i int) bool {
-			return m.lsm.compare(run[i].Largest.UserKey, target) >= 0
+		tables := run.Tables
+		i := sort.Search(len(tables), func(i int) bool {
+			return m.lsm.compare(tables[i].Largest, target) >= 0
 		})
-		if i < len(run) && m.lsm.compare(run[i].Smallest.UserKey, target) <= 0 {
-			w := m.counts[run[i].FileNum]
-			w.Table = run[i].FileNum
+		if i < len(tables) && m.lsm.compare(tables[i].Smallest, target) <= 0 {
+			w := m.counts[tables[i].Num]
+			w.Table = tables[i].Num
 			w.EmptyLoads++
-			m.counts[run[i].FileNum] = w
+			m.counts[tables[i].Num] = w
 		}
 	}
 }

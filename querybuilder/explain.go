@@ -260,12 +260,7 @@ func (b *Builder) explainRuns(e *Explanation, l *Layout, o *pebble.IterOptions) 
 	}
 }
 
-func runName(r *Run) string {
-	if r.Level == 0 {
-		return redact.Sprintf("L0.%d", r.Sublevel).StripMarkers()
-	}
-	return redact.Sprintf("L%d", r.Level).StripMarkers()
-}
+func runName(r *Run) string { return r.String() }
 
 // SafeFormat implements redact.SafeFormatter; keys are user data and are
 // redactable.
