@@ -16,7 +16,7 @@ type Iterator struct {
 	// h holds the caller's options (h.opts, with owned bounds), the range
 	// filters attached for them and the observer of the caller's reads
 	// (hooks.go); unobserved queries (Explain's) have none.
-	h IterHooks
+	h      IterHooks
 	layout *Layout
 	plan   Plan
 	reason reason
