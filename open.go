@@ -23,7 +23,7 @@ type Plugins struct {
 	Filters *compactionext.FilterPlan
 	// RangeFilter, if set, writes a range filter into every table and
 	// attaches a filter for its bounds to every bounded iterator, so that
-	// tables holding no key in range are never read (rangefilter_iter.go).
+	// tables holding no key in range are never read (see Iterator).
 	RangeFilter *rangefilter.RangeFilterConfig
 	// Shape, if set, is the LSM shape profile (compactionext.Leveled,
 	// compactionext.ManyRuns, ...); nil leaves Pebble's own compactions.
@@ -105,8 +105,7 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 	if err != nil {
 		return nil, errors.CombineErrors(errors.Wrap(err, "pebble: starting plug-ins"), db.Close())
 	}
-	return &DB{DB: db, stats: stats, rangeFilter: cfg.RangeFilter,
-		cmp: cmp.Compare, comparer: cmp, stopBackground: stop}, nil
+	return newDB(db, stats, cfg.RangeFilter, cmp, stop), nil
 }
 
 // Close is upstream's DB.Close. It first stops the plug-ins' background work
