@@ -177,15 +177,26 @@ func (s *IterHooks) OnValue(key []byte) {
 }
 
 // Release is called once the upstream iterator is closed: it releases the
-// observer and empties s for the next Init, keeping its buffers.
+// observer and empties s for the next Init, keeping its buffers unless they
+// grew large (iterators are pooled, and one long key should not pin memory).
 func (s *IterHooks) Release() {
 	if s.obs != nil {
 		s.obs.Release()
 	}
 	*s = IterHooks{
-		boundsBuf: [2][]byte{s.boundsBuf[0][:0], s.boundsBuf[1][:0]},
-		filterBuf: s.filterBuf[:0],
+		boundsBuf: [2][]byte{keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])},
+		filterBuf: keepBuf(s.filterBuf),
 	}
+}
+
+// maxKeptBuf is the largest bounds buffer an IterHooks keeps for reuse.
+const maxKeptBuf = 4 << 10
+
+func keepBuf(b []byte) []byte {
+	if cap(b) > maxKeptBuf {
+		return nil
+	}
+	return b[:0]
 }
 
 // setOptions records o (nil: zero options) with bounds copied, since the
