@@ -18,7 +18,7 @@ import (
 //   - Statistics (package seekstats): every absolute positioning is a seek
 //     for the per-table tickers, every value read may credit a table with
 //     USEFUL, and options changes keep the tracker's block-property filter
-//     in place. With statistics off a method costs one nil check.
+//     in place.
 //   - Range filters (package rangefilter): an iterator with a bound carries
 //     a block-property filter for its bounds in IterOptions.PointKeyFilters,
 //     so Pebble skips, before reading any block, each table holding no key in
@@ -27,6 +27,8 @@ import (
 //     and any others to SetOptions with a new filter, which rebuilds Pebble's
 //     iterator stack: widening the bounds costs a rebuild, never a wrong
 //     answer.
+//
+// Without plug-ins a method costs one nil check.
 //
 // Iterators over an indexed batch get no range filter: SetOptions refreshes
 // such an iterator's view of the batch and SetBounds does not, so turning
