@@ -74,7 +74,11 @@ func newReaderHooks(
 			if lower == nil && upper == nil {
 				return nil
 			}
-			return []BlockPropertyFilter{policy.BoundsFilter(lower, upper)}
+			// The hooks keep the bounds' bytes for as long as the filter
+			// is used, so it may alias them: one allocation per filter.
+			o := IterOptions{LowerBound: lower, UpperBound: upper}
+			policy.AttachOwnedBoundsFilter(&o, new(rangefilter.BoundsFilterSlot))
+			return o.PointKeyFilters
 		}
 	}
 	return r

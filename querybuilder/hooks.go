@@ -23,7 +23,8 @@ type Hooks struct {
 	// tables and blocks holding no key in [lower, upper) (nil bounds are
 	// open). Any filter it returns must stay correct for every subrange of
 	// [lower, upper), which holds for any filter that only answers "no key
-	// in range".
+	// in range". The bytes of lower and upper stay unchanged for as long as
+	// the iterator may use the filters, so the filters may alias them.
 	RangeFilters func(lower, upper []byte) []pebble.BlockPropertyFilter
 	// Observe, if set, returns an Observer for a new iterator created with
 	// options o, and the options to create the upstream iterator with (o,
@@ -79,15 +80,20 @@ type IterHooks struct {
 	boundsBuf [2][]byte
 	boundsIdx int
 	// filterLower and filterUpper (in filterBuf) are the bounds the
-	// attached range filters were built for; filtered is false while none
-	// are attached.
+	// attached range filters were built for, which the filters may alias;
+	// filtered is false while none are attached.
 	filterLower, filterUpper []byte
 	filterBuf                []byte
 	filtered                 bool
 	// up holds the options last handed to Pebble, before the observer's
 	// additions, so that handing them over allocates nothing.
-	up  pebble.IterOptions
-	obs Observer
+	up pebble.IterOptions
+	// firstFilters holds the filter slice of the options an iterator is
+	// opened with, so that opening a bounded iterator costs no slice. Later
+	// rebuilds get fresh slices: Pebble still holds the previous options
+	// while it takes the new ones.
+	firstFilters [4]pebble.BlockPropertyFilter
+	obs          Observer
 }
 
 // Init readies s for a new iterator of a reader with hooks h and the
@@ -97,7 +103,7 @@ type IterHooks struct {
 func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.IterOptions {
 	s.hooks = h
 	s.setOptions(o)
-	up := s.withRangeFilters()
+	up := s.withRangeFilters(true /* first */)
 	if observe && h.Observe != nil {
 		s.obs, up = h.Observe(up)
 	}
@@ -237,7 +243,7 @@ func (s *IterHooks) setBounds(lower, upper []byte) {
 // options or bounds changed: range filters for the new bounds, then the
 // observer's filters.
 func (s *IterHooks) rebuild() *pebble.IterOptions {
-	up := s.withRangeFilters()
+	up := s.withRangeFilters(false /* first */)
 	if s.obs != nil {
 		up = s.obs.SetOptions(up)
 	}
@@ -246,8 +252,9 @@ func (s *IterHooks) rebuild() *pebble.IterOptions {
 
 // withRangeFilters returns the caller's options with range filters for
 // their bounds appended, and records the bounds the filters are for. The
-// filter slice gets spare capacity because Pebble appends to it in place.
-func (s *IterHooks) withRangeFilters() *pebble.IterOptions {
+// filter slice gets spare capacity because Pebble appends to it in place;
+// first says the options are for opening the iterator (see firstFilters).
+func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 	s.up = s.opts
 	rf := s.hooks.RangeFilters
 	if rf == nil {
@@ -255,19 +262,26 @@ func (s *IterHooks) withRangeFilters() *pebble.IterOptions {
 	}
 	lower, upper := s.opts.LowerBound, s.opts.UpperBound
 	s.filtered = lower != nil || upper != nil
-	if s.filterBuf == nil {
+	if !first || s.filterBuf == nil {
+		// The filters may alias the bounds, and Pebble still holds the
+		// previous filters while it takes the new ones: new bytes.
 		s.filterBuf = make([]byte, 0, len(lower)+len(upper))
 	}
 	s.filterBuf = append(append(s.filterBuf[:0], lower...), upper...)
 	s.filterLower, s.filterUpper = nil, nil
 	if lower != nil {
-		s.filterLower = s.filterBuf[:len(lower)]
+		s.filterLower = s.filterBuf[:len(lower):len(lower)]
 	}
 	if upper != nil {
 		s.filterUpper = s.filterBuf[len(lower):]
 	}
-	if extra := rf(lower, upper); len(extra) > 0 {
-		f := make([]pebble.BlockPropertyFilter, 0, len(s.up.PointKeyFilters)+len(extra)+1)
+	if extra := rf(s.filterLower, s.filterUpper); len(extra) > 0 {
+		var f []pebble.BlockPropertyFilter
+		if n := len(s.up.PointKeyFilters) + len(extra) + 1; first && n <= len(s.firstFilters) {
+			f = s.firstFilters[:0:n]
+		} else {
+			f = make([]pebble.BlockPropertyFilter, 0, n)
+		}
 		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), extra...)
 	}
 	return &s.up
