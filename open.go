@@ -27,19 +27,7 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 	if err != nil {
 		return nil, errors.CombineErrors(err, db.Close())
 	}
-	return &DB{DB: db, stats: in.stats, rangeFilter: in.rangeFilter,
-		cmp: in.comparer.Compare, comparer: in.comparer, stopBackground: stop}, nil
-}
-
-// Close is upstream's DB.Close. It first stops the plug-ins' background work
-// (the shape driver and the compaction advisor), which would otherwise call
-// into a closed DB.
-func (d *DB) Close() error {
-	if stop := d.stopBackground; stop != nil {
-		d.stopBackground = nil
-		stop()
-	}
-	return d.DB.Close()
+	return newDB(db, in.stats, in.rangeFilter, in.comparer, stop), nil
 }
 
 // privateOptions returns a copy of opts that plug-ins may change freely.

@@ -185,3 +185,12 @@ func (in *installed) start(db *upstream.DB) (stop func(), err error) {
 		stopProfile()
 	}, nil
 }
+
+// newStatistics returns statistics for a DB about to be opened, or nil if
+// the plug-in is off.
+func newStatistics(plugins Plugins) *seekstats.Statistics {
+	if !plugins.Statistics {
+		return nil
+	}
+	return seekstats.New(plugins.StatisticsConfig)
+}

@@ -3,6 +3,7 @@ package querybuilder
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
@@ -147,7 +148,7 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 		return nil, err
 	}
 	e.PlainBlockBytes = plain.stats.InternalStats.BlockBytes
-	if !equalKeys(planned.keys, plain.keys) {
+	if !slices.EqualFunc(planned.keys, plain.keys, bytes.Equal) {
 		return nil, errors.AssertionFailedf("querybuilder: planned query returned %d keys, plain iterator %d",
 			len(planned.keys), len(plain.keys))
 	}
@@ -199,18 +200,6 @@ func runProbe(it probeIter, seek []byte, nexts int) probeResult {
 	}
 	r.stats, r.err = it.Stats(), it.Error()
 	return r
-}
-
-func equalKeys(a, b [][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !bytes.Equal(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // explainRuns classifies every run from the file metadata: the query's

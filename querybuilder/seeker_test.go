@@ -7,10 +7,10 @@ import (
 
 // Seeker runs db_bench-style seeks — SeekGE(target), then up to n Next
 // calls — either through planned queries or through plain upstream
-// iterators, with one iterator reused across seeks or a new one per seek.
-// It is the one entry point benchmarks need, so that both sides of a
-// comparison run the same code apart from the iterator. Not safe for
-// concurrent use; give each benchmark thread its own.
+// iterators, with one iterator reused across seeks or a new one per seek,
+// so that both sides of a benchmark's comparison run the same code apart
+// from the iterator. Not safe for concurrent use; give each benchmark
+// thread its own.
 type Seeker struct {
 	newIter func() (seekIter, error)
 	reuse   bool
