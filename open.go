@@ -4,6 +4,7 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -18,9 +19,9 @@ type Plugins struct {
 	// StatisticsConfig tunes them, e.g. exact attribution for tests.
 	StatisticsConfig seekstats.Config
 	// Filters, if set, chooses each level's point filter (Bloom above a
-	// level, Ribbon from it down; see compactionext.FilterPlan) in place of
+	// level, Ribbon from it down; see pointfilter.Plan) in place of
 	// the policies in Options.Levels.
-	Filters *compactionext.FilterPlan
+	Filters *pointfilter.Plan
 	// RangeFilter, if set, writes a range filter into every table and
 	// attaches a filter for its bounds to every bounded iterator, so that
 	// tables holding no key in range are never read (rangefilter_iter.go).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -74,7 +75,7 @@ func TestPluginErrorsNameTheirField(t *testing.T) {
 	require.ErrorContains(t, err, "Plugins.RangeFilter")
 	_, err = OpenWithPlugins("db", opts, Plugins{Advisor: &compactionext.AdvisorConfig{}})
 	require.ErrorContains(t, err, "Plugins.Advisor")
-	_, err = OpenWithPlugins("db", opts, Plugins{Filters: &compactionext.FilterPlan{BitsPerKey: -3}})
+	_, err = OpenWithPlugins("db", opts, Plugins{Filters: &pointfilter.Plan{BitsPerKey: -3}})
 	require.ErrorContains(t, err, "BitsPerKey")
 }
 
@@ -87,7 +88,7 @@ func TestOpenLeavesOptionsAlone(t *testing.T) {
 	collectors, filters, listener := len(opts.BlockPropertyCollectors), len(opts.Filters), *opts.EventListener
 	db, err := OpenWithPlugins("db", opts, Plugins{
 		Statistics:  true,
-		Filters:     &compactionext.FilterPlan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true},
+		Filters:     &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true},
 		RangeFilter: &rangefilter.RangeFilterConfig{BitsPerKey: 12},
 		Shape:       &compactionext.ManyRuns{Runs: 4},
 		Advisor:     &compactionext.AdvisorConfig{},

@@ -5,6 +5,7 @@ package compactionext
 import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 )
 
@@ -15,7 +16,7 @@ type Config struct {
 	Profile Profile
 	// FilterPlan sets the per-level point filters. It is applied before
 	// Statistics so that statistics see, and wrap, the filters it chose.
-	FilterPlan *FilterPlan
+	FilterPlan *pointfilter.Plan
 	// Statistics installs seek statistics: the tag collector and the
 	// counting wrappers around the level filters (*seekstats.Statistics).
 	Statistics interface{ Install(opts *pebble.Options) }

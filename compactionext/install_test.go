@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -47,7 +48,7 @@ func TestInstall(t *testing.T) {
 	require.NoError(t, err)
 	var keys atomic.Int64
 	stats := &fakeStatistics{}
-	plan := &FilterPlan{BitsPerKey: 10, RibbonFromLevel: 3}
+	plan := &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3}
 	policies, err := plan.Policies()
 	require.NoError(t, err)
 	opts := testOptions()
@@ -94,7 +95,7 @@ func TestInstallErrors(t *testing.T) {
 	})
 	require.ErrorContains(t, err, `both named "test.counting"`)
 
-	_, err = Install(testOptions(), Config{FilterPlan: &FilterPlan{BitsPerKey: -1}})
+	_, err = Install(testOptions(), Config{FilterPlan: &pointfilter.Plan{BitsPerKey: -1}})
 	require.ErrorContains(t, err, "filter plan")
 
 	_, err = Install(testOptions(), Config{Profile: &ManyRuns{Runs: 0}})

@@ -8,7 +8,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	pebblerf "github.com/pebblerf/pebble"
-	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +64,7 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 	for _, ribbon := range []bool{false, true} {
 		t.Run(fmt.Sprintf("ribbon=%t", ribbon), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(len(fmt.Sprint(ribbon)))))
-			plan := &compactionext.FilterPlan{BitsPerKey: 10, RibbonFromLevel: compactionext.NoRibbon, L6Filters: true}
+			plan := &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: pointfilter.NoRibbon, L6Filters: true}
 			if ribbon {
 				plan.RibbonFromLevel = 0
 			}
@@ -92,7 +92,7 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 			}
 			require.NoError(t, db.Close())
 
-			pointBefore, rangeBefore := rangefilter.CorruptFilters(), rangefilter.CorruptRangeFilters()
+			pointBefore, rangeBefore := pointfilter.CorruptFilters(), rangefilter.CorruptRangeFilters()
 			// No compactions: they would rewrite the tables with sound filters.
 			rf, err := pebblerf.OpenWithPlugins("db", &pebble.Options{FS: fs, DisableAutomaticCompactions: true}, pebblerf.Plugins{
 				Filters: plan, RangeFilter: &rangefilter.RangeFilterConfig{BitsPerKey: 16},
@@ -113,7 +113,7 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 				require.NoError(t, bounded.Close())
 			}
 			require.NoError(t, it.Close())
-			require.Greater(t, rangefilter.CorruptFilters(), pointBefore, "corrupt point filters were not counted")
+			require.Greater(t, pointfilter.CorruptFilters(), pointBefore, "corrupt point filters were not counted")
 			require.Greater(t, rangefilter.CorruptRangeFilters(), rangeBefore, "corrupt range filters were not counted")
 		})
 	}

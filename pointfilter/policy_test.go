@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"encoding/binary"
@@ -75,7 +75,7 @@ func TestPointNoFalseNegatives(t *testing.T) {
 		for _, n := range sizes {
 			keys := pointTestKeys(rng, n)
 			filter := pointBuild(p, keys)
-			require.NoError(t, ValidateFilter(filter))
+			require.NoError(t, Validate(filter))
 			requireNoFalseNegatives(t, p, filter, keys)
 		}
 	}
@@ -104,7 +104,7 @@ func TestPointEmptyAndDuplicates(t *testing.T) {
 	for _, p := range pointTestPolicies() {
 		// No keys: the filter holds nothing and says so for every key.
 		empty := pointBuild(p, nil)
-		require.NoError(t, ValidateFilter(empty))
+		require.NoError(t, Validate(empty))
 		for _, k := range probe {
 			require.False(t, p.MayContain(pebble.TableFilter, empty, k))
 		}
@@ -212,7 +212,7 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 			}
 		}
 		for _, d := range damaged {
-			err := ValidateFilter(d)
+			err := Validate(d)
 			require.Error(t, err)
 			require.True(t, errors.Is(err, errPointCorrupt))
 			before, beforeAll := p.(interface{ CorruptFilters() uint64 }).CorruptFilters(), CorruptFilters()

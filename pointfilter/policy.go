@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"math"
@@ -44,7 +44,7 @@ func CorruptFilters() uint64 { return pointCorruptTotal.Load() }
 // the error.
 func pointCheckBits(what string, bits float64) error {
 	if math.IsNaN(bits) || bits < pointMinBitsPerKey || bits > pointMaxBitsPerKey {
-		return errors.Newf("rangefilter: %s %v is outside [%d, %d]", what, bits,
+		return errors.Newf("pointfilter: %s %v is outside [%d, %d]", what, bits,
 			pointMinBitsPerKey, pointMaxBitsPerKey)
 	}
 	return nil
