@@ -17,7 +17,7 @@ type DB struct {
 	stats *seekstats.Statistics // nil: statistics off (statistics.go)
 	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
 	// cmp is the DB's comparer.
-	rangeFilter *rangefilter.RangeFilterPolicy
+	rangeFilter *rangefilter.Policy
 	cmp         Compare
 	// comparer is the comparer the DB was opened with, for range queries.
 	comparer *Comparer

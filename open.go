@@ -25,7 +25,7 @@ type Plugins struct {
 	// RangeFilter, if set, writes a range filter into every table and
 	// attaches a filter for its bounds to every bounded iterator, so that
 	// tables holding no key in range are never read (rangefilter_iter.go).
-	RangeFilter *rangefilter.RangeFilterConfig
+	RangeFilter *rangefilter.Config
 	// Shape, if set, is the LSM shape profile (compactionext.Leveled,
 	// compactionext.ManyRuns, ...); nil leaves Pebble's own compactions.
 	Shape compactionext.Profile
@@ -35,7 +35,7 @@ type Plugins struct {
 	Advisor *compactionext.AdvisorConfig
 	// TableProperties are user table-property collectors in the style of
 	// Pebble v1's TablePropertyCollector, one instance per table written.
-	TableProperties []func() rangefilter.TablePropertyCollector
+	TableProperties []func() TablePropertyCollector
 }
 
 // DefaultPlugins returns the plug-ins Open installs: statistics only, which
@@ -68,7 +68,7 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 		cfg.Statistics = stats
 	}
 	if plugins.RangeFilter != nil {
-		policy, err := rangefilter.NewRangeFilterPolicy(cmp, *plugins.RangeFilter)
+		policy, err := rangefilter.NewPolicy(cmp, *plugins.RangeFilter)
 		if err != nil {
 			return nil, errors.Wrap(err, "pebble: Plugins.RangeFilter")
 		}

@@ -27,7 +27,7 @@ import (
 
 // rangeBounds is one iterator's range-filter state.
 type rangeBounds struct {
-	policy *rangefilter.RangeFilterPolicy
+	policy *rangefilter.Policy
 	cmp    Compare
 	// opts are the caller's options as last set, with owned copies of the
 	// bounds; filtered says whether a bounds filter for opts' bounds is
@@ -99,7 +99,7 @@ func (rb *rangeBounds) covers(lower, upper []byte) bool {
 // filter state (nil when range filters are off), its statistics tracker
 // (nil when statistics are off), and the options to open it with.
 func prepareIter(
-	s *seekstats.Statistics, rf *rangefilter.RangeFilterPolicy, cmp Compare, o *IterOptions,
+	s *seekstats.Statistics, rf *rangefilter.Policy, cmp Compare, o *IterOptions,
 ) (*rangeBounds, *seekstats.IterTracker, *IterOptions) {
 	var rb *rangeBounds
 	if rf != nil {

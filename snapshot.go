@@ -14,7 +14,7 @@ type Snapshot struct {
 	stats *seekstats.Statistics // nil: statistics off (statistics.go)
 	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
 	// cmp is the DB's comparer.
-	rangeFilter *rangefilter.RangeFilterPolicy
+	rangeFilter *rangefilter.Policy
 	cmp         Compare
 }
 
@@ -39,7 +39,7 @@ type EventuallyFileOnlySnapshot struct {
 	stats *seekstats.Statistics // nil: statistics off (statistics.go)
 	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
 	// cmp is the DB's comparer.
-	rangeFilter *rangefilter.RangeFilterPolicy
+	rangeFilter *rangefilter.Policy
 	cmp         Compare
 }
 

@@ -5,6 +5,7 @@ package compactionext
 import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 )
@@ -21,9 +22,9 @@ type Config struct {
 	// counting wrappers around the level filters (*seekstats.Statistics).
 	Statistics interface{ Install(opts *pebble.Options) }
 	// RangeFilter adds the range filter's collector.
-	RangeFilter *rangefilter.RangeFilterPolicy
+	RangeFilter *rangefilter.Policy
 	// TableProperties are user table-property collectors, one per table.
-	TableProperties []func() rangefilter.TablePropertyCollector
+	TableProperties []func() tableprops.Collector
 	// BlockProperties are user block-property collectors.
 	BlockProperties []func() pebble.BlockPropertyCollector
 	// Advisor, if set, runs the stats-driven compaction advisor while the
@@ -64,7 +65,7 @@ func Install(opts *pebble.Options, cfg Config) (*Installed, error) {
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, cfg.RangeFilter.Collector())
 	}
 	for _, c := range cfg.TableProperties {
-		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, rangefilter.TableProperties(c))
+		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, tableprops.Adapt(c))
 	}
 	opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, cfg.BlockProperties...)
 	if err := checkCollectorNames(opts.BlockPropertyCollectors); err != nil {

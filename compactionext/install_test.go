@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
@@ -44,7 +45,7 @@ func collectorNames(opts *pebble.Options) []string {
 }
 
 func TestInstall(t *testing.T) {
-	rf, err := rangefilter.NewRangeFilterPolicy(nil, rangefilter.RangeFilterConfig{BitsPerKey: 16})
+	rf, err := rangefilter.NewPolicy(nil, rangefilter.Config{BitsPerKey: 16})
 	require.NoError(t, err)
 	var keys atomic.Int64
 	stats := &fakeStatistics{}
@@ -57,12 +58,12 @@ func TestInstall(t *testing.T) {
 		FilterPlan:      plan,
 		Statistics:      stats,
 		RangeFilter:     rf,
-		TableProperties: []func() rangefilter.TablePropertyCollector{func() rangefilter.TablePropertyCollector { return countingProps{&keys} }},
+		TableProperties: []func() tableprops.Collector{func() tableprops.Collector { return countingProps{&keys} }},
 	})
 	require.NoError(t, err)
 	require.Equal(t, policies[0], stats.sawFilter, "statistics installed before the filter plan")
 	require.Equal(t, policies[3], opts.Levels[3].FilterPolicy)
-	require.Equal(t, []string{rangefilter.RangeFilterName, "test.counting"}, collectorNames(opts))
+	require.Equal(t, []string{rangefilter.Name, "test.counting"}, collectorNames(opts))
 	require.True(t, opts.DisableAutomaticCompactions)
 	require.Equal(t, "many-runs", in.Profile().Name())
 	require.Nil(t, in.Advisor())
@@ -89,9 +90,9 @@ func TestInstallZeroConfig(t *testing.T) {
 
 func TestInstallErrors(t *testing.T) {
 	var keys atomic.Int64
-	dup := func() rangefilter.TablePropertyCollector { return countingProps{&keys} }
+	dup := func() tableprops.Collector { return countingProps{&keys} }
 	_, err := Install(testOptions(), Config{
-		TableProperties: []func() rangefilter.TablePropertyCollector{dup, dup},
+		TableProperties: []func() tableprops.Collector{dup, dup},
 	})
 	require.ErrorContains(t, err, `both named "test.counting"`)
 

@@ -16,11 +16,11 @@
 // by a locality-preserving hash (range_hash.go) whose false-positive rate is
 // at most L/2^(B-2) for a range of L key positions at B bits per key, for any
 // keys and any query, including queries that start just after a key.
-// RangeMayIntersect answers on the encoded bytes without allocating; bytes
+// MayIntersect answers on the encoded bytes without allocating; bytes
 // that do not decode answer "may intersect" and are counted
 // (CorruptRangeFilters).
 //
-// RangeFilterPolicy wires it into Pebble: Collector for
+// Policy wires it into Pebble: Collector for
 // Options.BlockPropertyCollectors (built on TableProperties, a Pebble v1-style
 // TablePropertyCollector adapted onto v2's BlockPropertyCollector), and
 // BoundsFilter or AttachBoundsFilter for IterOptions.PointKeyFilters. The

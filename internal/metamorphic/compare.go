@@ -77,7 +77,7 @@ func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
 		}
 	}
 	if rng.IntN(2) == 0 {
-		p.RangeFilter = &rangefilter.RangeFilterConfig{BitsPerKey: []float64{4, 8, 16}[rng.IntN(3)]}
+		p.RangeFilter = &rangefilter.Config{BitsPerKey: []float64{4, 8, 16}[rng.IntN(3)]}
 	}
 	if rng.IntN(4) == 0 {
 		p.Shape = &compactionext.ManyRuns{Runs: 2 + rng.IntN(6), MinInterval: time.Millisecond}
