@@ -4,6 +4,7 @@ import (
 	"context"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -19,6 +20,8 @@ type DB struct {
 	// cmp is the DB's comparer.
 	rangeFilter *rangefilter.Policy
 	cmp         Compare
+	// pointCounters count the DB's point-filter events (counters.go).
+	pointCounters *pointfilter.Counters
 	// comparer is the comparer the DB was opened with, for range queries.
 	comparer *Comparer
 	// stopBackground stops the shape driver and the compaction advisor.

@@ -64,9 +64,8 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 		FilterPlan:      plugins.Filters,
 		TableProperties: plugins.TableProperties,
 	}
-	if stats != nil {
-		cfg.Statistics = stats
-	}
+	counters := new(pointfilter.Counters)
+	cfg.Statistics = bindingStatistics{counters, stats} // counters.go
 	if plugins.RangeFilter != nil {
 		policy, err := rangefilter.NewPolicy(cmp, *plugins.RangeFilter)
 		if err != nil {
@@ -106,7 +105,7 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 	if err != nil {
 		return nil, errors.CombineErrors(errors.Wrap(err, "pebble: starting plug-ins"), db.Close())
 	}
-	return &DB{DB: db, stats: stats, rangeFilter: cfg.RangeFilter,
+	return &DB{DB: db, stats: stats, rangeFilter: cfg.RangeFilter, pointCounters: counters,
 		cmp: cmp.Compare, comparer: cmp, stopBackground: stop}, nil
 }
 

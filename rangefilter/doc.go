@@ -3,12 +3,14 @@
 // Package rangefilter holds range filters for Pebble: per-table filters
 // that answer "may this table hold any key in [lower, upper)?".
 //
-// A range filter summarises a table's keys so that a bounded scan or seek can
-// skip tables and data blocks holding nothing in its bounds, which Pebble's
-// point filters cannot do. They are written as block properties and read as
-// IterOptions.PointKeyFilters; see the range filter files of this package.
+// A point filter can only say whether one key may be in a table; a bounded
+// scan or seek has no single key to ask about, so Pebble reads every table
+// whose key span overlaps its bounds, even when the table holds nothing in
+// them. A range filter summarises a table's keys so that such a read can
+// skip it, with no false negatives: "no" is always right, and a wrong "yes"
+// costs the reads Pebble would have made anyway.
 //
-// The range filter (range.go) is built per sstable over the Comparer.Split
+// The filter (range.go) is built per sstable over the Comparer.Split
 // prefixes of all its point keys, tombstones included. A table-local,
 // order-preserving key map (keymap.go, keymap_segments.go) turns keys into
 // dense integers without zero padding; when those fit the budget they are
@@ -16,14 +18,17 @@
 // by a locality-preserving hash (range_hash.go) whose false-positive rate is
 // at most L/2^(B-2) for a range of L key positions at B bits per key, for any
 // keys and any query, including queries that start just after a key.
-// MayIntersect answers on the encoded bytes without allocating; bytes
-// that do not decode answer "may intersect" and are counted
-// (CorruptRangeFilters).
+// MayIntersect answers on the encoded bytes without allocating; bytes that
+// do not decode answer "may intersect". Builder builds one filter; Describe
+// decodes a filter's header for reports.
 //
-// Policy wires it into Pebble: Collector for
-// Options.BlockPropertyCollectors (built on TableProperties, a Pebble v1-style
-// TablePropertyCollector adapted onto v2's BlockPropertyCollector), and
-// BoundsFilter or AttachBoundsFilter for IterOptions.PointKeyFilters. The
-// bounds are baked into the filter: when they change, attach a new filter
-// and call Iterator.SetOptions, never SetBounds.
+// Policy wires filters into Pebble through its exported API: Collector for
+// Options.BlockPropertyCollectors, which stores each table's filter as a
+// table property, and BoundsFilter or AttachBoundsFilter for
+// IterOptions.PointKeyFilters, which Pebble asks about each table before it
+// reads any block of it. The bounds are baked into the filter: when they
+// change, attach a new filter and call Iterator.SetOptions, never SetBounds.
+// A Policy counts what its filters met (Counters): filters that did not
+// decode and tables given a universal filter. pebblerf makes one Policy per
+// DB, so these counts are per DB.
 package rangefilter

@@ -10,7 +10,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/redact"
@@ -45,25 +44,20 @@ import (
 // and skips the segment search for both bounds. Its cost: one CRC of the
 // header, one of the segment record, a multiply-add per digit of each bound,
 // and the Elias-Fano lookup (a sampled select and usually one cache miss in
-// the low bits). See the measured figures below.
+// the low bits). The filter is worth consulting only while a query costs
+// well under what a binary search over the table's keys would (the cost of
+// reading the table's index); docs/benchmarks.md gives the measured ratio
+// and the command that measures it.
 //
-// Both checksums run on every query, on purpose. Each covers under 200
-// bytes and costs about 15-20 ns; their cost is the bytes, not the calls, so
-// one checksum over header and record together (tried as a version 3) saved
-// nothing measurable and cost more for tables of several segments.
-// Remembering which filters were already verified would need an identity
-// that address reuse cannot fool: a weak.Pointer lookup alone costs 40-60 ns,
-// more than the checksums it would save; and MayIntersect takes a
-// caller's []byte that may change between calls, which a cache cannot see.
-//
-// Measured (TestRangeFilterQueryCost, B=16, L=32, 100k keys, thread-CPU on
-// the shared 2-core VM at load 5-7, the least disturbed of 21 passes of 10k
-// queries): 177-244 ns per empty query (random, just past a key, or the
-// byte successor of a key), 155-210 ns for one query repeated (all in cache:
-// the instruction cost), against 267-361 ns for a binary search over the
-// same keys in the same run (the cheapest key kinds; 361 ns for long shared
-// prefixes). That is 0.55-0.8 of the search. The issue's 150 ns target is
-// for a quiet machine, where a binary search over 100k keys takes 136 ns.
+// Both checksums run on every query, on purpose: a corrupt filter must
+// answer "may intersect", never a wrong "no". Their cost is in the bytes
+// they cover (under 200 each), not in the number of calls, so one checksum
+// over header and record together would save nothing and would cost more
+// for tables of several segments. The filter does not remember which
+// filters it has verified: that needs an identity that address reuse cannot
+// fool, whose lookup costs more than the checksums it would save, and
+// MayIntersect takes a caller's []byte that may change between calls, which
+// a cache cannot see.
 //
 // # Encoding, version 2
 //
@@ -88,10 +82,10 @@ import (
 //	            CRC-32C and its index
 //	    body    Elias-Fano arrays (eliasfano.go) over r, or total+1, values
 //
-// A universal or empty filter is the 68 bytes of header and checksum alone. Bytes that do
-// not parse, carry another version (version 1 included), fail a checksum or
-// break an Elias-Fano invariant make the filter answer "may intersect", and
-// are counted (CorruptRangeFilters). The Elias-Fano body is not checksummed
+// A universal or empty filter is the 68 bytes of header and checksum alone.
+// Bytes that do not parse, carry another version (version 1 included), fail
+// a checksum or break an Elias-Fano invariant make the filter answer "may
+// intersect", and a Policy's bounds filters count them (Counters.Corrupt). The Elias-Fano body is not checksummed
 // per query (that would cost a pass over the filter); Pebble checksums the
 // properties block it lives in when the table is read.
 
@@ -334,14 +328,6 @@ func (b *Builder) mapSegments(starts []int) ([]rangeSegment, []uint64, bool) {
 
 var rangeCastagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// rangeCorruptTotal counts filters that did not decode.
-var rangeCorruptTotal atomic.Uint64
-
-// CorruptRangeFilters returns how many range-filter queries, since the
-// process started, met bytes that did not decode and answered "may
-// intersect" because of it.
-func CorruptRangeFilters() uint64 { return rangeCorruptTotal.Load() }
-
 // MayIntersect reports whether the table whose range filter is filter
 // may hold a key k with lower <= k < upper; a nil upper means no upper bound
 // (and a nil lower no lower bound). The bounds are compared bytewise with the
@@ -349,14 +335,11 @@ func CorruptRangeFilters() uint64 { return rangeCorruptTotal.Load() }
 // bounds: a bound that is not a prefix is rounded outward.
 //
 // It reads filter in place and does not allocate. A filter that does not
-// decode answers true and is counted in CorruptRangeFilters.
+// decode answers true; a Policy's bounds filters count such answers in the
+// policy's Counters.
 func MayIntersect(filter, lower, upper []byte) bool {
 	found, ok := rangeQuery(filter, lower, upper)
-	if !ok {
-		rangeCorruptTotal.Add(1)
-		return true
-	}
-	return found
+	return found || !ok
 }
 
 // rangeFilterView is a parsed filter; its slices alias the filter bytes.

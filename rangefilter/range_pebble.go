@@ -55,16 +55,17 @@ import (
 //   - The comparer must order Split prefixes bytewise (DefaultComparer and
 //     cockroachkvs.Comparer do). Keys that arrive out of bytewise order make
 //     the table's filter universal ("may intersect") rather than wrong, and
-//     are counted (UniversalRangeFilters); bounds are compared bytewise.
+//     are counted (Counters.Universal); bounds are compared bytewise.
 //   - Memtables and batches are never filtered by Pebble; that is fine.
 //   - Tables ingested with a synthetic prefix are not supported: Pebble
 //     would hand the filter the property of the unprefixed keys.
 //   - Suffix replacement (ingest with a synthetic suffix) does not change
 //     Split prefixes; SyntheticSuffixIntersects answers as Intersects.
 type Policy struct {
-	split  pebble.Split
-	cfg    Config
-	builds sync.Pool
+	split    pebble.Split
+	cfg      Config
+	builds   sync.Pool
+	counters Counters
 }
 
 // Name is the name of the block property that holds the filter,
@@ -74,13 +75,23 @@ const Name = "pebblerf.rangefilter"
 // rangeFilterProp is the key of the filter in the table property map.
 const rangeFilterProp = "rangefilter.v1"
 
-// rangeUniversalTotal counts tables whose keys were not in bytewise order.
-var rangeUniversalTotal atomic.Uint64
+// Counters counts, for one Policy, the events that cost a DB reads but
+// never results. pebblerf creates one Policy per DB it opens, so the counts
+// are that DB's. Safe for concurrent use.
+type Counters struct {
+	corrupt, universal atomic.Uint64
+}
 
-// UniversalRangeFilters returns how many tables, since the process started,
-// got a universal range filter because their Split prefixes were not in
-// bytewise order (a comparer the range filter does not support).
-func UniversalRangeFilters() uint64 { return rangeUniversalTotal.Load() }
+// Corrupt returns how many times a bounds filter of the policy met a table
+// whose range-filter property did not decode, and answered "may intersect"
+// because of it.
+func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
+
+// Universal returns how many tables the policy's collector gave a universal
+// filter (one that answers "may intersect" to everything) because their
+// Split prefixes were not in bytewise order, the mark of a comparer the
+// range filter does not support.
+func (c *Counters) Universal() uint64 { return c.universal.Load() }
 
 // NewPolicy returns a policy for keys ordered by cmp (nil means
 // pebble.DefaultComparer).
@@ -104,6 +115,10 @@ func NewPolicy(cmp *pebble.Comparer, cfg Config) (*Policy, error) {
 	}
 	return p, nil
 }
+
+// Counters returns what the policy has counted, for every DB it is
+// installed in (pebblerf's OpenWithPlugins makes one policy per DB).
+func (p *Policy) Counters() *Counters { return &p.counters }
 
 // Config returns the policy's configuration.
 func (p *Policy) Config() Config { return p.cfg }
@@ -142,7 +157,7 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 		c.b = c.p.builds.Get().(*Builder)
 	}
 	if c.b.unordered {
-		rangeUniversalTotal.Add(1)
+		c.p.counters.universal.Add(1)
 	}
 	props[rangeFilterProp] = string(c.b.Finish(nil))
 	c.p.builds.Put(c.b)
@@ -166,7 +181,7 @@ func (p *Policy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
 // [Split(lower), Split(upper)+"\x00"). With clone false, f aliases the
 // bounds' bytes where it can.
 func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
-	f.lower, f.upper = nil, nil
+	f.lower, f.upper, f.counters = nil, nil, &p.counters
 	if lower != nil {
 		f.lower = p.prefix(lower)
 		if clone {
@@ -267,10 +282,12 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 	return tableprops.Lookup([]byte(prop[1:]), rangeFilterProp)
 }
 
-// rangeBoundsFilter holds one query's bounds (as Split prefixes). It holds
-// no per-table state, so Pebble may share it across tables and goroutines.
+// rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
+// policy's counters. It holds no per-table state, so Pebble may share it
+// across tables and goroutines.
 type rangeBoundsFilter struct {
 	lower, upper []byte
+	counters     *Counters
 }
 
 var _ pebble.BlockPropertyFilter = (*rangeBoundsFilter)(nil)
@@ -286,13 +303,18 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	}
 	filter, ok, err := tableprops.Lookup(prop, rangeFilterProp)
 	if err != nil {
-		rangeCorruptTotal.Add(1)
+		f.counters.corrupt.Add(1)
 		return true, nil
 	}
 	if !ok {
 		return true, nil
 	}
-	return MayIntersect(filter, f.lower, f.upper), nil
+	found, ok := rangeQuery(filter, f.lower, f.upper)
+	if !ok {
+		f.counters.corrupt.Add(1)
+		return true, nil
+	}
+	return found, nil
 }
 
 // SyntheticSuffixIntersects answers as Intersects: a synthetic suffix does

@@ -344,3 +344,31 @@ func (rangeOtherFilter) Intersects([]byte) (bool, error) { return true, nil }
 func (rangeOtherFilter) SyntheticSuffixIntersects([]byte, []byte) (bool, error) {
 	return true, nil
 }
+
+// TestPolicyCountsUniversal checks that a table whose prefixes arrive out
+// of bytewise order gets a universal filter, counted by the policy that
+// wrote it and by no other.
+func TestPolicyCountsUniversal(t *testing.T) {
+	policy, err := NewPolicy(nil, Config{BitsPerKey: 16})
+	require.NoError(t, err)
+	other, err := NewPolicy(nil, Config{BitsPerKey: 16})
+	require.NoError(t, err)
+	write := func(keys ...string) []byte {
+		c := policy.Collector()()
+		for _, k := range keys {
+			require.NoError(t, c.AddPointKey(pebble.MakeInternalKey([]byte(k), 1, pebble.InternalKeyKindSet), nil))
+		}
+		prop, err := c.FinishTable(nil)
+		require.NoError(t, err)
+		return prop
+	}
+	write("a", "b", "c")
+	require.Zero(t, policy.Counters().Universal())
+	prop := write("b", "a")
+	require.Equal(t, uint64(1), policy.Counters().Universal())
+	require.Zero(t, other.Counters().Universal())
+	ok, err := policy.BoundsFilter([]byte("x"), []byte("y")).Intersects(prop)
+	require.NoError(t, err)
+	require.True(t, ok, "a universal filter intersects every range")
+	require.Zero(t, policy.Counters().Corrupt(), "a universal filter is not a corrupt one")
+}

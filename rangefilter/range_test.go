@@ -13,6 +13,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -502,17 +503,31 @@ func TestRangeFilterCorruptFailsOpen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	keys := rangeTestKeySets(rng)["crdb"]
 	f := rangeBuild(t, Config{BitsPerKey: 12, Seed: 1}, keys)
-	before := CorruptRangeFilters()
+	policy, err := NewPolicy(nil, Config{BitsPerKey: 12, Seed: 1})
+	require.NoError(t, err)
+	bounds := policy.BoundsFilter([]byte{0xff}, []byte{0xff, 0})
+	check := func(bad []byte, msg string) {
+		require.True(t, MayIntersect(bad, []byte{0xff}, []byte{0xff, 0}), msg)
+		prop := tableprops.Append(nil, map[string]string{rangeFilterProp: string(bad)})
+		ok, err := bounds.Intersects(prop)
+		require.NoError(t, err)
+		require.True(t, ok, msg)
+	}
 	// Truncations and header flips must answer true, and be counted.
 	for _, bad := range [][]byte{nil, f[:3], f[:len(f)/2], f[:len(f)-1], append(slices.Clone(f), 0)} {
-		require.True(t, MayIntersect(bad, []byte{0xff}, []byte{0xff, 0}))
+		check(bad, "truncated or extended")
 	}
-	for i := range 40 {
+	for i := 0; i < 40; i++ {
 		c := slices.Clone(f)
 		c[i] ^= 1 << (i % 8)
-		require.True(t, MayIntersect(c, []byte{0xff}, []byte{0xff, 0}), "flip at %d", i)
+		check(c, fmt.Sprintf("flip at %d", i))
 	}
-	require.Equal(t, before+45, CorruptRangeFilters())
+	require.Equal(t, uint64(45), policy.Counters().Corrupt())
+	// A property that is not a property map is counted too.
+	ok, err := bounds.Intersects([]byte{0xee})
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, uint64(46), policy.Counters().Corrupt())
 }
 
 func TestRangeMayIntersectDoesNotAllocate(t *testing.T) {
