@@ -85,9 +85,10 @@ import (
 // A universal or empty filter is the 68 bytes of header and checksum alone.
 // Bytes that do not parse, carry another version (version 1 included), fail
 // a checksum or break an Elias-Fano invariant make the filter answer "may
-// intersect", and a Policy's bounds filters count them (Counters.Corrupt). The Elias-Fano body is not checksummed
-// per query (that would cost a pass over the filter); Pebble checksums the
-// properties block it lives in when the table is read.
+// intersect", and a Policy's bounds filters count them (Counters.Corrupt).
+// The Elias-Fano body is not checksummed per query (that would cost a pass
+// over the filter); Pebble checksums the properties block it lives in when
+// the table is read.
 
 // Version is the encoding version written by this package.
 const Version = 2

@@ -12,8 +12,7 @@ import (
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
-// A Policy wires range filters into Pebble through its exported
-// API only:
+// A Policy wires range filters into Pebble through its exported API only:
 //
 //   - Writing: Collector returns a constructor for Options.
 //     BlockPropertyCollectors. Through a table-property collector it sees every point key
@@ -68,8 +67,8 @@ type Policy struct {
 	counters Counters
 }
 
-// Name is the name of the block property that holds the filter,
-// and of the collector and filter.
+// Name is the name of the block property that holds the filter, and of the
+// collector and filter.
 const Name = "pebblerf.rangefilter"
 
 // rangeFilterProp is the key of the filter in the table property map.
@@ -269,11 +268,11 @@ func (p *Policy) attach(o *pebble.IterOptions, slot *BoundsFilterSlot) {
 	}
 }
 
-// FromUserProperties returns the range filter of a table from its
-// user properties, as DB.SSTables(pebble.WithProperties()) reports them
-// (Pebble prefixes each block property with a one-byte short ID), for
-// MayIntersect or Describe. ok is false when the table has
-// no range filter; an error means the property does not decode.
+// FromUserProperties returns the range filter of a table from its user
+// properties, as DB.SSTables(pebble.WithProperties()) reports them (Pebble
+// prefixes each block property with a one-byte short ID), for MayIntersect
+// or Describe. ok is false when the table has no range filter; an error
+// means the property does not decode.
 func FromUserProperties(props map[string]string) (filter []byte, ok bool, err error) {
 	prop, ok := props[Name]
 	if !ok || len(prop) < 1 {

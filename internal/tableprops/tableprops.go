@@ -12,11 +12,11 @@
 // to filters, which must read it as "anything"), and the payload from
 // FinishTable.
 //
-// Adapt puts the v1 interface back on top of that. The map a
-// collector fills is stored as the table property of the block-property
-// collector of the same name, in a small encoding that readers look into
-// without decoding it into a map (Lookup), so a
-// BlockPropertyFilter can read one entry per table open without allocating.
+// Adapt puts the v1 interface back on top of that. The map a collector fills
+// is stored as the table property of the block-property collector of the
+// same name, in a small encoding that readers look into without decoding it
+// into a map (Lookup), so a BlockPropertyFilter can read one entry per table
+// open without allocating.
 //
 // Encoding, version 1: the byte 1, then uvarint count, then count entries
 // sorted by name, each uvarint length + name, uvarint length + value.
