@@ -4,7 +4,6 @@ package pebble
 
 import (
 	"github.com/pebblerf/pebble/pointfilter"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // FilterCounters are one DB's counts of filter events that cost reads but
@@ -72,23 +71,5 @@ func bindFilters(opts *Options, c *pointfilter.Counters) {
 	}
 	for name, p := range opts.Filters {
 		opts.Filters[name] = bind(p)
-	}
-}
-
-// bindingStatistics binds the filter policies, then installs the
-// statistics, if any. The plug-in installer applies the filter plan before
-// it installs statistics, and the statistics wrap the level policies they
-// find, so this is where the plan's policies and the caller's are both in
-// place and not yet wrapped.
-type bindingStatistics struct {
-	counters *pointfilter.Counters
-	stats    *seekstats.Statistics // nil: statistics off
-}
-
-// Install implements the installer's statistics hook.
-func (b bindingStatistics) Install(opts *Options) {
-	bindFilters(opts, b.counters)
-	if b.stats != nil {
-		b.stats.Install(opts)
 	}
 }

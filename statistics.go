@@ -12,9 +12,8 @@ import (
 // is set, and the wrappers report seeks, value reads and Gets to them. With
 // statistics off every wrapper costs one nil check.
 
-// newStatistics returns statistics for a DB about to be opened (Open has
-// compactionext.Install put them on the private options), or nil if the
-// plug-in is off.
+// newStatistics returns statistics for a DB about to be opened (install
+// puts them on the private options), or nil if the plug-in is off.
 func newStatistics(plugins Plugins) *seekstats.Statistics {
 	if !plugins.Statistics {
 		return nil

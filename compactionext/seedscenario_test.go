@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/stretchr/testify/require"
 )
 
@@ -128,15 +129,17 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 	defer opts.Cache.Unref()
 	profile := &ManyRuns{Runs: 12}
 	var merges atomic.Int64
-	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]TableWaste)}}
-	cfg := Config{Profile: profile}
+	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]tablewaste.Counts)}}
+	require.NoError(t, profile.Apply(opts))
 	var advised atomic.Int64
+	var adv *Advisor
 	if advisor {
-		cfg.Advisor = &AdvisorConfig{Source: waste, MinInterval: time.Second, MinRuns: 4, MinWaste: 2000,
-			OnDecision: func(Decision) { advised.Add(1) }}
+		var err error
+		adv, err = NewAdvisor(opts, AdvisorConfig{Source: waste, MinInterval: time.Second, MinRuns: 4,
+			MinWaste: 2000, ShapeMergeDepth: MergeDepth(profile),
+			OnDecision: func(Decision) { advised.Add(1) }})
+		require.NoError(t, err)
 	}
-	in, err := Install(opts, cfg)
-	require.NoError(t, err)
 	opts.EventListener.CompactionEnd = teeCompactionEnd(opts.EventListener.CompactionEnd, &merges)
 	stalls := &stallTimer{}
 	stalls.attach(opts.EventListener)
@@ -159,9 +162,13 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 	require.NoError(t, b.Commit(pebble.NoSync))
 	require.NoError(t, db.Flush())
 
-	stop, err := in.Start(db)
+	stopProfile, err := profile.Start(db)
 	require.NoError(t, err)
-	defer stop()
+	defer stopProfile()
+	if adv != nil {
+		adv.Start(db)
+		defer adv.Close()
+	}
 	waste.refresh(db)
 	before := db.Metrics()
 	merges.Store(0)

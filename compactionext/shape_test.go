@@ -72,29 +72,3 @@ func TestShapeMatchesPebble(t *testing.T) {
 func m6Bytes(db *pebble.DB) uint64 {
 	return uint64(db.Metrics().Levels[6].TablesSize)
 }
-
-func TestParseCompactionStyle(t *testing.T) {
-	for _, tc := range []struct {
-		value int
-		name  string
-		err   string
-	}{
-		{value: 0, name: "leveled"},
-		{value: 1, name: "many-runs"},
-		{value: 2, err: "FIFO"},
-		{value: 3, name: "none"},
-		{value: 4, err: "unknown -compaction_style=4"},
-		{value: -1, err: "unknown -compaction_style=-1"},
-	} {
-		p, err := ParseCompactionStyle(tc.value)
-		if tc.err != "" {
-			require.ErrorContains(t, err, tc.err)
-			continue
-		}
-		require.NoError(t, err)
-		require.Equal(t, tc.name, p.Name())
-	}
-	p, err := ParseCompactionStyle(1)
-	require.NoError(t, err)
-	require.Equal(t, DefaultRuns, p.(*ManyRuns).Runs)
-}

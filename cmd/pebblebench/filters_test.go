@@ -55,7 +55,8 @@ func TestFilterFlags(t *testing.T) {
 		{[]string{"-bloom_bits=10", "-use_ribbon_filter", "-bloom_before_level=3"}, "UUUUUU-", "BBBRRR-"},
 		{[]string{"-bloom_bits=10", "-use_ribbon_filter", "-bloom_before_level=9", "-use_l6_filters"}, "UUUUUUU", "BBBBBBB"},
 	} {
-		c, err := parseFlags(tc.args, &bytes.Buffer{})
+		// -engine=both: the Ribbon flags are refused under -engine=pebble.
+		c, err := parseFlags(append([]string{"-engine=both"}, tc.args...), &bytes.Buffer{})
 		require.NoError(t, err)
 		require.Equal(t, tc.pebble, levelFilters(t, c, enginePebble), "%v", tc.args)
 		require.Equal(t, tc.pebblerf, levelFilters(t, c, enginePebbleRF), "%v", tc.args)

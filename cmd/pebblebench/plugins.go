@@ -115,7 +115,7 @@ func (c *config) shape() (compactionext.Profile, error) {
 	if c.compactionStyle == 0 {
 		return nil, nil
 	}
-	p, err := compactionext.ParseCompactionStyle(c.compactionStyle)
+	p, err := parseCompactionStyle(c.compactionStyle)
 	if err != nil {
 		return nil, badFlag("compaction_style", "%v", err)
 	}
