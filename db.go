@@ -5,6 +5,7 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
@@ -19,6 +20,10 @@ type DB struct {
 	// readerHooks are the statistics (nil: off) and the hooks every
 	// iterator of the DB, its snapshots and its batches gets.
 	readerHooks
+	// rangeFilter is the DB's range-filter policy (nil: off), and
+	// pointCounters count its point filters' events (counters.go).
+	rangeFilter   *rangefilter.Policy
+	pointCounters *pointfilter.Counters
 	// comparer is the comparer the DB was opened with, for range queries.
 	comparer *Comparer
 	// layouts caches the LSM's file layout for range queries, so that a
@@ -28,19 +33,16 @@ type DB struct {
 	stopBackground func()
 }
 
-// newDB wraps db, opened with comparer cmp, statistics stats (nil: off) and
-// range filters of policy (nil: off); stop stops the plug-ins' background
+// newDB wraps db, opened with the plug-ins in; stop stops their background
 // work. It is the one place a DB is built.
-func newDB(
-	db *upstream.DB,
-	stats *seekstats.Statistics,
-	policy *rangefilter.RangeFilterPolicy,
-	cmp *Comparer,
-	stop func(),
-) *DB {
+func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 	return &DB{
-		DB: db, readerHooks: newReaderHooks(stats, policy, cmp.Compare),
-		comparer: cmp, stopBackground: stop,
+		DB:             db,
+		readerHooks:    newReaderHooks(in.stats, in.rangeFilter, in.comparer.Compare),
+		rangeFilter:    in.rangeFilter,
+		pointCounters:  in.pointCounters,
+		comparer:       in.comparer,
+		stopBackground: stop,
 	}
 }
 

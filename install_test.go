@@ -12,6 +12,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
@@ -69,19 +70,20 @@ func keyRange(from, to, step int) []int {
 
 func TestInstall(t *testing.T) {
 	var keys atomic.Int64
-	plan := &compactionext.FilterPlan{BitsPerKey: 10, RibbonFromLevel: 3}
+	plan := &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3}
 	policies, err := plan.Policies()
 	require.NoError(t, err)
 	opts := installOptions()
 	in, err := install(opts, Plugins{
 		Shape:           &compactionext.ManyRuns{Runs: 6},
 		Filters:         plan,
-		RangeFilter:     &rangefilter.RangeFilterConfig{BitsPerKey: 16},
-		TableProperties: []func() rangefilter.TablePropertyCollector{func() rangefilter.TablePropertyCollector { return countingProps{&keys} }},
+		RangeFilter:     &rangefilter.Config{BitsPerKey: 16},
+		TableProperties: []func() TablePropertyCollector{func() TablePropertyCollector { return countingProps{&keys} }},
 	})
 	require.NoError(t, err)
-	require.Equal(t, policies[3], opts.Levels[3].FilterPolicy)
-	require.Equal(t, []string{rangefilter.RangeFilterName, "test.counting"}, collectorNames(opts))
+	require.Equal(t, pointfilter.Bind(policies[3], in.pointCounters), opts.Levels[3].FilterPolicy,
+		"the plan's level-3 policy, bound to the DB's counters")
+	require.Equal(t, []string{rangefilter.Name, "test.counting"}, collectorNames(opts))
 	require.True(t, opts.DisableAutomaticCompactions)
 	require.Equal(t, "many-runs", in.profile.Name())
 	require.Nil(t, in.advisor)
@@ -117,13 +119,13 @@ func TestInstallZeroConfig(t *testing.T) {
 
 func TestInstallErrors(t *testing.T) {
 	var keys atomic.Int64
-	dup := func() rangefilter.TablePropertyCollector { return countingProps{&keys} }
+	dup := func() TablePropertyCollector { return countingProps{&keys} }
 	_, err := install(installOptions(), Plugins{
-		TableProperties: []func() rangefilter.TablePropertyCollector{dup, dup},
+		TableProperties: []func() TablePropertyCollector{dup, dup},
 	})
 	require.ErrorContains(t, err, `both named "test.counting"`)
 
-	_, err = install(installOptions(), Plugins{Filters: &compactionext.FilterPlan{BitsPerKey: -1}})
+	_, err = install(installOptions(), Plugins{Filters: &pointfilter.Plan{BitsPerKey: -1}})
 	require.ErrorContains(t, err, "filter plan")
 
 	_, err = install(installOptions(), Plugins{Shape: &compactionext.ManyRuns{Runs: 0}})

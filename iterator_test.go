@@ -15,7 +15,7 @@ func TestCloneInheritsBounds(t *testing.T) {
 	for name, plugins := range map[string]Plugins{
 		"none":         {},
 		"statistics":   DefaultPlugins(),
-		"range-filter": {Statistics: true, RangeFilter: &rangefilter.RangeFilterConfig{BitsPerKey: 16}},
+		"range-filter": {Statistics: true, RangeFilter: &rangefilter.Config{BitsPerKey: 16}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			db := gappyDB(t, plugins)

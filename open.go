@@ -27,7 +27,7 @@ func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error
 	if err != nil {
 		return nil, errors.CombineErrors(err, db.Close())
 	}
-	return newDB(db, in.stats, in.rangeFilter, in.comparer, stop), nil
+	return newDB(db, in, stop), nil
 }
 
 // privateOptions returns a copy of opts that plug-ins may change freely.

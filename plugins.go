@@ -6,6 +6,8 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -36,13 +38,13 @@ type Plugins struct {
 	// StatisticsConfig tunes them, e.g. exact attribution for tests.
 	StatisticsConfig seekstats.Config
 	// Filters, if set, chooses each level's point filter (Bloom above a
-	// level, Ribbon from it down; see compactionext.FilterPlan) in place of
+	// level, Ribbon from it down; see pointfilter.Plan) in place of
 	// the policies in Options.Levels.
-	Filters *compactionext.FilterPlan
+	Filters *pointfilter.Plan
 	// RangeFilter, if set, writes a range filter into every table and
 	// attaches a filter for its bounds to every bounded iterator, so that
 	// tables holding no key in range are never read (rangefilter_iter.go).
-	RangeFilter *rangefilter.RangeFilterConfig
+	RangeFilter *rangefilter.Config
 	// Shape, if set, is the LSM shape profile (compactionext.Leveled,
 	// compactionext.ManyRuns, ...); nil leaves Pebble's own compactions.
 	Shape compactionext.Profile
@@ -53,7 +55,7 @@ type Plugins struct {
 	Advisor *compactionext.AdvisorConfig
 	// TableProperties are user table-property collectors in the style of
 	// Pebble v1's TablePropertyCollector, one instance per table written.
-	TableProperties []func() rangefilter.TablePropertyCollector
+	TableProperties []func() TablePropertyCollector
 }
 
 // DefaultPlugins returns the plug-ins Open installs: statistics only, which
@@ -67,17 +69,20 @@ func DefaultPlugins() Plugins {
 type installed struct {
 	comparer    *Comparer
 	stats       *seekstats.Statistics // nil: statistics off
-	rangeFilter *rangefilter.RangeFilterPolicy
-	profile     compactionext.Profile // never nil: Leveled by default
-	advisor     *compactionext.Advisor
+	rangeFilter *rangefilter.Policy
+	// pointCounters count what the DB's point filters meet (counters.go).
+	pointCounters *pointfilter.Counters
+	profile       compactionext.Profile // never nil: Leveled by default
+	advisor       *compactionext.Advisor
 }
 
 // install applies plugins to opts, which must be options the caller lets it
 // change (OpenWithPlugins passes a private copy). The order matters and is
-// fixed here: shape knobs, filter plan, statistics (which wrap the plan's
+// fixed here: shape knobs, filter plan, the DB's filter counters (bound to
+// the plan's point filters and any the caller named), statistics (which wrap the plan's
 // filters and add their collector), range filter, user collectors, advisor.
 func install(opts *Options, plugins Plugins) (*installed, error) {
-	in := &installed{comparer: DefaultComparer, profile: plugins.Shape}
+	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounters: new(pointfilter.Counters)}
 	if opts.Comparer != nil {
 		in.comparer = opts.Comparer
 	}
@@ -85,7 +90,7 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 		in.profile = compactionext.Leveled{}
 	}
 	if plugins.RangeFilter != nil {
-		policy, err := rangefilter.NewRangeFilterPolicy(in.comparer, *plugins.RangeFilter)
+		policy, err := rangefilter.NewPolicy(in.comparer, *plugins.RangeFilter)
 		if err != nil {
 			return nil, errors.Wrap(err, "pebble: Plugins.RangeFilter")
 		}
@@ -122,6 +127,8 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 			return errors.Wrap(err, "applying the filter plan")
 		}
 	}
+	// Bound before the statistics wrap them, and after the plan chose them.
+	bindFilters(opts, in.pointCounters)
 	if in.stats != nil {
 		in.stats.Install(opts)
 	} else {
@@ -133,7 +140,7 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, in.rangeFilter.Collector())
 	}
 	for _, c := range plugins.TableProperties {
-		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, rangefilter.TableProperties(c))
+		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, tableprops.Adapt(c))
 	}
 	if err := checkCollectorNames(opts.BlockPropertyCollectors); err != nil {
 		return err

@@ -59,7 +59,7 @@ type readerHooks struct {
 // newReaderHooks returns the hooks of a DB with statistics stats (nil: off)
 // and range filters of policy (nil: off) for comparer cmp.
 func newReaderHooks(
-	stats *seekstats.Statistics, policy *rangefilter.RangeFilterPolicy, cmp Compare,
+	stats *seekstats.Statistics, policy *rangefilter.Policy, cmp Compare,
 ) readerHooks {
 	r := readerHooks{stats: stats}
 	if stats != nil {

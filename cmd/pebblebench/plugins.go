@@ -92,10 +92,10 @@ func (c *config) validatePlugins() error {
 	return nil
 }
 
-func (c *config) rangeFilterConfig() rangefilter.RangeFilterConfig {
+func (c *config) rangeFilterConfig() rangefilter.Config {
 	// A fixed seed makes the filters, and so the figures, the same run to
 	// run.
-	return rangefilter.RangeFilterConfig{BitsPerKey: c.rangeFilterBits, Seed: uint64(c.seed) | 1}
+	return rangefilter.Config{BitsPerKey: c.rangeFilterBits, Seed: uint64(c.seed) | 1}
 }
 
 // plan is -query_plan as a querybuilder plan.

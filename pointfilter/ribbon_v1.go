@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 // The reader for Ribbon filters of format version 1, kept so that tables
 // written before version 2 are still filtered rather than failing open. No

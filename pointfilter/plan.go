@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package compactionext
+package pointfilter
 
 import (
 	"fmt"
@@ -9,10 +9,9 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/rangefilter"
 )
 
-// A FilterPlan chooses the point filter of each LSM level.
+// A Plan chooses the point filter of each LSM level.
 //
 // Upper levels hold small, short-lived tables that are rewritten soon after
 // they are built, so a filter there should be cheap to build: Bloom. Lower
@@ -20,20 +19,20 @@ import (
 // there is worth a costlier build: Ribbon, which gives Bloom's
 // false-positive rate in about 70% of the space for 3-4 times the build CPU.
 // RocksDB's bloom_before_level makes the same split; RibbonFromLevel is its
-// counterpart (see DBBenchFilterPlan for the exact mapping).
+// counterpart (cmd/pebblebench maps the db_bench flag onto it).
 //
 // L6 deserves its own switch. It holds about 90% of a leveled LSM's data and
 // so about 90% of its filter bytes, but Pebble reads L6 filters only in
 // iterators opened with IterOptions.UseL6Filters and never in DB.Get. A plan
 // without L6Filters writes no L6 filters, saving that space; a plan with it
 // writes them, and readers that want them must set UseL6Filters (see
-// FilterPlan.UseL6Filters).
+// Plan.UseL6Filters).
 //
 // A plan acts when a table is written, by a flush or a compaction that
 // rewrites it. A move compaction hands a table to a lower level unchanged,
 // so the table keeps the filter (or lack of one) it was written with until it
 // is next rewritten.
-type FilterPlan struct {
+type Plan struct {
 	// BitsPerKey is the bits per key of the Bloom levels and the
 	// Bloom-equivalent bits per key of the Ribbon levels, so that every
 	// level aims at the same false-positive rate (about 1% at 10). 0 means no
@@ -48,8 +47,8 @@ type FilterPlan struct {
 	L6Filters bool
 }
 
-// filterPlanLevels is Pebble's level count (7; Pebble does not export it).
-const filterPlanLevels = len(pebble.Options{}.Levels)
+// planLevels is Pebble's level count (7; Pebble does not export it).
+const planLevels = len(pebble.Options{}.Levels)
 
 // NoRibbon as RibbonFromLevel makes every level use Bloom.
 const NoRibbon = math.MaxInt
@@ -59,8 +58,8 @@ const NoRibbon = math.MaxInt
 // levels explicitly, so nothing is left to Pebble's inheritance from the
 // level above. Filters written under one plan stay readable under another:
 // Pebble registers every policy named in opts.Levels for reading, and both
-// rangefilter policies read each other's filters.
-func (p FilterPlan) Apply(opts *pebble.Options) error {
+// policies of this package read each other's filters.
+func (p Plan) Apply(opts *pebble.Options) error {
 	policies, err := p.Policies()
 	if err != nil {
 		return err
@@ -73,30 +72,30 @@ func (p FilterPlan) Apply(opts *pebble.Options) error {
 
 // UseL6Filters reports whether the plan writes L6 filters, and so whether
 // iterators should set IterOptions.UseL6Filters to benefit from them.
-func (p FilterPlan) UseL6Filters() bool {
+func (p Plan) UseL6Filters() bool {
 	return p.L6Filters && p.BitsPerKey != 0
 }
 
 // Policies returns the filter policy of each level: one Bloom and one Ribbon
 // policy shared by the levels that use them, or pebble.NoFilterPolicy.
-func (p FilterPlan) Policies() ([filterPlanLevels]pebble.FilterPolicy, error) {
-	var out [filterPlanLevels]pebble.FilterPolicy
+func (p Plan) Policies() ([planLevels]pebble.FilterPolicy, error) {
+	var out [planLevels]pebble.FilterPolicy
 	if err := p.validate(); err != nil {
 		return out, err
 	}
 	var bloom, ribbon pebble.FilterPolicy
 	for i := range out {
 		switch {
-		case p.BitsPerKey == 0 || (i == filterPlanLevels-1 && !p.L6Filters):
+		case p.BitsPerKey == 0 || (i == planLevels-1 && !p.L6Filters):
 			out[i] = pebble.NoFilterPolicy
 		case i < p.RibbonFromLevel:
 			if bloom == nil {
-				bloom = rangefilter.Bloom(p.BitsPerKey)
+				bloom = Bloom(p.BitsPerKey)
 			}
 			out[i] = bloom
 		default:
 			if ribbon == nil {
-				ribbon = rangefilter.Ribbon(p.BitsPerKey)
+				ribbon = Ribbon(p.BitsPerKey)
 			}
 			out[i] = ribbon
 		}
@@ -104,14 +103,14 @@ func (p FilterPlan) Policies() ([filterPlanLevels]pebble.FilterPolicy, error) {
 	return out, nil
 }
 
-func (p FilterPlan) validate() error {
+func (p Plan) validate() error {
 	if p.BitsPerKey != 0 {
-		if _, err := rangefilter.NewBloom(p.BitsPerKey); err != nil {
-			return errors.Wrapf(err, "compactionext: FilterPlan.BitsPerKey %v (0 means no filters)", p.BitsPerKey)
+		if _, err := NewBloom(p.BitsPerKey); err != nil {
+			return errors.Wrapf(err, "pointfilter: Plan.BitsPerKey %v (0 means no filters)", p.BitsPerKey)
 		}
 	}
 	if p.RibbonFromLevel < 0 {
-		return errors.Newf("compactionext: FilterPlan.RibbonFromLevel %d is negative (0 means Ribbon everywhere)",
+		return errors.Newf("pointfilter: Plan.RibbonFromLevel %d is negative (0 means Ribbon everywhere)",
 			p.RibbonFromLevel)
 	}
 	return nil
@@ -119,16 +118,16 @@ func (p FilterPlan) validate() error {
 
 // String describes the plan level by level, e.g.
 // "L0-L2 bloom(10) L3-L5 ribbon(10) L6 none".
-func (p FilterPlan) String() string {
+func (p Plan) String() string {
 	policies, err := p.Policies()
 	if err != nil {
 		return "invalid: " + err.Error()
 	}
 	name := func(f pebble.FilterPolicy) string {
 		switch f.(type) {
-		case *rangefilter.BloomPolicy:
+		case *BloomPolicy:
 			return fmt.Sprintf("bloom(%g)", p.BitsPerKey)
-		case *rangefilter.RibbonPolicy:
+		case *RibbonPolicy:
 			return fmt.Sprintf("ribbon(%g)", p.BitsPerKey)
 		}
 		return "none"
@@ -147,49 +146,4 @@ func (p FilterPlan) String() string {
 		start = end + 1
 	}
 	return strings.Join(parts, " ")
-}
-
-// DBBenchFilterPlan maps db_bench's (and RocksDB's) filter options onto a
-// plan:
-//
-//   - bloomBits is -bloom_bits. As in RocksDB, values below 0.5 (db_bench's
-//     default is -1) mean no filters, [0.5, 1) means 1, and values above 100
-//     mean 100.
-//   - useRibbon is -use_ribbon_filter. Without it every level uses Bloom.
-//   - bloomBeforeLevel is RocksDB's bloom_before_level, with which levels
-//     below it use Bloom and the rest Ribbon, a flush counting as level −1.
-//     Pebble builds flushed tables and intra-L0 compaction outputs with the
-//     same L0 options and cannot tell them apart, so: −1 (Ribbon always) maps
-//     to RibbonFromLevel 0; 0 (RocksDB's default: Bloom for flushes only)
-//     maps to 1, Bloom in L0; N ≥ 1 maps to N; math.MaxInt32 or more (Bloom
-//     always) maps to NoRibbon. Values below −1 are an error.
-//   - useL6Filters is -use_l6_filters: write L6 filters (and read them, via
-//     UseL6Filters). Without it L6 has none, as Pebble never reads them
-//     unless asked.
-func DBBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, useL6Filters bool) (FilterPlan, error) {
-	plan := FilterPlan{L6Filters: useL6Filters, RibbonFromLevel: NoRibbon}
-	switch {
-	case math.IsNaN(bloomBits):
-		return FilterPlan{}, errors.Newf("compactionext: -bloom_bits %v is not a number", bloomBits)
-	case bloomBits < 0.5:
-		plan.BitsPerKey = 0
-	default:
-		plan.BitsPerKey = min(max(bloomBits, 1), 100)
-	}
-	if !useRibbon {
-		return plan, nil
-	}
-	switch {
-	case bloomBeforeLevel < -1:
-		return FilterPlan{}, errors.Newf("compactionext: -bloom_before_level %d is below -1", bloomBeforeLevel)
-	case bloomBeforeLevel == -1:
-		plan.RibbonFromLevel = 0
-	case bloomBeforeLevel == 0:
-		plan.RibbonFromLevel = 1
-	case bloomBeforeLevel >= math.MaxInt32:
-		plan.RibbonFromLevel = NoRibbon
-	default:
-		plan.RibbonFromLevel = bloomBeforeLevel
-	}
-	return plan, nil
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter_test
+package pointfilter_test
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // filter and a binary fuse filter. cmd/filterreport prints the same figures
 // as one table with 10M-query false-positive rates; these are for benchstat.
 //
-//	go test ./rangefilter -run '^$' -bench 'BenchmarkPoint' -count 6
+//	go test ./pointfilter -run '^$' -bench 'BenchmarkPoint' -count 6
 
 const pointBenchFilters = "pebble-bloom:10,bloom:10,ribbon:10,fuse8"
 

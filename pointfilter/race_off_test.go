@@ -2,6 +2,6 @@
 
 //go:build !race
 
-package rangefilter
+package pointfilter
 
 const pointRaceEnabled = false

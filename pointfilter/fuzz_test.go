@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ import (
 
 // Fuzz targets for the point filters. `make fuzz` runs each briefly, e.g.
 //
-//	go test ./rangefilter -run '^$' -fuzz '^FuzzPointNoFalseNegatives$' -fuzztime 20s
+//	go test ./pointfilter -run '^$' -fuzz '^FuzzPointNoFalseNegatives$' -fuzztime 20s
 
 // pointFuzzKeys splits data into keys: each byte b starts a key of b%24
 // bytes taken from what follows (so empty keys, repeats and long runs of
@@ -47,7 +47,7 @@ func FuzzPointNoFalseNegatives(f *testing.F) {
 		p := pointFuzzPolicy(kind, bits)
 		keys := pointFuzzKeys(data, repeat)
 		filter := pointBuild(p, keys)
-		if err := ValidateFilter(filter); err != nil {
+		if err := Validate(filter); err != nil {
 			t.Fatal(err)
 		}
 		requireNoFalseNegatives(t, p, filter, keys)
@@ -91,7 +91,7 @@ func FuzzPointMayContainArbitrary(f *testing.F) {
 	f.Fuzz(func(t *testing.T, filter, key []byte) {
 		for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
 			got := p.MayContain(pebble.TableFilter, filter, key)
-			if ValidateFilter(filter) != nil && !got {
+			if Validate(filter) != nil && !got {
 				t.Fatalf("invalid filter answered \"no\"")
 			}
 		}

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"os"
@@ -12,13 +12,13 @@ import (
 
 // TestRibbonV1FiltersStillRead reads a Ribbon filter of format version 1,
 // written by the last version-1 writer for db_bench keys 0..9999 at
-// Ribbon(10) (testdata/point_ribbon_v1.bin), as a table written before
+// Ribbon(10) (testdata/ribbon_v1.bin), as a table written before
 // version 2 would hold it: every key is found, keys not in it are rejected
 // at the rate its layout states, and nothing is counted as corrupt.
 func TestRibbonV1FiltersStillRead(t *testing.T) {
-	filter, err := os.ReadFile("testdata/point_ribbon_v1.bin")
+	filter, err := os.ReadFile("testdata/ribbon_v1.bin")
 	require.NoError(t, err)
-	info, err := InspectFilter(filter)
+	info, err := Describe(filter)
 	require.NoError(t, err)
 	require.Equal(t, "ribbon v1 blocks=81 r=7 lower=18 seed=0 bytes=8800 fpr=0.9549%", info.String())
 	const n, negatives = 10000, 300000

@@ -1,14 +1,14 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"fmt"
 	"math"
 )
 
-// FilterInfo describes an encoded point filter: what its trailer says.
-type FilterInfo struct {
+// Info describes an encoded point filter: what its trailer says.
+type Info struct {
 	// Kind is "empty", "bloom" or "ribbon".
 	Kind string
 	// Bytes is the whole filter's size, trailer included.
@@ -35,7 +35,7 @@ type FilterInfo struct {
 }
 
 // String formats the description on one line.
-func (i FilterInfo) String() string {
+func (i Info) String() string {
 	switch i.Kind {
 	case "bloom":
 		return fmt.Sprintf("bloom lines=%d probes=%d bytes=%d", i.Lines, i.Probes, i.Bytes)
@@ -50,14 +50,14 @@ func (i FilterInfo) String() string {
 	return fmt.Sprintf("%s bytes=%d", i.Kind, i.Bytes)
 }
 
-// InspectFilter decodes the trailer of a point filter written by this
-// package, or returns ValidateFilter's error.
-func InspectFilter(filter []byte) (FilterInfo, error) {
-	if err := ValidateFilter(filter); err != nil {
-		return FilterInfo{}, err
+// Describe decodes the trailer of a point filter written by this
+// package, or returns Validate's error.
+func Describe(filter []byte) (Info, error) {
+	if err := Validate(filter); err != nil {
+		return Info{}, err
 	}
 	_, t, _ := pointDecode(filter)
-	info := FilterInfo{Kind: t.kind.String(), Bytes: len(filter), Version: int(t.version)}
+	info := Info{Kind: t.kind.String(), Bytes: len(filter), Version: int(t.version)}
 	switch {
 	case t.kind == pointKindBloom:
 		info.Lines, info.Probes = int(t.a), int(t.p)

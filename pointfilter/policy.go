@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"math"
@@ -30,21 +30,44 @@ const (
 	pointMaxBitsPerKey = 100
 )
 
-// pointCorruptTotal counts, across all policies, filters that MayContain could
-// not decode and therefore answered with "may contain".
-var pointCorruptTotal atomic.Uint64
+// Counters counts what the policies bound to it (Bind) met while reading.
+// A DB's reads go to the policies of that DB's options, so one Counters
+// bound to all of them counts for that DB alone: pebblerf binds the policies
+// of every DB it opens to a Counters of the DB's own. The zero value is
+// ready to use; it is safe for concurrent use.
+type Counters struct {
+	corrupt atomic.Uint64
+}
 
-// CorruptFilters returns how many times, since the process started, any
-// policy of this package was asked about a filter whose bytes did not decode
-// (truncated, overwritten, or from an unknown format version). Each such call
-// answered "may contain", so reads stayed correct but were not filtered.
-func CorruptFilters() uint64 { return pointCorruptTotal.Load() }
+// Corrupt returns how many MayContain calls of the bound policies met a
+// filter whose bytes did not decode (truncated, overwritten, or from an
+// unknown format version). Each such call answered "may contain", so reads
+// stayed correct but were not filtered.
+func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
+
+// Bind returns a policy that writes and reads exactly as p does, under the
+// same Name, and counts what it meets in c as well as in its own
+// CorruptFilters. The bound policy is a new instance with its own counts; p
+// is not changed. A policy not of this package is returned as it is, for it
+// has nothing to count here; so is p when c is nil.
+func Bind(p pebble.FilterPolicy, c *Counters) pebble.FilterPolicy {
+	if c == nil {
+		return p
+	}
+	switch p := p.(type) {
+	case *BloomPolicy:
+		return &BloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}
+	case *RibbonPolicy:
+		return &RibbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}
+	}
+	return p
+}
 
 // pointCheckBits validates a bits/key argument; what names the parameter in
 // the error.
 func pointCheckBits(what string, bits float64) error {
 	if math.IsNaN(bits) || bits < pointMinBitsPerKey || bits > pointMaxBitsPerKey {
-		return errors.Newf("rangefilter: %s %v is outside [%d, %d]", what, bits,
+		return errors.Newf("pointfilter: %s %v is outside [%d, %d]", what, bits,
 			pointMinBitsPerKey, pointMaxBitsPerKey)
 	}
 	return nil
@@ -53,6 +76,8 @@ func pointCheckBits(what string, bits float64) error {
 // pointReader is the query side both policies share.
 type pointReader struct {
 	corrupt atomic.Uint64
+	// counters, if set, is where the policy counts besides corrupt (Bind).
+	counters *Counters
 }
 
 // The trailer's kind and version bytes as one value, for the filters the
@@ -106,7 +131,9 @@ func (r *pointReader) mayContainSlow(filter []byte, h uint64) bool {
 	n, x, y := pointWords(filter)
 	if n < 0 || pointCheck(n, x, y) != pointOK {
 		r.corrupt.Add(1)
-		pointCorruptTotal.Add(1)
+		if r.counters != nil {
+			r.counters.corrupt.Add(1)
+		}
 		return true
 	}
 	body := filter[:n]
@@ -124,7 +151,7 @@ func (r *pointReader) mayContainSlow(filter []byte, h uint64) bool {
 }
 
 // CorruptFilters returns how many MayContain calls on this policy met a
-// filter that did not decode (see the package-level CorruptFilters).
+// filter that did not decode (see Counters.Corrupt).
 func (r *pointReader) CorruptFilters() uint64 { return r.corrupt.Load() }
 
 // pointWriter collects the hashes of a table's keys and builds the filter at

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"encoding/binary"
@@ -107,11 +107,11 @@ func pointAppendTrailer(dst []byte, t pointTrailer) []byte {
 
 // errPointCorrupt is the cause of every decoding error, so that callers can
 // test for it with errors.Is.
-var errPointCorrupt = errors.New("rangefilter: corrupt point filter")
+var errPointCorrupt = errors.New("pointfilter: corrupt point filter")
 
 // pointFault says why a filter did not decode. The query path sees only this
 // small value, so a corrupt filter queried in a hot loop costs no allocation;
-// ValidateFilter turns it into an error for people.
+// Validate turns it into an error for people.
 type pointFault uint8
 
 const (
@@ -211,10 +211,10 @@ func ribbonCheck(n int, a, b uint32, p uint8) pointFault {
 	return pointOK
 }
 
-// ValidateFilter reports whether filter is a well-formed point filter written
+// Validate reports whether filter is a well-formed point filter written
 // by this package, and if not, why not. MayContain does the same checks
 // silently (and fails open); this is for tools and tests.
-func ValidateFilter(filter []byte) error {
+func Validate(filter []byte) error {
 	_, t, fault := pointDecode(filter)
 	switch fault {
 	case pointOK:

@@ -2,7 +2,7 @@
 
 //go:build race
 
-package rangefilter
+package pointfilter
 
 // pointRaceEnabled lets the slowest tests shrink or skip under -race, which
 // runs them 10-20 times slower without finding anything new in them.

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"encoding/binary"
@@ -75,7 +75,7 @@ func TestPointNoFalseNegatives(t *testing.T) {
 		for _, n := range sizes {
 			keys := pointTestKeys(rng, n)
 			filter := pointBuild(p, keys)
-			require.NoError(t, ValidateFilter(filter))
+			require.NoError(t, Validate(filter))
 			requireNoFalseNegatives(t, p, filter, keys)
 		}
 	}
@@ -104,7 +104,7 @@ func TestPointEmptyAndDuplicates(t *testing.T) {
 	for _, p := range pointTestPolicies() {
 		// No keys: the filter holds nothing and says so for every key.
 		empty := pointBuild(p, nil)
-		require.NoError(t, ValidateFilter(empty))
+		require.NoError(t, Validate(empty))
 		for _, k := range probe {
 			require.False(t, p.MayContain(pebble.TableFilter, empty, k))
 		}
@@ -197,7 +197,9 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	keys := pointTestKeys(rng, 3000)
 	probe := pointTestKeys(rng, 200)
-	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+	for _, unbound := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+		var counters Counters
+		p := Bind(unbound, &counters)
 		filter := pointBuild(p, keys)
 		var damaged [][]byte
 		for _, cut := range []int{1, 5, pointTrailerLen, pointTrailerLen + 1, len(filter) - 1, len(filter)} {
@@ -212,18 +214,47 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 			}
 		}
 		for _, d := range damaged {
-			err := ValidateFilter(d)
+			err := Validate(d)
 			require.Error(t, err)
 			require.True(t, errors.Is(err, errPointCorrupt))
-			before, beforeAll := p.(interface{ CorruptFilters() uint64 }).CorruptFilters(), CorruptFilters()
+			before, beforeAll := p.(interface{ CorruptFilters() uint64 }).CorruptFilters(), counters.Corrupt()
 			for _, k := range append(append([][]byte{}, keys[:100]...), probe...) {
 				require.True(t, p.MayContain(pebble.TableFilter, d, k))
 			}
 			after := p.(interface{ CorruptFilters() uint64 }).CorruptFilters()
 			require.Equal(t, uint64(300), after-before)
-			require.GreaterOrEqual(t, CorruptFilters()-beforeAll, uint64(300))
+			require.Equal(t, uint64(300), counters.Corrupt()-beforeAll)
 		}
+		require.Zero(t, unbound.(interface{ CorruptFilters() uint64 }).CorruptFilters(),
+			"the policy Bind copied counts nothing of its copy's calls")
 	}
+}
+
+// TestBind checks that a bound policy is the policy it was bound from as
+// far as Pebble can see (name, bytes written, answers), and that Counters
+// apart count apart.
+func TestBind(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	keys := pointTestKeys(rng, 1000)
+	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+		var a, b Counters
+		pa, pb := Bind(p, &a), Bind(p, &b)
+		require.NotSame(t, p, pa)
+		require.Equal(t, p.Name(), pa.Name())
+		filter := pointBuild(p, keys)
+		require.Equal(t, filter, pointBuild(pa, keys), "a bound policy writes the same bytes")
+		for _, k := range keys {
+			require.True(t, pa.MayContain(pebble.TableFilter, filter, k))
+		}
+		for i := 0; i < 7; i++ {
+			require.True(t, pa.MayContain(pebble.TableFilter, filter[1:], keys[0]))
+		}
+		require.Equal(t, uint64(7), a.Corrupt())
+		require.Zero(t, b.Corrupt(), "counters bound to another instance count nothing")
+		require.Zero(t, pb.(interface{ CorruptFilters() uint64 }).CorruptFilters())
+		require.Same(t, p, Bind(p, nil))
+	}
+	require.Equal(t, pebble.NoFilterPolicy, Bind(pebble.NoFilterPolicy, new(Counters)))
 }
 
 func TestPointMayContainDoesNotAllocate(t *testing.T) {

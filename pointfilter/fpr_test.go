@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
+package pointfilter
 
 import (
 	"encoding/binary"
@@ -59,7 +59,7 @@ func TestPointFPRMatchesMath(t *testing.T) {
 		require.InEpsilon(t, want, got, 0.12, "bloom(%g)", bits)
 
 		rf := pointBuild(ribbon, keys)
-		info, err := InspectFilter(rf)
+		info, err := Describe(rf)
 		require.NoError(t, err)
 		require.Equal(t, "ribbon", info.Kind)
 		// Ribbon aims at Bloom's rate, and its layout's rate is what it gets.
@@ -165,7 +165,7 @@ func TestRibbonRetryAndFallback(t *testing.T) {
 		{need / 4 &^ 7, "bloom"},
 	} {
 		filter := b.buildFrom(nil, pointHashesOf(hashes), 10, tc.colBytes)
-		info, err := InspectFilter(filter)
+		info, err := Describe(filter)
 		require.NoError(t, err)
 		require.Equal(t, tc.kind, info.Kind, "from %d bytes per column", tc.colBytes)
 		if tc.kind == "ribbon" {
@@ -206,9 +206,9 @@ func TestRibbonBucketRehashes(t *testing.T) {
 }
 
 // TestPointLayout prints the layout each policy chooses for db_bench key
-// sets of various sizes (testdata/point_layout).
+// sets of various sizes (testdata/layout).
 func TestPointLayout(t *testing.T) {
-	datadriven.RunTest(t, "testdata/point_layout", func(t *testing.T, d *datadriven.TestData) string {
+	datadriven.RunTest(t, "testdata/layout", func(t *testing.T, d *datadriven.TestData) string {
 		switch d.Cmd {
 		case "build":
 			var policy string
@@ -235,7 +235,7 @@ func TestPointLayout(t *testing.T) {
 				keys[i] = pointDBBenchKey(uint64(i), 16)
 			}
 			filter := pointBuild(p, keys)
-			info, err := InspectFilter(filter)
+			info, err := Describe(filter)
 			if err != nil {
 				return err.Error()
 			}

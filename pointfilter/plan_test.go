@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package compactionext
+package pointfilter
 
 import (
 	"fmt"
@@ -10,17 +10,15 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
-	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
-// TestFilterPlan prints plans and the db_bench flag mapping
-// (testdata/filter_plan).
-func TestFilterPlan(t *testing.T) {
-	datadriven.RunTest(t, "testdata/filter_plan", func(t *testing.T, d *datadriven.TestData) string {
+// TestPlan prints plans (testdata/plan).
+func TestPlan(t *testing.T) {
+	datadriven.RunTest(t, "testdata/plan", func(t *testing.T, d *datadriven.TestData) string {
 		switch d.Cmd {
 		case "plan":
-			var p FilterPlan
+			var p Plan
 			d.ScanArgs(t, "bits", &p.BitsPerKey)
 			if d.HasArg("ribbon-from") {
 				d.ScanArgs(t, "ribbon-from", &p.RibbonFromLevel)
@@ -29,19 +27,6 @@ func TestFilterPlan(t *testing.T) {
 			}
 			d.MaybeScanArgs(t, "l6", &p.L6Filters)
 			return filterPlanApplied(p)
-		case "dbbench":
-			var bits float64
-			var ribbon, l6 bool
-			var before int
-			d.ScanArgs(t, "bloom_bits", &bits)
-			d.MaybeScanArgs(t, "use_ribbon_filter", &ribbon)
-			d.MaybeScanArgs(t, "bloom_before_level", &before)
-			d.MaybeScanArgs(t, "use_l6_filters", &l6)
-			p, err := DBBenchFilterPlan(bits, ribbon, before, l6)
-			if err != nil {
-				return err.Error() + "\n"
-			}
-			return filterPlanApplied(p)
 		}
 		return fmt.Sprintf("unknown command %q", d.Cmd)
 	})
@@ -49,7 +34,7 @@ func TestFilterPlan(t *testing.T) {
 
 // filterPlanApplied applies p to fresh options and prints what each level
 // got, as Pebble will see it.
-func filterPlanApplied(p FilterPlan) string {
+func filterPlanApplied(p Plan) string {
 	var opts pebble.Options
 	if err := p.Apply(&opts); err != nil {
 		return err.Error() + "\n"
@@ -58,10 +43,10 @@ func filterPlanApplied(p FilterPlan) string {
 	fmt.Fprintf(&sb, "%s\n", p)
 	for i, l := range opts.Levels {
 		fmt.Fprintf(&sb, "L%d: %s", i, l.FilterPolicy.Name())
-		if b, ok := l.FilterPolicy.(*rangefilter.BloomPolicy); ok {
+		if b, ok := l.FilterPolicy.(*BloomPolicy); ok {
 			fmt.Fprintf(&sb, " %g bits/key", b.BitsPerKey())
 		}
-		if r, ok := l.FilterPolicy.(*rangefilter.RibbonPolicy); ok {
+		if r, ok := l.FilterPolicy.(*RibbonPolicy); ok {
 			fmt.Fprintf(&sb, " %g bloom-equivalent bits/key", r.BloomEquivalentBitsPerKey())
 		}
 		sb.WriteString("\n")
@@ -70,17 +55,17 @@ func filterPlanApplied(p FilterPlan) string {
 	return sb.String()
 }
 
-// TestFilterPlanInPebble opens a DB with a plan and checks which filter
+// TestPlanInPebble opens a DB with a plan and checks which filter
 // each level's tables were written with, as recorded in their properties.
-func TestFilterPlanInPebble(t *testing.T) {
+func TestPlanInPebble(t *testing.T) {
 	for _, tc := range []struct {
-		plan   FilterPlan
+		plan   Plan
 		l0, l6 string
 	}{
-		{FilterPlan{BitsPerKey: 10, RibbonFromLevel: 1, L6Filters: true}, rangefilter.BloomPolicyName, rangefilter.RibbonPolicyName},
-		{FilterPlan{BitsPerKey: 10, RibbonFromLevel: 0, L6Filters: false}, rangefilter.RibbonPolicyName, ""},
-		{FilterPlan{BitsPerKey: 8, RibbonFromLevel: NoRibbon, L6Filters: true}, rangefilter.BloomPolicyName, rangefilter.BloomPolicyName},
-		{FilterPlan{}, "", ""},
+		{Plan{BitsPerKey: 10, RibbonFromLevel: 1, L6Filters: true}, BloomPolicyName, RibbonPolicyName},
+		{Plan{BitsPerKey: 10, RibbonFromLevel: 0, L6Filters: false}, RibbonPolicyName, ""},
+		{Plan{BitsPerKey: 8, RibbonFromLevel: NoRibbon, L6Filters: true}, BloomPolicyName, BloomPolicyName},
+		{Plan{}, "", ""},
 	} {
 		t.Run(tc.plan.String(), func(t *testing.T) {
 			opts := &pebble.Options{FS: vfs.NewMem(), Logger: filterPlanQuietLogger{}}
@@ -116,15 +101,15 @@ func TestFilterPlanInPebble(t *testing.T) {
 	}
 }
 
-func TestFilterPlanErrors(t *testing.T) {
+func TestPlanErrors(t *testing.T) {
 	for _, tc := range []struct {
-		plan FilterPlan
+		plan Plan
 		want string
 	}{
-		{FilterPlan{BitsPerKey: 0.5}, "FilterPlan.BitsPerKey 0.5 (0 means no filters)"},
-		{FilterPlan{BitsPerKey: -3}, "FilterPlan.BitsPerKey -3"},
-		{FilterPlan{BitsPerKey: 101}, "FilterPlan.BitsPerKey 101"},
-		{FilterPlan{BitsPerKey: 10, RibbonFromLevel: -1}, "FilterPlan.RibbonFromLevel -1 is negative"},
+		{Plan{BitsPerKey: 0.5}, "Plan.BitsPerKey 0.5 (0 means no filters)"},
+		{Plan{BitsPerKey: -3}, "Plan.BitsPerKey -3"},
+		{Plan{BitsPerKey: 101}, "Plan.BitsPerKey 101"},
+		{Plan{BitsPerKey: 10, RibbonFromLevel: -1}, "Plan.RibbonFromLevel -1 is negative"},
 	} {
 		var opts pebble.Options
 		require.ErrorContains(t, tc.plan.Apply(&opts), tc.want)
