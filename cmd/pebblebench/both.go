@@ -24,6 +24,9 @@ type driver struct {
 	stop     *atomic.Bool
 	progress *progressReporter
 	seq      int
+	// results keeps every run's result in the order reported; scenarios
+	// compute their verdicts from them.
+	results []*result
 }
 
 func newDriver(c *config, root string, out, jsonOut io.Writer, stop *atomic.Bool) *driver {
@@ -200,6 +203,7 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 
 // report prints a run's result line and histogram, and its JSON object.
 func (d *driver) report(res *result, runNumber int) error {
+	d.results = append(d.results, res)
 	fmt.Fprintln(d.out, resultLine(d.cfg, d.label(res.Benchmark, res.Engine), res))
 	if res.Interrupted {
 		fmt.Fprintf(d.out, "%-12s : interrupted; the line above covers the operations done until then\n", d.label(res.Benchmark, res.Engine))

@@ -92,6 +92,9 @@ type config struct {
 	reportIntervalSeconds int
 	reportFile            string
 	cpuProfile            string
+	// scenario is -scenario, which realMain handles before parsing (see
+	// scenario.go); it is registered here to be listed by -help.
+	scenario string
 }
 
 // usageError is a bad flag or value: main prints it and exits with status 2,
@@ -185,6 +188,8 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print a progress line on stderr")
 	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file for -report_interval_seconds")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file; use -engine=pebble or pebblerf to profile one engine. Not in db_bench")
+
+	fs.StringVar(&c.scenario, "scenario", "", "run a named scenario on both engines, build then reads, ending with a verdict line; list prints them, demo runs make demo's; flags given with it override the scenario's. Not in db_bench")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

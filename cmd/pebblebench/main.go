@@ -62,6 +62,9 @@ const (
 
 // realMain runs pebblebench with args and returns the exit status.
 func realMain(args []string, stdout, stderr io.Writer) int {
+	if name, rest, ok := scenarioArg(args); ok {
+		return runScenarios(name, rest, stdout, stderr)
+	}
 	c, err := parseFlags(args, stderr)
 	if err != nil {
 		if isUsageError(err) {
