@@ -99,13 +99,13 @@ var scenarios = []*scenario{
 		name: "staggered-runs",
 		models: "time-ordered writes (fillseq, each new key followed by an overwrite of one of the last few thousand) " +
 			"flushed into about 40 staggered L0 sorted runs with no compactions, read by short seeks (1 Next) on a reused iterator",
-		plugins: "query builder (auto plan: stepped bounds defer the runs that start later) on pebblerf; its statistics off",
+		plugins: "query builder (auto plan: stepped bounds defer the runs that start later) on pebblerf, with the explain of one sample query; its statistics off",
 		common: []string{"-engine=both", "-seed=1", "-num=800000", "-fillseq_overwrite_window=5000", "-compaction_style=3",
 			"-write_buffer_size=6291456", "-cache_size=67108864", "-pebblerf_statistics=false"},
 		phases: []phase{
 			{"build", []string{"-benchmarks=fillseq,levelstats"}},
 			{"read", []string{"-use_existing_db", "-benchmarks=seekrandom[X3-W1]", "-reads=30000", "-seek_nexts=1",
-				"-use_tailing_iterator", "-use_query_builder"}},
+				"-use_tailing_iterator", "-use_query_builder", "-explain"}},
 		},
 		demo:    []string{"-num=300000", "-fillseq_overwrite_window=2000", "-write_buffer_size=4194304"},
 		verdict: seekVerdict("staggered-runs", "on short seeks over staggered runs"),
