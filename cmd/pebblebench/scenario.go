@@ -22,6 +22,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -220,8 +221,8 @@ func scenarioArg(args []string) (value string, rest []string, ok bool) {
 
 // runScenarios is -scenario=NAME[,NAME...]: it runs each scenario and
 // prints its verdict, and after more than one a table of all of them.
-// "demo" stands for make demo's scenarios at their demo scale; "list"
-// prints the scenarios.
+// "demo" stands for make demo's scenarios and puts every scenario named
+// with it at its demo scale; "list" prints the scenarios.
 func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 	if value == "list" {
 		printScenarioList(stdout)
@@ -237,15 +238,20 @@ func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 	}
 	// Every phase's flags are checked before anything runs, so a bad
 	// override fails at once, not after minutes of building.
+	out := stdout // human-readable output; stderr under -json
 	for _, name := range names {
 		s, _ := scenarioByName(name)
 		for i := range s.phases {
-			if _, err := parseFlags(s.phaseArgs(i, demo, user), stderr); err != nil {
+			c, err := parseFlags(s.phaseArgs(i, demo, user), stderr)
+			if err != nil {
 				if isUsageError(err) {
 					fmt.Fprintf(stderr, "pebblebench: -scenario=%s: %v\n", name, err)
 					return exitUsage
 				}
 				return exitOK // -help
+			}
+			if c.json {
+				out = stderr
 			}
 		}
 	}
@@ -264,15 +270,15 @@ func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 			return exitFailure
 		}
 		if stop.Load() {
-			fmt.Fprintf(stdout, "%s: interrupted, no verdict\n", name)
+			fmt.Fprintf(out, "%s: interrupted, no verdict\n", name)
 			break
 		}
-		fmt.Fprintln(stdout, v.line)
+		fmt.Fprintln(out, v.line)
 		verdicts = append(verdicts, v)
 	}
 	if len(verdicts) > 1 {
-		fmt.Fprintln(stdout)
-		printVerdictTable(stdout, verdicts)
+		fmt.Fprintln(out)
+		printVerdictTable(out, verdicts)
 	}
 	if stop.Load() {
 		return exitInterrupted
@@ -484,38 +490,78 @@ func (p *phaseResult) byEngine(bench, engine string) []*result {
 	return out
 }
 
-// opsRatio is the median over the runs of bench of pebblerf's ops/sec over
-// upstream's, each run paired with the other engine's run of the same
-// repeat; NaN without a pair.
-func (p *phaseResult) opsRatio(bench string) float64 {
-	up, rf := p.byEngine(bench, enginePebble), p.byEngine(bench, enginePebbleRF)
-	var ratios []float64
-	for i := 0; i < min(len(up), len(rf)); i++ {
-		if u := up[i].opsPerSec(); u > 0 {
-			ratios = append(ratios, rf[i].opsPerSec()/u)
-		}
-	}
-	if len(ratios) == 0 {
-		return math.NaN()
-	}
-	return median(ratios)
+// speed is a speed ratio of pebblerf over upstream (above 1: pebblerf is
+// faster): the median over the paired runs of a benchmark, and whether
+// every run agreed on its direction.
+type speed struct {
+	median float64
+	// lo and hi are the smallest and largest per-run ratios.
+	lo, hi float64
 }
 
-// cpuSpeedup is the median over the runs of bench of upstream's thread
-// CPU per operation over pebblerf's (above 1: pebblerf spends less); NaN
-// without a pair or where thread CPU time cannot be read.
-func (p *phaseResult) cpuSpeedup(bench string) float64 {
+// opsRatio is pebblerf's ops/sec over upstream's, each run paired with the
+// other engine's run of the same repeat; a NaN median without a pair.
+func (p *phaseResult) opsRatio(bench string) speed {
+	return p.pairRatios(bench, func(up, rf *result) float64 {
+		if up.opsPerSec() <= 0 {
+			return math.NaN()
+		}
+		return rf.opsPerSec() / up.opsPerSec()
+	})
+}
+
+// cpuSpeedup is upstream's thread CPU per operation over pebblerf's (above
+// 1: pebblerf spends less), paired as opsRatio; a NaN median where thread
+// CPU time cannot be read.
+func (p *phaseResult) cpuSpeedup(bench string) speed {
+	return p.pairRatios(bench, func(up, rf *result) float64 {
+		if r := rf.cpuMicrosPerOp(); r > 0 {
+			return up.cpuMicrosPerOp() / r
+		}
+		return math.NaN()
+	})
+}
+
+func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float64) speed {
 	up, rf := p.byEngine(bench, enginePebble), p.byEngine(bench, enginePebbleRF)
 	var ratios []float64
 	for i := 0; i < min(len(up), len(rf)); i++ {
-		if u, r := up[i].cpuMicrosPerOp(), rf[i].cpuMicrosPerOp(); r > 0 && !math.IsNaN(u) {
-			ratios = append(ratios, u/r)
+		if r := ratio(up[i], rf[i]); !math.IsNaN(r) {
+			ratios = append(ratios, r)
 		}
 	}
 	if len(ratios) == 0 {
-		return math.NaN()
+		return speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
 	}
-	return median(ratios)
+	return speed{median: median(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios)}
+}
+
+// direction judges a speed ratio: +1 faster, -1 slower, 0 level. A
+// direction is claimed only when the median is past its threshold and
+// every run is on the same side of 1, so one run disturbed by other work
+// on the machine neither makes nor hides a win.
+func (s speed) direction() int {
+	switch {
+	case s.median > fasterAbove && s.lo > 1:
+		return 1
+	case s.median < slowerBelow && s.hi < 1:
+		return -1
+	}
+	return 0
+}
+
+// word says what a speed ratio means, in the verdict's words.
+func (s speed) word() string {
+	switch s.direction() {
+	case 1:
+		return fmt.Sprintf("%s faster", fmtRatio(s.median))
+	case -1:
+		return fmt.Sprintf("slower (%s)", fmtRatio(s.median))
+	}
+	if s.lo < s.hi {
+		return fmt.Sprintf("level within noise (runs %s-%s)", fmtRatio(s.lo), fmtRatio(s.hi))
+	}
+	return "level within noise"
 }
 
 // tickerRatio is pebblerf's sum of ticker name over the runs of bench,
@@ -564,18 +610,6 @@ func fmtRatio(r float64) string {
 	}
 }
 
-// speedWord says what an ops/sec ratio means.
-func speedWord(r float64) string {
-	switch {
-	case r > fasterAbove:
-		return "faster"
-	case r < slowerBelow:
-		return "slower"
-	default:
-		return "level within noise"
-	}
-}
-
 // noComparison is the verdict when one engine ran (-engine=pebble or
 // pebblerf): there is no ratio to state.
 func noComparison(name string) verdict {
@@ -593,24 +627,25 @@ func seekVerdict(name, what string) func([]*phaseResult) verdict {
 			bench = "seekrandomwhilewriting"
 		}
 		ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, seekBlockBytesTicker)
-		if math.IsNaN(ops) {
+		if math.IsNaN(ops.median) {
 			return noComparison(name)
 		}
-		v := verdict{headline: fmt.Sprintf("%s ops/sec, %s block bytes", fmtRatio(ops), fmtRatio(bytes))}
-		switch fewer := bytes < fewerBelow; {
-		case ops > fasterAbove && fewer:
-			v.outcome = fmt.Sprintf("win: seeks %s faster, reading %.0f%% fewer block bytes", fmtRatio(ops), 100*(1-bytes))
-		case ops > fasterAbove:
-			v.outcome = fmt.Sprintf("win: seeks %s faster", fmtRatio(ops))
-		case ops < slowerBelow:
-			v.outcome = fmt.Sprintf("loss: seeks %s as fast", fmtRatio(ops))
-		case fewer:
-			v.outcome = fmt.Sprintf("no speed win (%s, within noise), %.0f%% fewer block bytes", fmtRatio(ops), 100*(1-bytes))
+		v := verdict{headline: fmt.Sprintf("%s ops/sec, %s block bytes", fmtRatio(ops.median), fmtRatio(bytes))}
+		fewer := fmt.Sprintf("%.0f%% fewer block bytes", 100*(1-bytes))
+		switch dir := ops.direction(); {
+		case dir > 0 && bytes < fewerBelow:
+			v.outcome = fmt.Sprintf("win: seeks %s, reading %s", ops.word(), fewer)
+		case dir > 0:
+			v.outcome = fmt.Sprintf("win: seeks %s", ops.word())
+		case dir < 0:
+			v.outcome = fmt.Sprintf("loss: seeks %s", ops.word())
+		case bytes < fewerBelow:
+			v.outcome = fmt.Sprintf("no speed win: seeks %s, %s", ops.word(), fewer)
 		default:
-			v.outcome = fmt.Sprintf("no win: %s ops/sec, within noise", fmtRatio(ops))
+			v.outcome = fmt.Sprintf("no win: seeks %s", ops.word())
 		}
 		v.line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better), %s block bytes (lower is better) %s (%s, same data, same process): %s",
-			name, fmtRatio(ops), fmtRatio(bytes), what, upstreamName(), v.outcome)
+			name, fmtRatio(ops.median), fmtRatio(bytes), what, upstreamName(), v.outcome)
 		return v
 	}
 }
@@ -618,38 +653,38 @@ func seekVerdict(name, what string) func([]*phaseResult) verdict {
 // absentKeysVerdict judges the point filters: their bytes (the space Ribbon
 // saves) against how many absent-key lookups they ruled out, and the reads'
 // speed. Speed is judged by thread CPU per read, which load from other
-// processes hardly moves, since the filters are not expected to change
-// speed by more than noise; ops/sec is stated beside it.
+// processes moves less than wall time, since the filters are not expected
+// to change speed by more than noise; ops/sec is stated beside it.
 func absentKeysVerdict(rs []*phaseResult) verdict {
 	const name = "absent-keys"
 	build, read := rs[0], lastPhase(rs)
 	ops, cpu := read.opsRatio("readrandom"), read.cpuSpeedup("readrandom")
-	if math.IsNaN(ops) {
+	if math.IsNaN(ops.median) {
 		return noComparison(name)
 	}
 	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
 	useful := read.tickerRatio("readrandom", "rocksdb.bloom.filter.useful")
-	speed := cpu
-	if math.IsNaN(speed) {
-		speed = ops // no thread CPU time on this platform
+	reads := cpu
+	if math.IsNaN(reads.median) {
+		reads = ops // no thread CPU time on this platform
 	}
 	v := verdict{headline: fmt.Sprintf("%s filter bytes, %s filtered, %s ops/sec, %s CPU speed",
-		fmtRatio(filter), fmtRatio(useful), fmtRatio(ops), fmtRatio(cpu))}
+		fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median))}
 	smaller := filter < fewerBelow
 	asGood := useful >= 0.98
-	switch {
-	case smaller && asGood && speed >= slowerBelow:
-		v.outcome = fmt.Sprintf("win: filters %.0f%% smaller, as many absent keys ruled out, reads %s", 100*(1-filter), speedWord(speed))
+	switch dir := reads.direction(); {
+	case smaller && asGood && dir >= 0:
+		v.outcome = fmt.Sprintf("win: filters %.0f%% smaller, as many absent keys ruled out, reads %s", 100*(1-filter), reads.word())
 	case smaller && asGood:
-		v.outcome = fmt.Sprintf("space win only: filters %.0f%% smaller, but reads slower (%s CPU speed)", 100*(1-filter), fmtRatio(speed))
-	case speed > fasterAbove:
-		v.outcome = fmt.Sprintf("win: reads %s faster", fmtRatio(speed))
+		v.outcome = fmt.Sprintf("space win only: filters %.0f%% smaller, but reads %s", 100*(1-filter), reads.word())
+	case dir > 0:
+		v.outcome = fmt.Sprintf("win: reads %s", reads.word())
 	default:
 		v.outcome = "no win"
 	}
 	v.line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key lookups ruled out by filters, "+
 		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half absent (%s, same data, same process): %s",
-		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops), fmtRatio(cpu), upstreamName(), v.outcome)
+		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median), upstreamName(), v.outcome)
 	return v
 }
 
@@ -660,7 +695,7 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 	const name = "rocksdb-seed"
 	p := lastPhase(rs)
 	ops := p.opsRatio("seekrandom")
-	if math.IsNaN(ops) {
+	if math.IsNaN(ops.median) {
 		return noComparison(name)
 	}
 	var all seekstats.LevelCounts
@@ -678,16 +713,16 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 	if f, ok := all.SeekFalsePositiveRate(); ok {
 		fpr = fmt.Sprintf("%.2f%%", 100*f)
 	}
-	v := verdict{headline: fmt.Sprintf("%s ops/sec, seek FPR %s", fmtRatio(ops), fpr)}
-	switch {
-	case ops > fasterAbove:
-		v.outcome = fmt.Sprintf("win: seeks %s faster, with per-level seek statistics upstream lacks", fmtRatio(ops))
-	case ops < slowerBelow:
-		v.outcome = fmt.Sprintf("loss: seeks %s as fast; the per-level seek statistics cost more than they show", fmtRatio(ops))
+	v := verdict{headline: fmt.Sprintf("%s ops/sec, seek FPR %s", fmtRatio(ops.median), fpr)}
+	switch ops.direction() {
+	case 1:
+		v.outcome = fmt.Sprintf("win: seeks %s, with per-level seek statistics upstream lacks", ops.word())
+	case -1:
+		v.outcome = fmt.Sprintf("loss: seeks %s with per-level seek statistics on", ops.word())
 	default:
-		v.outcome = "no speed win (within noise); gains per-level seek statistics upstream lacks"
+		v.outcome = fmt.Sprintf("no speed win: seeks %s; gains per-level seek statistics upstream lacks", ops.word())
 	}
 	v.line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
-		name, fmtRatio(ops), fpr, upstreamName(), v.outcome)
+		name, fmtRatio(ops.median), fpr, upstreamName(), v.outcome)
 	return v
 }

@@ -155,7 +155,12 @@ func TestSeekVerdict(t *testing.T) {
 	require.Contains(t, v.line, "upstream Pebble")
 
 	v = verdictOf(read([]float64{1.02}, []float64{1}, 1000, 1000))
-	require.Equal(t, "no win: 1.02x ops/sec, within noise", v.outcome)
+	require.Equal(t, "no win: seeks level within noise", v.outcome)
+
+	// A median past the threshold with one run the other way is no claim.
+	v = verdictOf(read([]float64{1.5, 1.5, 0.9}, []float64{1, 1, 1}, 1000, 1000))
+	require.Equal(t, "1.50x ops/sec, 1.00x block bytes", v.headline)
+	require.Equal(t, "no win: seeks level within noise (runs 0.90x-1.50x)", v.outcome)
 
 	v = verdictOf(read([]float64{1}, []float64{1.5}, 1000, 1000))
 	require.True(t, strings.HasPrefix(v.outcome, "loss"), v.outcome)
@@ -201,7 +206,7 @@ func TestAbsentKeysVerdict(t *testing.T) {
 	require.Contains(t, v.line, "0.77x ops/sec")
 
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.5, 1, 1.5, 500))
-	require.True(t, strings.HasPrefix(v.outcome, "space win only"), v.outcome)
+	require.Equal(t, "space win only: filters 30% smaller, but reads slower (0.67x)", v.outcome)
 
 	// Smaller filters that rule out fewer lookups are no win.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 400))
@@ -227,6 +232,24 @@ func TestRocksDBSeedVerdict(t *testing.T) {
 	read.results[1].Tickers = nil
 	v = rocksDBSeedVerdict([]*phaseResult{{}, read})
 	require.Contains(t, v.headline, "statistics off")
+}
+
+func TestSpeedDirection(t *testing.T) {
+	for _, tc := range []struct {
+		s    speed
+		dir  int
+		word string
+	}{
+		{speed{2, 1.5, 3}, 1, "2.00x faster"},
+		{speed{2, 0.95, 3}, 0, "level within noise (runs 0.95x-3.00x)"},
+		{speed{1.05, 1.05, 1.05}, 0, "level within noise"},
+		{speed{0.7, 0.6, 0.8}, -1, "slower (0.70x)"},
+		{speed{0.7, 0.6, 1.2}, 0, "level within noise (runs 0.60x-1.20x)"},
+		{speed{math.NaN(), math.NaN(), math.NaN()}, 0, "level within noise"},
+	} {
+		require.Equal(t, tc.dir, tc.s.direction(), "%+v", tc.s)
+		require.Equal(t, tc.word, tc.s.word(), "%+v", tc.s)
+	}
 }
 
 func TestVerdictTable(t *testing.T) {
