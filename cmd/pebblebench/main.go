@@ -39,10 +39,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/errors"
@@ -104,21 +102,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		defer os.RemoveAll(root)
 	}
 
-	var stop atomic.Bool
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	go func() {
-		for range sigs {
-			if stop.Swap(true) {
-				fmt.Fprintln(stderr, "pebblebench: interrupted twice, exiting now")
-				os.Exit(exitInterrupted)
-			}
-			fmt.Fprintln(stderr, "pebblebench: interrupted; finishing the current benchmark (interrupt again to exit now)")
-		}
-	}()
+	stop, release := catchInterrupts(stderr)
+	defer release()
 
-	d := newDriver(c, root, out, jsonOut, &stop)
+	d := newDriver(c, root, out, jsonOut, stop)
 	printHeader(out, c, root)
 	if err = d.start(); err == nil {
 		err = d.runAll(mustParseBenchmarkList(c.benchmarks))

@@ -409,7 +409,7 @@ func runPhase(c *config, root string, out, jsonOut io.Writer, stop *atomic.Bool)
 
 // catchInterrupts makes the first SIGINT set the returned flag (benchmarks
 // then finish early and report what they measured) and a second one exit
-// at once; release stops catching.
+// at once; release stops catching. realMain and runScenarios both use it.
 func catchInterrupts(stderr io.Writer) (stop *atomic.Bool, release func()) {
 	stop = new(atomic.Bool)
 	sigs := make(chan os.Signal, 2)
