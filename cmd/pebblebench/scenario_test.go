@@ -157,10 +157,11 @@ func TestSeekVerdict(t *testing.T) {
 	v = verdictOf(read([]float64{1.02}, []float64{1}, 1000, 1000))
 	require.Equal(t, "no win: seeks level within noise", v.outcome)
 
-	// A median past the threshold with one run the other way is no claim.
+	// A median past the threshold with one run the other way is claimed,
+	// and the runs' range is stated.
 	v = verdictOf(read([]float64{1.5, 1.5, 0.9}, []float64{1, 1, 1}, 1000, 1000))
 	require.Equal(t, "1.50x ops/sec, 1.00x block bytes", v.headline)
-	require.Equal(t, "no win: seeks level within noise (runs 0.90x-1.50x)", v.outcome)
+	require.Equal(t, "win: seeks 1.50x faster (median; runs 0.90x-1.50x)", v.outcome)
 
 	v = verdictOf(read([]float64{1}, []float64{1.5}, 1000, 1000))
 	require.True(t, strings.HasPrefix(v.outcome, "loss"), v.outcome)
@@ -198,22 +199,25 @@ func TestAbsentKeysVerdict(t *testing.T) {
 	}
 	v := absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 500))
 	require.Equal(t, "0.70x filter bytes, 1.00x filtered, 1.00x ops/sec, 1.00x CPU speed", v.headline)
-	require.Equal(t, "win: filters 30% smaller, as many absent keys ruled out, reads level within noise", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise", v.outcome)
 
 	// Wall time slowed by load, thread CPU level: still level.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.3, 1, 1, 500))
-	require.True(t, strings.HasPrefix(v.outcome, "win:"), v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise", v.outcome)
 	require.Contains(t, v.line, "0.77x ops/sec")
 
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.5, 1, 1.5, 500))
-	require.Equal(t, "space win only: filters 30% smaller, but reads slower (0.67x)", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads 0.67x as fast", v.outcome)
 
 	// Smaller filters that rule out fewer lookups are no win.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 400))
-	require.Equal(t, "no win", v.outcome)
+	require.Equal(t, "no win: filters 0.70x the bytes, reads level within noise", v.outcome)
 
 	v = absentKeysVerdict(phases(1000, 1000, 1, 1, 1, 1, 500))
-	require.Equal(t, "no win", v.outcome)
+	require.Equal(t, "no win: filters 1.00x the bytes, reads level within noise", v.outcome)
+
+	v = absentKeysVerdict(phases(1000, 1000, 2, 1, 2, 1, 500))
+	require.Equal(t, "win: reads 2.00x faster", v.outcome)
 }
 
 func TestRocksDBSeedVerdict(t *testing.T) {
@@ -241,10 +245,11 @@ func TestSpeedDirection(t *testing.T) {
 		word string
 	}{
 		{speed{2, 1.5, 3}, 1, "2.00x faster"},
-		{speed{2, 0.95, 3}, 0, "level within noise (runs 0.95x-3.00x)"},
+		{speed{2, 0.95, 3}, 1, "2.00x faster (median; runs 0.95x-3.00x)"},
 		{speed{1.05, 1.05, 1.05}, 0, "level within noise"},
-		{speed{0.7, 0.6, 0.8}, -1, "slower (0.70x)"},
-		{speed{0.7, 0.6, 1.2}, 0, "level within noise (runs 0.60x-1.20x)"},
+		{speed{1.05, 0.8, 1.3}, 0, "level within noise (median; runs 0.80x-1.30x)"},
+		{speed{0.7, 0.6, 0.8}, -1, "0.70x as fast"},
+		{speed{0.7, 0.6, 1.2}, -1, "0.70x as fast (median; runs 0.60x-1.20x)"},
 		{speed{math.NaN(), math.NaN(), math.NaN()}, 0, "level within noise"},
 	} {
 		require.Equal(t, tc.dir, tc.s.direction(), "%+v", tc.s)
