@@ -495,8 +495,9 @@ func (p *phaseResult) byEngine(bench, engine string) []*result {
 // range.
 type speed struct {
 	median float64
-	// lo and hi are the smallest and largest per-run ratios.
+	// lo and hi are the smallest and largest per-run ratios, of n runs.
 	lo, hi float64
+	n      int
 }
 
 // opsRatio is pebblerf's ops/sec over upstream's, each run paired with the
@@ -533,7 +534,7 @@ func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float6
 	if len(ratios) == 0 {
 		return speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
 	}
-	return speed{median: median(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios)}
+	return speed{median: median(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
 }
 
 // direction judges a speed ratio by its median: +1 faster, -1 slower, 0
@@ -549,21 +550,25 @@ func (s speed) direction() int {
 }
 
 // word says what a speed ratio means, in the verdict's words, with the
-// range of the runs when some run disagrees with the median (on a shared
-// machine one run can be disturbed by other work).
+// range of the runs when some run disagrees with the median, and "one run"
+// when there was only one (on a shared machine one run can be disturbed by
+// other work).
 func (s speed) word() string {
 	spread := ""
-	if s.lo < s.hi {
+	switch {
+	case s.lo < s.hi:
 		spread = fmt.Sprintf(" (median; runs %s-%s)", fmtRatio(s.lo), fmtRatio(s.hi))
+	case s.n == 1:
+		spread = " (one run)"
 	}
 	switch s.direction() {
 	case 1:
-		if s.lo > 1 {
+		if s.lo > 1 && s.n > 1 {
 			spread = ""
 		}
 		return fmt.Sprintf("%s faster%s", fmtRatio(s.median), spread)
 	case -1:
-		if s.hi < 1 {
+		if s.hi < 1 && s.n > 1 {
 			spread = ""
 		}
 		return fmt.Sprintf("%s as fast%s", fmtRatio(s.median), spread)

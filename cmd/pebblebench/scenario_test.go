@@ -155,7 +155,7 @@ func TestSeekVerdict(t *testing.T) {
 	require.Contains(t, v.line, "upstream Pebble")
 
 	v = verdictOf(read([]float64{1.02}, []float64{1}, 1000, 1000))
-	require.Equal(t, "no win: seeks level within noise", v.outcome)
+	require.Equal(t, "no win: seeks level within noise (one run)", v.outcome)
 
 	// A median past the threshold with one run the other way is claimed,
 	// and the runs' range is stated.
@@ -199,25 +199,25 @@ func TestAbsentKeysVerdict(t *testing.T) {
 	}
 	v := absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 500))
 	require.Equal(t, "0.70x filter bytes, 1.00x filtered, 1.00x ops/sec, 1.00x CPU speed", v.headline)
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise (one run)", v.outcome)
 
 	// Wall time slowed by load, thread CPU level: still level.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.3, 1, 1, 500))
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise (one run)", v.outcome)
 	require.Contains(t, v.line, "0.77x ops/sec")
 
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.5, 1, 1.5, 500))
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads 0.67x as fast", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads 0.67x as fast (one run)", v.outcome)
 
 	// Smaller filters that rule out fewer lookups are no win.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 400))
-	require.Equal(t, "no win: filters 0.70x the bytes, reads level within noise", v.outcome)
+	require.Equal(t, "no win: filters 0.70x the bytes, reads level within noise (one run)", v.outcome)
 
 	v = absentKeysVerdict(phases(1000, 1000, 1, 1, 1, 1, 500))
-	require.Equal(t, "no win: filters 1.00x the bytes, reads level within noise", v.outcome)
+	require.Equal(t, "no win: filters 1.00x the bytes, reads level within noise (one run)", v.outcome)
 
 	v = absentKeysVerdict(phases(1000, 1000, 2, 1, 2, 1, 500))
-	require.Equal(t, "win: reads 2.00x faster", v.outcome)
+	require.Equal(t, "win: reads 2.00x faster (one run)", v.outcome)
 }
 
 func TestRocksDBSeedVerdict(t *testing.T) {
@@ -244,13 +244,15 @@ func TestSpeedDirection(t *testing.T) {
 		dir  int
 		word string
 	}{
-		{speed{2, 1.5, 3}, 1, "2.00x faster"},
-		{speed{2, 0.95, 3}, 1, "2.00x faster (median; runs 0.95x-3.00x)"},
-		{speed{1.05, 1.05, 1.05}, 0, "level within noise"},
-		{speed{1.05, 0.8, 1.3}, 0, "level within noise (median; runs 0.80x-1.30x)"},
-		{speed{0.7, 0.6, 0.8}, -1, "0.70x as fast"},
-		{speed{0.7, 0.6, 1.2}, -1, "0.70x as fast (median; runs 0.60x-1.20x)"},
-		{speed{math.NaN(), math.NaN(), math.NaN()}, 0, "level within noise"},
+		{speed{2, 1.5, 3, 3}, 1, "2.00x faster"},
+		{speed{2, 0.95, 3, 3}, 1, "2.00x faster (median; runs 0.95x-3.00x)"},
+		{speed{2, 2, 2, 1}, 1, "2.00x faster (one run)"},
+		{speed{1.05, 1.05, 1.05, 2}, 0, "level within noise"},
+		{speed{1.05, 0.8, 1.3, 3}, 0, "level within noise (median; runs 0.80x-1.30x)"},
+		{speed{0.7, 0.6, 0.8, 3}, -1, "0.70x as fast"},
+		{speed{0.7, 0.7, 0.7, 1}, -1, "0.70x as fast (one run)"},
+		{speed{0.7, 0.6, 1.2, 3}, -1, "0.70x as fast (median; runs 0.60x-1.20x)"},
+		{speed{math.NaN(), math.NaN(), math.NaN(), 0}, 0, "level within noise"},
 	} {
 		require.Equal(t, tc.dir, tc.s.direction(), "%+v", tc.s)
 		require.Equal(t, tc.word, tc.s.word(), "%+v", tc.s)
