@@ -2,9 +2,9 @@ package pebble
 
 import (
 	"context"
+	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Batch is upstream Pebble's Batch. Indexed batches hand out iterators, which
@@ -12,7 +12,7 @@ import (
 // its upstream signature.
 type Batch struct {
 	*upstream.Batch
-	stats *seekstats.Statistics // nil: statistics off (statistics.go)
+	readerHooks // the DB's, without range filters (see Iterator)
 }
 
 // upstream returns the upstream batch, or nil for a nil *Batch so that
@@ -29,18 +29,22 @@ func (b *Batch) Apply(batch *Batch, opts *WriteOptions) error {
 	return b.Batch.Apply(batch.upstream(), opts)
 }
 
+// Get is upstream's Batch.Get.
+func (b *Batch) Get(key []byte) ([]byte, io.Closer, error) {
+	if b.stats == nil {
+		return b.Batch.Get(key)
+	}
+	return b.get(key, b.Batch.Get)
+}
+
 // NewIter is upstream's Batch.NewIter.
 func (b *Batch) NewIter(o *IterOptions) (*Iterator, error) {
-	rb, t, o := prepareIter(b.stats, nil, nil, o)
-	it, err := b.Batch.NewIter(o)
-	return wrapPrepared(it, err, rb, t)
+	return b.newIter(context.Background(), b.Batch, o)
 }
 
 // NewIterWithContext is upstream's Batch.NewIterWithContext.
 func (b *Batch) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	rb, t, o := prepareIter(b.stats, nil, nil, o)
-	it, err := b.Batch.NewIterWithContext(ctx, o)
-	return wrapPrepared(it, err, rb, t)
+	return b.newIter(ctx, b.Batch, o)
 }
 
 // NewBatchOnlyIter is upstream's Batch.NewBatchOnlyIter.

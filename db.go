@@ -2,8 +2,11 @@ package pebble
 
 import (
 	"context"
+	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -14,57 +17,89 @@ import (
 // reads made through them stay visible to the plug-ins.
 type DB struct {
 	*upstream.DB
-	stats *seekstats.Statistics // nil: statistics off (statistics.go)
-	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
-	// cmp is the DB's comparer.
-	rangeFilter *rangefilter.RangeFilterPolicy
-	cmp         Compare
+	// readerHooks are the statistics (nil: off) and the hooks every
+	// iterator of the DB, its snapshots and its batches gets.
+	readerHooks
+	// rangeFilter is the DB's range-filter policy (nil: off), and
+	// pointCounters count its point filters' events (counters.go).
+	rangeFilter   *rangefilter.Policy
+	pointCounters *pointfilter.Counters
 	// comparer is the comparer the DB was opened with, for range queries.
 	comparer *Comparer
+	// layouts caches the LSM's file layout for range queries, so that a
+	// planner made per query costs no rebuild.
+	layouts querybuilder.LayoutCache
 	// stopBackground stops the shape driver and the compaction advisor.
 	stopBackground func()
 }
 
-// wrapIter wraps an upstream iterator for db (nil for iterators that read no
-// DB, such as external iterators), keeping upstream's nil-on-error contract.
-func wrapIter(it *upstream.Iterator, err error) (*Iterator, error) {
-	if err != nil {
-		return nil, err
+// newDB wraps db, opened with the plug-ins in; stop stops their background
+// work. It is the one place a DB is built.
+func newDB(db *upstream.DB, in *installed, stop func()) *DB {
+	return &DB{
+		DB:             db,
+		readerHooks:    newReaderHooks(in.stats, in.rangeFilter, in.comparer.Compare),
+		rangeFilter:    in.rangeFilter,
+		pointCounters:  in.pointCounters,
+		comparer:       in.comparer,
+		stopBackground: stop,
 	}
-	return &Iterator{Iterator: it}, nil
 }
 
-// wrapBatch wraps a batch of d so that its Gets and iterators report to
-// d's statistics.
-func (d *DB) wrapBatch(b *upstream.Batch) *Batch {
-	return &Batch{Batch: b, stats: d.stats}
+// Close is upstream's DB.Close. It first stops the plug-ins' background work
+// (the shape driver and the compaction advisor), which would otherwise call
+// into a closed DB.
+func (d *DB) Close() error {
+	if stop := d.stopBackground; stop != nil {
+		d.stopBackground = nil
+		stop()
+	}
+	return d.DB.Close()
+}
+
+// Statistics returns the DB's seek and filter statistics, or nil if they
+// are off (Plugins.Statistics). A nil *seekstats.Statistics is usable: it
+// answers zero for every ticker.
+func (d *DB) Statistics() *seekstats.Statistics {
+	return d.stats
+}
+
+// Get is upstream's DB.Get.
+func (d *DB) Get(key []byte) ([]byte, io.Closer, error) {
+	if d.stats == nil {
+		return d.DB.Get(key)
+	}
+	return d.get(key, d.DB.Get)
 }
 
 // NewIter is upstream's DB.NewIter.
 func (d *DB) NewIter(o *IterOptions) (*Iterator, error) {
-	rb, t, o := prepareIter(d.stats, d.rangeFilter, d.cmp, o)
-	it, err := d.DB.NewIter(o)
-	return wrapPrepared(it, err, rb, t)
+	return d.newIter(context.Background(), d.DB, o)
 }
 
 // NewIterWithContext is upstream's DB.NewIterWithContext.
 func (d *DB) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	rb, t, o := prepareIter(d.stats, d.rangeFilter, d.cmp, o)
-	it, err := d.DB.NewIterWithContext(ctx, o)
-	return wrapPrepared(it, err, rb, t)
+	return d.newIter(ctx, d.DB, o)
 }
 
 // NewSnapshot is upstream's DB.NewSnapshot.
 func (d *DB) NewSnapshot() *Snapshot {
-	return &Snapshot{Snapshot: d.DB.NewSnapshot(), stats: d.stats, rangeFilter: d.rangeFilter, cmp: d.cmp}
+	return &Snapshot{Snapshot: d.DB.NewSnapshot(), readerHooks: d.readerHooks}
 }
 
 // NewEventuallyFileOnlySnapshot is upstream's
 // DB.NewEventuallyFileOnlySnapshot.
 func (d *DB) NewEventuallyFileOnlySnapshot(keyRanges []KeyRange) *EventuallyFileOnlySnapshot {
 	return &EventuallyFileOnlySnapshot{
-		EventuallyFileOnlySnapshot: d.DB.NewEventuallyFileOnlySnapshot(keyRanges), stats: d.stats,
-		rangeFilter: d.rangeFilter, cmp: d.cmp}
+		EventuallyFileOnlySnapshot: d.DB.NewEventuallyFileOnlySnapshot(keyRanges),
+		readerHooks:                d.readerHooks,
+	}
+}
+
+// wrapBatch wraps a batch of d so that its Gets and iterators report to
+// d's statistics.
+func (d *DB) wrapBatch(b *upstream.Batch) *Batch {
+	return &Batch{Batch: b, readerHooks: d.readerHooks.forBatch()}
 }
 
 // NewBatch is upstream's DB.NewBatch.
@@ -95,4 +130,55 @@ func (d *DB) Apply(batch *Batch, opts *WriteOptions) error {
 // ApplyNoSyncWait is upstream's DB.ApplyNoSyncWait.
 func (d *DB) ApplyNoSyncWait(batch *Batch, opts *WriteOptions) error {
 	return d.DB.ApplyNoSyncWait(batch.upstream(), opts)
+}
+
+// RangeQuery is a planned bounded read (package querybuilder): an iterator
+// with upstream's methods and results, which gives Pebble the tightest
+// bounds that are still correct, so that sorted runs and tables that cannot
+// answer the read are never opened.
+type RangeQuery = querybuilder.Iterator
+
+// RangeQueryOptions configure how range queries are planned. Comparer, if
+// nil, is the comparer the DB was opened with; RangeFilters, if nil, are
+// the DB's range filters when Plugins.RangeFilter is on.
+type RangeQueryOptions = querybuilder.Options
+
+// QueryPlan is how a range query reads the LSM.
+type QueryPlan = querybuilder.Plan
+
+// The plans a range query can be forced to; PlanAuto chooses per query.
+const (
+	PlanAuto    = querybuilder.PlanAuto
+	PlanPlain   = querybuilder.PlanPlain
+	PlanStepped = querybuilder.PlanStepped
+	PlanPrefix  = querybuilder.PlanPrefix
+)
+
+// RangeQueries returns a planner for reads on d. The planner shares the
+// DB's layout cache, so making one per query is cheap. With statistics on
+// (Plugins.Statistics), range queries report their seeks, data-block loads
+// and value reads to them as NewIter's iterators do, unless o.Observe is
+// set.
+func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
+	if o.Comparer == nil {
+		o.Comparer = d.comparer
+	}
+	if o.Observe == nil {
+		o.Observe = d.hooks.Observe
+	}
+	if o.RangeFilters == nil {
+		o.RangeFilters = d.hooks.RangeFilters
+	}
+	return querybuilder.NewWithCache(d.DB, o, &d.layouts)
+}
+
+// NewRangeQuery returns a planned iterator over o's bounds: a drop-in for
+// NewIter whose results are identical. qo may be nil (auto plan, the DB's
+// comparer).
+func (d *DB) NewRangeQuery(o *IterOptions, qo *RangeQueryOptions) (*RangeQuery, error) {
+	var opts RangeQueryOptions
+	if qo != nil {
+		opts = *qo
+	}
+	return d.RangeQueries(opts).NewIter(o)
 }

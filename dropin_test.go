@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -105,7 +106,7 @@ func TestWrapperMethodSets(t *testing.T) {
 		for i := 0; i < up.NumMethod(); i++ {
 			want := up.Method(i)
 			got, ok := ours.MethodByName(want.Name)
-			if !assertTrue(t, ok, "%s lacks method %s", ours, want.Name) {
+			if !assert.Truef(t, ok, "%s lacks method %s", ours, want.Name) {
 				continue
 			}
 			wantType, gotType := want.Type, got.Type
@@ -125,14 +126,6 @@ func TestWrapperMethodSets(t *testing.T) {
 			}
 		}
 	}
-}
-
-func assertTrue(t *testing.T, ok bool, format string, args ...interface{}) bool {
-	t.Helper()
-	if !ok {
-		t.Errorf(format, args...)
-	}
-	return ok
 }
 
 func substitute(t reflect.Type) reflect.Type {

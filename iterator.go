@@ -2,18 +2,70 @@ package pebble
 
 import (
 	"context"
+	"sync"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/querybuilder"
 )
 
 // Iterator is upstream Pebble's Iterator, wrapped so that plug-ins see the
-// values a caller reads. All upstream methods are available with their
+// reads a caller makes. All upstream methods are available with their
 // upstream signatures.
+//
+// An iterator of a reader with plug-ins keeps their state in a
+// querybuilder.IterHooks, the same state a planned range query keeps:
+//
+//   - Statistics (package seekstats): every absolute positioning is a seek
+//     for the per-table tickers, every value read may credit a table with
+//     USEFUL, and options changes keep the tracker's block-property filter
+//     in place.
+//   - Range filters (package rangefilter): an iterator with a bound carries
+//     a block-property filter for its bounds in IterOptions.PointKeyFilters,
+//     so Pebble skips, before reading any block, each table holding no key in
+//     range. Pebble keeps the filters across SetBounds, so bounds within the
+//     filter's go to SetBounds (a filter for wider bounds only prunes less)
+//     and any others to SetOptions with a new filter, which rebuilds Pebble's
+//     iterator stack: widening the bounds costs a rebuild, never a wrong
+//     answer.
+//
+// Without plug-ins a method costs one nil check.
+//
+// Iterators over an indexed batch get no range filter: SetOptions refreshes
+// such an iterator's view of the batch and SetBounds does not, so turning
+// one into the other would change what the caller sees.
 type Iterator struct {
 	*upstream.Iterator
-	stats  *seekstats.IterTracker // nil: statistics off (statistics_iter.go)
-	bounds *rangeBounds           // nil: range filters off (rangefilter_iter.go)
+	// h is the plug-in state; nil for an iterator of a reader without
+	// plug-ins (and of none, such as an external iterator), and after Close.
+	h *querybuilder.IterHooks
+}
+
+// iterHooksPool recycles iterators' plug-in state: programs that open an
+// iterator per seek (db_bench's seekrandom does) would otherwise allocate
+// one, with its copies of the options, per seek.
+var iterHooksPool = sync.Pool{New: func() any { return new(querybuilder.IterHooks) }}
+
+// wrapIter wraps an upstream iterator that has no plug-in state, keeping
+// upstream's nil-on-error contract.
+func wrapIter(it *upstream.Iterator, err error) (*Iterator, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &Iterator{Iterator: it}, nil
+}
+
+// wrapHooked wraps an upstream iterator opened with options from h.
+func wrapHooked(it *upstream.Iterator, err error, h *querybuilder.IterHooks) (*Iterator, error) {
+	if err != nil {
+		releaseHooks(h)
+		return nil, err
+	}
+	return &Iterator{Iterator: it, h: h}, nil
+}
+
+func releaseHooks(h *querybuilder.IterHooks) {
+	h.Release()
+	iterHooksPool.Put(h)
 }
 
 // Clone is upstream's Iterator.Clone.
@@ -23,26 +75,150 @@ func (i *Iterator) Clone(opts CloneOptions) (*Iterator, error) {
 
 // CloneWithContext is upstream's Iterator.CloneWithContext. The clone gets
 // plug-in state of its own: a range filter for its bounds and a statistics
-// tracker, since sharing the original's would mix their seeks.
+// tracker, since sharing the original's would mix their seeks. Without
+// options of its own it inherits the caller's options, as upstream's clone
+// does, not the plug-ins' filters.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*Iterator, error) {
-	var rb *rangeBounds
-	if i.bounds != nil {
-		rb = &rangeBounds{policy: i.bounds.policy, cmp: i.bounds.cmp}
-		base := opts.IterOptions
-		if base == nil {
-			base = &i.bounds.opts
+	if i.h == nil {
+		return wrapIter(i.Iterator.CloneWithContext(ctx, opts))
+	}
+	h := iterHooksPool.Get().(*querybuilder.IterHooks)
+	opts.IterOptions = h.InitClone(i.h, opts.IterOptions)
+	it, err := i.Iterator.CloneWithContext(ctx, opts)
+	return wrapHooked(it, err, h)
+}
+
+// seek runs one of the seeks that take a key as an observed seek. The seek
+// is a method expression, so passing it allocates nothing.
+func (i *Iterator) seek(prefix bool, fn func(*upstream.Iterator, []byte) bool, key []byte) bool {
+	i.h.BeginSeek(prefix)
+	return i.h.EndSeek(fn(i.Iterator, key))
+}
+
+// seekWithLimit is seek for the WithLimit seeks.
+func (i *Iterator) seekWithLimit(
+	fn func(*upstream.Iterator, []byte, []byte) IterValidityState, key, limit []byte,
+) IterValidityState {
+	i.h.BeginSeek(false)
+	return i.h.EndSeekState(fn(i.Iterator, key, limit))
+}
+
+// SeekGE is upstream's Iterator.SeekGE.
+func (i *Iterator) SeekGE(key []byte) bool {
+	if i.h == nil {
+		return i.Iterator.SeekGE(key)
+	}
+	return i.seek(false, (*upstream.Iterator).SeekGE, key)
+}
+
+// SeekGEWithLimit is upstream's Iterator.SeekGEWithLimit.
+func (i *Iterator) SeekGEWithLimit(key []byte, limit []byte) IterValidityState {
+	if i.h == nil {
+		return i.Iterator.SeekGEWithLimit(key, limit)
+	}
+	return i.seekWithLimit((*upstream.Iterator).SeekGEWithLimit, key, limit)
+}
+
+// SeekPrefixGE is upstream's Iterator.SeekPrefixGE.
+func (i *Iterator) SeekPrefixGE(key []byte) bool {
+	if i.h == nil {
+		return i.Iterator.SeekPrefixGE(key)
+	}
+	return i.seek(true, (*upstream.Iterator).SeekPrefixGE, key)
+}
+
+// SeekLT is upstream's Iterator.SeekLT.
+func (i *Iterator) SeekLT(key []byte) bool {
+	if i.h == nil {
+		return i.Iterator.SeekLT(key)
+	}
+	return i.seek(false, (*upstream.Iterator).SeekLT, key)
+}
+
+// SeekLTWithLimit is upstream's Iterator.SeekLTWithLimit.
+func (i *Iterator) SeekLTWithLimit(key []byte, limit []byte) IterValidityState {
+	if i.h == nil {
+		return i.Iterator.SeekLTWithLimit(key, limit)
+	}
+	return i.seekWithLimit((*upstream.Iterator).SeekLTWithLimit, key, limit)
+}
+
+// First is upstream's Iterator.First.
+func (i *Iterator) First() bool {
+	if i.h == nil {
+		return i.Iterator.First()
+	}
+	return i.seek(false, firstOf, nil)
+}
+
+// Last is upstream's Iterator.Last.
+func (i *Iterator) Last() bool {
+	if i.h == nil {
+		return i.Iterator.Last()
+	}
+	return i.seek(false, lastOf, nil)
+}
+
+func firstOf(it *upstream.Iterator, _ []byte) bool { return it.First() }
+func lastOf(it *upstream.Iterator, _ []byte) bool  { return it.Last() }
+
+// onValue reports that the caller reads the current value.
+func (i *Iterator) onValue() {
+	if i.h != nil && i.h.Observed() {
+		i.h.OnValue(i.Iterator.Key())
+	}
+}
+
+// Value is upstream's Iterator.Value.
+func (i *Iterator) Value() []byte {
+	i.onValue()
+	return i.Iterator.Value()
+}
+
+// ValueAndErr is upstream's Iterator.ValueAndErr.
+func (i *Iterator) ValueAndErr() ([]byte, error) {
+	i.onValue()
+	return i.Iterator.ValueAndErr()
+}
+
+// LazyValue is upstream's Iterator.LazyValue. Asking for the lazy value
+// counts as reading it.
+func (i *Iterator) LazyValue() LazyValue {
+	i.onValue()
+	return i.Iterator.LazyValue()
+}
+
+// SetBounds is upstream's Iterator.SetBounds. With range filters on, bounds
+// outside the attached filter's are set through SetOptions with a new
+// filter (see the type's comment).
+func (i *Iterator) SetBounds(lower, upper []byte) {
+	if i.h != nil {
+		if o := i.h.SetBounds(lower, upper); o != nil {
+			i.Iterator.SetOptions(o)
+			return
 		}
-		opts.IterOptions = rb.attach(base)
 	}
-	var w *Iterator
-	var err error
-	if i.stats != nil {
-		w, err = i.cloneTracked(ctx, opts)
-	} else {
-		w, err = wrapIter(i.Iterator.CloneWithContext(ctx, opts))
+	i.Iterator.SetBounds(lower, upper)
+}
+
+// SetOptions is upstream's Iterator.SetOptions. Range filters are rebuilt
+// for the new bounds; with statistics on, the options also carry the
+// tracker's block-property filter. Either way Pebble rebuilds the iterator
+// stack.
+func (i *Iterator) SetOptions(o *IterOptions) {
+	if i.h != nil {
+		o = i.h.SetOptions(o)
 	}
-	if w != nil {
-		w.bounds = rb
+	i.Iterator.SetOptions(o)
+}
+
+// Close is upstream's Iterator.Close. The plug-in state goes back to its
+// pool.
+func (i *Iterator) Close() error {
+	err := i.Iterator.Close()
+	if h := i.h; h != nil {
+		i.h = nil
+		releaseHooks(h)
 	}
-	return w, err
+	return err
 }

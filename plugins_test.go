@@ -6,6 +6,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -41,7 +42,7 @@ func scanBytes(t *testing.T, it *Iterator) ([]string, uint64) {
 
 func TestRangeFilterPlugin(t *testing.T) {
 	plain := gappyDB(t, Plugins{})
-	filtered := gappyDB(t, Plugins{RangeFilter: &rangefilter.RangeFilterConfig{BitsPerKey: 16}})
+	filtered := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
 
 	// An empty range: key105..key109 holds nothing in any table.
 	for _, db := range []*DB{plain, filtered} {
@@ -70,11 +71,11 @@ func TestRangeFilterPlugin(t *testing.T) {
 
 func TestPluginErrorsNameTheirField(t *testing.T) {
 	opts := &Options{FS: vfs.NewMem()}
-	_, err := OpenWithPlugins("db", opts, Plugins{RangeFilter: &rangefilter.RangeFilterConfig{BitsPerKey: 1000}})
+	_, err := OpenWithPlugins("db", opts, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 1000}})
 	require.ErrorContains(t, err, "Plugins.RangeFilter")
 	_, err = OpenWithPlugins("db", opts, Plugins{Advisor: &compactionext.AdvisorConfig{}})
 	require.ErrorContains(t, err, "Plugins.Advisor")
-	_, err = OpenWithPlugins("db", opts, Plugins{Filters: &compactionext.FilterPlan{BitsPerKey: -3}})
+	_, err = OpenWithPlugins("db", opts, Plugins{Filters: &pointfilter.Plan{BitsPerKey: -3}})
 	require.ErrorContains(t, err, "BitsPerKey")
 }
 
@@ -87,8 +88,8 @@ func TestOpenLeavesOptionsAlone(t *testing.T) {
 	collectors, filters, listener := len(opts.BlockPropertyCollectors), len(opts.Filters), *opts.EventListener
 	db, err := OpenWithPlugins("db", opts, Plugins{
 		Statistics:  true,
-		Filters:     &compactionext.FilterPlan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true},
-		RangeFilter: &rangefilter.RangeFilterConfig{BitsPerKey: 12},
+		Filters:     &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true},
+		RangeFilter: &rangefilter.Config{BitsPerKey: 12},
 		Shape:       &compactionext.ManyRuns{Runs: 4},
 		Advisor:     &compactionext.AdvisorConfig{},
 	})

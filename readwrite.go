@@ -3,6 +3,11 @@ package pebble
 import (
 	"context"
 	"io"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/querybuilder"
+	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Reader is upstream's Reader, over this package's Iterator: DB, Batch,
@@ -37,4 +42,77 @@ var (
 	_ Reader = (*EventuallyFileOnlySnapshot)(nil)
 	_ Writer = (*DB)(nil)
 	_ Writer = (*Batch)(nil)
+
+	// The statistics' tracker is the iterators' observer.
+	_ querybuilder.Observer = (*seekstats.IterTracker)(nil)
 )
+
+// readerHooks are the plug-ins of one reader, embedded in each reader's
+// wrapper (DB, Snapshot, EventuallyFileOnlySnapshot, Batch): the
+// statistics its Gets report to, and the hooks its iterators get. A
+// snapshot or batch gets a copy of its DB's.
+type readerHooks struct {
+	stats *seekstats.Statistics // nil: statistics off
+	hooks querybuilder.Hooks
+}
+
+// newReaderHooks returns the hooks of a DB with statistics stats (nil: off)
+// and range filters of policy (nil: off) for comparer cmp.
+func newReaderHooks(
+	stats *seekstats.Statistics, policy *rangefilter.Policy, cmp Compare,
+) readerHooks {
+	r := readerHooks{stats: stats}
+	if stats != nil {
+		r.hooks.Observe = func(o *IterOptions) (querybuilder.Observer, *IterOptions) {
+			t, o := stats.NewIter(o)
+			return t, o
+		}
+	}
+	if policy != nil {
+		r.hooks.Compare = cmp
+		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
+			if lower == nil && upper == nil {
+				return nil
+			}
+			// The hooks keep the bounds' bytes for as long as the filter
+			// is used, so it may alias them: one allocation per filter.
+			o := IterOptions{LowerBound: lower, UpperBound: upper}
+			policy.AttachOwnedBoundsFilter(&o, new(rangefilter.BoundsFilterSlot))
+			return o.PointKeyFilters
+		}
+	}
+	return r
+}
+
+// forBatch returns the hooks of an indexed batch's iterators: no range
+// filters (see Iterator).
+func (r readerHooks) forBatch() readerHooks {
+	r.hooks.RangeFilters, r.hooks.Compare = nil, nil
+	return r
+}
+
+// iterSource is an upstream reader. Each one's NewIter is its
+// NewIterWithContext with a background context.
+type iterSource interface {
+	NewIterWithContext(ctx context.Context, o *IterOptions) (*upstream.Iterator, error)
+}
+
+// newIter opens an iterator of src, which r's wrapper embeds, with r's
+// plug-ins attached.
+func (r *readerHooks) newIter(ctx context.Context, src iterSource, o *IterOptions) (*Iterator, error) {
+	if !r.hooks.Enabled() {
+		return wrapIter(src.NewIterWithContext(ctx, o))
+	}
+	h := iterHooksPool.Get().(*querybuilder.IterHooks)
+	it, err := src.NewIterWithContext(ctx, h.Init(&r.hooks, o, true /* observe */))
+	return wrapHooked(it, err, h)
+}
+
+// get runs a Get through fn, reporting its filter checks to the statistics,
+// which must be on.
+func (r *readerHooks) get(key []byte, fn func([]byte) ([]byte, io.Closer, error)) ([]byte, io.Closer, error) {
+	g := r.stats.BeginGet(key)
+	v, c, err := fn(key)
+	g.End(err)
+	return v, c, err
+}

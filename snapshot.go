@@ -2,59 +2,58 @@ package pebble
 
 import (
 	"context"
+	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Snapshot is upstream Pebble's Snapshot; its iterators are this package's.
 type Snapshot struct {
 	*upstream.Snapshot
-	stats *seekstats.Statistics // nil: statistics off (statistics.go)
-	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
-	// cmp is the DB's comparer.
-	rangeFilter *rangefilter.RangeFilterPolicy
-	cmp         Compare
+	readerHooks // the DB's
+}
+
+// Get is upstream's Snapshot.Get.
+func (s *Snapshot) Get(key []byte) ([]byte, io.Closer, error) {
+	if s.stats == nil {
+		return s.Snapshot.Get(key)
+	}
+	return s.get(key, s.Snapshot.Get)
 }
 
 // NewIter is upstream's Snapshot.NewIter.
 func (s *Snapshot) NewIter(o *IterOptions) (*Iterator, error) {
-	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
-	it, err := s.Snapshot.NewIter(o)
-	return wrapPrepared(it, err, rb, t)
+	return s.newIter(context.Background(), s.Snapshot, o)
 }
 
 // NewIterWithContext is upstream's Snapshot.NewIterWithContext.
 func (s *Snapshot) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
-	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
-	it, err := s.Snapshot.NewIterWithContext(ctx, o)
-	return wrapPrepared(it, err, rb, t)
+	return s.newIter(ctx, s.Snapshot, o)
 }
 
 // EventuallyFileOnlySnapshot is upstream Pebble's EventuallyFileOnlySnapshot;
 // its iterators are this package's.
 type EventuallyFileOnlySnapshot struct {
 	*upstream.EventuallyFileOnlySnapshot
-	stats *seekstats.Statistics // nil: statistics off (statistics.go)
-	// rangeFilter is nil while range filters are off (rangefilter_iter.go);
-	// cmp is the DB's comparer.
-	rangeFilter *rangefilter.RangeFilterPolicy
-	cmp         Compare
+	readerHooks // the DB's
+}
+
+// Get is upstream's EventuallyFileOnlySnapshot.Get.
+func (s *EventuallyFileOnlySnapshot) Get(key []byte) ([]byte, io.Closer, error) {
+	if s.stats == nil {
+		return s.EventuallyFileOnlySnapshot.Get(key)
+	}
+	return s.get(key, s.EventuallyFileOnlySnapshot.Get)
 }
 
 // NewIter is upstream's EventuallyFileOnlySnapshot.NewIter.
 func (s *EventuallyFileOnlySnapshot) NewIter(o *IterOptions) (*Iterator, error) {
-	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
-	it, err := s.EventuallyFileOnlySnapshot.NewIter(o)
-	return wrapPrepared(it, err, rb, t)
+	return s.newIter(context.Background(), s.EventuallyFileOnlySnapshot, o)
 }
 
 // NewIterWithContext is upstream's EventuallyFileOnlySnapshot.NewIterWithContext.
 func (s *EventuallyFileOnlySnapshot) NewIterWithContext(
 	ctx context.Context, o *IterOptions,
 ) (*Iterator, error) {
-	rb, t, o := prepareIter(s.stats, s.rangeFilter, s.cmp, o)
-	it, err := s.EventuallyFileOnlySnapshot.NewIterWithContext(ctx, o)
-	return wrapPrepared(it, err, rb, t)
+	return s.newIter(ctx, s.EventuallyFileOnlySnapshot, o)
 }

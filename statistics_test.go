@@ -27,7 +27,7 @@ func TestStatisticsOff(t *testing.T) {
 	require.Nil(t, db.Statistics())
 	it, err := db.NewIter(nil)
 	require.NoError(t, err)
-	require.Nil(t, it.stats)
+	require.Nil(t, it.h)
 	require.True(t, it.SeekGE([]byte("a")))
 	require.Equal(t, []byte("a"), it.Value())
 	require.NoError(t, it.Close())
@@ -64,9 +64,9 @@ func TestStatisticsWrappers(t *testing.T) {
 
 	// A clone has a tracker of its own and inherits the options.
 	clone, err := it.Clone(CloneOptions{})
-	require.NotSame(t, it.stats, clone.stats)
+	require.NotSame(t, it.h, clone.h)
 	seekAndRead(clone, err)
-	require.EqualValues(t, []byte("a"), clone.stats.Options().LowerBound)
+	require.EqualValues(t, []byte("a"), clone.h.Options().LowerBound)
 	require.EqualValues(t, 1, s.Pop("pebblerf.l0.seek.data"))
 	require.NoError(t, clone.Close())
 	require.NoError(t, it.Close())

@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 )
 
 // AdvisorConfig configures the compaction advisor.
@@ -51,20 +52,20 @@ type AdvisorConfig struct {
 	// writes it compacts nothing but L0 tables over an empty range below.
 	WriteBudget float64
 	// ShapeMergeDepth is the depth (L0 sublevels) at which the shape's own
-	// compactions merge a unit of L0 (tables that overlap only each other)
-	// into the level below, if it has such a rule. Install sets it from the
-	// profile when it is zero: ManyRuns gives Runs-1, the depth at which a
-	// unit is due. The data below a unit is then rewritten by the shape
-	// anyway, once per ShapeMergeDepth flushes over it, and an advisor merge
-	// that takes the depth over a table from in to out only brings that
+	// compactions merge a unit of L0 (tables that overlap only each other) into
+	// the level below, if it has such a rule: MergeDepth of the profile, which
+	// pebble.OpenWithPlugins sets when it is zero (ManyRuns gives Runs-1, the
+	// depth at which a unit is due). The data below a unit is then rewritten by
+	// the shape anyway, once per ShapeMergeDepth flushes over it, and an advisor
+	// merge that takes the depth over a table from in to out only brings that
 	// rewrite forward: it adds the fraction 1-(in-out)/ShapeMergeDepth of a
-	// rewrite over a long run, and that is what the budget is charged. The
-	// flush an advisor compaction forces deepens every unit by one, which
-	// brings the shape's next rewrite of everything below L0 nearer by
-	// 1/ShapeMergeDepth; that is charged too. This is a model of the shape's
-	// rule, so the bound WriteBudget gives holds as far as the shape follows
-	// it. Zero (Leveled) or negative: the shape has no such rule, or it is not
-	// to be counted on, and every byte rewritten below L0 is charged in full.
+	// rewrite over a long run, and that is what the budget is charged. The flush
+	// an advisor compaction forces deepens every unit by one, which brings the
+	// shape's next rewrite of everything below L0 nearer by 1/ShapeMergeDepth;
+	// that is charged too. This is a model of the shape's rule, so the bound
+	// WriteBudget gives holds as far as the shape follows it. Zero (Leveled) or
+	// negative: the shape has no such rule, or it is not to be counted on, and
+	// every byte rewritten below L0 is charged in full.
 	ShapeMergeDepth int
 	// Clock is the time source (default RealClock).
 	Clock Clock
@@ -143,7 +144,7 @@ type Decision struct {
 	// take away at least MinRuns-1 runs (what merging MinRuns into one
 	// does): one over a range that faces few runs, with a run past it
 	// that stays and the forced flush's, leaves a seek there about as
-	// expensive as before (measured: a compaction from 3 runs to 3).
+	// expensive as before.
 	// The prediction is approximate: it counts the forced flush whenever
 	// the WAL holds data (Compact flushes only a memtable that overlaps the
 	// range, and with the WAL disabled it never counts one), and it lands
@@ -190,9 +191,7 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // The reach to the right is what makes a compaction pay for unbounded
 // seeks: Pebble's level iterator loads the first table ending at or after
 // the seek key in every run, so a seek into a freshly merged range still
-// pays for each L0 sublevel that holds a table further right. (Measured on
-// pebblebench's hot-range seeks: merging only the hot range left seeks
-// there no cheaper.)
+// pays for each L0 sublevel that holds a table further right.
 // Only one compaction runs at a time, at most one per MinInterval, none while
 // writes are stalled, and none beyond its write budget: the bytes below L0
 // its compactions rewrite, less those the shape would have rewritten anyway,
@@ -204,22 +203,18 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // Close cancels a queued compaction and waits.
 //
 // What a compaction costs the budget depends on the shape. On the many-runs
-// profile (with the depth Install sets; NewAdvisor alone leaves it 0) a unit
-// comes due Runs-1 deep, and the shape rewrites the data below it then; an
-// advisor merge that takes the depth over a table from in to out is charged
-// only the share 1-(in-out)/(Runs-1) of that rewrite, plus 1/(Runs-1) of
-// everything below L0 for the flush it forces (ShapeMergeDepth). On uniform
-// seeks it then merges all of L0 once a seek faces 10 to 12 runs, just before
-// the shape would sweep it, charged a tenth to a third of the bytes it
-// rewrites once L0's ages are even, and the runs a seek faces fall from about
-// 12 all the time to a sawtooth between 1 and 16, 7 on average. On
-// pebblebench's seed scenario this gave seeks/s, over the last 30 s of a 60 s
-// run, 2.4x to 3.5x those of the same shape without the advisor on uniform
-// seeks (2.8x to 3.4x normalised by upstream Pebble on the same shape in the
-// same run), and 2.3x and 2.9x on hot-range seeks (2.1x and 3.1x), for 1.08x
-// to 1.23x its write-amp. Charged in full, as on a shape with no merge depth,
-// the same budget bought a merge of about half the keys per cycle, and uniform
-// seeks gained only 1.2x and 1.4x, normalised.
+// profile (with the depth MergeDepth gives; NewAdvisor alone leaves it 0) a
+// unit comes due Runs-1 deep, and the shape rewrites the data below it then;
+// an advisor merge that takes the depth over a table from in to out is
+// charged only the share 1-(in-out)/(Runs-1) of that rewrite, plus
+// 1/(Runs-1) of everything below L0 for the flush it forces
+// (ShapeMergeDepth). That share is small for a merge just before the shape
+// would make it, so on uniform seeks the budget lets it merge all of L0
+// shortly before the shape would sweep it, and the runs a seek faces fall
+// from about Runs all the time to a sawtooth that is lower on average.
+// Charged in full, as on a shape with no merge depth, the same budget buys a
+// merge of only part of the keys per cycle, which leaves the rest as deep as
+// before. What this buys, measured, is in docs/benchmarks.md.
 //
 // Each compaction is reported to OnDecision and logged through the Options'
 // Logger with the range (keys redactable), its waste and the runs before and
@@ -236,7 +231,7 @@ type Advisor struct {
 	// Owned by the worker goroutine.
 	last   map[pebble.TableNum]uint64 // counts at the last look
 	scores map[pebble.TableNum]uint64 // decayed waste
-	buf    []TableWaste
+	buf    []tablewaste.Counts
 	// writtenAtStart is the bytes flushed and compacted when the advisor
 	// started; own all the bytes its compactions wrote since, and spent
 	// what they were charged (see charge).
@@ -288,6 +283,10 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 	a.monitor.Attach(opts)
 	return a, nil
 }
+
+// Config returns the advisor's configuration, with the defaults NewAdvisor
+// filled in.
+func (a *Advisor) Config() AdvisorConfig { return a.cfg }
 
 // SetEnabled switches the advisor on or off while it runs; off, it still
 // follows the waste counts but compacts nothing.

@@ -51,8 +51,7 @@ func (a *Advisor) charge(c candidate, wrote uint64) {
 // is made of whole units). This is a model of the shape's rule, and it errs
 // towards charging too little where the shape merges a unit later than at
 // D: ManyRuns does so while it waits for the memtable to fill or spreads a
-// clump, but rarely (on the seed scenario, 7 of its 59 merges once warm
-// were a flush past due, the rest due).
+// clump, which is rare once it is warm (docs/benchmarks.md counts it).
 func (a *Advisor) belowCredit(t pebble.SSTableInfo, units []l0Unit, start, end []byte) uint64 {
 	due := a.cfg.ShapeMergeDepth
 	if due <= 0 {

@@ -14,16 +14,17 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/stretchr/testify/require"
 )
 
 // fakeWaste is a WasteSource the test fills by hand.
 type fakeWaste struct {
 	mu     sync.Mutex
-	counts map[pebble.TableNum]TableWaste
+	counts map[pebble.TableNum]tablewaste.Counts
 }
 
-func (f *fakeWaste) TableWaste(dst []TableWaste) []TableWaste {
+func (f *fakeWaste) TableWaste(dst []tablewaste.Counts) []tablewaste.Counts {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, w := range f.counts {
@@ -37,7 +38,7 @@ func (f *fakeWaste) add(n uint64, tables ...pebble.SSTableInfo) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.counts == nil {
-		f.counts = make(map[pebble.TableNum]TableWaste)
+		f.counts = make(map[pebble.TableNum]tablewaste.Counts)
 	}
 	for _, t := range tables {
 		w := f.counts[t.FileNum]
@@ -576,6 +577,13 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 	require.Equal(t, 1, l.Best.RunsPredicted)
 	require.Equal(t, cost, l.Best.Charged, "no flush to force")
 	require.Equal(t, 1, db.Metrics().ReadAmp())
+}
+
+// TestAdvisorNeedsSource checks that an advisor with nothing to read its
+// waste counts from is refused.
+func TestAdvisorNeedsSource(t *testing.T) {
+	_, err := NewAdvisor(testOptions(), AdvisorConfig{})
+	require.ErrorContains(t, err, "WasteSource")
 }
 
 // TestAdvisorRejectsBadBudget checks that a write budget that is not a

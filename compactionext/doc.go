@@ -1,16 +1,7 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package compactionext holds what pebblerf does at flush and compaction
-// time, on top of upstream Pebble's exported API.
-//
-// When a memtable is flushed, or a compaction writes an sstable, Pebble runs
-// the block-property collectors listed in Options.BlockPropertyCollectors over
-// every key it writes. That is the one moment a table's contents pass through
-// code we control, so everything a reader later wants to know about a table
-// is gathered there: the small tag seekstats reads to attribute filter checks
-// to tables, the range filter's summary of the table's keys, and any user
-// collectors. Install assembles these collectors and the per-level point
-// filter plan into one set of options, so that opening a DB is one call.
+// Package compactionext shapes an LSM and compacts where reads are wasted,
+// on top of upstream Pebble's exported API.
 //
 // Where a flushed table lands, and when tables are merged, decides how many
 // sorted runs a read must consult: each memtable, each L0 sublevel and each
@@ -22,12 +13,17 @@
 // RocksDB's universal compaction does, for the workloads (and benchmarks) that
 // have them. Shape describes the runs a DB has at a moment.
 //
-// Finally, the statistics tell where reads are wasted: a data block loaded
-// that returned no value, a filter that said "maybe" and found nothing. The
-// Advisor reads those counts per table, finds key ranges where waste
+// The statistics (package seekstats) tell where reads are wasted: a data
+// block loaded that returned no value, a filter that said "maybe" and found
+// nothing. The Advisor reads those counts per table, finds key ranges where waste
 // concentrates across many runs, and compacts those ranges (reaching right
 // over the runs an unbounded seek into them still pays for), one at a
 // time, rate-limited, within a write budget earned by the DB's own writes,
 // never while writes are stalled, logging each decision. Compactions merge
 // runs but never change what a read returns.
+//
+// The package knows nothing of how the statistics are kept: the root
+// package (pebble.OpenWithPlugins) applies a profile, wires the statistics'
+// per-table counts into the advisor as its WasteSource, and starts both once
+// the DB is open.
 package compactionext

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/lsmview"
 )
 
 // l0Unit is the smallest part of L0 a manual compaction can take: a group of
@@ -40,11 +41,13 @@ func l0Units(l0 []pebble.SSTableInfo, compare pebble.Compare) []l0Unit {
 		if len(group) == 0 {
 			return
 		}
-		u := l0Unit{Smallest: group[0].Smallest.UserKey, Largest: largest, Tables: len(group),
-			Depth: len(l0Sublevels(group, compare))}
-		for _, t := range group {
-			u.Bytes += t.Size
+		u := l0Unit{Smallest: group[0].Smallest.UserKey, Largest: largest, Tables: len(group)}
+		tables := make([]lsmview.Table, len(group))
+		for i := range group {
+			tables[i] = lsmview.TableOf(&group[i])
+			u.Bytes += group[i].Size
 		}
+		u.Depth = len(lsmview.Sublevels(compare, tables))
 		units = append(units, u)
 		group = group[:0]
 	}

@@ -104,10 +104,9 @@ type ManyRuns struct {
 	// size of L6 tables (default MemTableSize/2, at least 64 KiB, with
 	// Pebble's 4 MiB default for a MemTableSize left at zero). Smaller
 	// slices make the count steadier and the merges smaller, at the cost of
-	// more, smaller L0 tables (SliceBytes/16 is L0's target file size): at
-	// MemTableSize/8 a flush became about 60 tables, and with a dozen
-	// sublevels of those Pebble's flushes slowed until writes stopped for
-	// seconds (measured on the seed scenario).
+	// more, smaller L0 tables (SliceBytes/16 is L0's target file size): a
+	// much smaller slice makes each flush dozens of tables, and with a dozen
+	// sublevels of those Pebble's flushes slow until writes stop.
 	SliceBytes int64
 	// MinInterval is the least time between two driver merges (default
 	// 200ms). A merge held back takes the flushes that came meanwhile into
@@ -146,7 +145,7 @@ type ManyRuns struct {
 func (p *ManyRuns) Name() string { return "many-runs" }
 
 // mergeDepth is the depth at which a unit is due: the driver merges it into
-// L6 then (see shapeMergeDepth).
+// L6 then (see MergeDepth).
 func (p *ManyRuns) mergeDepth() int { return p.Runs - 1 }
 
 // Apply implements Profile.
@@ -344,10 +343,8 @@ func (p *ManyRuns) endSweep() {
 // than staying near Runs. Merging right after a flush, when the new memtable
 // is nearly empty, always forced such a flush. Each forced flush also deepens
 // every unit as a full one does, so the fuller the memtable a merge flushes,
-// the fewer flushes and merges the same writes cost: in the seed scenario
-// (200-byte values, 4 MiB memtables, writes at 4 MB/s, 12 runs), waiting for
-// two thirds rather than half of MemTableSize cut flushes by a tenth and the
-// write-amp of one run from 1.27 to 1.19.
+// the fewer flushes and merges the same writes cost; hence two thirds, not
+// half (docs/benchmarks.md has the difference it made).
 //
 // The WAL holds less than MemTableSize when the memtable is full (Pebble's
 // arena also holds the skiplist's nodes: about 0.9 of it for 200-byte values,

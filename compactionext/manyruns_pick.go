@@ -73,7 +73,7 @@ func (p *ManyRuns) pick(units []l0Unit, bottom []pebble.SSTableInfo, flushes int
 // within each slice, the old part ahead of it few wide ones (the units of a
 // deepening slice join). Counting units made each merge take too much of the
 // old part, the sweep ended flushes early, and the ages it left were bunched:
-// in the seed scenario after a fill the count went to 15 and then fell to 7.
+// after a fill the count overshot Runs and then fell far below it.
 //
 // A unit counts as the slices that start after the unit before it and within
 // it, at least one (the first unit also counts the slices before it); the
@@ -84,8 +84,7 @@ func (p *ManyRuns) pick(units []l0Unit, bottom []pebble.SSTableInfo, flushes int
 // its share of them. And small units within one slice count one each, so
 // where L0 has several in a slice a merge takes fewer keys than its share of
 // slices. Counting those as nothing, so that a merge takes whole slices, held
-// the seed scenario's count in band less well: in 93% to 97% of the samples
-// against 100% (seeds 11 to 15).
+// the count in band less well.
 func pickWarmUp(units []l0Unit, from int, bottom []pebble.SSTableInfo, flushes int64, deep int, compare func(a, b []byte) int) int {
 	// startsUpTo is the number of bottom tables that start at or before key.
 	startsUpTo := func(key []byte) int {
@@ -141,8 +140,8 @@ func pickWarmUp(units []l0Unit, from int, bottom []pebble.SSTableInfo, flushes i
 // The quota is what keeps the ages staggered. Units merged together stay the
 // same age and come due together; taking all that were due (as an earlier
 // version did) kept such a clump for good, and after it was merged the count
-// fell to the next clump's depth, for a sawtooth from Runs+1 down to Runs-4
-// in the seed scenario. Taking a clump a unit or two per flush spreads its
+// fell to the next clump's depth, for a sawtooth from above Runs to well
+// below it. Taking a clump a unit or two per flush spreads its
 // ages from then on, at the cost of a count a flush or two over Runs while
 // it does; rounding the quota down keeps the merges from running ahead of the
 // flushes, which would leave flushes in which nothing is due (a dip).
@@ -228,17 +227,17 @@ func startsAfter(bottom []pebble.SSTableInfo, key []byte, compare func(a, b []by
 // units the units they form.
 //
 // Such a unit is what a sequential load leaves when random writes follow it:
-// the load's newest tables, one or two deep and each its own unit, lie past
-// the bottom level's last key, and the first flush of the random writes,
-// which finds no bottom table there to cut its output at, joins them all into
-// one unit (with the flushed table that starts in the last bottom table and
-// runs on past its end). A merge takes a unit whole, so the sweep could only
-// merge it in one go, and it would come due in one go each time after: in the
-// seed scenario a unit of 21 MiB, most of the keys, took the count from 14
-// down to 5. The driver merges such a unit as soon as it sees it, outside the
-// sweep; the bottom level's new tables then slice its keys, and the flushes
-// after are cut at them. In a new DB, with no bottom level yet, any unit over
-// two slices' bytes qualifies, and is merged whole at once.
+// the load's newest tables, one or two deep and each its own unit, lie past the
+// bottom level's last key, and the first flush of the random writes, which
+// finds no bottom table there to cut its output at, joins them all into one
+// unit (with the flushed table that starts in the last bottom table and runs on
+// past its end). A merge takes a unit whole, so the sweep could only merge it
+// in one go, and it would come due in one go each time after, taking the count
+// from above Runs to a few runs at once. The driver merges such a unit as soon
+// as it sees it, outside the sweep; the bottom level's new tables then slice
+// its keys, and the flushes after are cut at them. In a new DB, with no bottom
+// level yet, any unit over two slices' bytes qualifies, and is merged whole at
+// once.
 func unslicedUnit(units []l0Unit, l0, bottom []pebble.SSTableInfo, sliceBytes int64, compare func(a, b []byte) int) int {
 	unsliced := make([]int64, len(units))
 	for _, t := range l0 {

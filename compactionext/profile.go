@@ -5,7 +5,6 @@ package compactionext
 import (
 	"math"
 
-	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -24,6 +23,21 @@ type Profile interface {
 	// waits for the driver to finish and must be called before db is closed.
 	Start(db DB) (stop func(), err error)
 }
+
+// MergeDepth is the depth (L0 sublevels) at which p's own compactions merge a
+// unit of L0 (tables that overlap only each other) into the level below, or 0
+// if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth of a DB
+// shaped by p: ManyRuns gives Runs-1, the depth at which a unit is due.
+func MergeDepth(p Profile) int {
+	if m, ok := p.(shapeMergeDepth); ok {
+		return m.mergeDepth()
+	}
+	return 0
+}
+
+// shapeMergeDepth is implemented by the profiles whose own compactions merge
+// a part of L0 into the level below once it is mergeDepth sublevels deep.
+type shapeMergeDepth interface{ mergeDepth() int }
 
 // Leveled is Pebble's own leveled compaction with its default knobs: L0
 // sublevels are compacted into Lbase once they reach L0CompactionThreshold
@@ -57,32 +71,3 @@ func (NoCompaction) Apply(opts *pebble.Options) error {
 
 // Start implements Profile.
 func (NoCompaction) Start(DB) (func(), error) { return func() {}, nil }
-
-// db_bench's -compaction_style values (RocksDB's CompactionStyle enum).
-const (
-	dbBenchLevel     = 0
-	dbBenchUniversal = 1
-	dbBenchFIFO      = 2
-	dbBenchNone      = 3
-)
-
-// ParseCompactionStyle maps db_bench's -compaction_style value to a profile:
-// 0 (level) to Leveled, 1 (universal) to ManyRuns with DefaultRuns, 3 (none)
-// to NoCompaction. 2 (FIFO) is rejected: FIFO drops the oldest tables
-// wholesale, which Pebble cannot do without deleting their keys.
-func ParseCompactionStyle(dbBenchValue int) (Profile, error) {
-	switch dbBenchValue {
-	case dbBenchLevel:
-		return Leveled{}, nil
-	case dbBenchUniversal:
-		return &ManyRuns{Runs: DefaultRuns}, nil
-	case dbBenchFIFO:
-		return nil, errors.Newf(
-			"compactionext: -compaction_style=2 (FIFO) is not supported: Pebble cannot drop whole tables by age")
-	case dbBenchNone:
-		return NoCompaction{}, nil
-	default:
-		return nil, errors.Newf(
-			"compactionext: unknown -compaction_style=%d (0 level, 1 universal, 2 fifo, 3 none)", dbBenchValue)
-	}
-}

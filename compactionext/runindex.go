@@ -2,39 +2,37 @@
 
 package compactionext
 
-import "github.com/cockroachdb/pebble/v2"
+import (
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/lsmview"
+)
 
-// runIndex places each table in its sorted run: an L0 sublevel or a level.
+// runIndex answers the drivers' questions about the sorted runs on disk:
+// it holds the runs of an lsmview.View and the tables' metadata by number.
 type runIndex struct {
 	compare pebble.Compare
 	tables  map[pebble.TableNum]pebble.SSTableInfo
-	// runs[i] are the tables of run i; sublevels first, then levels.
-	runs [][]pebble.SSTableInfo
+	// runs are the view's runs: the L0 sublevels, newest first, then the
+	// levels.
+	runs []lsmview.Run
 	// sublevels is the number of runs that are L0 sublevels.
 	sublevels int
 }
 
 func newRunIndex(levels [][]pebble.SSTableInfo, compare pebble.Compare) runIndex {
-	ix := runIndex{compare: compare, tables: make(map[pebble.TableNum]pebble.SSTableInfo)}
-	for level, tables := range levels {
+	v := lsmview.FromSSTables(compare, levels)
+	ix := runIndex{compare: compare, tables: make(map[pebble.TableNum]pebble.SSTableInfo),
+		runs: v.Runs, sublevels: v.Sublevels()}
+	for _, tables := range levels {
 		for _, t := range tables {
 			ix.tables[t.FileNum] = t
 		}
-		if len(tables) == 0 {
-			continue
-		}
-		if level == 0 {
-			ix.runs = append(ix.runs, l0Sublevels(tables, compare)...)
-			ix.sublevels = len(ix.runs)
-			continue
-		}
-		ix.runs = append(ix.runs, tables)
 	}
 	return ix
 }
 
-func (ix runIndex) overlaps(t pebble.SSTableInfo, start, end []byte) bool {
-	return ix.compare(t.Smallest.UserKey, end) <= 0 && ix.compare(start, t.Largest.UserKey) <= 0
+func (ix runIndex) overlaps(t *lsmview.Table, start, end []byte) bool {
+	return ix.compare(t.Smallest, end) <= 0 && ix.compare(start, t.Largest) <= 0
 }
 
 // runsFaced counts the runs an unbounded seek to key pays for: each run
@@ -46,8 +44,8 @@ func (ix runIndex) overlaps(t pebble.SSTableInfo, start, end []byte) bool {
 func (ix runIndex) runsFaced(key []byte) int {
 	n := 0
 	for _, run := range ix.runs {
-		for _, t := range run {
-			if ix.compare(t.Largest.UserKey, key) >= 0 {
+		for _, t := range run.Tables {
+			if ix.compare(t.Largest, key) >= 0 {
 				n++
 				break
 			}
@@ -72,11 +70,11 @@ func (ix runIndex) runsAfterMerge(end []byte) int {
 }
 
 // countPast counts the runs among runs with a table starting after key.
-func (ix runIndex) countPast(runs [][]pebble.SSTableInfo, key []byte) int {
+func (ix runIndex) countPast(runs []lsmview.Run, key []byte) int {
 	n := 0
 	for _, run := range runs {
-		for _, t := range run {
-			if ix.compare(t.Smallest.UserKey, key) > 0 {
+		for _, t := range run.Tables {
+			if ix.compare(t.Smallest, key) > 0 {
 				n++
 				break
 			}
@@ -88,10 +86,10 @@ func (ix runIndex) countPast(runs [][]pebble.SSTableInfo, key []byte) int {
 // overlapping calls fn with each table overlapping [start, end], saying
 // whether it is in L0.
 func (ix runIndex) overlapping(start, end []byte, fn func(t pebble.SSTableInfo, inL0 bool)) {
-	for i, run := range ix.runs {
-		for _, t := range run {
-			if ix.overlaps(t, start, end) {
-				fn(t, i < ix.sublevels)
+	for i := range ix.runs {
+		for j := range ix.runs[i].Tables {
+			if t := &ix.runs[i].Tables[j]; ix.overlaps(t, start, end) {
+				fn(ix.tables[t.Num], i < ix.sublevels)
 			}
 		}
 	}
@@ -101,9 +99,7 @@ func (ix runIndex) overlapping(start, end []byte, fn func(t pebble.SSTableInfo, 
 func (ix runIndex) belowL0Bytes() uint64 {
 	var n uint64
 	for _, run := range ix.runs[ix.sublevels:] {
-		for _, t := range run {
-			n += t.Size
-		}
+		n += run.Bytes()
 	}
 	return n
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/stretchr/testify/require"
 )
 
@@ -107,14 +108,15 @@ func (m *modelWaste) seek(target []byte) {
 	for _, run := range m.lsm.runs {
 		// Tables of a run are disjoint; a binary search finds the one
 		// that may hold the target.
-		i := sort.Search(len(run), func(i int) bool {
-			return m.lsm.compare(run[i].Largest.UserKey, target) >= 0
+		tables := run.Tables
+		i := sort.Search(len(tables), func(i int) bool {
+			return m.lsm.compare(tables[i].Largest, target) >= 0
 		})
-		if i < len(run) && m.lsm.compare(run[i].Smallest.UserKey, target) <= 0 {
-			w := m.counts[run[i].FileNum]
-			w.Table = run[i].FileNum
+		if i < len(tables) && m.lsm.compare(tables[i].Smallest, target) <= 0 {
+			w := m.counts[tables[i].Num]
+			w.Table = tables[i].Num
 			w.EmptyLoads++
-			m.counts[run[i].FileNum] = w
+			m.counts[tables[i].Num] = w
 		}
 	}
 }
@@ -128,15 +130,17 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 	defer opts.Cache.Unref()
 	profile := &ManyRuns{Runs: 12}
 	var merges atomic.Int64
-	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]TableWaste)}}
-	cfg := Config{Profile: profile}
+	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]tablewaste.Counts)}}
+	require.NoError(t, profile.Apply(opts))
 	var advised atomic.Int64
+	var adv *Advisor
 	if advisor {
-		cfg.Advisor = &AdvisorConfig{Source: waste, MinInterval: time.Second, MinRuns: 4, MinWaste: 2000,
-			OnDecision: func(Decision) { advised.Add(1) }}
+		var err error
+		adv, err = NewAdvisor(opts, AdvisorConfig{Source: waste, MinInterval: time.Second, MinRuns: 4,
+			MinWaste: 2000, ShapeMergeDepth: MergeDepth(profile),
+			OnDecision: func(Decision) { advised.Add(1) }})
+		require.NoError(t, err)
 	}
-	in, err := Install(opts, cfg)
-	require.NoError(t, err)
 	opts.EventListener.CompactionEnd = teeCompactionEnd(opts.EventListener.CompactionEnd, &merges)
 	stalls := &stallTimer{}
 	stalls.attach(opts.EventListener)
@@ -159,9 +163,13 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 	require.NoError(t, b.Commit(pebble.NoSync))
 	require.NoError(t, db.Flush())
 
-	stop, err := in.Start(db)
+	stopProfile, err := profile.Start(db)
 	require.NoError(t, err)
-	defer stop()
+	defer stopProfile()
+	if adv != nil {
+		adv.Start(db)
+		defer adv.Close()
+	}
 	waste.refresh(db)
 	before := db.Metrics()
 	merges.Store(0)

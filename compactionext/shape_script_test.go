@@ -111,15 +111,8 @@ func runShapeScript(t *testing.T, path string) {
 				shape := requireShapeMatchesPebble(t, db)
 				var b strings.Builder
 				for _, r := range shape.Runs {
-					switch r.Kind {
-					case Memtables:
-						continue
-					case Sublevel:
-						fmt.Fprintf(&b, "L0.%d", r.Sublevel)
-					default:
-						fmt.Fprintf(&b, "L%d", r.Level)
-					}
-					fmt.Fprintf(&b, ": %d files [%s, %s]\n", r.Files, r.Smallest, r.Largest)
+					smallest, largest := r.Bounds()
+					fmt.Fprintf(&b, "%v: %d files [%s, %s]\n", r, len(r.Tables), smallest, largest)
 				}
 				return b.String()
 			default:

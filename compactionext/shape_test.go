@@ -23,14 +23,17 @@ func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) LSMShape {
 	v := db.DebugCurrentVersion()
 	require.Len(t, v.L0SublevelFiles, shape.Sublevels())
 	for _, r := range shape.Runs {
-		if r.Kind != Sublevel {
+		if r.Level != 0 {
 			continue
 		}
-		var want []pebble.TableNum
+		var want, got []pebble.TableNum
 		for f := range v.L0SublevelFiles[r.Sublevel].All() {
 			want = append(want, f.TableNum)
 		}
-		require.ElementsMatch(t, want, r.Tables, "sublevel %d", r.Sublevel)
+		for _, tb := range r.Tables {
+			got = append(got, tb.Num)
+		}
+		require.ElementsMatch(t, want, got, "sublevel %d", r.Sublevel)
 	}
 	return shape
 }
@@ -48,7 +51,7 @@ func TestShapeMatchesPebble(t *testing.T) {
 		w.seqFlush(i*1000, 1000)
 		shape := requireShapeMatchesPebble(t, db)
 		require.Equal(t, 1, shape.SortedRuns())
-		require.Equal(t, i+1, shape.Runs[1].Files)
+		require.Len(t, shape.Runs[0].Tables, i+1)
 	}
 	// Random flushes overlap everything: one sublevel each.
 	for i := 0; i < 6; i++ {
@@ -61,40 +64,15 @@ func TestShapeMatchesPebble(t *testing.T) {
 	shape := requireShapeMatchesPebble(t, db)
 	require.Equal(t, 1, shape.SortedRuns())
 	last := shape.Runs[len(shape.Runs)-1]
-	require.Equal(t, Level, last.Kind)
+	require.Equal(t, -1, last.Sublevel, "a level, not a sublevel")
 	require.Equal(t, 6, last.Level)
-	require.Equal(t, keyOf(0), last.Smallest)
-	require.Equal(t, m6Bytes(db), last.Bytes)
+	smallest, _ := last.Bounds()
+	require.Equal(t, keyOf(0), smallest)
+	require.Equal(t, m6Bytes(db), last.Bytes())
 	require.Contains(t, shape.String(), "L6: ")
 	require.Contains(t, shape.String(), "1 sorted runs")
 }
 
 func m6Bytes(db *pebble.DB) uint64 {
 	return uint64(db.Metrics().Levels[6].TablesSize)
-}
-
-func TestParseCompactionStyle(t *testing.T) {
-	for _, tc := range []struct {
-		value int
-		name  string
-		err   string
-	}{
-		{value: 0, name: "leveled"},
-		{value: 1, name: "many-runs"},
-		{value: 2, err: "FIFO"},
-		{value: 3, name: "none"},
-		{value: 4, err: "unknown -compaction_style=4"},
-		{value: -1, err: "unknown -compaction_style=-1"},
-	} {
-		p, err := ParseCompactionStyle(tc.value)
-		if tc.err != "" {
-			require.ErrorContains(t, err, tc.err)
-			continue
-		}
-		require.NoError(t, err)
-		require.Equal(t, tc.name, p.Name())
-	}
-	p, err := ParseCompactionStyle(1)
-	require.NoError(t, err)
-	require.Equal(t, DefaultRuns, p.(*ManyRuns).Runs)
 }

@@ -23,10 +23,11 @@ type Options struct {
 	MinDeferrable float64
 	// RangeFilters, if set, returns the block-property filters that skip
 	// tables and blocks holding no key in [lower, upper) (nil: unbounded).
-	// They are attached to every query and rebuilt (with SetOptions, as
-	// Pebble requires for filters that depend on the bounds) whenever the
-	// caller changes the bounds; narrower step bounds keep them, since no key
-	// in [lower, upper) implies none in any subrange.
+	// They are attached to every query, kept for bounds within the ones they
+	// were built for (step bounds, and a caller's narrower SetBounds), since
+	// no key in [lower, upper) implies none in any subrange, and rebuilt
+	// (with SetOptions, as Pebble requires for filters that depend on the
+	// bounds) for any other bounds. See Hooks.
 	RangeFilters func(lower, upper []byte) []pebble.BlockPropertyFilter
 	// Annotators refine Explain output with what they observed (see
 	// Annotator).
@@ -34,7 +35,8 @@ type Options struct {
 	// Observe, if set, returns an Observer for a new query created with
 	// options o, and the options to create its upstream iterator with (o,
 	// possibly with filters of the observer's appended). The query reports
-	// its reads to the observer; Explain's probes are not reported.
+	// its reads to the observer; Explain's probes are not reported. See
+	// Hooks.
 	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
 }
 
@@ -49,6 +51,7 @@ type Reader interface {
 type Builder struct {
 	db    *pebble.DB
 	opts  Options
+	hooks Hooks
 	cache *LayoutCache
 }
 
@@ -85,7 +88,8 @@ func NewWithCache(db *pebble.DB, o Options, cache *LayoutCache) *Builder {
 	if o.MinDeferrable == 0 {
 		o.MinDeferrable = DefaultMinDeferrable
 	}
-	return &Builder{db: db, opts: o, cache: cache}
+	hooks := Hooks{Compare: o.Comparer.Compare, RangeFilters: o.RangeFilters, Observe: o.Observe}
+	return &Builder{db: db, opts: o, hooks: hooks, cache: cache}
 }
 
 // Layout returns the layout of the DB's current version, building it if the
@@ -178,19 +182,14 @@ func (b *Builder) newIter(r Reader, o *pebble.IterOptions, unobserved bool) (*It
 	// Create the upstream iterator first: the layout read right after it is
 	// the closest to the iterator's view.
 	i := iterPool.Get().(*Iterator)
-	i.b, i.unobserved = b, unobserved
-	i.setUserOptions(o)
-	return i.start(r.NewIter(i.observe(i.upstreamOptions())))
+	i.b = b
+	return i.start(r.NewIter(i.h.Init(&b.hooks, o, !unobserved)))
 }
 
 // start plans i around the upstream iterator just created for it.
 func (i *Iterator) start(it *pebble.Iterator, err error) (*Iterator, error) {
 	if err != nil {
-		if i.obs != nil {
-			i.obs.Release()
-		}
-		*i = Iterator{keyBuf: i.keyBuf[:0]}
-		iterPool.Put(i)
+		i.recycle()
 		return nil, err
 	}
 	i.it = it

@@ -27,22 +27,22 @@ import (
 func (l *Layout) estimateDeferrable() float64 {
 	var files []*File
 	for r := range l.Runs {
-		for f := range l.Runs[r].Files {
-			files = append(files, &l.Runs[r].Files[f])
+		for f := range l.Runs[r].Tables {
+			files = append(files, &l.Runs[r].Tables[f])
 		}
 	}
 	if len(files) == 0 {
 		return 0
 	}
 	starts := make([][]byte, 0, len(files))
-	lo, hi := files[0].Start, files[0].End
+	lo, hi := files[0].Smallest, files[0].Largest
 	for _, f := range files {
-		starts = append(starts, f.Start)
-		if l.cmp(f.Start, lo) < 0 {
-			lo = f.Start
+		starts = append(starts, f.Smallest)
+		if l.cmp(f.Smallest, lo) < 0 {
+			lo = f.Smallest
 		}
-		if l.cmp(f.End, hi) > 0 {
-			hi = f.End
+		if l.cmp(f.Largest, hi) > 0 {
+			hi = f.Largest
 		}
 	}
 	sort.Slice(starts, func(a, b int) bool { return l.cmp(starts[a], starts[b]) < 0 })
@@ -90,8 +90,8 @@ func (l *Layout) pieceWeights(files []*File, starts [][]byte, pos func([]byte) f
 	w := make([]float64, len(starts))
 	for _, f := range files {
 		size := float64(max(f.Size, 1))
-		first, last := piece(f.Start), piece(f.End)
-		a, b := pos(f.Start), pos(f.End)
+		first, last := piece(f.Smallest), piece(f.Largest)
+		a, b := pos(f.Smallest), pos(f.Largest)
 		if first == last || b <= a {
 			w[first] += size
 			continue

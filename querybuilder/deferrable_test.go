@@ -18,8 +18,8 @@ func TestDeferrableWeighsByData(t *testing.T) {
 	var whole [][]File
 	whole = append(whole, nil) // L0
 	for r, start := range []int{1, 2, 6, 210} {
-		whole[0] = append(whole[0], File{Num: uint64(r + 1), Size: 1 << 20,
-			Start: key(start), End: key(120_000), LargestSeqNum: uint64(r + 1)})
+		whole[0] = append(whole[0], File{Num: pebble.TableNum(r + 1), Size: 1 << 20,
+			Smallest: key(start), Largest: key(120_000), LargestSeqNum: pebble.SeqNum(r + 1)})
 	}
 	l := NewLayout(pebble.DefaultComparer, whole)
 	require.Len(t, l.Runs, 4)
@@ -30,8 +30,8 @@ func TestDeferrableWeighsByData(t *testing.T) {
 	const runs = 12
 	staggered := [][]File{nil}
 	for r := 0; r < runs; r++ {
-		staggered[0] = append(staggered[0], File{Num: uint64(r + 1), Size: 1 << 20,
-			Start: key(r * 10_000), End: key(r*10_000 + 10_500), LargestSeqNum: uint64(r + 1)})
+		staggered[0] = append(staggered[0], File{Num: pebble.TableNum(r + 1), Size: 1 << 20,
+			Smallest: key(r * 10_000), Largest: key(r*10_000 + 10_500), LargestSeqNum: pebble.SeqNum(r + 1)})
 	}
 	l = NewLayout(pebble.DefaultComparer, staggered)
 	require.Greater(t, l.Deferrable, float64(runs)/2-2)

@@ -337,9 +337,9 @@ func (boundsFilter) Intersects([]byte) (bool, error)                        { re
 func (boundsFilter) SyntheticSuffixIntersects([]byte, []byte) (bool, error) { return true, nil }
 
 // TestRangeFiltersRebuilt checks that range filters are built for the
-// query's bounds and rebuilt whenever the caller changes them (Pebble
-// requires SetOptions for filters that depend on the bounds), and that
-// results are unchanged.
+// query's bounds, kept for bounds within them, and rebuilt whenever the
+// caller's bounds leave them (Pebble requires SetOptions for filters that
+// depend on the bounds), and that results are unchanged.
 func TestRangeFiltersRebuilt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	d := openTestDB(t, pebble.DefaultComparer, nil)
@@ -354,10 +354,14 @@ func TestRangeFiltersRebuilt(t *testing.T) {
 	require.NoError(t, err)
 	q.SetBounds(testKey(30), testKey(40))
 	q.SetBounds(testKey(30), testKey(40)) // unchanged: nothing to rebuild
+	q.SetBounds(testKey(32), testKey(38)) // narrower: the filter stays valid
+	q.SetBounds(testKey(30), testKey(40)) // back within the filter's bounds
 	q.SetOptions(&pebble.IterOptions{LowerBound: testKey(50)})
+	q.SetBounds(testKey(60), nil) // within [k50, ∞)
+	q.SetBounds(testKey(40), nil) // below the filter's lower bound
 	require.NoError(t, q.Close())
 	require.Equal(t, [][2][]byte{
-		{testKey(10), testKey(20)}, {testKey(30), testKey(40)}, {testKey(50), nil},
+		{testKey(10), testKey(20)}, {testKey(30), testKey(40)}, {testKey(50), nil}, {testKey(40), nil},
 	}, built)
 
 	w := &walker{t: t, rng: rng, randKey: func() []byte { return testKey(rng.IntN(keySpace + 10)) }}

@@ -3,6 +3,7 @@ package querybuilder
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
@@ -147,7 +148,7 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 		return nil, err
 	}
 	e.PlainBlockBytes = plain.stats.InternalStats.BlockBytes
-	if !equalKeys(planned.keys, plain.keys) {
+	if !slices.EqualFunc(planned.keys, plain.keys, bytes.Equal) {
 		return nil, errors.AssertionFailedf("querybuilder: planned query returned %d keys, plain iterator %d",
 			len(planned.keys), len(plain.keys))
 	}
@@ -201,18 +202,6 @@ func runProbe(it probeIter, seek []byte, nexts int) probeResult {
 	return r
 }
 
-func equalKeys(a, b [][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !bytes.Equal(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // explainRuns classifies every run from the file metadata: the query's
 // reach starts at the seek key (or the lower bound) and ends at the last
 // step it read under, or at the upper bound once it had that back or if it
@@ -260,12 +249,7 @@ func (b *Builder) explainRuns(e *Explanation, l *Layout, o *pebble.IterOptions) 
 	}
 }
 
-func runName(r *Run) string {
-	if r.Level == 0 {
-		return redact.Sprintf("L0.%d", r.Sublevel).StripMarkers()
-	}
-	return redact.Sprintf("L%d", r.Level).StripMarkers()
-}
+func runName(r *Run) string { return r.String() }
 
 // SafeFormat implements redact.SafeFormatter; keys are user data and are
 // redactable.

@@ -117,8 +117,8 @@ func formatLayout(l *Layout) string {
 	var sb strings.Builder
 	for _, r := range l.Runs {
 		sb.WriteString(runName(&r) + ":")
-		for _, f := range r.Files {
-			fmt.Fprintf(&sb, " [%s-%s]", f.Start, f.End)
+		for _, f := range r.Tables {
+			fmt.Fprintf(&sb, " [%s-%s]", f.Smallest, f.Largest)
 		}
 		sb.WriteByte('\n')
 	}

@@ -13,11 +13,10 @@ import (
 type Iterator struct {
 	b  *Builder
 	it *pebble.Iterator
-	// opts holds the caller's options; the bounds are owned copies.
-	opts pebble.IterOptions
-	// upOpts is the last options handed to the upstream iterator (kept here
-	// so that handing them over allocates nothing).
-	upOpts pebble.IterOptions
+	// h holds the caller's options (h.opts, with owned bounds), the range
+	// filters attached for them and the observer of the caller's reads
+	// (hooks.go); unobserved queries (Explain's) have none.
+	h      IterHooks
 	layout *Layout
 	plan   Plan
 	reason reason
@@ -37,10 +36,6 @@ type Iterator struct {
 	window struct{ steps, widenings int }
 	keyBuf []byte
 	stats  QueryStats
-	// obs, if set, is told of the caller's seeks and value reads
-	// (observer.go); unobserved queries (Explain's) never get one.
-	obs        Observer
-	unobserved bool
 }
 
 // QueryStats counts what the planner did for one iterator.
@@ -79,42 +74,6 @@ func (i *Iterator) QueryStats() QueryStats { return i.stats }
 
 func (i *Iterator) cmp(a, b []byte) int { return i.b.opts.Comparer.Compare(a, b) }
 
-// setUserOptions records o (nil: zero options) with bounds copied, since
-// the caller may reuse the slices once SetBounds returns.
-func (i *Iterator) setUserOptions(o *pebble.IterOptions) {
-	if o != nil {
-		i.opts = *o
-	} else {
-		i.opts = pebble.IterOptions{}
-	}
-	i.opts.LowerBound = cloneKey(i.opts.LowerBound)
-	i.opts.UpperBound = cloneKey(i.opts.UpperBound)
-}
-
-func cloneKey(k []byte) []byte {
-	if k == nil {
-		return nil
-	}
-	return append(make([]byte, 0, len(k)), k...)
-}
-
-// upstreamOptions returns the caller's options with the range filters for
-// its bounds appended. The filter slice gets spare capacity because Pebble
-// appends to it in place.
-func (i *Iterator) upstreamOptions() *pebble.IterOptions {
-	i.upOpts = i.opts
-	o := &i.upOpts
-	if rf := i.b.opts.RangeFilters; rf != nil {
-		extra := rf(o.LowerBound, o.UpperBound)
-		if len(extra) > 0 {
-			f := make([]pebble.BlockPropertyFilter, 0, len(o.PointKeyFilters)+len(extra)+1)
-			f = append(append(f, o.PointKeyFilters...), extra...)
-			o.PointKeyFilters = f
-		}
-	}
-	return o
-}
-
 // replan chooses the plan for the current options; the upstream iterator
 // must have the caller's bounds.
 func (i *Iterator) replan() error {
@@ -125,7 +84,7 @@ func (i *Iterator) replan() error {
 	i.layout = l
 	i.step, i.prefixMode, i.userPrefix = nil, false, false
 	i.window.steps, i.window.widenings = 0, 0
-	i.plan, i.reason = choosePlan(i.b.opts.Plan, i.b.opts.Comparer, &i.opts, l, i.b.opts.MinDeferrable)
+	i.plan, i.reason = choosePlan(i.b.opts.Plan, i.b.opts.Comparer, &i.h.opts, l, i.b.opts.MinDeferrable)
 	return nil
 }
 
@@ -150,18 +109,18 @@ func (i *Iterator) stepFor(key []byte) {
 		return
 	}
 	i.step = u
-	i.it.SetBounds(i.opts.LowerBound, u)
+	i.it.SetBounds(i.h.opts.LowerBound, u)
 }
 
 // stepBound returns the step bound for a forward seek to key (nil: from the
 // lower bound), or nil if no step lies below the caller's upper bound.
 func (i *Iterator) stepBound(key []byte) []byte {
 	t := key
-	if lo := i.opts.LowerBound; lo != nil && (t == nil || i.cmp(t, lo) < 0) {
+	if lo := i.h.opts.LowerBound; lo != nil && (t == nil || i.cmp(t, lo) < 0) {
 		t = lo
 	}
 	u := i.layout.StepAfter(t)
-	if u == nil || (i.opts.UpperBound != nil && i.cmp(u, i.opts.UpperBound) >= 0) {
+	if u == nil || (i.h.opts.UpperBound != nil && i.cmp(u, i.h.opts.UpperBound) >= 0) {
 		return nil
 	}
 	return u
@@ -173,7 +132,7 @@ func (i *Iterator) widen() {
 		return
 	}
 	i.step = nil
-	i.it.SetBounds(i.opts.LowerBound, i.opts.UpperBound)
+	i.it.SetBounds(i.h.opts.LowerBound, i.h.opts.UpperBound)
 }
 
 // forward finishes a forward move: if the upstream iterator ran out at the
@@ -199,7 +158,7 @@ func (i *Iterator) forward(s pebble.IterValidityState, limit []byte) pebble.Iter
 		}
 		if u := i.nextStep(resume); u != nil {
 			i.step = u
-			i.it.SetBounds(i.opts.LowerBound, u)
+			i.it.SetBounds(i.h.opts.LowerBound, u)
 		} else {
 			i.widen()
 		}
@@ -235,10 +194,10 @@ func (i *Iterator) adapt() {
 // applies (the plain SeekGE then reports exhaustion).
 func (i *Iterator) prefixSeek(key []byte) (s pebble.IterValidityState, ok bool) {
 	t := key
-	if lo := i.opts.LowerBound; t == nil || i.cmp(t, lo) < 0 {
+	if lo := i.h.opts.LowerBound; t == nil || i.cmp(t, lo) < 0 {
 		t = lo
 	}
-	if i.cmp(t, i.opts.UpperBound) >= 0 {
+	if i.cmp(t, i.h.opts.UpperBound) >= 0 {
 		return pebble.IterExhausted, false
 	}
 	i.prefixMode = true
@@ -263,7 +222,7 @@ func (i *Iterator) exitPrefix() bool {
 	i.prefixMode = false
 	i.stats.PrefixExits++
 	if !i.it.Valid() {
-		i.it.SeekGE(i.opts.UpperBound)
+		i.it.SeekGE(i.h.opts.UpperBound)
 		return true
 	}
 	i.keyBuf = append(i.keyBuf[:0], i.it.Key()...)
@@ -273,7 +232,7 @@ func (i *Iterator) exitPrefix() bool {
 
 // SeekGE is pebble.Iterator.SeekGE.
 func (i *Iterator) SeekGE(key []byte) bool {
-	if i.plan == PlanPlain && i.obs == nil {
+	if i.plan == PlanPlain && !i.h.Observed() {
 		// The hot path of a query the planner left plain costs one branch.
 		i.beginAbsolute()
 		return i.it.SeekGE(key)
@@ -283,8 +242,8 @@ func (i *Iterator) SeekGE(key []byte) bool {
 
 // SeekGEWithLimit is pebble.Iterator.SeekGEWithLimit.
 func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
-	i.beginSeek(i.plan == PlanPrefix && limit == nil)
-	return i.endSeekState(i.seekGE(key, limit))
+	i.h.BeginSeek(i.plan == PlanPrefix && limit == nil)
+	return i.h.EndSeekState(i.seekGE(key, limit))
 }
 
 func (i *Iterator) seekGE(key, limit []byte) pebble.IterValidityState {
@@ -306,19 +265,19 @@ func (i *Iterator) seekGE(key, limit []byte) pebble.IterValidityState {
 // above key: a step is a bare prefix, so it then lies above every key with
 // key's prefix.
 func (i *Iterator) SeekPrefixGE(key []byte) bool {
-	i.beginSeek(true)
+	i.h.BeginSeek(true)
 	i.beginAbsolute()
 	if i.plan == PlanStepped && (i.step == nil || i.cmp(i.step, key) <= 0) {
 		i.stepFor(key)
 	}
 	i.userPrefix = true
-	return i.endSeek(i.it.SeekPrefixGE(key))
+	return i.h.EndSeek(i.it.SeekPrefixGE(key))
 }
 
 // First is pebble.Iterator.First.
 func (i *Iterator) First() bool {
-	i.beginSeek(i.plan == PlanPrefix)
-	return i.endSeek(i.first())
+	i.h.BeginSeek(i.plan == PlanPrefix)
+	return i.h.EndSeek(i.first())
 }
 
 func (i *Iterator) first() bool {
@@ -347,20 +306,20 @@ func (i *Iterator) SeekLT(key []byte) bool {
 // SeekLTWithLimit is pebble.Iterator.SeekLTWithLimit. Reverse seeks are not
 // stepped; a step above key is kept, since it hides nothing below key.
 func (i *Iterator) SeekLTWithLimit(key, limit []byte) pebble.IterValidityState {
-	i.beginSeek(false)
+	i.h.BeginSeek(false)
 	i.beginAbsolute()
 	if i.step != nil && i.cmp(key, i.step) > 0 {
 		i.widen()
 	}
-	return i.endSeekState(i.it.SeekLTWithLimit(key, limit))
+	return i.h.EndSeekState(i.it.SeekLTWithLimit(key, limit))
 }
 
 // Last is pebble.Iterator.Last.
 func (i *Iterator) Last() bool {
-	i.beginSeek(false)
+	i.h.BeginSeek(false)
 	i.beginAbsolute()
 	i.widen()
-	return i.endSeek(i.it.Last())
+	return i.h.EndSeek(i.it.Last())
 }
 
 // Next is pebble.Iterator.Next.
@@ -385,8 +344,8 @@ func (i *Iterator) NextWithLimit(limit []byte) pebble.IterValidityState {
 // may lie beyond the step; the step is a bare prefix above the current key,
 // so the first key at or after it is the next prefix's first key.
 func (i *Iterator) NextPrefix() bool {
-	if i.step != nil && i.opts.UpperBound != nil {
-		if sp := i.b.opts.Comparer.Split; sp(i.opts.UpperBound) != len(i.opts.UpperBound) {
+	if i.step != nil && i.h.opts.UpperBound != nil {
+		if sp := i.b.opts.Comparer.Split; sp(i.h.opts.UpperBound) != len(i.h.opts.UpperBound) {
 			// Pebble refuses NextPrefix under a versioned upper bound; let
 			// it see the caller's bound and say so.
 			i.widen()
@@ -418,7 +377,8 @@ func (i *Iterator) PrevWithLimit(limit []byte) pebble.IterValidityState {
 }
 
 // SetBounds is pebble.Iterator.SetBounds: the query is replanned for the
-// new bounds, and its range filters are rebuilt for them.
+// new bounds. Range filters are rebuilt for bounds outside the ones they
+// were built for, and kept for bounds within them (see IterHooks).
 func (i *Iterator) SetBounds(lower, upper []byte) {
 	if i.sameBounds(lower, upper) {
 		// Pebble treats unchanged bounds as a no-op that only demands a
@@ -426,17 +386,16 @@ func (i *Iterator) SetBounds(lower, upper []byte) {
 		// from where it was); keep the step so the upstream iterator sees no
 		// change either.
 		if i.step != nil {
-			i.it.SetBounds(i.opts.LowerBound, i.step)
+			i.it.SetBounds(i.h.opts.LowerBound, i.step)
 		} else {
-			i.it.SetBounds(i.opts.LowerBound, i.opts.UpperBound)
+			i.it.SetBounds(i.h.opts.LowerBound, i.h.opts.UpperBound)
 		}
 		return
 	}
-	i.opts.LowerBound, i.opts.UpperBound = cloneKey(lower), cloneKey(upper)
-	if i.b.opts.RangeFilters != nil {
-		i.it.SetOptions(i.pebbleOptions())
+	if o := i.h.SetBounds(lower, upper); o != nil {
+		i.it.SetOptions(o)
 	} else {
-		i.it.SetBounds(i.opts.LowerBound, i.opts.UpperBound)
+		i.it.SetBounds(i.h.opts.LowerBound, i.h.opts.UpperBound)
 	}
 	i.keepPlanOnError(i.replan())
 }
@@ -445,14 +404,13 @@ func (i *Iterator) sameBounds(lower, upper []byte) bool {
 	eq := func(a, b []byte) bool {
 		return (a == nil) == (b == nil) && i.b.opts.Comparer.Equal(a, b)
 	}
-	return eq(lower, i.opts.LowerBound) && eq(upper, i.opts.UpperBound)
+	return eq(lower, i.h.opts.LowerBound) && eq(upper, i.h.opts.UpperBound)
 }
 
 // SetOptions is pebble.Iterator.SetOptions: the query is replanned for the
 // new options.
 func (i *Iterator) SetOptions(o *pebble.IterOptions) {
-	i.setUserOptions(o)
-	i.it.SetOptions(i.pebbleOptions())
+	i.it.SetOptions(i.h.SetOptions(o))
 	i.keepPlanOnError(i.replan())
 }
 

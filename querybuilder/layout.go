@@ -4,27 +4,17 @@ import (
 	"sort"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/lsmview"
 )
 
-// File is the part of an sstable's metadata the planner uses: its number,
-// size and user-key bounds. End is inclusive; a file whose largest key is an
-// exclusive range-deletion sentinel is treated as if it held that key, which
-// can only make a run look wider than it is.
-type File struct {
-	Num        uint64
-	Size       uint64
-	Start, End []byte
-	// LargestSeqNum orders L0 files into sublevels.
-	LargestSeqNum uint64
-}
+// File is one sstable as the planner sees it. The planner takes Largest as
+// inclusive even where it is a range deletion's exclusive end, which can
+// only make a run look wider than it is.
+type File = lsmview.Table
 
-// Run is one sorted run: an L0 sublevel or a level L1-L6. Files are sorted by
-// Start and do not overlap.
-type Run struct {
-	// Level is 0-6. Sublevel is the L0 sublevel, 0 the oldest; -1 for L1-L6.
-	Level, Sublevel int
-	Files           []File
-}
+// Run is one sorted run: an L0 sublevel or a level L1-L6 (Sublevel -1).
+// Its tables are in key order and do not overlap.
+type Run = lsmview.Run
 
 // Layout is a snapshot of the LSM's file metadata, prepared for planning:
 // the sorted runs (newest first, as Pebble merges them) and, across all of
@@ -58,68 +48,25 @@ type span struct{ start, end []byte }
 const maxDeferrableSamples = 512
 
 // NewLayout prepares levels (index 0 = L0, as DB.SSTables returns them) for
-// planning. L0 files are grouped into sublevels the way Pebble does it: in
-// order of their largest sequence number, each file goes one sublevel above
-// the highest sublevel it overlaps.
+// planning. L0 files are grouped into sublevels by Pebble's rule (see
+// lsmview.Sublevels).
 func NewLayout(cmp *pebble.Comparer, levels [][]File) *Layout {
-	l := &Layout{cmp: cmp.Compare, split: cmp.Split}
-	if len(levels) > 0 {
-		subs := l.sublevels(levels[0])
-		for s := len(subs) - 1; s >= 0; s-- {
-			l.Runs = append(l.Runs, Run{Level: 0, Sublevel: s, Files: subs[s]})
-		}
-	}
-	for level := 1; level < len(levels); level++ {
-		if len(levels[level]) == 0 {
-			continue
-		}
-		files := append([]File(nil), levels[level]...)
-		sort.Slice(files, func(a, b int) bool { return l.cmp(files[a].Start, files[b].Start) < 0 })
-		l.Runs = append(l.Runs, Run{Level: level, Sublevel: -1, Files: files})
-	}
+	return newLayout(cmp, lsmview.New(cmp.Compare, levels))
+}
+
+func newLayout(cmp *pebble.Comparer, v lsmview.View) *Layout {
+	l := &Layout{cmp: cmp.Compare, split: cmp.Split, Runs: v.Runs}
 	l.index()
 	l.Deferrable = l.estimateDeferrable()
 	return l
-}
-
-func (l *Layout) sublevels(files []File) [][]File {
-	order := append([]File(nil), files...)
-	sort.SliceStable(order, func(a, b int) bool { return order[a].LargestSeqNum < order[b].LargestSeqNum })
-	var subs [][]File
-	for _, f := range order {
-		s := 0
-		for i := len(subs) - 1; i >= 0; i-- {
-			if l.runOverlaps(subs[i], f.Start, f.End) {
-				s = i + 1
-				break
-			}
-		}
-		if s == len(subs) {
-			subs = append(subs, nil)
-		}
-		subs[s] = append(subs[s], f)
-	}
-	for _, sub := range subs {
-		sort.Slice(sub, func(a, b int) bool { return l.cmp(sub[a].Start, sub[b].Start) < 0 })
-	}
-	return subs
-}
-
-func (l *Layout) runOverlaps(files []File, start, end []byte) bool {
-	for _, f := range files {
-		if l.cmp(f.Start, end) <= 0 && l.cmp(start, f.End) <= 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // index builds stepStarts and cover.
 func (l *Layout) index() {
 	var all []span
 	for _, r := range l.Runs {
-		for _, f := range r.Files {
-			all = append(all, span{f.Start, f.End})
+		for _, f := range r.Tables {
+			all = append(all, span{f.Smallest, f.Largest})
 		}
 	}
 	sort.Slice(all, func(a, b int) bool { return l.cmp(all[a].start, all[b].start) < 0 })
@@ -173,8 +120,8 @@ func (l *Layout) StepAfter(k []byte) []byte {
 func (l *Layout) deferredRuns(k []byte) int {
 	n := 0
 	for _, r := range l.Runs {
-		i := sort.Search(len(r.Files), func(i int) bool { return l.cmp(r.Files[i].End, k) >= 0 })
-		if i < len(r.Files) && l.cmp(r.Files[i].Start, k) > 0 {
+		i := sort.Search(len(r.Tables), func(i int) bool { return l.cmp(r.Tables[i].Largest, k) >= 0 })
+		if i < len(r.Tables) && l.cmp(r.Tables[i].Smallest, k) > 0 {
 			n++
 		}
 	}
@@ -184,8 +131,8 @@ func (l *Layout) deferredRuns(k []byte) int {
 // filesIn counts the run's files that overlap [lower, upper) (nil: open).
 func (l *Layout) filesIn(r *Run, lower, upper []byte) int {
 	n := 0
-	for _, f := range r.Files {
-		if (lower == nil || l.cmp(f.End, lower) >= 0) && (upper == nil || l.cmp(f.Start, upper) < 0) {
+	for _, f := range r.Tables {
+		if (lower == nil || l.cmp(f.Largest, lower) >= 0) && (upper == nil || l.cmp(f.Smallest, upper) < 0) {
 			n++
 		}
 	}
@@ -194,19 +141,5 @@ func (l *Layout) filesIn(r *Run, lower, upper []byte) int {
 
 // LayoutFromSSTables converts DB.SSTables output into a Layout.
 func LayoutFromSSTables(cmp *pebble.Comparer, tables [][]pebble.SSTableInfo) *Layout {
-	levels := make([][]File, len(tables))
-	for i, lvl := range tables {
-		levels[i] = make([]File, len(lvl))
-		for j := range lvl {
-			t := &lvl[j]
-			levels[i][j] = File{
-				Num:           uint64(t.FileNum),
-				Size:          t.Size,
-				Start:         t.Smallest.UserKey,
-				End:           t.Largest.UserKey,
-				LargestSeqNum: uint64(t.LargestSeqNum),
-			}
-		}
-	}
-	return NewLayout(cmp, levels)
+	return newLayout(cmp, lsmview.FromSSTables(cmp.Compare, tables))
 }

@@ -20,15 +20,8 @@ func (i *Iterator) Clone(opts pebble.CloneOptions) (*Iterator, error) {
 // CloneWithContext is pebble.Iterator.CloneWithContext.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts pebble.CloneOptions) (*Iterator, error) {
 	c := iterPool.Get().(*Iterator)
-	c.b, c.unobserved = i.b, i.unobserved
-	if opts.IterOptions != nil {
-		c.setUserOptions(opts.IterOptions)
-	} else {
-		c.opts = i.opts
-	}
-	// The clone gets an observer of its own: sharing this query's would mix
-	// their seeks.
-	opts.IterOptions = c.observe(c.upstreamOptions())
+	c.b = i.b
+	opts.IterOptions = c.h.InitClone(&i.h, opts.IterOptions)
 	return c.start(i.it.CloneWithContext(ctx, opts))
 }
 
@@ -37,20 +30,20 @@ func (i *Iterator) Key() []byte { return i.it.Key() }
 
 // Value is pebble.Iterator.Value.
 func (i *Iterator) Value() []byte {
-	i.onValue()
+	i.h.OnValue(i.it.Key())
 	return i.it.Value()
 }
 
 // ValueAndErr is pebble.Iterator.ValueAndErr.
 func (i *Iterator) ValueAndErr() ([]byte, error) {
-	i.onValue()
+	i.h.OnValue(i.it.Key())
 	return i.it.ValueAndErr()
 }
 
 // LazyValue is pebble.Iterator.LazyValue. Asking for the lazy value counts
 // as reading it, as it does for the root package's iterators.
 func (i *Iterator) LazyValue() pebble.LazyValue {
-	i.onValue()
+	i.h.OnValue(i.it.Key())
 	return i.it.LazyValue()
 }
 
@@ -64,18 +57,21 @@ func (i *Iterator) Error() error { return i.it.Error() }
 // recycles its own: it must not be used after Close.
 func (i *Iterator) Close() error {
 	err := i.it.Close()
-	if i.obs != nil {
-		i.obs.Release()
-	}
-	keyBuf := i.keyBuf[:0]
-	*i = Iterator{keyBuf: keyBuf}
-	iterPool.Put(i)
+	i.recycle()
 	return err
 }
 
 // iterPool recycles Iterators: a query per seek is a common pattern, and
 // the struct is a few hundred bytes.
 var iterPool = sync.Pool{New: func() any { return new(Iterator) }}
+
+// recycle puts i, whose upstream iterator is closed or was never opened,
+// back into the pool, keeping its buffers.
+func (i *Iterator) recycle() {
+	i.h.Release()
+	*i = Iterator{keyBuf: i.keyBuf[:0], h: i.h}
+	iterPool.Put(i)
+}
 
 // Stats is pebble.Iterator.Stats. It counts the upstream iterator's work,
 // including the re-seeks stepping and prefix exits add.

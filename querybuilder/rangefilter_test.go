@@ -14,7 +14,7 @@ import (
 // on random LSMs with range deletions, whatever the filter skips, and a
 // scan of a range that no table holds reads fewer block bytes.
 func TestWithRangeFilter(t *testing.T) {
-	policy, err := rangefilter.NewRangeFilterPolicy(nil, rangefilter.RangeFilterConfig{Seed: 1})
+	policy, err := rangefilter.NewPolicy(nil, rangefilter.Config{Seed: 1})
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(11, 11))
 	d := openTestDB(t, pebble.DefaultComparer, func(o *pebble.Options) {

@@ -10,7 +10,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/redact"
@@ -45,25 +44,20 @@ import (
 // and skips the segment search for both bounds. Its cost: one CRC of the
 // header, one of the segment record, a multiply-add per digit of each bound,
 // and the Elias-Fano lookup (a sampled select and usually one cache miss in
-// the low bits). See the measured figures below.
+// the low bits). The filter is worth consulting only while a query costs
+// well under what a binary search over the table's keys would (the cost of
+// reading the table's index); docs/benchmarks.md gives the measured ratio
+// and the command that measures it.
 //
-// Both checksums run on every query, on purpose. Each covers under 200
-// bytes and costs about 15-20 ns; their cost is the bytes, not the calls, so
-// one checksum over header and record together (tried as a version 3) saved
-// nothing measurable and cost more for tables of several segments.
-// Remembering which filters were already verified would need an identity
-// that address reuse cannot fool: a weak.Pointer lookup alone costs 40-60 ns,
-// more than the checksums it would save; and RangeMayIntersect takes a
-// caller's []byte that may change between calls, which a cache cannot see.
-//
-// Measured (TestRangeFilterQueryCost, B=16, L=32, 100k keys, thread-CPU on
-// the shared 2-core VM at load 5-7, the least disturbed of 21 passes of 10k
-// queries): 177-244 ns per empty query (random, just past a key, or the
-// byte successor of a key), 155-210 ns for one query repeated (all in cache:
-// the instruction cost), against 267-361 ns for a binary search over the
-// same keys in the same run (the cheapest key kinds; 361 ns for long shared
-// prefixes). That is 0.55-0.8 of the search. The issue's 150 ns target is
-// for a quiet machine, where a binary search over 100k keys takes 136 ns.
+// Both checksums run on every query, on purpose: a corrupt filter must
+// answer "may intersect", never a wrong "no". Their cost is in the bytes
+// they cover (under 200 each), not in the number of calls, so one checksum
+// over header and record together would save nothing and would cost more
+// for tables of several segments. The filter does not remember which
+// filters it has verified: that needs an identity that address reuse cannot
+// fool, whose lookup costs more than the checksums it would save, and
+// MayIntersect takes a caller's []byte that may change between calls, which
+// a cache cannot see.
 //
 // # Encoding, version 2
 //
@@ -88,15 +82,16 @@ import (
 //	            CRC-32C and its index
 //	    body    Elias-Fano arrays (eliasfano.go) over r, or total+1, values
 //
-// A universal or empty filter is the 68 bytes of header and checksum alone. Bytes that do
-// not parse, carry another version (version 1 included), fail a checksum or
-// break an Elias-Fano invariant make the filter answer "may intersect", and
-// are counted (CorruptRangeFilters). The Elias-Fano body is not checksummed
-// per query (that would cost a pass over the filter); Pebble checksums the
-// properties block it lives in when the table is read.
+// A universal or empty filter is the 68 bytes of header and checksum alone.
+// Bytes that do not parse, carry another version (version 1 included), fail
+// a checksum or break an Elias-Fano invariant make the filter answer "may
+// intersect", and a Policy's bounds filters count them (Counters.Corrupt).
+// The Elias-Fano body is not checksummed per query (that would cost a pass
+// over the filter); Pebble checksums the properties block it lives in when
+// the table is read.
 
-// RangeFilterVersion is the encoding version written by this package.
-const RangeFilterVersion = 2
+// Version is the encoding version written by this package.
+const Version = 2
 
 // rangeHeaderLen is the length of the fixed header.
 const rangeHeaderLen = 64
@@ -109,16 +104,16 @@ const (
 	rangeFlagsKnown    = rangeFlagHashed | rangeFlagUniversal
 )
 
-// DefaultRangeFilterBitsPerKey is the default budget: with it ranges up to 32
+// DefaultBitsPerKey is the default budget: with it ranges up to 32
 // key positions have a false-positive bound of 32/2^14 = 0.2%.
-const DefaultRangeFilterBitsPerKey = 16
+const DefaultBitsPerKey = 16
 
-// RangeFilterConfig configures range filters.
-type RangeFilterConfig struct {
+// Config configures range filters.
+type Config struct {
 	// BitsPerKey is the space budget per distinct Split prefix, between 4 and
 	// 40. The filter takes about BitsPerKey + 0.2 bits per key plus a header
 	// of tens of bytes, or less when the keys can be stored exactly in fewer
-	// bits. Zero means DefaultRangeFilterBitsPerKey.
+	// bits. Zero means DefaultBitsPerKey.
 	BitsPerKey float64
 	// Seed fixes the per-table hash parameters, for reproducible tests and
 	// benchmarks. Zero draws them at random for every table, which keeps an
@@ -126,29 +121,29 @@ type RangeFilterConfig struct {
 	Seed uint64
 }
 
-// RangeFilterConfigFor returns the budget that bounds the false-positive
+// ConfigFor returns the budget that bounds the false-positive
 // rate of ranges of up to maxRangeLen key positions by fpr:
 // B = 2 + log2(maxRangeLen/fpr), rounded up to a quarter bit.
-func RangeFilterConfigFor(maxRangeLen int, fpr float64) (RangeFilterConfig, error) {
+func ConfigFor(maxRangeLen int, fpr float64) (Config, error) {
 	if maxRangeLen < 1 || !(fpr > 0 && fpr < 1) {
-		return RangeFilterConfig{}, errors.Newf("rangefilter: need maxRangeLen >= 1 and 0 < fpr < 1, got %d and %g", maxRangeLen, fpr)
+		return Config{}, errors.Newf("rangefilter: need maxRangeLen >= 1 and 0 < fpr < 1, got %d and %g", maxRangeLen, fpr)
 	}
 	b := math.Ceil(4*(2+math.Log2(float64(maxRangeLen)/fpr))) / 4
-	cfg := RangeFilterConfig{BitsPerKey: b}
+	cfg := Config{BitsPerKey: b}
 	return cfg, cfg.Validate()
 }
 
 // Validate returns an error naming the bad field.
-func (c RangeFilterConfig) Validate() error {
+func (c Config) Validate() error {
 	if c.BitsPerKey != 0 && !(c.BitsPerKey >= 4 && c.BitsPerKey <= 40) {
 		return errors.Newf("rangefilter: BitsPerKey %g outside [4, 40]", c.BitsPerKey)
 	}
 	return nil
 }
 
-func (c RangeFilterConfig) bitsPerKey() float64 {
+func (c Config) bitsPerKey() float64 {
 	if c.BitsPerKey == 0 {
-		return DefaultRangeFilterBitsPerKey
+		return DefaultBitsPerKey
 	}
 	return c.BitsPerKey
 }
@@ -156,32 +151,32 @@ func (c RangeFilterConfig) bitsPerKey() float64 {
 // FPRBound returns the guaranteed false-positive bound ℓ/2^(B-2) for a query
 // covering rangeLen key positions (capped at 1). Exactly stored key sets do
 // better: no false positives at bounds the map represents exactly.
-func (c RangeFilterConfig) FPRBound(rangeLen int) float64 {
+func (c Config) FPRBound(rangeLen int) float64 {
 	return min(1, float64(rangeLen)/math.Exp2(c.bitsPerKey()-2))
 }
 
-// RangeFilterBuilder builds one range filter from keys added in bytewise
+// Builder builds one range filter from keys added in bytewise
 // ascending order. It is not safe for concurrent use; reuse it with Reset.
-type RangeFilterBuilder struct {
-	cfg       RangeFilterConfig
+type Builder struct {
+	cfg       Config
 	keys      rangeKeyList
 	unordered bool
 	vals      []uint64
 }
 
-// NewRangeFilterBuilder returns a builder, or an error for a bad config.
-func NewRangeFilterBuilder(cfg RangeFilterConfig) (*RangeFilterBuilder, error) {
+// NewBuilder returns a builder, or an error for a bad config.
+func NewBuilder(cfg Config) (*Builder, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &RangeFilterBuilder{cfg: cfg}, nil
+	return &Builder{cfg: cfg}, nil
 }
 
 // Add adds a key. Keys must come in nondecreasing bytewise order; repeats of
 // the previous key are ignored. A key below the previous one is an error,
 // and the filter the builder then finishes is universal (it says "may
 // intersect" to every query), so a caller that goes on loses nothing.
-func (b *RangeFilterBuilder) Add(key []byte) error {
+func (b *Builder) Add(key []byte) error {
 	if b.unordered {
 		return nil
 	}
@@ -201,19 +196,19 @@ func (b *RangeFilterBuilder) Add(key []byte) error {
 }
 
 // Len returns the number of distinct keys added.
-func (b *RangeFilterBuilder) Len() int { return b.keys.len() }
+func (b *Builder) Len() int { return b.keys.len() }
 
 // Reset forgets the keys added.
-func (b *RangeFilterBuilder) Reset() {
+func (b *Builder) Reset() {
 	b.keys.reset()
 	b.unordered = false
 }
 
 // Finish appends the filter to dst and resets the builder.
-func (b *RangeFilterBuilder) Finish(dst []byte) []byte {
+func (b *Builder) Finish(dst []byte) []byte {
 	defer b.Reset()
 	var hdr [rangeHeaderLen]byte
-	hdr[0], hdr[1], hdr[2] = rangeMagic0, rangeMagic1, RangeFilterVersion
+	hdr[0], hdr[1], hdr[2] = rangeMagic0, rangeMagic1, Version
 	if b.unordered {
 		hdr[3] = rangeFlagUniversal
 		return rangeAppendHeader(dst, &hdr, nil)
@@ -296,7 +291,7 @@ func rangeAppendHeader(dst []byte, hdr *[rangeHeaderLen]byte, offsets []byte) []
 // mapSegments maps the keys of each segment, returning the segments and the
 // keys' distinct global values (nondecreasing), or false when the segments
 // do not fit side by side in 64 bits.
-func (b *RangeFilterBuilder) mapSegments(starts []int) ([]rangeSegment, []uint64, bool) {
+func (b *Builder) mapSegments(starts []int) ([]rangeSegment, []uint64, bool) {
 	n := b.keys.len()
 	segs := make([]rangeSegment, len(starts))
 	vals := b.vals[:0]
@@ -334,29 +329,18 @@ func (b *RangeFilterBuilder) mapSegments(starts []int) ([]rangeSegment, []uint64
 
 var rangeCastagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// rangeCorruptTotal counts filters that did not decode.
-var rangeCorruptTotal atomic.Uint64
-
-// CorruptRangeFilters returns how many range-filter queries, since the
-// process started, met bytes that did not decode and answered "may
-// intersect" because of it.
-func CorruptRangeFilters() uint64 { return rangeCorruptTotal.Load() }
-
-// RangeMayIntersect reports whether the table whose range filter is filter
+// MayIntersect reports whether the table whose range filter is filter
 // may hold a key k with lower <= k < upper; a nil upper means no upper bound
 // (and a nil lower no lower bound). The bounds are compared bytewise with the
 // Split prefixes the filter was built from, so pass Split prefixes, or any
 // bounds: a bound that is not a prefix is rounded outward.
 //
 // It reads filter in place and does not allocate. A filter that does not
-// decode answers true and is counted in CorruptRangeFilters.
-func RangeMayIntersect(filter, lower, upper []byte) bool {
+// decode answers true; a Policy's bounds filters count such answers in the
+// policy's Counters.
+func MayIntersect(filter, lower, upper []byte) bool {
 	found, ok := rangeQuery(filter, lower, upper)
-	if !ok {
-		rangeCorruptTotal.Add(1)
-		return true
-	}
-	return found
+	return found || !ok
 }
 
 // rangeFilterView is a parsed filter; its slices alias the filter bytes.
@@ -379,7 +363,7 @@ func rangeParse(f []byte) (v rangeFilterView, ok bool) {
 
 // parse fills v in place; see rangeParse.
 func (v *rangeFilterView) parse(f []byte) bool {
-	if len(f) < rangeHeaderLen+4 || f[0] != rangeMagic0 || f[1] != rangeMagic1 || f[2] != RangeFilterVersion ||
+	if len(f) < rangeHeaderLen+4 || f[0] != rangeMagic0 || f[1] != rangeMagic1 || f[2] != Version ||
 		f[3]&^rangeFlagsKnown != 0 || f[5] != 0 || binary.LittleEndian.Uint32(f[12:]) != 0 {
 		return false
 	}
@@ -464,8 +448,8 @@ func rangeQuery(f, lower, upper []byte) (found, ok bool) {
 	return v.h.anyInRange(&v.ef, lo, hi)
 }
 
-// RangeFilterInfo describes an encoded filter, for reports and tests.
-type RangeFilterInfo struct {
+// Info describes an encoded filter, for reports and tests.
+type Info struct {
 	Keys      uint64 // distinct Split prefixes added
 	Values    uint64 // values stored
 	Segments  int    // key-map segments
@@ -476,21 +460,21 @@ type RangeFilterInfo struct {
 }
 
 // BitsPerKey returns the filter's size in bits per key.
-func (i RangeFilterInfo) BitsPerKey() float64 {
+func (i Info) BitsPerKey() float64 {
 	if i.Keys == 0 {
 		return 0
 	}
 	return float64(8*i.Size) / float64(i.Keys)
 }
 
-// DescribeRangeFilter decodes a filter's header; it returns an error when
+// Describe decodes a filter's header; it returns an error when
 // the bytes do not decode.
-func DescribeRangeFilter(filter []byte) (RangeFilterInfo, error) {
+func Describe(filter []byte) (Info, error) {
 	v, ok := rangeParse(filter)
 	if !ok {
-		return RangeFilterInfo{}, errors.New("rangefilter: range filter does not decode")
+		return Info{}, errors.New("rangefilter: range filter does not decode")
 	}
-	info := RangeFilterInfo{
+	info := Info{
 		Keys:      v.keys,
 		Values:    v.n,
 		Segments:  v.segs.count,
@@ -502,7 +486,7 @@ func DescribeRangeFilter(filter []byte) (RangeFilterInfo, error) {
 	for i := range v.segs.count {
 		s, ok := v.segs.segment(i)
 		if !ok {
-			return RangeFilterInfo{}, errors.New("rangefilter: range filter segment does not decode")
+			return Info{}, errors.New("rangefilter: range filter segment does not decode")
 		}
 		info.FullMap = info.FullMap && s.m.full
 	}

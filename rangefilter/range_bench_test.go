@@ -140,7 +140,7 @@ func (w *rangeWorkload) queries(kind int, length uint64, count int) [][2][]byte 
 
 // build builds a filter and returns it with the build's thread-CPU ns per key.
 func (w *rangeWorkload) build(tb testing.TB, bpk float64) (filter []byte, nsPerKey float64) {
-	b, err := NewRangeFilterBuilder(RangeFilterConfig{BitsPerKey: bpk, Seed: 42})
+	b, err := NewBuilder(Config{BitsPerKey: bpk, Seed: 42})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func rangeFPR(filter []byte, qs [][2][]byte) (fpr, wallNs, cpuNs float64) {
 	fp := 0
 	start, cpu := time.Now(), cputime.Thread()
 	for _, q := range qs {
-		if RangeMayIntersect(filter, q[0], q[1]) {
+		if MayIntersect(filter, q[0], q[1]) {
 			fp++
 		}
 	}
@@ -226,7 +226,7 @@ func TestRangeFilterReport(t *testing.T) {
 		}
 		for _, bpk := range bpks {
 			f, buildNs := w.build(t, bpk)
-			info, err := DescribeRangeFilter(f)
+			info, err := Describe(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +235,7 @@ func TestRangeFilterReport(t *testing.T) {
 				fpr, _, _ := rangeFPR(f, qs[[2]uint64{uint64(qk), 32}])
 				fmt.Fprintf(&sweep, " %s |", rangePct(fpr))
 			}
-			cfg := RangeFilterConfig{BitsPerKey: bpk}
+			cfg := Config{BitsPerKey: bpk}
 			fmt.Fprintf(&sweep, " %s | %s |\n", rangePct(cfg.FPRBound(32)), rangePct(min(1, 32/math.Exp2(info.BitsPerKey()))))
 			if bpk != 16 {
 				continue
@@ -316,7 +316,7 @@ func BenchmarkRangeFilterQuery(b *testing.B) {
 				cpu := cputime.Thread()
 				for i := range b.N {
 					q := qs[i%len(qs)]
-					if RangeMayIntersect(f, q[0], q[1]) {
+					if MayIntersect(f, q[0], q[1]) {
 						fp++
 					}
 				}

@@ -39,7 +39,7 @@ func TestRangeFilterQueryCost(t *testing.T) {
 	for ki, kind := range rangeWorkloadKinds() {
 		w := newRangeWorkload(kind, n, uint64(ki+1))
 		f, _ := w.build(t, 16)
-		info, err := DescribeRangeFilter(f)
+		info, err := Describe(f)
 		if err != nil {
 			t.Fatal(err)
 		}

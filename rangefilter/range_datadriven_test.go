@@ -44,7 +44,7 @@ func TestRangeKeyMapDataDriven(t *testing.T) {
 				keys = append(keys, unquote(line))
 			}
 			keys = rangeSortedDistinct(keys)
-			filter = rangeBuild(t, RangeFilterConfig{BitsPerKey: float64(bpk), Seed: 1}, keys)
+			filter = rangeBuild(t, Config{BitsPerKey: float64(bpk), Seed: 1}, keys)
 			v, ok := rangeParse(filter)
 			if !ok {
 				t.Fatal("filter does not parse")
@@ -77,7 +77,7 @@ func TestRangeKeyMapDataDriven(t *testing.T) {
 			for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
 				f := strings.Fields(line)
 				lo, hi := unquote(f[0]), unquote(f[1])
-				fmt.Fprintf(&out, "[%s, %s): filter=%v exact=%v\n", f[0], f[1], RangeMayIntersect(filter, lo, hi), rangeOracle(keys, lo, hi))
+				fmt.Fprintf(&out, "[%s, %s): filter=%v exact=%v\n", f[0], f[1], MayIntersect(filter, lo, hi), rangeOracle(keys, lo, hi))
 			}
 		default:
 			t.Fatalf("unknown command %s", d.Cmd)

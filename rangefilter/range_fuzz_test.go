@@ -40,7 +40,7 @@ func FuzzRangeFilterNoFalseNegatives(f *testing.F) {
 	rangeFuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data, lower, upper []byte, bpk uint8) {
 		keys := rangeFuzzKeys(data)
-		cfg := RangeFilterConfig{BitsPerKey: float64(4 + bpk%37), Seed: 1}
+		cfg := Config{BitsPerKey: float64(4 + bpk%37), Seed: 1}
 		filter := rangeBuild(t, cfg, keys)
 		if len(upper) == 0 {
 			upper = nil
@@ -53,7 +53,7 @@ func FuzzRangeFilterNoFalseNegatives(f *testing.F) {
 			}
 		}
 		for _, q := range queries {
-			if rangeOracle(keys, q[0], q[1]) && !RangeMayIntersect(filter, q[0], q[1]) {
+			if rangeOracle(keys, q[0], q[1]) && !MayIntersect(filter, q[0], q[1]) {
 				t.Fatalf("false negative for [%x, %x) over %d keys", q[0], q[1], len(keys))
 			}
 		}
@@ -66,11 +66,11 @@ func FuzzRangeFilterNoFalseNegatives(f *testing.F) {
 func FuzzRangeFilterDecode(f *testing.F) {
 	rangeFuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data, lower, upper []byte, pos uint8) {
-		RangeMayIntersect(data, lower, upper)
-		_, _ = DescribeRangeFilter(data)
+		MayIntersect(data, lower, upper)
+		_, _ = Describe(data)
 
 		keys := rangeFuzzKeys(data)
-		filter := rangeBuild(t, RangeFilterConfig{BitsPerKey: 10, Seed: 2}, keys)
+		filter := rangeBuild(t, Config{BitsPerKey: 10, Seed: 2}, keys)
 		v, ok := rangeParse(filter)
 		if !ok {
 			t.Fatalf("fresh filter does not parse")
@@ -81,15 +81,15 @@ func FuzzRangeFilterDecode(f *testing.F) {
 		i := int(pos) % len(filter)
 		corrupt := bytes.Clone(filter)
 		corrupt[i] ^= 1 + pos/64
-		got := RangeMayIntersect(corrupt, lower, upper)
+		got := MayIntersect(corrupt, lower, upper)
 		if i < headerLen && !got {
 			t.Fatalf("header byte %d changed but the filter still excludes [%x, %x)", i, lower, upper)
 		}
 		// Body corruption may change answers (Pebble's block checksums guard
 		// the body) but must not panic: also query around every key.
 		for _, k := range keys {
-			RangeMayIntersect(corrupt, k, nil)
-			RangeMayIntersect(corrupt, nil, k)
+			MayIntersect(corrupt, k, nil)
+			MayIntersect(corrupt, nil, k)
 		}
 	})
 }

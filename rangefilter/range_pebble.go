@@ -9,13 +9,13 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
-// A RangeFilterPolicy wires range filters into Pebble through its exported
-// API only:
+// A Policy wires range filters into Pebble through its exported API only:
 //
 //   - Writing: Collector returns a constructor for Options.
-//     BlockPropertyCollectors. Through TableProperties it sees every point key
+//     BlockPropertyCollectors. Through a table-property collector it sees every point key
 //     of every kind that goes into an sstable (sets, merges, deletions and
 //     single deletions: leaving a tombstone out would let a table be skipped
 //     whose tombstone hides an older key, and the key would come back), and
@@ -54,48 +54,59 @@ import (
 //   - The comparer must order Split prefixes bytewise (DefaultComparer and
 //     cockroachkvs.Comparer do). Keys that arrive out of bytewise order make
 //     the table's filter universal ("may intersect") rather than wrong, and
-//     are counted (UniversalRangeFilters); bounds are compared bytewise.
+//     are counted (Counters.Universal); bounds are compared bytewise.
 //   - Memtables and batches are never filtered by Pebble; that is fine.
 //   - Tables ingested with a synthetic prefix are not supported: Pebble
 //     would hand the filter the property of the unprefixed keys.
 //   - Suffix replacement (ingest with a synthetic suffix) does not change
 //     Split prefixes; SyntheticSuffixIntersects answers as Intersects.
-type RangeFilterPolicy struct {
-	split  pebble.Split
-	cfg    RangeFilterConfig
-	builds sync.Pool
+type Policy struct {
+	split    pebble.Split
+	cfg      Config
+	builds   sync.Pool
+	counters Counters
 }
 
-// RangeFilterName is the name of the block property that holds the filter,
-// and of the collector and filter.
-const RangeFilterName = "pebblerf.rangefilter"
+// Name is the name of the block property that holds the filter, and of the
+// collector and filter.
+const Name = "pebblerf.rangefilter"
 
 // rangeFilterProp is the key of the filter in the table property map.
 const rangeFilterProp = "rangefilter.v1"
 
-// rangeUniversalTotal counts tables whose keys were not in bytewise order.
-var rangeUniversalTotal atomic.Uint64
+// Counters counts, for one Policy, the events that cost a DB reads but
+// never results. pebblerf creates one Policy per DB it opens, so the counts
+// are that DB's. Safe for concurrent use.
+type Counters struct {
+	corrupt, universal atomic.Uint64
+}
 
-// UniversalRangeFilters returns how many tables, since the process started,
-// got a universal range filter because their Split prefixes were not in
-// bytewise order (a comparer the range filter does not support).
-func UniversalRangeFilters() uint64 { return rangeUniversalTotal.Load() }
+// Corrupt returns how many times a bounds filter of the policy met a table
+// whose range-filter property did not decode, and answered "may intersect"
+// because of it.
+func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
 
-// NewRangeFilterPolicy returns a policy for keys ordered by cmp (nil means
+// Universal returns how many tables the policy's collector gave a universal
+// filter (one that answers "may intersect" to everything) because their
+// Split prefixes were not in bytewise order, the mark of a comparer the
+// range filter does not support.
+func (c *Counters) Universal() uint64 { return c.universal.Load() }
+
+// NewPolicy returns a policy for keys ordered by cmp (nil means
 // pebble.DefaultComparer).
-func NewRangeFilterPolicy(cmp *pebble.Comparer, cfg RangeFilterConfig) (*RangeFilterPolicy, error) {
+func NewPolicy(cmp *pebble.Comparer, cfg Config) (*Policy, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if cmp == nil {
 		cmp = pebble.DefaultComparer
 	}
-	p := &RangeFilterPolicy{split: cmp.Split, cfg: cfg}
+	p := &Policy{split: cmp.Split, cfg: cfg}
 	if p.split == nil {
 		p.split = func(k []byte) int { return len(k) }
 	}
 	p.builds.New = func() any {
-		b, err := NewRangeFilterBuilder(cfg)
+		b, err := NewBuilder(cfg)
 		if err != nil {
 			panic(errors.NewAssertionErrorWithWrappedErrf(err, "validated config rejected"))
 		}
@@ -104,32 +115,36 @@ func NewRangeFilterPolicy(cmp *pebble.Comparer, cfg RangeFilterConfig) (*RangeFi
 	return p, nil
 }
 
+// Counters returns what the policy has counted, for every DB it is
+// installed in (pebblerf's OpenWithPlugins makes one policy per DB).
+func (p *Policy) Counters() *Counters { return &p.counters }
+
 // Config returns the policy's configuration.
-func (p *RangeFilterPolicy) Config() RangeFilterConfig { return p.cfg }
+func (p *Policy) Config() Config { return p.cfg }
 
 // prefix returns Split(key), clamped to the key: Split may misbehave on
 // bounds that are not well-formed keys.
-func (p *RangeFilterPolicy) prefix(key []byte) []byte {
+func (p *Policy) prefix(key []byte) []byte {
 	n := p.split(key)
 	return key[:max(0, min(n, len(key)))]
 }
 
 // Collector returns the constructor to add to Options.BlockPropertyCollectors.
-func (p *RangeFilterPolicy) Collector() func() pebble.BlockPropertyCollector {
-	return TableProperties(func() TablePropertyCollector { return &rangeCollector{p: p} })
+func (p *Policy) Collector() func() pebble.BlockPropertyCollector {
+	return tableprops.Adapt(func() tableprops.Collector { return &rangeCollector{p: p} })
 }
 
 // rangeCollector builds one table's filter.
 type rangeCollector struct {
-	p *RangeFilterPolicy
-	b *RangeFilterBuilder
+	p *Policy
+	b *Builder
 }
 
-func (c *rangeCollector) Name() string { return RangeFilterName }
+func (c *rangeCollector) Name() string { return Name }
 
 func (c *rangeCollector) Add(key pebble.InternalKey, _ []byte) error {
 	if c.b == nil {
-		c.b = c.p.builds.Get().(*RangeFilterBuilder)
+		c.b = c.p.builds.Get().(*Builder)
 	}
 	// Out-of-order keys make the filter universal: the table stays readable.
 	_ = c.b.Add(c.p.prefix(key.UserKey))
@@ -138,10 +153,10 @@ func (c *rangeCollector) Add(key pebble.InternalKey, _ []byte) error {
 
 func (c *rangeCollector) Finish(props map[string]string) error {
 	if c.b == nil {
-		c.b = c.p.builds.Get().(*RangeFilterBuilder)
+		c.b = c.p.builds.Get().(*Builder)
 	}
 	if c.b.unordered {
-		rangeUniversalTotal.Add(1)
+		c.p.counters.universal.Add(1)
 	}
 	props[rangeFilterProp] = string(c.b.Finish(nil))
 	c.p.builds.Put(c.b)
@@ -152,7 +167,7 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 // BoundsFilter returns a filter for IterOptions.PointKeyFilters that
 // excludes tables holding no key in [lower, upper); nil bounds are open. The
 // bounds are copied. See the type's documentation about changing bounds.
-func (p *RangeFilterPolicy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
+func (p *Policy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
 	f := &rangeBoundsFilter{}
 	p.initBoundsFilter(f, lower, upper, true)
 	return f
@@ -164,8 +179,8 @@ func (p *RangeFilterPolicy) BoundsFilter(lower, upper []byte) pebble.BlockProper
 // extensions). So the filter is asked about [Split(lower), Split(upper)) or
 // [Split(lower), Split(upper)+"\x00"). With clone false, f aliases the
 // bounds' bytes where it can.
-func (p *RangeFilterPolicy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
-	f.lower, f.upper = nil, nil
+func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
+	f.lower, f.upper, f.counters = nil, nil, &p.counters
 	if lower != nil {
 		f.lower = p.prefix(lower)
 		if clone {
@@ -197,7 +212,7 @@ func (p *RangeFilterPolicy) initBoundsFilter(f *rangeBoundsFilter, lower, upper 
 // Pebble appends in place. With no bounds the copy has no bounds filter.
 // Pass the result to NewIter, or to Iterator.SetOptions whenever the bounds
 // change.
-func (p *RangeFilterPolicy) AttachBoundsFilter(o *pebble.IterOptions) *pebble.IterOptions {
+func (p *Policy) AttachBoundsFilter(o *pebble.IterOptions) *pebble.IterOptions {
 	var c pebble.IterOptions
 	if o != nil {
 		c = *o
@@ -221,13 +236,13 @@ type BoundsFilterSlot struct {
 // as long as any iterator (or clone) may use the options; for new bounds,
 // use new bytes and a new slot. This is the per-query cost of a bounded
 // iterator, so it is worth the stricter contract.
-func (p *RangeFilterPolicy) AttachOwnedBoundsFilter(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+func (p *Policy) AttachOwnedBoundsFilter(o *pebble.IterOptions, slot *BoundsFilterSlot) {
 	p.attach(o, slot)
 }
 
 // attach puts a bounds filter for o's bounds into o.PointKeyFilters, in
 // slot's storage when slot is non-nil (and the bounds are then not copied).
-func (p *RangeFilterPolicy) attach(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+func (p *Policy) attach(o *pebble.IterOptions, slot *BoundsFilterSlot) {
 	var filters []pebble.BlockPropertyFilter
 	if slot != nil && len(o.PointKeyFilters)+2 <= len(slot.filters) {
 		filters = slot.filters[: 0 : len(o.PointKeyFilters)+2]
@@ -253,28 +268,30 @@ func (p *RangeFilterPolicy) attach(o *pebble.IterOptions, slot *BoundsFilterSlot
 	}
 }
 
-// RangeFilterFromUserProperties returns the range filter of a table from its
-// user properties, as DB.SSTables(pebble.WithProperties()) reports them
-// (Pebble prefixes each block property with a one-byte short ID), for
-// RangeMayIntersect or DescribeRangeFilter. ok is false when the table has
-// no range filter; an error means the property does not decode.
-func RangeFilterFromUserProperties(props map[string]string) (filter []byte, ok bool, err error) {
-	prop, ok := props[RangeFilterName]
+// FromUserProperties returns the range filter of a table from its user
+// properties, as DB.SSTables(pebble.WithProperties()) reports them (Pebble
+// prefixes each block property with a one-byte short ID), for MayIntersect
+// or Describe. ok is false when the table has no range filter; an error
+// means the property does not decode.
+func FromUserProperties(props map[string]string) (filter []byte, ok bool, err error) {
+	prop, ok := props[Name]
 	if !ok || len(prop) < 1 {
 		return nil, false, nil
 	}
-	return LookupTableProperty([]byte(prop[1:]), rangeFilterProp)
+	return tableprops.Lookup([]byte(prop[1:]), rangeFilterProp)
 }
 
-// rangeBoundsFilter holds one query's bounds (as Split prefixes). It holds
-// no per-table state, so Pebble may share it across tables and goroutines.
+// rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
+// policy's counters. It holds no per-table state, so Pebble may share it
+// across tables and goroutines.
 type rangeBoundsFilter struct {
 	lower, upper []byte
+	counters     *Counters
 }
 
 var _ pebble.BlockPropertyFilter = (*rangeBoundsFilter)(nil)
 
-func (f *rangeBoundsFilter) Name() string { return RangeFilterName }
+func (f *rangeBoundsFilter) Name() string { return Name }
 
 // Intersects reports whether a table may hold a key within the bounds.
 // Block properties are nil and intersect; a table property without a filter
@@ -283,15 +300,20 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	if len(prop) == 0 {
 		return true, nil
 	}
-	filter, ok, err := LookupTableProperty(prop, rangeFilterProp)
+	filter, ok, err := tableprops.Lookup(prop, rangeFilterProp)
 	if err != nil {
-		rangeCorruptTotal.Add(1)
+		f.counters.corrupt.Add(1)
 		return true, nil
 	}
 	if !ok {
 		return true, nil
 	}
-	return RangeMayIntersect(filter, f.lower, f.upper), nil
+	found, ok := rangeQuery(filter, f.lower, f.upper)
+	if !ok {
+		f.counters.corrupt.Add(1)
+		return true, nil
+	}
+	return found, nil
 }
 
 // SyntheticSuffixIntersects answers as Intersects: a synthetic suffix does

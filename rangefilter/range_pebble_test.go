@@ -66,7 +66,7 @@ func TestRangeFilterPebbleDifferential(t *testing.T) {
 
 func rangeDifferential(t *testing.T, kind rangeDiffKind, queries int, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 99))
-	policy, err := NewRangeFilterPolicy(kind.comparer, RangeFilterConfig{BitsPerKey: 10})
+	policy, err := NewPolicy(kind.comparer, Config{BitsPerKey: 10})
 	require.NoError(t, err)
 	fs := vfs.NewMem()
 	opts := &pebble.Options{
@@ -199,10 +199,10 @@ func rangeDifferential(t *testing.T, kind rangeDiffKind, queries int, seed uint6
 			if tbl.Virtual {
 				continue // Pebble drops virtual tables' user properties
 			}
-			f, ok, err := RangeFilterFromUserProperties(tbl.Properties.UserProperties)
+			f, ok, err := FromUserProperties(tbl.Properties.UserProperties)
 			require.NoError(t, err)
 			require.True(t, ok, "table %s has no range filter", tbl.FileNum)
-			info, err := DescribeRangeFilter(f)
+			info, err := Describe(f)
 			require.NoError(t, err)
 			require.False(t, info.Universal)
 			tables++
@@ -277,30 +277,10 @@ func rangeIngest(t *testing.T, db *pebble.DB, opts *pebble.Options, fs vfs.FS, n
 	require.NoError(t, db.Ingest(context.Background(), []string{path}))
 }
 
-func TestTableProperties(t *testing.T) {
-	props := map[string]string{"b": "2", "a": "1\x00\xff", "": ""}
-	enc := AppendTableProperties(nil, props)
-	got, err := DecodeTableProperties(enc)
-	require.NoError(t, err)
-	require.Equal(t, props, got)
-	v, ok, err := LookupTableProperty(enc, "a")
-	require.NoError(t, err)
-	require.True(t, ok)
-	require.Equal(t, "1\x00\xff", string(v))
-	_, ok, err = LookupTableProperty(enc, "c")
-	require.NoError(t, err)
-	require.False(t, ok)
-	require.Zero(t, testing.AllocsPerRun(10, func() { _, _, _ = LookupTableProperty(enc, "b") }))
-	for _, bad := range [][]byte{nil, {2}, enc[:len(enc)-1], append(slices.Clone(enc), 0)} {
-		_, err := DecodeTableProperties(bad)
-		require.Error(t, err)
-	}
-}
-
 // TestRangeFilterPolicyBounds checks the translation of bounds into Split
 // prefixes with CockroachDB keys, and AttachBoundsFilter's slice handling.
 func TestRangeFilterPolicyBounds(t *testing.T) {
-	p, err := NewRangeFilterPolicy(&cockroachkvs.Comparer, RangeFilterConfig{})
+	p, err := NewPolicy(&cockroachkvs.Comparer, Config{})
 	require.NoError(t, err)
 	f := p.BoundsFilter(cockroachkvs.AppendTimestamp(rangeCRDBPrefix(5), 10, 0), rangeCRDBPrefix(9)).(*rangeBoundsFilter)
 	require.Equal(t, rangeCRDBPrefix(5), f.lower)
@@ -323,7 +303,7 @@ func TestRangeFilterPolicyBounds(t *testing.T) {
 // filter as AttachBoundsFilter, keeps the caller's other filters with room
 // for one more, and allocates nothing where bounds are whole prefixes.
 func TestAttachOwnedBoundsFilter(t *testing.T) {
-	crdb, err := NewRangeFilterPolicy(&cockroachkvs.Comparer, RangeFilterConfig{})
+	crdb, err := NewPolicy(&cockroachkvs.Comparer, Config{})
 	require.NoError(t, err)
 	lower, upper := rangeCRDBPrefix(5), cockroachkvs.AppendTimestamp(rangeCRDBPrefix(9), 10, 0)
 	var slot BoundsFilterSlot
@@ -347,7 +327,7 @@ func TestAttachOwnedBoundsFilter(t *testing.T) {
 	require.Len(t, o.PointKeyFilters, 4, "more filters than the slot holds")
 	require.GreaterOrEqual(t, cap(o.PointKeyFilters), 5)
 
-	plain, err := NewRangeFilterPolicy(nil, RangeFilterConfig{})
+	plain, err := NewPolicy(nil, Config{})
 	require.NoError(t, err)
 	allocs := testing.AllocsPerRun(100, func() {
 		o := pebble.IterOptions{LowerBound: lower, UpperBound: upper}
@@ -363,4 +343,32 @@ func (rangeOtherFilter) Name() string                    { return "other" }
 func (rangeOtherFilter) Intersects([]byte) (bool, error) { return true, nil }
 func (rangeOtherFilter) SyntheticSuffixIntersects([]byte, []byte) (bool, error) {
 	return true, nil
+}
+
+// TestPolicyCountsUniversal checks that a table whose prefixes arrive out
+// of bytewise order gets a universal filter, counted by the policy that
+// wrote it and by no other.
+func TestPolicyCountsUniversal(t *testing.T) {
+	policy, err := NewPolicy(nil, Config{BitsPerKey: 16})
+	require.NoError(t, err)
+	other, err := NewPolicy(nil, Config{BitsPerKey: 16})
+	require.NoError(t, err)
+	write := func(keys ...string) []byte {
+		c := policy.Collector()()
+		for _, k := range keys {
+			require.NoError(t, c.AddPointKey(pebble.MakeInternalKey([]byte(k), 1, pebble.InternalKeyKindSet), nil))
+		}
+		prop, err := c.FinishTable(nil)
+		require.NoError(t, err)
+		return prop
+	}
+	write("a", "b", "c")
+	require.Zero(t, policy.Counters().Universal())
+	prop := write("b", "a")
+	require.Equal(t, uint64(1), policy.Counters().Universal())
+	require.Zero(t, other.Counters().Universal())
+	ok, err := policy.BoundsFilter([]byte("x"), []byte("y")).Intersects(prop)
+	require.NoError(t, err)
+	require.True(t, ok, "a universal filter intersects every range")
+	require.Zero(t, policy.Counters().Corrupt(), "a universal filter is not a corrupt one")
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,8 +29,8 @@ func rangeSortedDistinct(keys [][]byte) [][]byte {
 	return slices.CompactFunc(keys, bytes.Equal)
 }
 
-func rangeBuild(t testing.TB, cfg RangeFilterConfig, keys [][]byte) []byte {
-	b, err := NewRangeFilterBuilder(cfg)
+func rangeBuild(t testing.TB, cfg Config, keys [][]byte) []byte {
+	b, err := NewBuilder(cfg)
 	require.NoError(t, err)
 	for _, k := range keys {
 		require.NoError(t, b.Add(k))
@@ -156,8 +157,8 @@ func TestRangeFilterNoFalseNegatives(t *testing.T) {
 	for name, keys := range rangeTestKeySets(rng) {
 		for _, bpk := range []float64{4, 8, 12, 16, 24} {
 			t.Run(fmt.Sprintf("%s/bpk=%g", name, bpk), func(t *testing.T) {
-				f := rangeBuild(t, RangeFilterConfig{BitsPerKey: bpk, Seed: 7}, keys)
-				info, err := DescribeRangeFilter(f)
+				f := rangeBuild(t, Config{BitsPerKey: bpk, Seed: 7}, keys)
+				info, err := Describe(f)
 				require.NoError(t, err)
 				require.Equal(t, uint64(len(keys)), info.Keys)
 				fp, empty := 0, 0
@@ -168,7 +169,7 @@ func TestRangeFilterNoFalseNegatives(t *testing.T) {
 				for range queries {
 					lo, hi := rangeRandomQuery(rng, keys)
 					want := rangeOracle(keys, lo, hi)
-					got := RangeMayIntersect(f, lo, hi)
+					got := MayIntersect(f, lo, hi)
 					if want {
 						require.True(t, got, "false negative for [%x, %x)", lo, hi)
 					} else {
@@ -438,9 +439,9 @@ func TestRangeFilterFPRBound(t *testing.T) {
 	for _, x := range ints {
 		keys = append(keys, binary.BigEndian.AppendUint64(nil, x))
 	}
-	cfg := RangeFilterConfig{BitsPerKey: 12, Seed: 3}
+	cfg := Config{BitsPerKey: 12, Seed: 3}
 	f := rangeBuild(t, cfg, keys)
-	info, err := DescribeRangeFilter(f)
+	info, err := Describe(f)
 	require.NoError(t, err)
 	require.True(t, info.Hashed)
 	const length = 16
@@ -451,7 +452,7 @@ func TestRangeFilterFPRBound(t *testing.T) {
 			continue
 		}
 		total++
-		if RangeMayIntersect(f, binary.BigEndian.AppendUint64(nil, lo), binary.BigEndian.AppendUint64(nil, lo+length)) {
+		if MayIntersect(f, binary.BigEndian.AppendUint64(nil, lo), binary.BigEndian.AppendUint64(nil, lo+length)) {
 			fp++
 		}
 	}
@@ -464,35 +465,35 @@ func TestRangeFilterFPRBound(t *testing.T) {
 
 func TestRangeFilterEdgeCases(t *testing.T) {
 	// No keys: nothing intersects.
-	f := rangeBuild(t, RangeFilterConfig{}, nil)
-	require.False(t, RangeMayIntersect(f, nil, nil))
-	require.False(t, RangeMayIntersect(f, []byte("a"), []byte("b")))
+	f := rangeBuild(t, Config{}, nil)
+	require.False(t, MayIntersect(f, nil, nil))
+	require.False(t, MayIntersect(f, []byte("a"), []byte("b")))
 
 	// Unordered keys: Add fails and the filter intersects everything.
-	b, err := NewRangeFilterBuilder(RangeFilterConfig{})
+	b, err := NewBuilder(Config{})
 	require.NoError(t, err)
 	require.NoError(t, b.Add([]byte("b")))
 	err = b.Add([]byte("a"))
 	require.ErrorContains(t, err, "bytewise order")
 	f = b.Finish(nil)
-	info, err := DescribeRangeFilter(f)
+	info, err := Describe(f)
 	require.NoError(t, err)
 	require.True(t, info.Universal)
-	require.True(t, RangeMayIntersect(f, []byte("x"), []byte("y")))
+	require.True(t, MayIntersect(f, []byte("x"), []byte("y")))
 
 	// The builder is reusable after Finish.
 	require.NoError(t, b.Add([]byte("m")))
 	f = b.Finish(nil)
-	require.True(t, RangeMayIntersect(f, []byte("m"), []byte("n")))
-	require.False(t, RangeMayIntersect(f, []byte("m\x00"), nil))
-	require.False(t, RangeMayIntersect(f, nil, []byte("m")))
+	require.True(t, MayIntersect(f, []byte("m"), []byte("n")))
+	require.False(t, MayIntersect(f, []byte("m\x00"), nil))
+	require.False(t, MayIntersect(f, nil, []byte("m")))
 
 	// Bad configs are named.
-	_, err = NewRangeFilterBuilder(RangeFilterConfig{BitsPerKey: 2})
+	_, err = NewBuilder(Config{BitsPerKey: 2})
 	require.ErrorContains(t, err, "BitsPerKey 2")
-	_, err = RangeFilterConfigFor(0, 0.01)
+	_, err = ConfigFor(0, 0.01)
 	require.Error(t, err)
-	cfg, err := RangeFilterConfigFor(32, 0.005)
+	cfg, err := ConfigFor(32, 0.005)
 	require.NoError(t, err)
 	require.InDelta(t, 14.75, cfg.BitsPerKey, 0.01)
 	require.LessOrEqual(t, cfg.FPRBound(32), 0.005)
@@ -501,26 +502,40 @@ func TestRangeFilterEdgeCases(t *testing.T) {
 func TestRangeFilterCorruptFailsOpen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	keys := rangeTestKeySets(rng)["crdb"]
-	f := rangeBuild(t, RangeFilterConfig{BitsPerKey: 12, Seed: 1}, keys)
-	before := CorruptRangeFilters()
+	f := rangeBuild(t, Config{BitsPerKey: 12, Seed: 1}, keys)
+	policy, err := NewPolicy(nil, Config{BitsPerKey: 12, Seed: 1})
+	require.NoError(t, err)
+	bounds := policy.BoundsFilter([]byte{0xff}, []byte{0xff, 0})
+	check := func(bad []byte, msg string) {
+		require.True(t, MayIntersect(bad, []byte{0xff}, []byte{0xff, 0}), msg)
+		prop := tableprops.Append(nil, map[string]string{rangeFilterProp: string(bad)})
+		ok, err := bounds.Intersects(prop)
+		require.NoError(t, err)
+		require.True(t, ok, msg)
+	}
 	// Truncations and header flips must answer true, and be counted.
 	for _, bad := range [][]byte{nil, f[:3], f[:len(f)/2], f[:len(f)-1], append(slices.Clone(f), 0)} {
-		require.True(t, RangeMayIntersect(bad, []byte{0xff}, []byte{0xff, 0}))
+		check(bad, "truncated or extended")
 	}
-	for i := range 40 {
+	for i := 0; i < 40; i++ {
 		c := slices.Clone(f)
 		c[i] ^= 1 << (i % 8)
-		require.True(t, RangeMayIntersect(c, []byte{0xff}, []byte{0xff, 0}), "flip at %d", i)
+		check(c, fmt.Sprintf("flip at %d", i))
 	}
-	require.Equal(t, before+45, CorruptRangeFilters())
+	require.Equal(t, uint64(45), policy.Counters().Corrupt())
+	// A property that is not a property map is counted too.
+	ok, err := bounds.Intersects([]byte{0xee})
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, uint64(46), policy.Counters().Corrupt())
 }
 
 func TestRangeMayIntersectDoesNotAllocate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	keys := rangeTestKeySets(rng)["binary-long"]
-	f := rangeBuild(t, RangeFilterConfig{}, keys)
+	f := rangeBuild(t, Config{}, keys)
 	lo, hi := rangeNeighbours(keys[10])[1], keys[11]
-	allocs := testing.AllocsPerRun(100, func() { RangeMayIntersect(f, lo, hi) })
+	allocs := testing.AllocsPerRun(100, func() { MayIntersect(f, lo, hi) })
 	require.Zero(t, allocs)
 }
 
@@ -563,8 +578,8 @@ func TestRangeOneSegmentBoundsAtFirstKey(t *testing.T) {
 		keys = append(keys, rangeDBBenchKey(uint64(100+7*i)))
 	}
 	for _, bpk := range []float64{4, 16, 40} {
-		f := rangeBuild(t, RangeFilterConfig{BitsPerKey: bpk, Seed: 3}, keys)
-		info, err := DescribeRangeFilter(f)
+		f := rangeBuild(t, Config{BitsPerKey: bpk, Seed: 3}, keys)
+		info, err := Describe(f)
 		require.NoError(t, err)
 		require.Equal(t, 1, info.Segments)
 		bounds := append(rangeNeighbours(keys[0]), rangeNeighbours(keys[1])...)
@@ -572,7 +587,7 @@ func TestRangeOneSegmentBoundsAtFirstKey(t *testing.T) {
 		for _, lo := range bounds {
 			for _, hi := range bounds {
 				want := rangeOracle(keys, lo, hi)
-				got := RangeMayIntersect(f, lo, hi)
+				got := MayIntersect(f, lo, hi)
 				if want && !got {
 					t.Fatalf("B=%g: false negative for [%q, %q)", bpk, lo, hi)
 				}
@@ -581,7 +596,7 @@ func TestRangeOneSegmentBoundsAtFirstKey(t *testing.T) {
 		if !info.Hashed {
 			for i := range 3 {
 				for j := range 3 {
-					require.Equal(t, rangeOracle(keys, keys[i], keys[j]), RangeMayIntersect(f, keys[i], keys[j]),
+					require.Equal(t, rangeOracle(keys, keys[i], keys[j]), MayIntersect(f, keys[i], keys[j]),
 						"B=%g [%q, %q)", bpk, keys[i], keys[j])
 				}
 			}

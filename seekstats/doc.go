@@ -48,22 +48,19 @@
 // reads such tables without their filters (correct, but slower) until
 // compactions rewrite them.
 //
-// Cost. Measured with BenchmarkSeekPrefixStatistics in the root package
-// (db_bench seekrandom's loop, 8-byte prefixes, Bloom filters, an LSM of two
-// L0 tables over L6, per-thread CPU time, engines interleaved), statistics
-// add 8-15% CPU per seek. About 3 points of it are index shape, not
-// counting: the data-block tag adds ~5 bytes to every index entry, which
-// pushes that benchmark's small L0 tables past IndexBlockSize, so their
-// indexes become two-level and every seek reads one more index block (tables
-// whose indexes are two-level either way, as most full-size tables' are,
-// barely pay this): with IndexBlockSize raised for both engines, the
-// statistics cost 8-9%. The rest is spread thin: attributing filter checks
-// and data-block loads (about 1% each, mostly cache misses on the file map
-// and counter lines; the counters' atomic adds measure as nothing), Pebble
-// decoding one more block property per block load, and the wrappers' seek
-// and value bookkeeping. Config.FiltersOnly drops the block-property filter
-// (its tables still carry the tags, so it saves 4-5%). With statistics off,
-// the wrappers cost a nil check. Pebble rebuilds an iterator on every
+// Cost. Statistics cost CPU on every seek, and not all of it is counting:
+// the data-block tag adds a few bytes to every index entry, which can push a
+// small table's index past IndexBlockSize, so that it becomes two-level and
+// every seek reads one more index block (tables whose indexes are two-level
+// either way, as most full-size tables' are, barely pay this). The rest is
+// spread thin: attributing filter checks and data-block loads (mostly cache
+// misses on the file map and the counter lines), Pebble decoding one more
+// block property per block load, and the wrappers' seek and value
+// bookkeeping. Config.FiltersOnly drops the block-property filter, and with
+// it part of the cost (its tables still carry the tags). With statistics
+// off, the wrappers cost a nil check. Pebble rebuilds an iterator on every
 // SetOptions while statistics are on, since its options then carry a
-// block-property filter.
+// block-property filter. BenchmarkSeekPrefixStatistics in the root package
+// measures the cost against upstream Pebble; docs/benchmarks.md gives the
+// figures.
 package seekstats

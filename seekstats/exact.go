@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable/block"
+	"github.com/pebblerf/pebble/internal/lsmview"
 )
 
 // location is where the newest version of a user key lives, as the exact
@@ -24,9 +25,10 @@ var errStopProbe = errors.New("seekstats: probe done")
 
 // probe asks DB.ScanInternal for the level of key's newest version, and maps
 // (level, sublevel) to the table through the file-to-level map (and, for L0,
-// the current version's sublevels). It reads the DB's current state, not an
-// iterator's snapshot: exact only while nothing writes the key meanwhile,
-// which is how tests use it.
+// the sublevels of an lsmview.View of DB.SSTables, numbered as ScanInternal
+// numbers them). It reads the DB's current state, not an iterator's
+// snapshot: exact only while nothing writes the key meanwhile, which is how
+// tests use it.
 //
 // ScanInternal panics when it meets a merge operand or a single delete as
 // the newest entry of a user key ("cannot process merge key in point
@@ -80,15 +82,18 @@ func (s *Statistics) locate(db *pebble.DB, level, sublevel int, key []byte) *fil
 		}
 		return nil
 	}
-	v := db.DebugCurrentVersion()
-	if sublevel < 0 || sublevel >= len(v.L0SublevelFiles) {
+	tables, err := db.SSTables()
+	if err != nil {
 		return nil
 	}
-	for m := range v.L0SublevelFiles[sublevel].All() {
-		b := m.UserKeyBounds()
-		if b.ContainsUserKey(s.cmp, key) {
-			return s.files.lookup(uint64(m.TableBacking.DiskFileNum))
-		}
+	run := lsmview.FromSSTables(s.cmp, tables).Sublevel(sublevel)
+	if run == nil {
+		return nil
+	}
+	if t := run.Find(s.cmp, key); t != nil {
+		// Tables are tagged with the number of the file they were written
+		// as, which a virtual table shares with its backing.
+		return s.files.lookup(t.Backing)
 	}
 	return nil
 }

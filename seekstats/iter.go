@@ -9,7 +9,10 @@ import (
 )
 
 // IterTracker follows one wrapped iterator: its seeks, the data blocks its
-// tables load, and the values its caller reads. It is used from the
+// tables load, and the values its caller reads. It is the Observer of
+// package querybuilder, whose contract it keeps for the root package's
+// iterators and for range queries alike (this package does not import the
+// planner, so the interface is named there). It is used from the
 // iterator's goroutine only, as the iterator itself is.
 //
 // Pebble consults an iterator's block-property filters before every
@@ -24,9 +27,9 @@ type IterTracker struct {
 	s      *Statistics
 	sh     *shard
 	filter iterFilter
-	// opts are the caller's options (without the tracker's filter), for
-	// Clone; withFilter are the options Pebble is given, and filters their
-	// PointKeyFilters.
+	// opts are the options as last set (without the tracker's filter), for
+	// UseL6Filters; withFilter are the options Pebble is given, and filters
+	// their PointKeyFilters.
 	opts       pebble.IterOptions
 	withFilter pebble.IterOptions
 	filters    []pebble.BlockPropertyFilter
@@ -124,13 +127,6 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 	// Pebble copies the options it is given; the pointer does not escape
 	// into the iterator.
 	return &t.withFilter
-}
-
-// Options returns the caller's options as last set, without the tracker's
-// filter: the options a Clone without options of its own inherits.
-func (t *IterTracker) Options() *pebble.IterOptions {
-	o := t.opts
-	return &o
 }
 
 // BeginSeek starts a seek; prefix is set for SeekPrefixGE, the only seek

@@ -142,7 +142,7 @@ const (
 	BlockTagCorrupt
 	// InnerFilterCorrupt counts filters the inner policies themselves could
 	// not decode and answered with "may contain", for policies that report it
-	// (pebblerf's rangefilter Bloom and Ribbon do).
+	// (pebblerf's pointfilter Bloom and Ribbon do).
 	InnerFilterCorrupt
 
 	// The verification tickers are counted in exact mode only: for every

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
-	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/stretchr/testify/require"
 )
 
@@ -62,7 +62,7 @@ func TestFilterTag(t *testing.T) {
 }
 
 func TestInnerFilterCorrupt(t *testing.T) {
-	policy, err := rangefilter.NewBloom(10)
+	policy, err := pointfilter.NewBloom(10)
 	require.NoError(t, err)
 	s, opts := installed(t, policy)
 	tagged := opts.Levels[0].FilterPolicy

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 )
 
 // Per-table waste. The tickers say how much read work a level wasted; the
@@ -42,20 +43,13 @@ func (t *IterTracker) chargeWaste() {
 }
 
 // TableWaste is one live table's wasted seeks since it was written (or since
-// the DB was opened, for older tables).
-type TableWaste struct {
-	Table pebble.TableNum
-	// EmptyLoads counts seeks that loaded a data block of the table, with no
-	// filter checked, and read no value from it.
-	EmptyLoads uint64
-	// FilterFalsePositives counts seeks whose filter check on the table
-	// matched, that loaded one of its data blocks, and read no value from it.
-	FilterFalsePositives uint64
-}
+// the DB was opened, for older tables). It is defined in an internal package
+// so that compactionext's advisor, which must not import seekstats, can take
+// it as it is (see internal/tablewaste).
+type TableWaste = tablewaste.Counts
 
 // TableWaste appends the waste counts of the live tables that have any, for
-// the compaction advisor (the root package adapts them to
-// compactionext.WasteSource).
+// the compaction advisor: it makes Statistics a compactionext.WasteSource.
 func (s *Statistics) TableWaste(dst []TableWaste) []TableWaste {
 	if s == nil {
 		return dst

@@ -118,7 +118,9 @@ func seekRandom(r *run, w *worker) error {
 	}()
 	for seek := 0; w.next(); seek++ {
 		lower, upper := lowers[seek%2], uppers[seek%2]
-		targets.next(w.rng, w.key, upper)
+		if targets.next(w.rng, w.key, upper) {
+			w.emptyRanges++
+		}
 		if lower != nil {
 			copy(lower, w.key)
 		}

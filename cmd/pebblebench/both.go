@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -21,6 +20,7 @@ type driver struct {
 	out      io.Writer // result lines: stdout, or stderr under -json
 	jsonOut  io.Writer // stdout under -json, else nil
 	engines  []*engineState
+	stderr   io.Writer // progress lines and warnings
 	stop     *atomic.Bool
 	progress *progressReporter
 	seq      int
@@ -29,16 +29,41 @@ type driver struct {
 	results []*result
 }
 
-func newDriver(c *config, root string, out, jsonOut io.Writer, stop *atomic.Bool) *driver {
-	d := &driver{cfg: c, out: out, jsonOut: jsonOut, stop: stop}
+func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
+	d := &driver{cfg: c, out: out, jsonOut: jsonOut, stderr: stderr, stop: stop}
 	for _, name := range c.engines() {
-		d.engines = append(d.engines, &engineState{name: name, dir: filepath.Join(root, name), cfg: c})
+		d.engines = append(d.engines, &engineState{name: name, dir: engineDir(c, root, name), cfg: c})
 	}
 	return d
 }
 
+// engineDirs lists the engines' DB directories.
+func (d *driver) engineDirs() []string {
+	var dirs []string
+	for _, e := range d.engines {
+		dirs = append(dirs, e.dir)
+	}
+	return dirs
+}
+
+// checkExisting checks, before anything is printed, that under
+// -use_existing_db every engine's DB holds keys and was filled with keys
+// this run's flags read; it returns the recorded fill, if any.
+func (d *driver) checkExisting() (*fillRecord, error) {
+	if !d.cfg.useExistingDB {
+		return nil, nil
+	}
+	for _, e := range d.engines {
+		if err := checkHoldsKeys(e); err != nil {
+			return nil, err
+		}
+	}
+	return checkFill(d.cfg, d.engineDirs())
+}
+
 // start removes the engines' directories unless -use_existing_db, as
-// db_bench destroys its DB, and opens the report file.
+// db_bench destroys its DB (checkDBLayout made sure they hold a DB or
+// nothing), and starts the progress reporter.
 func (d *driver) start() error {
 	if !d.cfg.useExistingDB {
 		for _, e := range d.engines {
@@ -52,13 +77,11 @@ func (d *driver) start() error {
 			return err
 		}
 	}
-	if d.cfg.reportIntervalSeconds > 0 {
-		p, err := newProgressReporter(d.cfg, os.Stderr)
-		if err != nil {
-			return err
-		}
-		d.progress = p
+	p, err := newProgressReporter(d.cfg, d.stderr)
+	if err != nil {
+		return err
 	}
+	d.progress = p
 	return nil
 }
 
@@ -197,6 +220,13 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 	if b.writes {
 		e.dirty = true
 	}
+	if b.fresh {
+		// Recorded for -use_existing_db runs; the DB is left whatever
+		// happens to the record.
+		if err := writeFillRecord(e.dir, newFillRecord(d.cfg, b.name, e.name)); err != nil {
+			return nil, err
+		}
+	}
 	addTickers(&e.tickers, res.Tickers)
 	return res, nil
 }
@@ -207,6 +237,15 @@ func (d *driver) report(res *result, runNumber int) error {
 	fmt.Fprintln(d.out, resultLine(d.cfg, d.label(res.Benchmark, res.Engine), res))
 	if res.Interrupted {
 		fmt.Fprintf(d.out, "%-12s : interrupted; the line above covers the operations done until then\n", d.label(res.Benchmark, res.Engine))
+	}
+	if f := d.cfg.emptyRangeFraction; f > 0 && res.bench.opKind == "seek" && res.Ops >= 100 {
+		// A sparse key set (-writes) can leave too few empty ranges of
+		// -seek_upper_bound_len; the targets then fall back to ranges that
+		// hold keys, and the line above measured fewer empty ranges.
+		if got := float64(res.EmptyRanges) / float64(res.Ops); got < 0.9*f {
+			fmt.Fprintf(d.out, "%-12s : only %.1f%% of the ranges were empty, not -empty_range_fraction=%g: the written keys leave too few gaps of -seek_upper_bound_len=%d\n",
+				d.label(res.Benchmark, res.Engine), 100*got, f, d.cfg.seekUpperBoundLen)
+		}
 	}
 	if res.LSM != nil {
 		fmt.Fprintf(d.out, "%-12s : %s\n", d.label(res.Benchmark, res.Engine), res.LSM)
@@ -231,13 +270,13 @@ func (d *driver) reportRatio(base, other *result, runNumber int) error {
 	ratios := map[string]*float64{}
 	for _, f := range ratioFigures(d.cfg, base, other) {
 		if !math.IsNaN(f.ratio) {
-			ratios[f.name] = &f.ratio
+			ratios[f.key()] = &f.ratio
 		} else {
-			ratios[f.name] = nil
+			ratios[f.key()] = nil
 		}
 	}
 	return writeJSONLine(d.jsonOut, map[string]interface{}{
-		"benchmark": base.Benchmark, "engine": other.Engine + "/" + base.Engine, "run": runNumber, "ratios": ratios,
+		"record": "ratio", "benchmark": base.Benchmark, "engine": other.Engine + "/" + base.Engine, "run": runNumber, "ratios": ratios,
 	})
 }
 
@@ -257,7 +296,7 @@ func (d *driver) runMeta(b *benchmark) error {
 			return errors.Wrapf(err, "%s on %s", b.name, e.name)
 		}
 		if d.jsonOut != nil {
-			if err := writeJSONLine(d.jsonOut, map[string]interface{}{"benchmark": b.name, "engine": e.name, "data": data}); err != nil {
+			if err := writeJSONLine(d.jsonOut, map[string]interface{}{"record": "meta", "benchmark": b.name, "engine": e.name, "data": data}); err != nil {
 				return err
 			}
 		}
@@ -286,7 +325,7 @@ func (d *driver) printStatistics() error {
 			fmt.Fprintf(d.out, "Seek statistics per level (%s, since the last open):\n%s", e.name, table)
 		}
 		if d.jsonOut != nil {
-			obj := map[string]interface{}{"benchmark": "statistics", "engine": e.name, "statistics": tickerMap(e.tickers)}
+			obj := map[string]interface{}{"record": "statistics", "benchmark": "statistics", "engine": e.name, "statistics": tickerMap(e.tickers)}
 			if table != "" {
 				obj["level_table"] = table
 			}

@@ -13,9 +13,7 @@ import (
 
 // engineState is one engine's DB across the benchmarks of an invocation.
 // Under -engine=both there are two, in <db>/pebble and <db>/pebblerf; one
-// engine alone also uses <db>/<engine>, so a DB written in one mode can be
-// read with -use_existing_db in the other, and so pebblebench only ever
-// deletes directories it names itself.
+// engine alone uses -db itself (layout.go).
 type engineState struct {
 	name  string
 	dir   string

@@ -41,7 +41,7 @@ func (d *driver) printExplain() error {
 		}
 		fmt.Fprintf(d.out, "EXPLAIN (%s):\n%s\n", e.name, x)
 		if d.jsonOut != nil {
-			if err := writeJSONLine(d.jsonOut, map[string]interface{}{"benchmark": "explain", "engine": e.name, "explain": x.String()}); err != nil {
+			if err := writeJSONLine(d.jsonOut, map[string]interface{}{"record": "explain", "benchmark": "explain", "engine": e.name, "explain": x.String()}); err != nil {
 				return err
 			}
 		}

@@ -4,12 +4,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
+
+	"github.com/cockroachdb/datadriven"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 
-	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,9 +26,9 @@ func levelFilters(t *testing.T, c *config, engineName string) string {
 		switch {
 		case l.FilterPolicy == nil || l.FilterPolicy == upstream.NoFilterPolicy:
 			out = append(out, '-')
-		case l.FilterPolicy.Name() == rangefilter.BloomPolicyName:
+		case l.FilterPolicy.Name() == pointfilter.BloomPolicyName:
 			out = append(out, 'B')
-		case l.FilterPolicy.Name() == rangefilter.RibbonPolicyName:
+		case l.FilterPolicy.Name() == pointfilter.RibbonPolicyName:
 			out = append(out, 'R')
 		case l.FilterPolicy.Name() == bloom.FilterPolicy(10).Name():
 			out = append(out, 'U')
@@ -52,7 +55,8 @@ func TestFilterFlags(t *testing.T) {
 		{[]string{"-bloom_bits=10", "-use_ribbon_filter", "-bloom_before_level=3"}, "UUUUUU-", "BBBRRR-"},
 		{[]string{"-bloom_bits=10", "-use_ribbon_filter", "-bloom_before_level=9", "-use_l6_filters"}, "UUUUUUU", "BBBBBBB"},
 	} {
-		c, err := parseFlags(tc.args, &bytes.Buffer{})
+		// -engine=both: the Ribbon flags are refused under -engine=pebble.
+		c, err := parseFlags(append([]string{"-engine=both"}, tc.args...), &bytes.Buffer{})
 		require.NoError(t, err)
 		require.Equal(t, tc.pebble, levelFilters(t, c, enginePebble), "%v", tc.args)
 		require.Equal(t, tc.pebblerf, levelFilters(t, c, enginePebbleRF), "%v", tc.args)
@@ -100,4 +104,26 @@ func TestFiltersEndToEnd(t *testing.T) {
 			require.Contains(t, text, "pebblerf: L0-L6 ribbon(10)")
 		}
 	}
+}
+
+// TestDBBenchFilterPlan prints the plan each combination of db_bench's filter
+// flags maps to (testdata/filter_flags).
+func TestDBBenchFilterPlan(t *testing.T) {
+	datadriven.RunTest(t, "testdata/filter_flags", func(t *testing.T, d *datadriven.TestData) string {
+		if d.Cmd != "dbbench" {
+			return fmt.Sprintf("unknown command %q", d.Cmd)
+		}
+		var bits float64
+		var ribbon, l6 bool
+		var before int
+		d.ScanArgs(t, "bloom_bits", &bits)
+		d.MaybeScanArgs(t, "use_ribbon_filter", &ribbon)
+		d.MaybeScanArgs(t, "bloom_before_level", &before)
+		d.MaybeScanArgs(t, "use_l6_filters", &l6)
+		p, err := dbBenchFilterPlan(bits, ribbon, before, l6)
+		if err != nil {
+			return err.Error() + "\n"
+		}
+		return fmt.Sprintf("%s\nUseL6Filters: %t\n", p, p.UseL6Filters())
+	})
 }

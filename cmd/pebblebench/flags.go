@@ -95,11 +95,21 @@ type config struct {
 	// scenario is -scenario, which realMain handles before parsing (see
 	// scenario.go); it is registered here to be listed by -help.
 	scenario string
+
+	// flags is the parsed flag set, for the -json configuration record;
+	// given holds the names of the flags on the command line.
+	flags *flag.FlagSet
+	given map[string]bool
 }
 
 // usageError is a bad flag or value: main prints it and exits with status 2,
 // as the flag package does for unknown flags.
-type usageError struct{ msg string }
+type usageError struct {
+	msg string
+	// pointToHelp adds a pointer to -help: the flag package's own errors
+	// (an unknown flag, a value of the wrong type) do not say what is valid.
+	pointToHelp bool
+}
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -114,100 +124,99 @@ func isUsageError(err error) bool {
 }
 
 // parseFlags parses args (without the program name) into a config. Errors are
-// usage errors; the flag package's own messages and the usage text go to
-// output.
+// usage errors, except flag.ErrHelp after -help, whose text goes to output.
 func parseFlags(args []string, output io.Writer) (*config, error) {
 	c := &config{}
 	fs := flag.NewFlagSet("pebblebench", flag.ContinueOnError)
 	fs.SetOutput(output)
 
 	fs.StringVar(&c.benchmarks, "benchmarks", "fillrandom,readrandom,seekrandom",
-		"comma-separated list of benchmarks; name[X3] repeats a benchmark three times and prints AVG and MEDIAN lines, name[W1] adds one warm-up run, name[X3-W1] both")
-	fs.StringVar(&c.engine, "engine", "pebble", "pebble (upstream Pebble), pebblerf, or both (each benchmark on both over identical data, with ratio lines; not in db_bench)")
-	fs.StringVar(&c.db, "db", "", "directory for the database; default a fresh temporary directory removed at exit. With -engine=both the engines use <db>/pebble and <db>/pebblerf")
+		"comma-separated benchmarks (listed above); name[X3] runs one 3 times with AVG and MEDIAN lines, name[W1] adds a warm-up run")
+	fs.StringVar(&c.engine, "engine", "pebble", "pebble (upstream), pebblerf, or both: each benchmark on both engines over identical data, with ratio lines")
+	fs.StringVar(&c.db, "db", "", "DB directory (default: a temporary one, removed at exit); with -engine=both the DBs are <db>/pebble and <db>/pebblerf")
 
-	fs.Int64Var(&c.num, "num", 1000000, "number of key/values to place in the database; keys are drawn from [0, num)")
-	fs.Int64Var(&c.writes, "writes", -1, "number of write operations of fillrandom and overwrite per thread, each key drawn from [0, num); -1 means -num. Below -num it makes a sparse key space (-num=8000000 -writes=100000 writes about 1.2% of the positions); bounded seekrandom then starts non-empty ranges at written keys and -empty_range_fraction's ranges where none was written (the keys written in this process are recorded, 1 bit per position)")
-	fs.Int64Var(&c.reads, "reads", -1, "number of read (or seek) operations per thread; -1 means -num")
-	fs.IntVar(&c.duration, "duration", 0, "seconds to run each benchmark for, instead of -num/-reads operations (0 = use the counts); fillseq ignores it")
-	fs.IntVar(&c.threads, "threads", 1, "number of concurrent threads; each does -num writes or -reads reads")
+	fs.Int64Var(&c.num, "num", 1000000, "number of key/values to place in the DB; keys are drawn from [0, num)")
+	fs.Int64Var(&c.writes, "writes", -1, "writes per thread of fillrandom and overwrite (-1: -num); below -num the key space is sparse and\nthe written keys are recorded, so bounded seeks can start at written keys or in empty ranges")
+	fs.Int64Var(&c.reads, "reads", -1, "reads (or seeks) per thread; -1 means -num")
+	fs.IntVar(&c.duration, "duration", 0, "seconds to run each benchmark instead of a count of operations (0: use the counts); fillseq ignores it")
+	fs.IntVar(&c.threads, "threads", 1, "concurrent threads; each does -writes writes or -reads reads")
 	fs.IntVar(&c.batchSize, "batch_size", 1, "keys per write batch in the fill and while-writing benchmarks")
-	fs.Int64Var(&c.seed, "seed", 0, "seed for the random key generators; 0 means seed from the time and print it")
+	fs.Int64Var(&c.seed, "seed", 0, "seed of the key generators (0: from the clock, printed); reads draw from other streams than writes,\nso a read run never replays a fill's keys, even over a DB filled with the same seed")
 
 	fs.IntVar(&c.keySize, "key_size", 16, "size of each key in bytes")
 	fs.IntVar(&c.valueSize, "value_size", 100, "size of each value in bytes")
 	fs.Float64Var(&c.compressionRatio, "compression_ratio", 0.5, "values compress to about this fraction of their size")
-	fs.StringVar(&c.compressionType, "compression_type", "snappy", "block compression: none, snappy, zstd or minlz (Pebble has no zlib, bzip2, lz4, lz4hc or xpress)")
-	fs.IntVar(&c.prefixSize, "prefix_size", 0, "if nonzero, the first prefix_size bytes of a key are its prefix (Comparer.Split): filters are built on prefixes and seekrandom uses SeekPrefixGE")
+	fs.StringVar(&c.compressionType, "compression_type", "snappy", "block compression: none, snappy, zstd or minlz")
+	fs.IntVar(&c.prefixSize, "prefix_size", 0, "if nonzero, a key's first prefix_size bytes are its prefix (Comparer.Split):\nfilters are built on prefixes and seekrandom uses SeekPrefixGE")
 	fs.IntVar(&c.keysPerPrefix, "keys_per_prefix", 0, "if nonzero, keys share num/keys_per_prefix prefixes, written in the first min(prefix_size, 8) bytes")
-	fs.IntVar(&c.seekNexts, "seek_nexts", 0, "how many Next calls follow each seek in seekrandom")
-	fs.Float64Var(&c.missingFraction, "missing_fraction", 0, "fraction of readrandom and seekrandom targets that are made absent from the DB by setting the first padding byte after the key number to '1' (not in db_bench; needs key_size > 8 + prefix)")
+	fs.IntVar(&c.seekNexts, "seek_nexts", 0, "Next calls after each seek of seekrandom")
+	fs.Float64Var(&c.missingFraction, "missing_fraction", 0, "fraction of readrandom and seekrandom targets made absent (a '1' in the first padding byte; needs key_size > 8 + prefix)")
 
 	fs.BoolVar(&c.totalOrderSeek, "total_order_seek", false, "with -prefix_size, seek with SeekGE instead of SeekPrefixGE")
-	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom reuses one iterator per thread instead of creating one per seek (a reused Pebble iterator does not see later writes)")
-	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second for the writer of the *whilewriting benchmarks; 0 = unlimited")
+	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom reuses one iterator per thread (which does not see later writes)")
+	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second of the writer of the *whilewriting benchmarks; 0 = unlimited")
 
-	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 (default -1) = no filter, else clamped to [1, 100]. Upstream Pebble gets its own Bloom filter (whole bits); pebblerf its Bloom, or Ribbon with -use_ribbon_filter")
-	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: use a Ribbon filter with the false-positive rate of a Bloom filter of -bloom_bits")
-	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "with -use_ribbon_filter, levels before this one use Bloom, the rest Ribbon; 0 = Bloom for flushes (L0) only, -1 = Ribbon everywhere")
-	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "write filters for L6 tables too and read them (IterOptions.UseL6Filters; readrandom then looks up through a prefix iterator); both engines. Not in db_bench")
+	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 = none, else clamped to [1, 100];\nupstream gets its Bloom filter (whole bits), pebblerf its Bloom or Ribbon")
+	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: Ribbon filters with the false-positive rate of a Bloom filter of -bloom_bits")
+	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "pebblerf, with -use_ribbon_filter: levels before this one use Bloom; 0 = Bloom on L0 only, -1 = Ribbon everywhere")
+	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "write and read filters on L6 too (IterOptions.UseL6Filters), on both engines")
 
-	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache size in bytes (per engine)")
-	fs.Int64Var(&c.writeBufferSize, "write_buffer_size", 64<<20, "memtable size in bytes (Options.MemTableSize)")
-	fs.BoolVar(&c.useExistingDB, "use_existing_db", false, "do not destroy the database; fill benchmarks are skipped. Pass the -num it was filled with: reads and seeks draw their keys from [0, num)")
+	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache bytes per engine")
+	fs.Int64Var(&c.writeBufferSize, "write_buffer_size", 64<<20, "memtable bytes (Options.MemTableSize)")
+	fs.BoolVar(&c.useExistingDB, "use_existing_db", false, "read the DB in -db, which must exist and hold keys; fill benchmarks are skipped.\nKey flags must match the fill's (recorded with the DB); -num may be smaller")
 	fs.BoolVar(&c.disableWAL, "disable_wal", false, "write without the write-ahead log")
 	fs.BoolVar(&c.sync, "sync", false, "sync every write")
 
-	fs.Int64Var(&c.keyStride, "key_stride", 1, "fill benchmarks write only key numbers that are multiples of this, leaving stride-1 absent key positions between written keys, so -empty_range_fraction can pick ranges in the gaps; -num stays the number of keys written (key space num*stride). Not in db_bench")
-	fs.Int64Var(&c.seekUpperBoundLen, "seek_upper_bound_len", 0, "if nonzero, seekrandom gives each seek an upper bound this many key positions after its target (db_bench's max_scan_distance idea); 0 = unbounded. Not in db_bench")
-	fs.Float64Var(&c.emptyRangeFraction, "empty_range_fraction", 0, "fraction of bounded seekrandom targets placed in a gap between written keys so that [target, upper bound) holds no key; needs -seek_upper_bound_len and -key_stride > seek_upper_bound_len. Not in db_bench")
-	fs.Int64Var(&c.seekTargetRangeMultiplier, "seek_target_range_multiplier", 1, "seekrandom draws its targets from this many times the filled key range (targets past it find nothing, as in the Speedb query-builder test plan). Not in db_bench")
+	fs.Int64Var(&c.keyStride, "key_stride", 1, "fills write only key numbers that are multiples of this, leaving gaps for -empty_range_fraction;\n-num stays the number of keys written")
+	fs.Int64Var(&c.seekUpperBoundLen, "seek_upper_bound_len", 0, "if nonzero, each seek of seekrandom gets an upper bound this many key positions after its target")
+	fs.Float64Var(&c.emptyRangeFraction, "empty_range_fraction", 0, "fraction of bounded seeks placed in a gap between written keys, so their range holds no key;\nneeds -seek_upper_bound_len and -key_stride > seek_upper_bound_len (or -writes)")
+	fs.Int64Var(&c.seekTargetRangeMultiplier, "seek_target_range_multiplier", 1, "seekrandom draws targets from this many times the filled key range (those past it find nothing)")
+	fs.Int64Var(&c.fillSeqOverwriteWindow, "fillseq_overwrite_window", 0, "if nonzero, fillseq follows each new key with an overwrite of one of the last this many,\nso successive flushes overlap a little and form staggered sorted runs")
 
-	fs.Int64Var(&c.fillSeqOverwriteWindow, "fillseq_overwrite_window", 0, "if nonzero, fillseq follows every new key with an overwrite of a random one of the this many keys written last (2*num writes), so successive flushes overlap a little and form staggered sorted runs. Not in db_bench")
+	fs.Float64Var(&c.rangeFilterBits, "range_filter_bits", 0, "pebblerf: bits per key of per-table range filters (4 to 40), which let bounded seeks skip tables; 0 = off")
+	fs.BoolVar(&c.useQueryBuilder, "use_query_builder", false, "pebblerf: seekrandom seeks through planned range queries (DB.NewRangeQuery); upstream keeps plain iterators")
+	fs.StringVar(&c.queryPlan, "query_plan", "auto", "pebblerf, with -use_query_builder: the plan of every query: auto, plain, stepped or prefix")
+	fs.BoolVar(&c.explain, "explain", false, "pebblerf: after the benchmarks, print the Explain of one sample seekrandom query")
+	fs.IntVar(&c.compactionStyle, "compaction_style", 0, "LSM shape of both engines: 0 level (Pebble's compactions), 1 universal (many sorted runs, see -num_levels),\n3 none (no compactions)")
+	fs.IntVar(&c.numLevels, "num_levels", 7, "with -compaction_style=1, the sorted runs the many-runs profile keeps (when not given: compactionext.DefaultRuns)")
+	fs.BoolVar(&c.compactionAdvisor, "compaction_advisor", false, "pebblerf: run the compaction advisor, which compacts key ranges where seeks cross many sorted runs")
+	fs.BoolVar(&c.advisorLog, "compaction_advisor_log", false, "pebblerf, with -compaction_advisor: print each of the advisor's looks on stderr")
+	fs.IntVar(&c.advisorIntervalMs, "compaction_advisor_interval_ms", 0, "pebblerf, with -compaction_advisor: least milliseconds between two of its compactions; 0 = its default")
+	fs.Float64Var(&c.advisorBudget, "compaction_advisor_write_budget", 0, "pebblerf, with -compaction_advisor: its extra writes as a fraction of the DB's own (AdvisorConfig.WriteBudget);\n0 = its default, negative = no bound")
+	fs.Int64Var(&c.sliceBytes, "many_runs_slice_bytes", 0, "with -compaction_style=1, bytes of the key slices the many-runs profile merges at a time; 0 = -write_buffer_size/2")
+	fs.IntVar(&c.lsmSampleMs, "lsm_sample_ms", 0, "if nonzero, sample the sorted-run count this often and print its min/mean/max, stalls and write-amp per run")
+	fs.Float64Var(&c.seekHotFraction, "seek_hot_fraction", 0, "fraction of seekrandom targets drawn from a hot range (-seek_hot_start, -seek_hot_range) instead of all keys")
+	fs.Float64Var(&c.seekHotRange, "seek_hot_range", 0.1, "with -seek_hot_fraction, the hot range as a fraction of the filled key range")
+	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range")
+	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", true, "pebblerf: collect seek statistics (printed by -statistics); false opens it without, as upstream")
 
-	fs.Float64Var(&c.rangeFilterBits, "range_filter_bits", 0, "pebblerf: bits per key of the per-table range filters (Plugins.RangeFilter, 4 to 40), which let bounded seeks skip tables with no key in range; 0 = off. Upstream has none. Not in db_bench")
-	fs.BoolVar(&c.useQueryBuilder, "use_query_builder", false, "pebblerf: seekrandom seeks through planned range queries (DB.NewRangeQuery); upstream keeps plain iterators on the same seeks. Not in db_bench")
-	fs.StringVar(&c.queryPlan, "query_plan", "auto", "with -use_query_builder, the plan every query is forced to: auto (chosen per query), plain, stepped or prefix. Not in db_bench")
-	fs.BoolVar(&c.explain, "explain", false, "after the benchmarks, print pebblerf's Explain of one sample seekrandom query (which sorted runs were skipped and why). Not in db_bench")
-	fs.IntVar(&c.compactionStyle, "compaction_style", 0, "LSM shape, db_bench's values: 0 level (Pebble's own compactions), 1 universal (many sorted runs, see -num_levels), 3 none (no compactions); FIFO (2) is not supported. Both engines get the same shape")
-	fs.IntVar(&c.numLevels, "num_levels", 7, "with -compaction_style=1, the number of sorted runs the many-runs profile keeps (default, when not given: compactionext.DefaultRuns); db_bench's level count has no other meaning here, as Pebble always has 7 levels")
-	fs.BoolVar(&c.compactionAdvisor, "compaction_advisor", false, "pebblerf: run the compaction advisor, which compacts key ranges where the seek statistics see wasted seeks across many sorted runs; needs -pebblerf_statistics. Not in db_bench")
-	fs.BoolVar(&c.advisorLog, "compaction_advisor_log", false, "pebblerf: print every look of the compaction advisor on stderr (the waste it saw, its best candidate range, and why it did or did not compact). Not in db_bench")
-	fs.IntVar(&c.advisorIntervalMs, "compaction_advisor_interval_ms", 0, "pebblerf: the compaction advisor's rate limit, the least time between two of its compactions, in milliseconds; 0 = its default (5 s). Not in db_bench")
-	fs.Float64Var(&c.advisorBudget, "compaction_advisor_write_budget", 0, "pebblerf: the compaction advisor's write budget: what its compactions may write beyond what the shape would have written anyway (the L0 bytes they take in; on the many-runs shape, also the part of the rewrites below L0 that the shape would have made when the merged units came due, while the flushes they force are charged), as a fraction of the bytes flushed and compacted (moves not counted) by the rest of the DB since it started, which bounds its added write-amp to about this fraction (compactionext.AdvisorConfig.WriteBudget); 0 = its default (0.3), negative = no bound. Not in db_bench")
-	fs.Int64Var(&c.sliceBytes, "many_runs_slice_bytes", 0, "with -compaction_style=1, the size of the key slices the many-runs profile merges one at a time (compactionext.ManyRuns.SliceBytes); 0 = its default, -write_buffer_size/2 (at least 64 KiB). Not in db_bench")
-	fs.IntVar(&c.lsmSampleMs, "lsm_sample_ms", 0, "if nonzero, sample each engine's sorted-run count (Metrics.ReadAmp) this often during every benchmark and print its min, mean and max, with the number of write stalls and the longest, after the result line. Not in db_bench")
-	fs.Float64Var(&c.seekHotFraction, "seek_hot_fraction", 0, "fraction of seekrandom targets drawn from a hot range, the -seek_hot_range of the filled keys from -seek_hot_start, instead of from the whole target range: reads that concentrate on some keys, the case stats-driven compaction (-compaction_advisor) acts on range by range. Bounded seeks over a -writes key set ignore it. Not in db_bench")
-	fs.Float64Var(&c.seekHotRange, "seek_hot_range", 0.1, "with -seek_hot_fraction, the hot range as a fraction of the filled key range, from -seek_hot_start. Not in db_bench")
-	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range: an unbounded seek pays for every L0 sublevel with a table at or after its key, so a hot range at the start (0) faces all of them and one at the end (1 - seek_hot_range) only its own. Not in db_bench")
-	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", true, "pebblerf: collect seek statistics (part of its default plug-ins); false opens it without, as upstream. -statistics prints them. Not in db_bench")
-
-	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers derived from Pebble's metrics) after all benchmarks, per engine")
+	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers from Pebble's metrics) after the benchmarks, per engine")
 	fs.BoolVar(&c.histogram, "histogram", false, "print a latency histogram for each benchmark")
-	fs.BoolVar(&c.json, "json", false, "print one JSON object per benchmark run and engine on stdout; the human-readable output goes to stderr (not in db_bench)")
-	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print a progress line on stderr")
-	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file for -report_interval_seconds")
-	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file; use -engine=pebble or pebblerf to profile one engine. Not in db_bench")
+	fs.BoolVar(&c.json, "json", false, "print JSON records on stdout (the configuration first, then one per run and engine); the text goes to stderr")
+	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print progress on stderr\n(progress is printed every 5 s without it)")
+	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file of -report_interval_seconds")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file")
+	fs.StringVar(&c.scenario, "scenario", "", "run a named scenario (listed above) on both engines, ending with a verdict line;\nlist describes them, demo runs make demo's")
 
-	fs.StringVar(&c.scenario, "scenario", "", "run a named scenario on both engines, build then reads, ending with a verdict line; list prints them, demo runs make demo's; flags given with it override the scenario's. Not in db_bench")
-
+	// The flag package prints nothing: a bad flag is one line from
+	// realMain, and -help is printHelp's grouped text, not PrintDefaults.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	c.flags = fs
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			printHelp(output, fs)
 			return nil, err
 		}
-		return nil, &usageError{msg: err.Error()}
+		return nil, &usageError{msg: err.Error(), pointToHelp: true}
 	}
 	if fs.NArg() > 0 {
-		return nil, &usageError{msg: fmt.Sprintf("unexpected argument %q (flags are -name=value)", fs.Arg(0))}
+		return nil, &usageError{msg: fmt.Sprintf("unexpected argument %q (flags are -name=value)", fs.Arg(0)), pointToHelp: true}
 	}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "db":
-			c.dbGiven = true
-		case "num_levels":
-			c.numLevelsGiven = true
-		}
-	})
+	c.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
+	c.dbGiven = c.given["db"]
+	c.numLevelsGiven = c.given["num_levels"]
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
@@ -317,9 +326,50 @@ func (c *config) validate() error {
 	if err != nil {
 		return err
 	}
+	seeks := false
 	for _, s := range specs {
-		if _, ok := benchmarkByName(s.name); !ok {
+		b, ok := benchmarkByName(s.name)
+		if !ok {
 			return badFlag("benchmarks", "unknown benchmark %q (known: %s)", s.name, strings.Join(benchmarkNames(), ", "))
+		}
+		seeks = seeks || b.opKind == "seek"
+	}
+	return c.validateIgnored(seeks)
+}
+
+// validateIgnored refuses flags that would change nothing in this run, so
+// none is silently ignored: pebblerf's plug-ins under -engine=pebble, a
+// plug-in's settings without the plug-in, and seek-target flags without a
+// seek benchmark. Only flags given on the command line are checked.
+func (c *config) validateIgnored(seeks bool) error {
+	if c.engine == enginePebble {
+		for _, name := range pebblerfOnlyFlags {
+			if c.given[name] {
+				return badFlag(name, "applies to pebblerf only, and -engine=pebble runs upstream Pebble alone; use -engine=pebblerf or -engine=both")
+			}
+		}
+	}
+	for _, dep := range []struct{ flag, needs string }{
+		{"query_plan", "use_query_builder"},
+		{"compaction_advisor_log", "compaction_advisor"},
+		{"compaction_advisor_interval_ms", "compaction_advisor"},
+		{"compaction_advisor_write_budget", "compaction_advisor"},
+		{"bloom_before_level", "use_ribbon_filter"},
+		{"seek_hot_range", "seek_hot_fraction"},
+		{"seek_hot_start", "seek_hot_fraction"},
+	} {
+		if c.given[dep.flag] && !c.given[dep.needs] {
+			return badFlag(dep.flag, "has no effect without -%s", dep.needs)
+		}
+	}
+	if c.given["many_runs_slice_bytes"] && c.compactionStyle != 1 {
+		return badFlag("many_runs_slice_bytes", "has no effect without -compaction_style=1")
+	}
+	if !seeks {
+		for _, name := range []string{"empty_range_fraction", "seek_upper_bound_len", "seek_target_range_multiplier", "seek_hot_fraction", "use_query_builder"} {
+			if c.given[name] {
+				return badFlag(name, "applies to seekrandom and seekrandomwhilewriting, and -benchmarks=%s has neither", c.benchmarks)
+			}
 		}
 	}
 	return nil

@@ -28,19 +28,27 @@
 //
 // Both engines sit behind one small interface (engine.go) implemented by one
 // generic adapter, so every benchmark is written once and the engines pay
-// the same overhead. Output conventions: result lines, histograms, AVG and
-// MEDIAN lines and STATISTICS on stdout; progress on stderr; -json moves the
-// human-readable output to stderr and prints one JSON object per run and
-// engine on stdout. A bad flag exits with status 2; SIGINT ends the current
-// benchmark early, still prints what it measured, and exits with status 130.
+// the same overhead. With one engine -db is the DB directory itself, as in
+// db_bench; a fill records its seed and key flags next to the DB, so a later
+// -use_existing_db run can refuse flags that would read other keys, and
+// reads draw their keys from other random streams than writes, so they never
+// replay a fill. Output conventions: result lines, histograms, AVG and
+// MEDIAN lines and STATISTICS on stdout; a progress line every few seconds
+// on stderr; -json moves the human-readable output to stderr and prints one
+// JSON object per run and engine on stdout, after a first record of the configuration. A user error
+// is one line on stderr and exit status 2, found before anything else is
+// printed; SIGINT ends the current benchmark early, still prints what it
+// measured, and exits with status 130.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/cockroachdb/errors"
@@ -59,32 +67,53 @@ const (
 )
 
 // realMain runs pebblebench with args and returns the exit status.
+//
+// A user error (a bad flag or value, a -db that cannot be used) is found
+// before anything is printed, and is one line on stderr with status 2.
 func realMain(args []string, stdout, stderr io.Writer) int {
 	if name, rest, ok := scenarioArg(args); ok {
 		return runScenarios(name, rest, stdout, stderr)
 	}
-	c, err := parseFlags(args, stderr)
+	c, err := parseFlags(args, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err == nil {
+		err = checkDBLayout(c)
+	}
 	if err != nil {
-		if isUsageError(err) {
-			fmt.Fprintf(stderr, "pebblebench: %v\n", err)
-			return exitUsage
-		}
-		return exitOK // -help
+		return reportError(stderr, err)
 	}
 	out, jsonOut := stdout, io.Writer(nil)
 	if c.json {
 		out, jsonOut = stderr, stdout
 	}
+	seedLine := ""
 	if c.seed == 0 {
 		c.seed = time.Now().UnixNano() & (1<<62 - 1)
-		fmt.Fprintf(out, "Set seed to %d because --seed was 0\n", c.seed)
+		seedLine = fmt.Sprintf("Set seed to %d because --seed was 0\n", c.seed)
+	}
+
+	root := c.db
+	if !c.dbGiven {
+		if root, err = os.MkdirTemp("", "pebblebench-"); err != nil {
+			return reportError(stderr, err)
+		}
+		defer os.RemoveAll(root)
+	}
+
+	stop, release := catchInterrupts(stderr)
+	defer release()
+	d := newDriver(c, root, out, jsonOut, stderr, stop)
+	fill, err := d.checkExisting()
+	if err != nil {
+		return reportError(stderr, err)
 	}
 
 	if c.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(c.cpuProfile)
 		if err != nil {
-			fmt.Fprintf(stderr, "pebblebench: %v\n", err)
-			return exitFailure
+			return reportError(stderr, err)
 		}
 		defer func() {
 			if err := stopProfile(); err != nil {
@@ -93,21 +122,15 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		}()
 	}
 
-	root := c.db
-	if !c.dbGiven {
-		if root, err = os.MkdirTemp("", "pebblebench-"); err != nil {
-			fmt.Fprintf(stderr, "pebblebench: %v\n", err)
-			return exitFailure
-		}
-		defer os.RemoveAll(root)
+	fmt.Fprint(out, seedLine)
+	printHeader(out, c, root, fill)
+	if jsonOut != nil {
+		err = writeJSONLine(jsonOut, configRecord(c, root, fill))
 	}
-
-	stop, release := catchInterrupts(stderr)
-	defer release()
-
-	d := newDriver(c, root, out, jsonOut, stop)
-	printHeader(out, c, root)
-	if err = d.start(); err == nil {
+	if err == nil {
+		err = d.start()
+	}
+	if err == nil {
 		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
 		if err == nil && c.explain {
 			err = d.printExplain()
@@ -118,13 +141,29 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		err = errors.CombineErrors(err, d.finish())
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "pebblebench: %+v\n", err)
-		return exitFailure
+		return reportError(stderr, err)
 	}
 	if stop.Load() {
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// reportError prints err as one line on stderr and returns its exit status:
+// 2 for a usage error, else 1. No stack trace: the message names what
+// failed.
+func reportError(stderr io.Writer, err error) int {
+	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+	var u *usageError
+	if !errors.As(err, &u) {
+		fmt.Fprintf(stderr, "pebblebench: %s\n", msg)
+		return exitFailure
+	}
+	if u.pointToHelp {
+		msg += " (pebblebench -help lists the flags)"
+	}
+	fmt.Fprintf(stderr, "pebblebench: %s\n", msg)
+	return exitUsage
 }
 
 func mustParseBenchmarkList(s string) []benchSpec {
@@ -136,7 +175,7 @@ func mustParseBenchmarkList(s string) []benchSpec {
 }
 
 // printHeader prints db_bench's header lines, as far as they apply.
-func printHeader(w io.Writer, c *config, root string) {
+func printHeader(w io.Writer, c *config, root string, fill *fillRecord) {
 	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.engine)
 	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
 	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
@@ -164,6 +203,9 @@ func printHeader(w io.Writer, c *config, root string) {
 		}
 	}
 	fmt.Fprintf(w, "DB path:    [%s]\n", root)
+	if fill != nil {
+		fmt.Fprintf(w, "Filled by:  %s (recorded with the DB; reads draw other keys than the fill wrote)\n", fill)
+	}
 	fmt.Fprintln(w, "------------------------------------------------")
 }
 

@@ -44,9 +44,9 @@ func lsmShape(e engine) ([]levelShape, error) {
 			for _, t := range tables[i] {
 				if t.Properties != nil {
 					shape[i].FilterBytes += int64(t.Properties.FilterSize)
-					if f, ok, err := rangefilter.RangeFilterFromUserProperties(t.Properties.UserProperties); ok && err == nil {
+					if f, ok, err := rangefilter.FromUserProperties(t.Properties.UserProperties); ok && err == nil {
 						shape[i].RangeFilterBytes += int64(len(f))
-						if info, err := rangefilter.DescribeRangeFilter(f); err == nil {
+						if info, err := rangefilter.Describe(f); err == nil {
 							shape[i].RangeFilterKeys += int64(info.Keys)
 						}
 					}

@@ -92,10 +92,10 @@ func (c *config) validatePlugins() error {
 	return nil
 }
 
-func (c *config) rangeFilterConfig() rangefilter.RangeFilterConfig {
+func (c *config) rangeFilterConfig() rangefilter.Config {
 	// A fixed seed makes the filters, and so the figures, the same run to
 	// run.
-	return rangefilter.RangeFilterConfig{BitsPerKey: c.rangeFilterBits, Seed: uint64(c.seed) | 1}
+	return rangefilter.Config{BitsPerKey: c.rangeFilterBits, Seed: uint64(c.seed) | 1}
 }
 
 // plan is -query_plan as a querybuilder plan.
@@ -115,7 +115,7 @@ func (c *config) shape() (compactionext.Profile, error) {
 	if c.compactionStyle == 0 {
 		return nil, nil
 	}
-	p, err := compactionext.ParseCompactionStyle(c.compactionStyle)
+	p, err := parseCompactionStyle(c.compactionStyle)
 	if err != nil {
 		return nil, badFlag("compaction_style", "%v", err)
 	}

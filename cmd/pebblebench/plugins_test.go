@@ -24,7 +24,7 @@ func TestParsePluginFlags(t *testing.T) {
 	require.Nil(t, p.Shape)
 	require.Nil(t, p.Advisor)
 
-	c, err = parseFlags([]string{"-range_filter_bits=16", "-compaction_style=1", "-num_levels=9",
+	c, err = parseFlags([]string{"-engine=pebblerf", "-range_filter_bits=16", "-compaction_style=1", "-num_levels=9",
 		"-compaction_advisor", "-use_query_builder", "-query_plan=stepped", "-key_stride=16",
 		"-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-seek_target_range_multiplier=10"}, &bytes.Buffer{})
 	require.NoError(t, err)
@@ -41,7 +41,7 @@ func TestParsePluginFlags(t *testing.T) {
 	c, err = parseFlags([]string{"-compaction_style=1"}, &bytes.Buffer{})
 	require.NoError(t, err)
 	require.Equal(t, compactionext.DefaultRuns, c.pebblerfPlugins().Shape.(*compactionext.ManyRuns).Runs)
-	c, err = parseFlags([]string{"-compaction_style=3", "-pebblerf_statistics=false"}, &bytes.Buffer{})
+	c, err = parseFlags([]string{"-engine=pebblerf", "-compaction_style=3", "-pebblerf_statistics=false"}, &bytes.Buffer{})
 	require.NoError(t, err)
 	require.Equal(t, "none", c.pebblerfPlugins().Shape.Name())
 	require.False(t, c.pebblerfPlugins().Statistics)

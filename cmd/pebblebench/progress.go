@@ -12,17 +12,21 @@ import (
 	"github.com/cockroachdb/errors"
 )
 
-// progressReporter is -report_interval_seconds: every interval it appends a
-// row to the report file and prints a progress line on stderr.
+// progressReporter prints a progress line on stderr every few seconds of a
+// benchmark run, as Pebble's cmd/pebble does, so a long run shows it is
+// alive and how fast it goes; a run shorter than the interval prints none.
+// Result lines go to stdout, so progress never mixes with them.
 //
-// The file keeps db_bench's first two columns, secs_elapsed (since the start
-// of the benchmark run, rounded) and interval_qps (operations completed in
-// the interval: a rate only when the interval is one second, as in
-// db_bench), and adds two, benchmark and engine, because one file holds
-// every run of the invocation where db_bench rewrites it per benchmark.
+// With -report_interval_seconds the lines come at that interval and each
+// also appends a row to -report_file. The file keeps db_bench's first two
+// columns, secs_elapsed (since the start of the benchmark run, rounded) and
+// interval_qps (operations completed in the interval: a rate only when the
+// interval is one second, as in db_bench), and adds two, benchmark and
+// engine, because one file holds every run of the invocation where db_bench
+// rewrites it per benchmark.
 type progressReporter struct {
 	interval time.Duration
-	file     *os.File
+	file     *os.File // nil without -report_interval_seconds
 	stderr   io.Writer
 
 	label   string
@@ -31,19 +35,25 @@ type progressReporter struct {
 	exited  chan struct{}
 }
 
+// defaultProgressInterval is the interval of the progress lines without
+// -report_interval_seconds.
+var defaultProgressInterval = 5 * time.Second
+
 func newProgressReporter(c *config, stderr io.Writer) (*progressReporter, error) {
+	p := &progressReporter{interval: defaultProgressInterval, stderr: stderr}
+	if c.reportIntervalSeconds == 0 {
+		return p, nil
+	}
+	p.interval = time.Duration(c.reportIntervalSeconds) * time.Second
 	f, err := os.Create(c.reportFile)
 	if err != nil {
 		return nil, errors.Wrap(err, "-report_file")
 	}
+	p.file = f
 	if _, err := fmt.Fprintln(f, "secs_elapsed,interval_qps,benchmark,engine"); err != nil {
-		return nil, err
+		return nil, errors.CombineErrors(err, f.Close())
 	}
-	return &progressReporter{
-		interval: time.Duration(c.reportIntervalSeconds) * time.Second,
-		file:     f,
-		stderr:   stderr,
-	}, nil
+	return p, nil
 }
 
 // begin starts reporting on the given workers.
@@ -71,19 +81,33 @@ func (p *progressReporter) loop(name string, start time.Time) {
 		case <-p.quit:
 			return
 		case now := <-tick.C:
-			var total int64
+			var total, limit int64
+			known := true // false under -duration, or with no count
 			for _, w := range p.workers {
 				total += w.progress.Load()
+				known = known && w.deadline.IsZero() && w.limit < math.MaxInt64/int64(len(p.workers))
+				limit += w.limit
 			}
 			secs := now.Sub(start).Seconds()
-			// Each row is written straight to the file, which is as good as
-			// db_bench's flush after every row.
-			fmt.Fprintf(p.file, "%d,%d,%s\n", int64(math.Round(secs)), total-last, p.label)
-			fmt.Fprintf(p.stderr, "... %s: %.0f s, %d ops, %.1f ops/sec in the last %v\n",
-				name, secs, total, float64(total-last)/p.interval.Seconds(), p.interval)
+			if p.file != nil {
+				// Each row is written straight to the file, which is as
+				// good as db_bench's flush after every row.
+				fmt.Fprintf(p.file, "%d,%d,%s\n", int64(math.Round(secs)), total-last, p.label)
+			}
+			done := ""
+			if known && limit > 0 {
+				done = fmt.Sprintf(" (%.0f%% of %d)", 100*float64(total)/float64(limit), limit)
+			}
+			fmt.Fprintf(p.stderr, "... %s: %.0f s, %d ops%s, %.1f ops/sec in the last %v\n",
+				name, secs, total, done, float64(total-last)/p.interval.Seconds(), p.interval)
 			last = total
 		}
 	}
 }
 
-func (p *progressReporter) close() error { return p.file.Close() }
+func (p *progressReporter) close() error {
+	if p.file == nil {
+		return nil
+	}
+	return p.file.Close()
+}

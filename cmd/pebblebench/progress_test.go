@@ -81,7 +81,7 @@ func (b *syncBuffer) String() string {
 
 func TestWorkerStops(t *testing.T) {
 	var stop atomic.Bool
-	w := newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, 5, true, &stop)
+	w := newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
 	n := 0
 	for w.next() {
 		w.done(1, 0)
@@ -94,7 +94,7 @@ func TestWorkerStops(t *testing.T) {
 	require.True(t, w.interrupted)
 
 	stop.Store(false)
-	w = newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, 5, true, &stop)
+	w = newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
 	for w.next() {
 		w.done(2, 7)
 	}

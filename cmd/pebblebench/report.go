@@ -4,9 +4,11 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -14,10 +16,12 @@ import (
 
 // result is what one run of a benchmark on one engine measured.
 type result struct {
-	Benchmark     string
-	Engine        string
-	Ops           int64
-	Found         int64
+	Benchmark string
+	Engine    string
+	Ops       int64
+	Found     int64
+	// EmptyRanges counts the seeks whose range was drawn to be empty.
+	EmptyRanges   int64
 	Bytes         int64
 	Seconds       float64 // wall time, first thread start to last finish
 	ThreadSeconds float64 // sum of the threads' times
@@ -25,7 +29,7 @@ type result struct {
 	Interrupted   bool
 	Tickers       []ticker
 	// LSM is the shape over the run, with -lsm_sample_ms.
-	LSM *lsmSummary `json:",omitempty"`
+	LSM *lsmSummary
 
 	bench *benchmark
 	hist  *hdrhistogram.Histogram
@@ -97,6 +101,7 @@ func resultLine(c *config, label string, r *result) string {
 
 // jsonResult is the -json object of one run on one engine.
 type jsonResult struct {
+	Record      string           `json:"record"`
 	Benchmark   string           `json:"benchmark"`
 	Engine      string           `json:"engine"`
 	Run         int              `json:"run"`
@@ -121,15 +126,15 @@ type jsonHistogram struct {
 	P50    float64 `json:"p50"`
 	P75    float64 `json:"p75"`
 	P99    float64 `json:"p99"`
-	P999   float64 `json:"p99.9"`
-	P9999  float64 `json:"p99.99"`
+	P999   float64 `json:"p99_9"`
+	P9999  float64 `json:"p99_99"`
 	Max    float64 `json:"max"`
 	StdDev float64 `json:"stddev"`
 }
 
 func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 	j := jsonResult{
-		Benchmark: r.Benchmark, Engine: r.Engine, Run: runNumber,
+		Record: "result", Benchmark: r.Benchmark, Engine: r.Engine, Run: runNumber,
 		Ops: r.Ops, Seconds: r.Seconds, OpsPerSec: r.opsPerSec(),
 		MicrosPerOp: r.microsPerOp(), MBPerSec: r.mbPerSec(), Interrupted: r.Interrupted,
 	}
@@ -170,4 +175,38 @@ func tickerMap(ts []ticker) map[string]int64 {
 		m[t.Name] = t.Count
 	}
 	return m
+}
+
+// jsonConfig is the first -json record: every flag's value by its name
+// (the seed as drawn when -seed was 0), the engines' DB directories, the
+// versions, and the fill recorded with an existing DB. With it a line of
+// results can be traced to the command that made it.
+type jsonConfig struct {
+	Record        string                 `json:"record"`
+	Seed          int64                  `json:"seed"`
+	Engines       []string               `json:"engines"`
+	DB            string                 `json:"db"`
+	Fill          *fillRecord            `json:"fill,omitempty"`
+	PebbleVersion string                 `json:"pebble_version"`
+	GoVersion     string                 `json:"go_version"`
+	GOMAXPROCS    int                    `json:"gomaxprocs"`
+	NumCPU        int                    `json:"num_cpu"`
+	Flags         map[string]interface{} `json:"flags"`
+}
+
+func configRecord(c *config, root string, fill *fillRecord) jsonConfig {
+	flags := map[string]interface{}{}
+	c.flags.VisitAll(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok {
+			flags[f.Name] = g.Get()
+		} else {
+			flags[f.Name] = f.Value.String()
+		}
+	})
+	flags["seed"] = c.seed
+	return jsonConfig{
+		Record: "config", Seed: c.seed, Engines: c.engines(), DB: root, Fill: fill,
+		PebbleVersion: pebbleVersion(), GoVersion: runtime.Version(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(), Flags: flags,
+	}
 }

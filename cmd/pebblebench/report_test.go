@@ -93,5 +93,5 @@ func TestTickerArithmetic(t *testing.T) {
 	// base gives n/a.
 	var b strings.Builder
 	formatFigures(&b, tickerRatios([]ticker{{"a", 2}, {"b", 0}, {"c", 0}}, []ticker{{"a", 4}, {"b", 0}, {"c", 3}, {"d", 1}}))
-	require.Equal(t, " a 2.000 c n/a", b.String())
+	require.Equal(t, " a 2.000x c n/a", b.String())
 }

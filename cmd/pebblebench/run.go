@@ -35,16 +35,20 @@ func (r *run) execute() (*result, error) {
 	if b.singleThread {
 		threads = 1
 	}
+	stream := readStream
+	if !b.reads {
+		stream = writeStream
+	}
 	workers := make([]*worker, threads)
 	for i := range workers {
-		workers[i] = newWorker(c, i, r.seq, b.limit(c), !b.ignoresDuration, r.stop)
+		workers[i] = newWorker(c, i, r.seq, stream, b.limit(c), !b.ignoresDuration, r.stop)
 	}
 
 	// The background writer stops when the readers are done or on SIGINT.
 	var bgStop atomic.Bool
 	var bg *worker
 	if b.background != nil {
-		bg = newWorker(c, threads, r.seq, math.MaxInt64, false, &bgStop)
+		bg = newWorker(c, threads, r.seq, writeStream, math.MaxInt64, false, &bgStop)
 		bg.hist = nil
 	}
 
@@ -131,6 +135,7 @@ func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
 		}
 		res.Ops += w.ops
 		res.Found += w.found
+		res.EmptyRanges += w.emptyRanges
 		res.Bytes += w.bytes
 		res.ThreadSeconds += w.finish.Sub(w.start).Seconds()
 		if w.cpu < 0 || res.CPUSeconds < 0 {

@@ -17,6 +17,7 @@ package main
 // written in: a scenario that shows no win says so.
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -34,6 +35,8 @@ import (
 // scenario is one named workload.
 type scenario struct {
 	name string
+	// short is the one line -help gives it.
+	short string
 	// models says what workload the scenario stands for; plugins which of
 	// pebblerf's plug-ins it turns on. Both are printed by -scenario=list.
 	models, plugins string
@@ -82,7 +85,8 @@ func buildRuns(n int) string {
 // scenarios lists the scenarios in the order -scenario=list prints them.
 var scenarios = []*scenario{
 	{
-		name: "range-filters",
+		name:  "range-filters",
+		short: "range filters on bounded seeks over 8 overlapping runs, 90% of the ranges empty",
 		models: "many overlapping sorted runs (8 flushes of random keys over a sparse key space, no compactions) " +
 			"read by short bounded seeks (8 key positions), 90% of them over ranges that hold no key",
 		plugins: "range filters (16 bits/key) on pebblerf; its statistics off, so the ratio measures the filters alone",
@@ -97,7 +101,8 @@ var scenarios = []*scenario{
 		verdict: seekVerdict("range-filters", "on bounded ranges, 90% empty"),
 	},
 	{
-		name: "staggered-runs",
+		name:  "staggered-runs",
+		short: "the query builder on short seeks over about 40 staggered runs",
 		models: "time-ordered writes (fillseq, each new key followed by an overwrite of one of the last few thousand) " +
 			"flushed into about 40 staggered L0 sorted runs with no compactions, read by short seeks (1 Next) on a reused iterator",
 		plugins: "query builder (auto plan: stepped bounds defer the runs that start later) on pebblerf, with the explain of one sample query; its statistics off",
@@ -112,7 +117,8 @@ var scenarios = []*scenario{
 		verdict: seekVerdict("staggered-runs", "on short seeks over staggered runs"),
 	},
 	{
-		name: "absent-keys",
+		name:  "absent-keys",
+		short: "Ribbon filters' space on Gets, half of them absent",
 		models: "point reads (Get) of which half look for absent keys, over a DB compacted into L6: " +
 			"the case table filters are for",
 		plugins: "pebblerf's point filters, Bloom on L0 and Ribbon from L1 down (the same false-positive rate in less space), " +
@@ -127,7 +133,8 @@ var scenarios = []*scenario{
 		verdict: absentKeysVerdict,
 	},
 	{
-		name: "rocksdb-seed",
+		name:  "rocksdb-seed",
+		short: "RocksDB's seek-statistics test plan, with the per-level table",
 		models: "the test plan of RocksDB's seek and prefix-filter statistics change at this machine's scale: " +
 			"fillrandom with no compaction (FIFO there), then prefix seeks with one Next over 8-byte prefixes and 8-bit filters",
 		plugins: "seek statistics (pebblerf's default), printed per level with -statistics; pebblerf's Bloom filter on prefixes",
@@ -141,7 +148,8 @@ var scenarios = []*scenario{
 		verdict: rocksDBSeedVerdict,
 	},
 	{
-		name: "speedb-seed",
+		name:  "speedb-seed",
+		short: "Speedb's query-builder test plan: seeks while writing, with an explain",
 		models: "the test plan of Speedb's range-query builder at this machine's scale: fillseq on the many-sorted-runs shape " +
 			"(universal compaction there), then seeks while a writer adds random keys, targets drawn from 10x the filled range",
 		plugins: "query builder (auto plan) on pebblerf, with the explain of one sample query; the many-runs shape on both engines",
@@ -155,6 +163,18 @@ var scenarios = []*scenario{
 		demo:    []string{"-duration=5"},
 		verdict: seekVerdict("speedb-seed", "on seeks while writing, targets from 10x the range"),
 	},
+}
+
+func init() {
+	scenarioHelp = func() []string {
+		var lines []string
+		for _, s := range scenarios {
+			lines = append(lines, fmt.Sprintf("%-16s %s", s.name, s.short))
+		}
+		return append(lines,
+			fmt.Sprintf("%-16s %s at a small scale, then one table (make demo)", "demo", strings.Join(demoScenarios, ", ")),
+			fmt.Sprintf("%-16s what each models, its plug-ins and its phases' command lines", "list"))
+	}
 }
 
 // demoScenarios are the scenarios make demo runs, at their demo scale.
@@ -233,8 +253,7 @@ func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 		err = checkScenarioOverrides(user)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "pebblebench: %v\n", err)
-		return exitUsage
+		return reportError(stderr, err)
 	}
 	// Every phase's flags are checked before anything runs, so a bad
 	// override fails at once, not after minutes of building.
@@ -242,13 +261,15 @@ func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 	for _, name := range names {
 		s, _ := scenarioByName(name)
 		for i := range s.phases {
-			c, err := parseFlags(s.phaseArgs(i, demo, user), stderr)
+			c, err := parseFlags(s.phaseArgs(i, demo, user), stdout)
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			if err == nil && i == 0 {
+				err = checkDBLayout(c)
+			}
 			if err != nil {
-				if isUsageError(err) {
-					fmt.Fprintf(stderr, "pebblebench: -scenario=%s: %v\n", name, err)
-					return exitUsage
-				}
-				return exitOK // -help
+				return reportError(stderr, errors.Wrapf(err, "-scenario=%s", name))
 			}
 			if c.json {
 				out = stderr
@@ -330,7 +351,7 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 	var root string
 	var seed int64
 	for i, p := range s.phases {
-		c, err := parseFlags(s.phaseArgs(i, demo, user), stderr)
+		c, err := parseFlags(s.phaseArgs(i, demo, user), io.Discard)
 		if err != nil {
 			return verdict{}, err // checked by runScenarios
 		}
@@ -347,22 +368,19 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 				seed = time.Now().UnixNano() & (1<<62 - 1)
 			}
 		}
-		// Every phase works in the first one's directory, and draws its
-		// keys from its own seed, so a read phase never replays the fill's
-		// key sequence.
+		// Every phase works in the first one's directory, with its seed
+		// (reads draw from other streams than writes, so they do not
+		// replay the fill's keys).
 		c.db, c.dbGiven = root, true
-		c.seed = seed + int64(i)
+		c.seed = seed
 
 		out, jsonOut := stdout, io.Writer(nil)
 		if c.json {
 			out, jsonOut = stderr, stdout
 		}
-		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s -seed=%d\n",
-			s.name, i+1, len(s.phases), p.name, strings.Join(s.phaseArgs(i, demo, user), " "), c.seed)
-		if i == 0 {
-			printHeader(out, c, root)
-		}
-		r, err := runPhase(c, root, out, jsonOut, stop)
+		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s -seed=%d -db=%s\n",
+			s.name, i+1, len(s.phases), p.name, strings.Join(s.phaseArgs(i, demo, user), " "), c.seed, root)
+		r, err := runPhase(c, root, out, jsonOut, stderr, stop, i == 0)
 		if err != nil {
 			return verdict{}, errors.Wrapf(err, "phase %s", p.name)
 		}
@@ -383,11 +401,24 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 	return v, nil
 }
 
-// runPhase runs one phase's benchmarks as realMain runs a command line's,
-// and keeps what they measured and the LSM they left.
-func runPhase(c *config, root string, out, jsonOut io.Writer, stop *atomic.Bool) (*phaseResult, error) {
-	d := newDriver(c, root, out, jsonOut, stop)
-	err := d.start()
+// runPhase runs one phase's benchmarks as realMain runs a command line's
+// (the header only for the first phase), and keeps what they measured and
+// the LSM they left.
+func runPhase(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool, header bool) (*phaseResult, error) {
+	d := newDriver(c, root, out, jsonOut, stderr, stop)
+	fill, err := d.checkExisting()
+	if err != nil {
+		return nil, err
+	}
+	if header {
+		printHeader(out, c, root, fill)
+	}
+	if jsonOut != nil {
+		err = writeJSONLine(jsonOut, configRecord(c, root, fill))
+	}
+	if err == nil {
+		err = d.start()
+	}
 	if err == nil {
 		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
 	}
@@ -429,7 +460,7 @@ func catchInterrupts(stderr io.Writer) (stop *atomic.Bool, release func()) {
 // printScenarioList is -scenario=list.
 func printScenarioList(w io.Writer) {
 	fmt.Fprintln(w, "Scenarios (pebblebench -scenario=NAME; flags given with it override the scenario's).")
-	fmt.Fprintln(w, "Each runs its phases in one directory; a phase after the first adds its index to -seed, so reads never replay the fill's keys.")
+	fmt.Fprintln(w, "Each runs its phases in one directory, -db's or a temporary one; every phase has the first one's -seed.")
 	for _, s := range scenarios {
 		fmt.Fprintf(w, "\n%s\n  models:   %s\n  plug-ins: %s\n", s.name, s.models, s.plugins)
 		for i, p := range s.phases {

@@ -112,28 +112,44 @@ func formatRatio(x float64) string {
 	if math.IsNaN(x) {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.3f", x)
+	return fmt.Sprintf("%.3fx", x)
 }
 
 // figure is one compared figure: its name and the ratio, NaN when the base
-// is zero.
+// is zero, and which way is better ("higher", "lower", or "" when neither:
+// the found ratio is 1 on identical data, and tickers count work of many
+// kinds).
 type figure struct {
-	name  string
-	ratio float64
+	name   string
+	ratio  float64
+	better string
+}
+
+// figureKeys are the -json names of the figures, snake_case like every
+// other key; tickers keep their RocksDB names.
+var figureKeys = map[string]string{
+	"micros/op": "micros_per_op", "ops/sec": "ops_per_sec", "cpu-micros/op": "cpu_micros_per_op", "MB/s": "mb_per_sec",
+}
+
+func (f figure) key() string {
+	if k, ok := figureKeys[f.name]; ok {
+		return k
+	}
+	return f.name
 }
 
 // ratioFigures are the figures compared between engines, other over base.
 func ratioFigures(c *config, base, other *result) []figure {
 	figs := []figure{
-		{"micros/op", ratio(base.microsPerOp(), other.microsPerOp())},
-		{"ops/sec", ratio(base.opsPerSec(), other.opsPerSec())},
-		{"cpu-micros/op", ratio(base.cpuMicrosPerOp(), other.cpuMicrosPerOp())},
+		{"micros/op", ratio(base.microsPerOp(), other.microsPerOp()), "lower"},
+		{"ops/sec", ratio(base.opsPerSec(), other.opsPerSec()), "higher"},
+		{"cpu-micros/op", ratio(base.cpuMicrosPerOp(), other.cpuMicrosPerOp()), "lower"},
 	}
 	if base.hasBytes(c) || other.hasBytes(c) {
-		figs = append(figs, figure{"MB/s", ratio(base.mbPerSec(), other.mbPerSec())})
+		figs = append(figs, figure{"MB/s", ratio(base.mbPerSec(), other.mbPerSec()), "higher"})
 	}
 	if base.bench.showFound {
-		figs = append(figs, figure{"found", ratio(float64(base.Found), float64(other.Found))})
+		figs = append(figs, figure{"found", ratio(float64(base.Found), float64(other.Found)), ""})
 	}
 	if c.statistics {
 		figs = append(figs, tickerRatios(base.Tickers, other.Tickers)...)
@@ -148,22 +164,26 @@ func tickerRatios(base, other []ticker) []figure {
 	var figs []figure
 	for _, t := range other {
 		if b, ok := baseCounts[t.Name]; ok && (b != 0 || t.Count != 0) {
-			figs = append(figs, figure{t.Name, ratio(float64(b), float64(t.Count))})
+			figs = append(figs, figure{t.Name, ratio(float64(b), float64(t.Count)), ""})
 		}
 	}
 	return figs
 }
 
-// formatFigures writes figures as " name ratio" pairs.
+// formatFigures writes figures as " name ratio" pairs, each followed by
+// which way is better where one is.
 func formatFigures(b *strings.Builder, figs []figure) {
 	for _, f := range figs {
 		fmt.Fprintf(b, " %s %s", f.name, formatRatio(f.ratio))
+		if f.better != "" {
+			fmt.Fprintf(b, " (%s is better)", f.better)
+		}
 	}
 }
 
 // ratioLine compares one run of two engines:
 //
-//	ratio pebblerf/pebble readrandom : micros/op 1.004 ops/sec 0.996 ...
+//	ratio pebblerf/pebble readrandom : micros/op 1.004x (lower is better) ops/sec 0.996x (higher is better) ...
 func ratioLine(c *config, base, other *result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ratio %s/%s %s :", other.Engine, base.Engine, base.Benchmark)
@@ -181,9 +201,14 @@ func medianRatioLine(base, other []*result) string {
 		ops = append(ops, ratio(base[i].opsPerSec(), other[i].opsPerSec()))
 		cpu = append(cpu, ratio(base[i].cpuMicrosPerOp(), other[i].cpuMicrosPerOp()))
 	}
-	return fmt.Sprintf("ratio %s/%s %s [MEDIAN %d runs] : micros/op %s ops/sec %s cpu-micros/op %s",
-		other[0].Engine, base[0].Engine, base[0].Benchmark, len(base),
-		formatRatio(medianRatio(micros)), formatRatio(medianRatio(ops)), formatRatio(medianRatio(cpu)))
+	var b strings.Builder
+	fmt.Fprintf(&b, "ratio %s/%s %s [MEDIAN %d runs] :", other[0].Engine, base[0].Engine, base[0].Benchmark, len(base))
+	formatFigures(&b, []figure{
+		{"micros/op", medianRatio(micros), "lower"},
+		{"ops/sec", medianRatio(ops), "higher"},
+		{"cpu-micros/op", medianRatio(cpu), "lower"},
+	})
+	return b.String()
 }
 
 // medianRatio is the median of ratios. With an even count it takes the

@@ -46,7 +46,9 @@ type worker struct {
 	found   int64
 	bytes   int64
 	// blockBytes is the data-block bytes the worker's iterators read.
-	blockBytes  int64
+	blockBytes int64
+	// emptyRanges counts the seeks whose range was drawn to be empty.
+	emptyRanges int64
 	interrupted bool
 	start       time.Time
 	finish      time.Time
@@ -56,15 +58,29 @@ type worker struct {
 }
 
 // workerSeed makes the seed of one thread of one benchmark run: the same
-// (-seed, run, thread) gives the same keys, which is how both engines of
-// -engine=both get identical data and identical lookups, while successive
-// runs (and repeats) draw different keys as db_bench's do.
-func workerSeed(seed int64, run, thread int) (uint64, uint64) {
-	return uint64(seed), uint64(run)<<20 | uint64(thread)
+// (-seed, run, thread, stream) gives the same keys, which is how both
+// engines of -engine=both get identical data and identical lookups, while
+// successive runs (and repeats) draw different keys as db_bench's do.
+//
+// Writers and readers draw from different streams. Run numbers restart with
+// every invocation, so without them a read run over an existing DB, with the
+// seed of its fill, would look up exactly the keys the fill wrote in the
+// same order (every key found, where a uniform draw finds about 63% after
+// fillrandom).
+func workerSeed(seed int64, run, thread int, stream keyStream) (uint64, uint64) {
+	return uint64(seed), uint64(stream)<<62 | uint64(run)<<20 | uint64(thread)
 }
 
-func newWorker(c *config, id, run int, limit int64, useDuration bool, stop *atomic.Bool) *worker {
-	s1, s2 := workerSeed(c.seed, run, id)
+// keyStream separates the random keys of writers from those of readers.
+type keyStream uint8
+
+const (
+	writeStream keyStream = iota
+	readStream
+)
+
+func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuration bool, stop *atomic.Bool) *worker {
+	s1, s2 := workerSeed(c.seed, run, id, stream)
 	w := &worker{
 		id:     id,
 		rng:    rand.New(rand.NewPCG(s1, s2)),

@@ -3,7 +3,7 @@
 // Package filterbench measures point filters side by side: this module's
 // Bloom and Ribbon policies against Pebble's built-in Bloom filter and a
 // binary fuse filter (github.com/FastFilter/xorfilter) as anchors. It is
-// shared by the rangefilter Go benchmarks and cmd/filterreport, which prints
+// shared by the pointfilter Go benchmarks and cmd/filterreport, which prints
 // the comparison table; nothing in the storage engine imports it.
 //
 // Every filter is built and queried the way Pebble would use it: one call per
@@ -22,7 +22,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
-	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/pointfilter"
 )
 
 // Filter is a built filter under test.
@@ -60,13 +60,13 @@ func ParseCandidates(spec string) ([]Candidate, error) {
 		}
 		switch kind {
 		case "bloom":
-			p, err := rangefilter.NewBloom(bits)
+			p, err := pointfilter.NewBloom(bits)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, PolicyCandidate("bloom("+arg+")", p))
 		case "ribbon":
-			p, err := rangefilter.NewRibbon(bits)
+			p, err := pointfilter.NewRibbon(bits)
 			if err != nil {
 				return nil, err
 			}
@@ -102,11 +102,11 @@ func policyFilter(p pebble.FilterPolicy, data []byte) Filter {
 		MayContain: func(key []byte) bool { return p.MayContain(pebble.TableFilter, data, key) },
 		Clone:      func() Filter { return policyFilter(p, slices.Clone(data)) },
 	}
-	if info, err := rangefilter.InspectFilter(data); err == nil {
+	if info, err := pointfilter.Describe(data); err == nil {
 		f.ExpectedFPR = info.ExpectedFPR
 		if info.Kind == "bloom" {
-			if b, ok := p.(*rangefilter.BloomPolicy); ok {
-				f.ExpectedFPR = rangefilter.BloomExpectedFPR(b.BitsPerKey())
+			if b, ok := p.(*pointfilter.BloomPolicy); ok {
+				f.ExpectedFPR = pointfilter.BloomExpectedFPR(b.BitsPerKey())
 			}
 		}
 	}

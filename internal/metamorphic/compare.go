@@ -12,6 +12,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 )
 
@@ -69,14 +70,14 @@ func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
 	p.StatisticsConfig.ExactAttribution = p.Statistics && rng.IntN(4) == 0
 	p.StatisticsConfig.FiltersOnly = p.Statistics && rng.IntN(4) == 0
 	if rng.IntN(2) == 0 {
-		p.Filters = &compactionext.FilterPlan{
+		p.Filters = &pointfilter.Plan{
 			BitsPerKey:      []float64{1, 4, 10}[rng.IntN(3)],
-			RibbonFromLevel: []int{0, 1, 3, compactionext.NoRibbon}[rng.IntN(4)],
+			RibbonFromLevel: []int{0, 1, 3, pointfilter.NoRibbon}[rng.IntN(4)],
 			L6Filters:       rng.IntN(2) == 0,
 		}
 	}
 	if rng.IntN(2) == 0 {
-		p.RangeFilter = &rangefilter.RangeFilterConfig{BitsPerKey: []float64{4, 8, 16}[rng.IntN(3)]}
+		p.RangeFilter = &rangefilter.Config{BitsPerKey: []float64{4, 8, 16}[rng.IntN(3)]}
 	}
 	if rng.IntN(4) == 0 {
 		p.Shape = &compactionext.ManyRuns{Runs: 2 + rng.IntN(6), MinInterval: time.Millisecond}

@@ -8,7 +8,8 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	pebblerf "github.com/pebblerf/pebble"
-	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -49,7 +50,7 @@ func (w *garbageWriter) Finish(dst []byte) []byte {
 // garbageRangeProps stores random bytes as the range filter's property.
 type garbageRangeProps struct{ rng *rand.Rand }
 
-func (g garbageRangeProps) Name() string                         { return rangefilter.RangeFilterName }
+func (g garbageRangeProps) Name() string                         { return rangefilter.Name }
 func (g garbageRangeProps) Add(pebble.InternalKey, []byte) error { return nil }
 func (g garbageRangeProps) Finish(props map[string]string) error {
 	b := make([]byte, 1+g.rng.IntN(64))
@@ -64,7 +65,7 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 	for _, ribbon := range []bool{false, true} {
 		t.Run(fmt.Sprintf("ribbon=%t", ribbon), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(len(fmt.Sprint(ribbon)))))
-			plan := &compactionext.FilterPlan{BitsPerKey: 10, RibbonFromLevel: compactionext.NoRibbon, L6Filters: true}
+			plan := &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: pointfilter.NoRibbon, L6Filters: true}
 			if ribbon {
 				plan.RibbonFromLevel = 0
 			}
@@ -76,7 +77,7 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 				opts.Levels[i].FilterPolicy = garbagePolicy{name: real[i].Name(), rng: rng}
 			}
 			opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors,
-				rangefilter.TableProperties(func() rangefilter.TablePropertyCollector {
+				tableprops.Adapt(func() tableprops.Collector {
 					return garbageRangeProps{rng: rng}
 				}))
 			db, err := pebble.Open("db", opts)
@@ -92,10 +93,9 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 			}
 			require.NoError(t, db.Close())
 
-			pointBefore, rangeBefore := rangefilter.CorruptFilters(), rangefilter.CorruptRangeFilters()
 			// No compactions: they would rewrite the tables with sound filters.
 			rf, err := pebblerf.OpenWithPlugins("db", &pebble.Options{FS: fs, DisableAutomaticCompactions: true}, pebblerf.Plugins{
-				Filters: plan, RangeFilter: &rangefilter.RangeFilterConfig{BitsPerKey: 16},
+				Filters: plan, RangeFilter: &rangefilter.Config{BitsPerKey: 16},
 			})
 			require.NoError(t, err)
 			defer rf.Close()
@@ -113,8 +113,9 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 				require.NoError(t, bounded.Close())
 			}
 			require.NoError(t, it.Close())
-			require.Greater(t, rangefilter.CorruptFilters(), pointBefore, "corrupt point filters were not counted")
-			require.Greater(t, rangefilter.CorruptRangeFilters(), rangeBefore, "corrupt range filters were not counted")
+			counts := rf.FilterCounters()
+			require.Positive(t, counts.CorruptFilters, "corrupt point filters were not counted")
+			require.Positive(t, counts.CorruptRangeFilters, "corrupt range filters were not counted")
 		})
 	}
 }

@@ -110,7 +110,7 @@ func TestReplay(t *testing.T) {
 				case "rangefilter":
 					bits, err := strconv.ParseFloat(arg.Vals[0], 64)
 					require.NoError(t, err)
-					cfg.Plugins.RangeFilter = &rangefilter.RangeFilterConfig{BitsPerKey: bits}
+					cfg.Plugins.RangeFilter = &rangefilter.Config{BitsPerKey: bits}
 				case "stats":
 					cfg.Plugins.Statistics = arg.Vals[0] != "off"
 					cfg.Plugins.StatisticsConfig.ExactAttribution = arg.Vals[0] == "exact"

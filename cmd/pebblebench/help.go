@@ -1,0 +1,127 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// -help prints the flags in groups, the benchmarks, the scenarios and two
+// examples. Go's flag.PrintDefaults would list every flag alphabetically,
+// where the LSM shape, the filters and pebblerf's plug-ins are hard to tell
+// apart.
+
+// flagGroup is one group of the -help text.
+type flagGroup struct {
+	title string
+	names []string
+}
+
+// flagGroups orders the flags of -help. A flag missing from every group is
+// listed under "Other", so a new flag is never hidden.
+var flagGroups = []flagGroup{
+	{"Workload", []string{"scenario", "benchmarks", "engine", "db", "use_existing_db", "num", "writes", "reads", "duration",
+		"threads", "batch_size", "seed", "key_size", "value_size", "prefix_size", "keys_per_prefix", "missing_fraction",
+		"seek_nexts", "total_order_seek", "use_tailing_iterator", "benchmark_write_rate_limit", "key_stride",
+		"seek_upper_bound_len", "empty_range_fraction", "seek_target_range_multiplier", "seek_hot_fraction",
+		"seek_hot_range", "seek_hot_start", "fillseq_overwrite_window"}},
+	{"LSM shape and options (both engines)", []string{"compaction_style", "num_levels", "many_runs_slice_bytes",
+		"compression_type", "compression_ratio", "cache_size", "write_buffer_size", "disable_wal", "sync"}},
+	{"Filters", []string{"bloom_bits", "use_ribbon_filter", "bloom_before_level", "use_l6_filters"}},
+	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"range_filter_bits", "use_query_builder", "query_plan",
+		"explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
+		"compaction_advisor_write_budget", "pebblerf_statistics"}},
+	{"Output", []string{"statistics", "histogram", "json", "lsm_sample_ms", "report_interval_seconds", "report_file", "cpuprofile"}},
+}
+
+// pebblerfOnlyFlags are the flags upstream Pebble has no counterpart for:
+// given with -engine=pebble they would change nothing, so they are refused.
+var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "range_filter_bits", "use_query_builder",
+	"query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
+	"compaction_advisor_write_budget", "pebblerf_statistics"}
+
+// benchmarkHelp says what each benchmark does, for -help.
+var benchmarkHelp = map[string]string{
+	"fillseq":                "write -num keys in key order into a new DB",
+	"fillrandom":             "write -writes random keys into a new DB",
+	"overwrite":              "write -writes random keys into the existing DB",
+	"readrandom":             "point reads of random keys (Get)",
+	"seekrandom":             "seeks to random targets, then -seek_nexts Next calls",
+	"readwhilewriting":       "readrandom while one more thread writes",
+	"seekrandomwhilewriting": "seekrandom while one more thread writes",
+	"flush":                  "flush the memtable",
+	"compact":                "compact the whole key range",
+	"stats":                  "print Pebble's metrics",
+	"levelstats":             "print files, bytes, sublevels and filter bytes per level",
+}
+
+// scenarioHelp, when set (by the scenarios' file), returns one line per
+// scenario, "name: what it models", for -help.
+var scenarioHelp func() []string
+
+const helpIntro = `pebblebench runs db_bench's benchmarks on upstream Pebble and on pebblerf, alone or side by side.
+Result lines keep db_bench's format; -engine=both adds ratio lines, pebblerf over pebble.
+
+Usage: pebblebench [-flag=value ...]
+
+Examples:
+  # point reads and seeks on both engines over the same 1M keys, 3 runs each
+  pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],seekrandom[X3] -num=1000000 -bloom_bits=10
+
+  # fill once, then read the same DB in a second invocation
+  pebblebench -engine=pebblerf -db=/tmp/db -benchmarks=fillrandom -num=1000000 -seed=1
+  pebblebench -engine=pebblerf -db=/tmp/db -benchmarks=seekrandom -num=1000000 -use_existing_db
+`
+
+// printHelp writes the -help text.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, helpIntro)
+	fmt.Fprintln(w, "\nBenchmarks (-benchmarks=a,b[X3-W1]):")
+	for _, name := range benchmarkNames() {
+		fmt.Fprintf(w, "  %-24s %s\n", name, benchmarkHelp[name])
+	}
+	if scenarioHelp != nil {
+		fmt.Fprintln(w, "\nScenarios (-scenario=NAME; flags given on the command line override the scenario's):")
+		for _, line := range scenarioHelp() {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	listed := map[string]bool{}
+	for _, g := range flagGroups {
+		var flags []*flag.Flag
+		for _, name := range g.names {
+			if f := fs.Lookup(name); f != nil {
+				flags = append(flags, f)
+				listed[name] = true
+			}
+		}
+		printFlagGroup(w, g.title, flags)
+	}
+	var other []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) {
+		if !listed[f.Name] {
+			other = append(other, f)
+		}
+	})
+	printFlagGroup(w, "Other", other)
+}
+
+func printFlagGroup(w io.Writer, title string, flags []*flag.Flag) {
+	if len(flags) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, f := range flags {
+		def := f.DefValue
+		if def == "" {
+			def = `""`
+		}
+		fmt.Fprintf(w, "  -%s=%s\n", f.Name, def)
+		for _, line := range strings.Split(f.Usage, "\n") {
+			fmt.Fprintf(w, "      %s\n", line)
+		}
+	}
+}

@@ -1,0 +1,194 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package pebble
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
+	"github.com/stretchr/testify/require"
+)
+
+// countingProps is a user table-property collector that counts the keys it
+// sees across all tables.
+type countingProps struct{ keys *atomic.Int64 }
+
+func (c countingProps) Name() string { return "test.counting" }
+func (c countingProps) Add(InternalKey, []byte) error {
+	c.keys.Add(1)
+	return nil
+}
+func (c countingProps) Finish(props map[string]string) error {
+	props["seen"] = "yes"
+	return nil
+}
+
+// fixedWaste is a WasteSource whose counts the test sets.
+type fixedWaste []seekstats.TableWaste
+
+func (f *fixedWaste) TableWaste(dst []seekstats.TableWaste) []seekstats.TableWaste {
+	return append(dst, *f...)
+}
+
+func installOptions() *Options {
+	return &Options{FS: vfs.NewMem(), MemTableSize: 1 << 20}
+}
+
+func collectorNames(opts *Options) []string {
+	var names []string
+	for _, c := range opts.BlockPropertyCollectors {
+		names = append(names, c().Name())
+	}
+	return names
+}
+
+// flushKeys writes the keys key<i> for each i and flushes.
+func flushKeys(t *testing.T, db *upstream.DB, keys ...int) {
+	for _, i := range keys {
+		require.NoError(t, db.Set(fmt.Appendf(nil, "key%06d", i), []byte("v"), upstream.NoSync))
+	}
+	require.NoError(t, db.Flush())
+}
+
+// keyRange returns from, from+step, ... below to.
+func keyRange(from, to, step int) []int {
+	var keys []int
+	for i := from; i < to; i += step {
+		keys = append(keys, i)
+	}
+	return keys
+}
+
+func TestInstall(t *testing.T) {
+	var keys atomic.Int64
+	plan := &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3}
+	policies, err := plan.Policies()
+	require.NoError(t, err)
+	opts := installOptions()
+	in, err := install(opts, Plugins{
+		Shape:           &compactionext.ManyRuns{Runs: 6},
+		Filters:         plan,
+		RangeFilter:     &rangefilter.Config{BitsPerKey: 16},
+		TableProperties: []func() TablePropertyCollector{func() TablePropertyCollector { return countingProps{&keys} }},
+	})
+	require.NoError(t, err)
+	require.Equal(t, pointfilter.Bind(policies[3], in.pointCounters), opts.Levels[3].FilterPolicy,
+		"the plan's level-3 policy, bound to the DB's counters")
+	require.Equal(t, []string{rangefilter.Name, "test.counting"}, collectorNames(opts))
+	require.True(t, opts.DisableAutomaticCompactions)
+	require.Equal(t, "many-runs", in.profile.Name())
+	require.Nil(t, in.advisor)
+
+	db, err := upstream.Open("db", opts)
+	require.NoError(t, err)
+	stop, err := in.start(db)
+	require.NoError(t, err)
+	flushKeys(t, db, keyRange(0, 100, 1)...)
+	require.Equal(t, int64(100), keys.Load(), "user collector saw every flushed key")
+	stop()
+	require.NoError(t, db.Close())
+
+	// Statistics come after the filter plan, so they wrap the filters it
+	// chose (tables then carry pebblerf.tagged.<policy>).
+	opts = installOptions()
+	_, err = install(opts, Plugins{Statistics: true, Filters: plan})
+	require.NoError(t, err)
+	for _, level := range []int{0, 3} {
+		require.Equal(t, "pebblerf.tagged."+policies[level].Name(), opts.Levels[level].FilterPolicy.Name(),
+			"statistics installed before the filter plan")
+	}
+}
+
+func TestInstallZeroConfig(t *testing.T) {
+	opts := installOptions()
+	in, err := install(opts, Plugins{})
+	require.NoError(t, err)
+	require.Empty(t, opts.BlockPropertyCollectors)
+	require.False(t, opts.DisableAutomaticCompactions)
+	require.Equal(t, "leveled", in.profile.Name())
+}
+
+func TestInstallErrors(t *testing.T) {
+	var keys atomic.Int64
+	dup := func() TablePropertyCollector { return countingProps{&keys} }
+	_, err := install(installOptions(), Plugins{
+		TableProperties: []func() TablePropertyCollector{dup, dup},
+	})
+	require.ErrorContains(t, err, `both named "test.counting"`)
+
+	_, err = install(installOptions(), Plugins{Filters: &pointfilter.Plan{BitsPerKey: -1}})
+	require.ErrorContains(t, err, "filter plan")
+
+	_, err = install(installOptions(), Plugins{Shape: &compactionext.ManyRuns{Runs: 0}})
+	require.ErrorContains(t, err, "at least 2 runs")
+
+	_, err = install(installOptions(), Plugins{Statistics: true,
+		Advisor: &compactionext.AdvisorConfig{WriteBudget: math.NaN()}})
+	require.ErrorContains(t, err, "WriteBudget")
+}
+
+// TestInstallStartsAdvisor checks that start runs the advisor next to the
+// profile's driver, and that stop ends both before the DB closes.
+func TestInstallStartsAdvisor(t *testing.T) {
+	decided := make(chan compactionext.Decision, 1)
+	source := &fixedWaste{}
+	opts := installOptions()
+	in, err := install(opts, Plugins{
+		Statistics: true,
+		Shape:      compactionext.NoCompaction{},
+		Advisor: &compactionext.AdvisorConfig{Source: source, MinWaste: 10, MinRuns: 2,
+			MinInterval: time.Millisecond, OnDecision: func(d compactionext.Decision) { decided <- d }},
+	})
+	require.NoError(t, err)
+	require.NotNil(t, in.advisor)
+	db, err := upstream.Open("db", opts)
+	require.NoError(t, err)
+	// Two flushes over one key range: two L0 sublevels, and their waste,
+	// exist before the advisor starts.
+	flushKeys(t, db, keyRange(0, 1000, 10)...)
+	flushKeys(t, db, keyRange(5, 1000, 10)...)
+	levels, err := db.SSTables()
+	require.NoError(t, err)
+	for _, table := range levels[0] {
+		*source = append(*source, seekstats.TableWaste{Table: table.FileNum, EmptyLoads: 100, FilterFalsePositives: 100})
+	}
+	stop, err := in.start(db)
+	require.NoError(t, err)
+	d := <-decided
+	require.NoError(t, d.Err)
+	require.Equal(t, 2, d.RunsBefore)
+	require.Equal(t, 1, d.RunsAfter)
+	stop()
+	require.NoError(t, db.Close())
+}
+
+// TestInstallPassesShapeMergeDepth checks that the advisor learns the depth
+// at which ManyRuns merges a unit, which its write budget counts on, and
+// that a depth the caller set, or a shape with no such rule, is left alone.
+func TestInstallPassesShapeMergeDepth(t *testing.T) {
+	for _, tc := range []struct {
+		profile    compactionext.Profile
+		set, depth int
+	}{
+		{profile: &compactionext.ManyRuns{Runs: 12}, depth: 11},
+		{profile: &compactionext.ManyRuns{Runs: 5}, depth: 4},
+		{profile: &compactionext.ManyRuns{Runs: 12}, set: 3, depth: 3},
+		{profile: &compactionext.ManyRuns{Runs: 12}, set: -1, depth: -1}, // opted out
+		{profile: compactionext.Leveled{}, depth: 0},
+		{profile: compactionext.NoCompaction{}, depth: 0},
+	} {
+		in, err := install(installOptions(), Plugins{Statistics: true, Shape: tc.profile,
+			Advisor: &compactionext.AdvisorConfig{Source: &fixedWaste{}, ShapeMergeDepth: tc.set}})
+		require.NoError(t, err)
+		require.Equal(t, tc.depth, in.advisor.Config().ShapeMergeDepth, "%s, set %d", tc.profile.Name(), tc.set)
+	}
+}

@@ -1,0 +1,203 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package pebble
+
+import (
+	"github.com/cockroachdb/errors"
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
+)
+
+// The plug-ins meet here, and only here. Each plug-in package knows nothing
+// of the others (the statistics do not know the advisor reads them, the
+// shape profiles do not know a filter plan chose the filters), so what one
+// needs of another is wired in this file: the advisor's waste counts come
+// from the statistics, its write budget from the shape's merge depth, and the
+// statistics wrap whatever filters the plan chose.
+//
+// When a memtable is flushed, or a compaction writes an sstable, Pebble runs
+// the block-property collectors listed in Options.BlockPropertyCollectors
+// over every key it writes. That is the one moment a table's contents pass
+// through code we control, so everything a reader later wants to know about
+// a table is gathered there: the small tag the statistics read to attribute
+// filter checks to tables, the range filter's summary of the table's keys,
+// and any user collectors. install puts them, and the per-level point filter
+// plan, into one set of options, so that opening a DB is one call.
+
+// Plugins selects what pebblerf installs when a DB is opened. The zero value
+// installs nothing, and a DB opened with it behaves, and costs, as upstream
+// Pebble does.
+type Plugins struct {
+	// Statistics turns on per-level seek and filter statistics, returned by
+	// DB.Statistics (package seekstats). Off, the wrappers cost a nil check.
+	Statistics bool
+	// StatisticsConfig tunes them, e.g. exact attribution for tests.
+	StatisticsConfig seekstats.Config
+	// Filters, if set, chooses each level's point filter (Bloom above a
+	// level, Ribbon from it down; see pointfilter.Plan) in place of
+	// the policies in Options.Levels.
+	Filters *pointfilter.Plan
+	// RangeFilter, if set, writes a range filter into every table and
+	// attaches a filter for its bounds to every bounded iterator, so that
+	// tables holding no key in range are never read (rangefilter_iter.go).
+	RangeFilter *rangefilter.Config
+	// Shape, if set, is the LSM shape profile (compactionext.Leveled,
+	// compactionext.ManyRuns, ...); nil leaves Pebble's own compactions.
+	Shape compactionext.Profile
+	// Advisor, if set, runs the compaction advisor, which compacts key
+	// ranges where the statistics see seeks wasted across many sorted runs.
+	// It needs Statistics; its Source is filled in from them, and its
+	// ShapeMergeDepth, if zero, from Shape (compactionext.MergeDepth).
+	Advisor *compactionext.AdvisorConfig
+	// TableProperties are user table-property collectors in the style of
+	// Pebble v1's TablePropertyCollector, one instance per table written.
+	TableProperties []func() TablePropertyCollector
+}
+
+// DefaultPlugins returns the plug-ins Open installs: statistics only, which
+// change no on-disk format that upstream Pebble cannot read and no result.
+func DefaultPlugins() Plugins {
+	return Plugins{Statistics: true}
+}
+
+// installed is what install set up for one DB; start runs its background
+// parts once the DB is open.
+type installed struct {
+	comparer    *Comparer
+	stats       *seekstats.Statistics // nil: statistics off
+	rangeFilter *rangefilter.Policy
+	// pointCounters count what the DB's point filters meet (counters.go).
+	pointCounters *pointfilter.Counters
+	profile       compactionext.Profile // never nil: Leveled by default
+	advisor       *compactionext.Advisor
+}
+
+// install applies plugins to opts, which must be options the caller lets it
+// change (OpenWithPlugins passes a private copy). The order matters and is
+// fixed here: shape knobs, filter plan, the DB's filter counters (bound to
+// the plan's point filters and any the caller named), statistics (which wrap the plan's
+// filters and add their collector), range filter, user collectors, advisor.
+func install(opts *Options, plugins Plugins) (*installed, error) {
+	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounters: new(pointfilter.Counters)}
+	if opts.Comparer != nil {
+		in.comparer = opts.Comparer
+	}
+	if in.profile == nil {
+		in.profile = compactionext.Leveled{}
+	}
+	if plugins.RangeFilter != nil {
+		policy, err := rangefilter.NewPolicy(in.comparer, *plugins.RangeFilter)
+		if err != nil {
+			return nil, errors.Wrap(err, "pebble: Plugins.RangeFilter")
+		}
+		in.rangeFilter = policy
+	}
+	in.stats = newStatistics(plugins)
+	var advisor compactionext.AdvisorConfig
+	if plugins.Advisor != nil {
+		if in.stats == nil {
+			return nil, errors.New("pebble: Plugins.Advisor needs Plugins.Statistics")
+		}
+		advisor = *plugins.Advisor
+		if advisor.Source == nil {
+			advisor.Source = in.stats
+		}
+		if advisor.ShapeMergeDepth == 0 {
+			advisor.ShapeMergeDepth = compactionext.MergeDepth(in.profile)
+		}
+	}
+	if err := in.apply(opts, plugins, advisor); err != nil {
+		return nil, errors.Wrap(err, "pebble: installing plug-ins")
+	}
+	return in, nil
+}
+
+// apply is install's changes to opts, in their order; advisor is used if
+// plugins.Advisor is set.
+func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext.AdvisorConfig) error {
+	if err := in.profile.Apply(opts); err != nil {
+		return err
+	}
+	if plugins.Filters != nil {
+		if err := plugins.Filters.Apply(opts); err != nil {
+			return errors.Wrap(err, "applying the filter plan")
+		}
+	}
+	// Bound before the statistics wrap them, and after the plan chose them.
+	bindFilters(opts, in.pointCounters)
+	if in.stats != nil {
+		in.stats.Install(opts)
+	} else {
+		// Tables written while statistics were on carry tagged filters;
+		// registered after the filter plan so its policies are included.
+		seekstats.RegisterTagReaders(opts)
+	}
+	if in.rangeFilter != nil {
+		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, in.rangeFilter.Collector())
+	}
+	for _, c := range plugins.TableProperties {
+		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, tableprops.Adapt(c))
+	}
+	if err := checkCollectorNames(opts.BlockPropertyCollectors); err != nil {
+		return err
+	}
+	if plugins.Advisor != nil {
+		var err error
+		if in.advisor, err = compactionext.NewAdvisor(opts, advisor); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCollectorNames rejects two collectors of one name: Pebble stores each
+// collector's properties under its name, so two of one name would clobber
+// each other. It builds each collector once to ask its name; collectors are
+// cheap to build, one is built per sstable written.
+func checkCollectorNames(collectors []func() BlockPropertyCollector) error {
+	seen := make(map[string]int, len(collectors))
+	for i, newCollector := range collectors {
+		name := newCollector().Name()
+		if j, ok := seen[name]; ok {
+			return errors.Newf("block property collectors %d and %d are both named %q", j, i, name)
+		}
+		seen[name] = i
+	}
+	return nil
+}
+
+// start completes the statistics' setup on the open db and starts the
+// shape's driver and, if configured, the advisor. stop stops both and must
+// be called before db is closed.
+func (in *installed) start(db *upstream.DB) (stop func(), err error) {
+	if in.stats != nil {
+		if err := in.stats.Attach(db); err != nil {
+			return nil, err
+		}
+	}
+	stopProfile, err := in.profile.Start(db)
+	if err != nil {
+		return nil, errors.Wrap(err, "pebble: starting plug-ins")
+	}
+	if in.advisor == nil {
+		return stopProfile, nil
+	}
+	in.advisor.Start(db)
+	return func() {
+		in.advisor.Close()
+		stopProfile()
+	}, nil
+}
+
+// newStatistics returns statistics for a DB about to be opened, or nil if
+// the plug-in is off.
+func newStatistics(plugins Plugins) *seekstats.Statistics {
+	if !plugins.Statistics {
+		return nil
+	}
+	return seekstats.New(plugins.StatisticsConfig)
+}

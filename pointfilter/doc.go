@@ -1,0 +1,56 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package pointfilter holds point filters for Pebble: table filters that
+// answer "may this table hold key k?" in less space, or at a lower
+// false-positive rate, than Pebble's built-in Bloom filter.
+//
+// A table filter is a small summary of a table's keys (in Pebble, the
+// Comparer.Split prefixes of its point keys) that a read consults before it
+// loads any data block: "no" means the table cannot hold the key and is
+// skipped, "yes" means it may, and a wrong "yes" (a false positive) costs one
+// wasted block read. The quality of a filter is the false-positive rate ε it
+// reaches for the bits per key it spends. No filter can spend less than
+// log2(1/ε) bits per key; a Bloom filter spends about 1.44 times that, and a
+// cache-local Bloom filter a little more, in exchange for touching a single
+// cache line per query. A Ribbon filter solves a banded linear system over
+// GF(2) instead of setting bits, and comes within a few percent of the lower
+// bound, for a costlier build. The math of each filter is in its own file:
+// bloom.go, ribbon.go (the query) and ribbonbuild.go (the build).
+//
+// Two pebble.FilterPolicy implementations are offered:
+//
+//   - Bloom(bitsPerKey): the cache-local Bloom filter, with fractional bits
+//     per key and the probe count that minimises its false-positive rate
+//     (lower than that of Pebble's built-in filter at the same bits per key).
+//   - Ribbon(bloomEquivalentBitsPerKey): a Standard Ribbon filter sized to
+//     the false-positive rate Bloom has at that many bits per key, as
+//     RocksDB's NewRibbonFilterPolicy is: about 30% smaller for a build that
+//     costs a few times more CPU and memory. It suits the tables that live
+//     longest, the lower levels; a Plan applies Bloom above a chosen level
+//     and Ribbon from it down.
+//
+// Both policies write one self-describing format: the filter body and a
+// 16-byte trailer with a check value, a format version, the filter kind and
+// its parameters (trailer.go). Readers accept every format version written
+// so far (Ribbon's layout changed in version 2, and version 1 Ribbon filters
+// are still read, ribbon_v1.go). Each policy reads the other's filters, so
+// the kind written for a table (a Ribbon policy writes Bloom for tables too
+// small for Ribbon to pay off) never matters to readers. Pebble stores a
+// filter under "fullfilter."+Name(); the names, BloomPolicyName and
+// RibbonPolicyName, are stable and differ from Pebble's own, so a DB written
+// with one policy and opened with another or none reads correctly, merely
+// without the filters the reader does not know. Describe decodes a filter's
+// trailer for reports.
+//
+// Bytes that do not decode (truncated, extended, damaged trailer) make
+// MayContain answer "may contain": a bad filter costs reads, never results.
+// Such calls are counted by the policy that met them, and by the Counters
+// the policy is bound to (Bind): pebblerf binds the policies of each DB it
+// opens to that DB's counters, so two DBs in one process count apart.
+// MayContain does not allocate and is safe for concurrent use. Writers drop
+// consecutive repeats of a key, since Pebble calls AddKey once per point key
+// and keys sharing a prefix arrive together.
+//
+// Pebble consults table filters only in DB.Get and Iterator.SeekPrefixGE,
+// and for L6 tables only when IterOptions.UseL6Filters is set (never in Get).
+package pointfilter

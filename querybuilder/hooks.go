@@ -1,0 +1,302 @@
+package querybuilder
+
+import "github.com/cockroachdb/pebble/v2"
+
+// Hooks are the plug-ins a reader attaches to every iterator it opens:
+// range filters for the iterator's bounds, and an Observer of its reads.
+// pebblerf hands out two iterators, this package's planned Iterator and the
+// root package's plain one, and both keep their plug-in state in an
+// IterHooks made from the reader's Hooks, so that they follow one rule for
+// when a range filter stays valid and report to observers under one
+// contract.
+//
+// Hooks live in this package rather than in the root package because the
+// planner needs them and the root package imports the planner; and not in
+// rangefilter or seekstats, because they join those two plug-ins, which
+// know nothing of each other.
+type Hooks struct {
+	// Compare orders user keys. It decides whether new bounds lie within
+	// the bounds a range filter was built for, so it is required with
+	// RangeFilters.
+	Compare pebble.Compare
+	// RangeFilters, if set, returns the block-property filters that skip
+	// tables and blocks holding no key in [lower, upper) (nil bounds are
+	// open). Any filter it returns must stay correct for every subrange of
+	// [lower, upper), which holds for any filter that only answers "no key
+	// in range". The bytes of lower and upper stay unchanged for as long as
+	// the iterator may use the filters, so the filters may alias them.
+	RangeFilters func(lower, upper []byte) []pebble.BlockPropertyFilter
+	// Observe, if set, returns an Observer for a new iterator created with
+	// options o, and the options to create the upstream iterator with (o,
+	// possibly with filters of the observer's appended).
+	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
+}
+
+// Enabled reports whether h attaches anything; an iterator of a reader
+// whose hooks are not enabled needs no IterHooks.
+func (h *Hooks) Enabled() bool { return h.RangeFilters != nil || h.Observe != nil }
+
+// Observer follows the reads of one iterator for a caller that counts them,
+// such as the seek statistics' IterTracker. The iterator reports each
+// absolute positioning the caller makes (however it is issued underneath,
+// including the re-seek a planned query's widening adds, which belongs to
+// the caller's seek or step), each value the caller reads, and its close.
+// An Observer is used from the iterator's goroutine only.
+type Observer interface {
+	// SetOptions returns the options to give Pebble when the iterator's
+	// upstream options change to o; the observer may add block-property
+	// filters of its own. o is not modified.
+	SetOptions(o *pebble.IterOptions) *pebble.IterOptions
+	// BeginSeek and EndSeek bracket an absolute positioning; prefix is set
+	// when Pebble consults table filters for it (SeekPrefixGE, or a SeekGE
+	// the prefix plan issues as one).
+	BeginSeek(prefix bool)
+	EndSeek(valid bool)
+	// OnValue is called when the caller reads the value of key.
+	OnValue(key []byte)
+	// Release is called once the iterator's upstream iterator is closed.
+	Release()
+}
+
+// IterHooks is one iterator's plug-in state: the caller's options (with
+// bounds the caller may not change under it), the bounds its range filters
+// were built for, and its Observer. The iterator asks it for the options to
+// give Pebble whenever the caller sets options or bounds, and reports its
+// seeks and value reads through it. The zero value is ready for Init.
+//
+// A range filter built for [lower, upper) says that a table holds no key in
+// [lower, upper), which stays true for every subrange. So new bounds within
+// the filter's keep it: they go to Pebble's SetBounds, which keeps the
+// iterator stack and the filters. Any other bounds, including the first
+// bounds of an iterator that had none, need filters built for them, which
+// Pebble takes only through SetOptions (it rebuilds the iterator stack):
+// Pebble's SetBounds would keep a filter that skips tables holding keys in
+// the wider range.
+type IterHooks struct {
+	hooks *Hooks
+	// opts are the caller's options as last set, bounds included; the
+	// bounds live in boundsBuf[boundsIdx^1] (see setBounds).
+	opts      pebble.IterOptions
+	boundsBuf [2][]byte
+	boundsIdx int
+	// filterLower and filterUpper (in filterBuf) are the bounds the
+	// attached range filters were built for, which the filters may alias;
+	// filtered is false while none are attached.
+	filterLower, filterUpper []byte
+	filterBuf                []byte
+	filtered                 bool
+	// up holds the options last handed to Pebble, before the observer's
+	// additions, so that handing them over allocates nothing.
+	up pebble.IterOptions
+	// firstFilters holds the filter slice of the options an iterator is
+	// opened with, so that opening a bounded iterator costs no slice. Later
+	// rebuilds get fresh slices: Pebble still holds the previous options
+	// while it takes the new ones.
+	firstFilters [4]pebble.BlockPropertyFilter
+	obs          Observer
+}
+
+// Init readies s for a new iterator of a reader with hooks h and the
+// caller's options o (nil: defaults), and returns the options to create the
+// upstream iterator with. With observe false the iterator gets no Observer
+// (the planner's own probes, which are not the caller's reads).
+func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.IterOptions {
+	s.hooks = h
+	s.setOptions(o)
+	up := s.withRangeFilters(true /* first */)
+	if observe && h.Observe != nil {
+		s.obs, up = h.Observe(up)
+	}
+	return up
+}
+
+// InitClone readies s for a clone of the iterator that parent follows, and
+// returns the options to clone the upstream iterator with. With o nil the
+// clone gets the parent's options as the caller last set them (bounds from
+// SetBounds included), as Pebble's Clone does; never the upstream
+// iterator's own, which carry the parent's filters. The clone gets an
+// Observer of its own, if the parent has one: sharing it would mix their
+// seeks.
+func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) *pebble.IterOptions {
+	if o == nil {
+		o = &parent.opts
+	}
+	return s.Init(parent.hooks, o, parent.obs != nil)
+}
+
+// Options returns the caller's options as last set (by Init, SetOptions or
+// SetBounds). They must not be modified, and their bounds stay valid only
+// until the next SetBounds or SetOptions.
+func (s *IterHooks) Options() *pebble.IterOptions { return &s.opts }
+
+// SetOptions records o as the caller's options and returns the options to
+// hand Pebble's SetOptions: o with range filters for its bounds and the
+// observer's filters.
+func (s *IterHooks) SetOptions(o *pebble.IterOptions) *pebble.IterOptions {
+	s.setOptions(o)
+	return s.rebuild()
+}
+
+// SetBounds records new bounds. It returns nil when the attached range
+// filters stay correct for them: the iterator then gives Pebble's SetBounds
+// the bounds of Options. Otherwise it returns the options to hand Pebble's
+// SetOptions, with range filters built for the new bounds.
+func (s *IterHooks) SetBounds(lower, upper []byte) *pebble.IterOptions {
+	s.setBounds(lower, upper)
+	if s.hooks.RangeFilters == nil || s.covers(lower, upper) {
+		return nil
+	}
+	return s.rebuild()
+}
+
+// Observed reports whether the iterator has an Observer.
+func (s *IterHooks) Observed() bool { return s.obs != nil }
+
+// BeginSeek reports the start of an absolute positioning to the observer.
+func (s *IterHooks) BeginSeek(prefix bool) {
+	if s.obs != nil {
+		s.obs.BeginSeek(prefix)
+	}
+}
+
+// EndSeek reports the end of an absolute positioning and returns valid.
+func (s *IterHooks) EndSeek(valid bool) bool {
+	if s.obs != nil {
+		s.obs.EndSeek(valid)
+	}
+	return valid
+}
+
+// EndSeekState is EndSeek for the seeks that return a validity state.
+func (s *IterHooks) EndSeekState(v pebble.IterValidityState) pebble.IterValidityState {
+	if s.obs != nil {
+		s.obs.EndSeek(v == pebble.IterValid)
+	}
+	return v
+}
+
+// OnValue reports that the caller reads the value of key.
+func (s *IterHooks) OnValue(key []byte) {
+	if s.obs != nil {
+		s.obs.OnValue(key)
+	}
+}
+
+// Release is called once the upstream iterator is closed: it releases the
+// observer and empties s for the next Init, keeping its buffers unless they
+// grew large (iterators are pooled, and one long key should not pin memory).
+func (s *IterHooks) Release() {
+	if s.obs != nil {
+		s.obs.Release()
+	}
+	*s = IterHooks{
+		boundsBuf: [2][]byte{keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])},
+		filterBuf: keepBuf(s.filterBuf),
+	}
+}
+
+// maxKeptBuf is the largest bounds buffer an IterHooks keeps for reuse.
+const maxKeptBuf = 4 << 10
+
+func keepBuf(b []byte) []byte {
+	if cap(b) > maxKeptBuf {
+		return nil
+	}
+	return b[:0]
+}
+
+// setOptions records o (nil: zero options) with bounds copied, since the
+// caller may reuse the slices once the call returns.
+func (s *IterHooks) setOptions(o *pebble.IterOptions) {
+	if o != nil {
+		s.opts = *o
+	} else {
+		s.opts = pebble.IterOptions{}
+	}
+	s.setBounds(s.opts.LowerBound, s.opts.UpperBound)
+}
+
+// setBounds copies the bounds into one of two buffers in turn, so that
+// bounds passed in from the other (the current ones) are read before being
+// overwritten. Nil bounds stay nil and empty ones empty.
+func (s *IterHooks) setBounds(lower, upper []byte) {
+	buf := s.boundsBuf[s.boundsIdx][:0]
+	if buf == nil {
+		// Non-nil even when empty, so that an empty bound stays a bound.
+		buf = make([]byte, 0, len(lower)+len(upper))
+	}
+	s.opts.LowerBound, s.opts.UpperBound = nil, nil
+	if lower != nil {
+		buf = append(buf, lower...)
+		s.opts.LowerBound = buf[:len(lower):len(lower)]
+	}
+	if upper != nil {
+		start := len(buf)
+		buf = append(buf, upper...)
+		s.opts.UpperBound = buf[start:len(buf):len(buf)]
+	}
+	s.boundsBuf[s.boundsIdx] = buf
+	s.boundsIdx ^= 1
+}
+
+// rebuild returns the options for Pebble's SetOptions after the caller's
+// options or bounds changed: range filters for the new bounds, then the
+// observer's filters.
+func (s *IterHooks) rebuild() *pebble.IterOptions {
+	up := s.withRangeFilters(false /* first */)
+	if s.obs != nil {
+		up = s.obs.SetOptions(up)
+	}
+	return up
+}
+
+// withRangeFilters returns the caller's options with range filters for
+// their bounds appended, and records the bounds the filters are for. The
+// filter slice gets spare capacity because Pebble appends to it in place;
+// first says the options are for opening the iterator (see firstFilters).
+func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
+	s.up = s.opts
+	rf := s.hooks.RangeFilters
+	if rf == nil {
+		return &s.up
+	}
+	lower, upper := s.opts.LowerBound, s.opts.UpperBound
+	s.filtered = lower != nil || upper != nil
+	if !first || s.filterBuf == nil {
+		// The filters may alias the bounds, and Pebble still holds the
+		// previous filters while it takes the new ones: new bytes.
+		s.filterBuf = make([]byte, 0, len(lower)+len(upper))
+	}
+	s.filterBuf = append(append(s.filterBuf[:0], lower...), upper...)
+	s.filterLower, s.filterUpper = nil, nil
+	if lower != nil {
+		s.filterLower = s.filterBuf[:len(lower):len(lower)]
+	}
+	if upper != nil {
+		s.filterUpper = s.filterBuf[len(lower):]
+	}
+	if extra := rf(s.filterLower, s.filterUpper); len(extra) > 0 {
+		var f []pebble.BlockPropertyFilter
+		if n := len(s.up.PointKeyFilters) + len(extra) + 1; first && n <= len(s.firstFilters) {
+			f = s.firstFilters[:0:n]
+		} else {
+			f = make([]pebble.BlockPropertyFilter, 0, n)
+		}
+		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), extra...)
+	}
+	return &s.up
+}
+
+// covers reports whether the attached range filters stay correct for
+// [lower, upper): the bounds must lie within those the filters were built
+// for. An iterator without filters is covered only while it has no bounds:
+// new bounds deserve a filter.
+func (s *IterHooks) covers(lower, upper []byte) bool {
+	if !s.filtered {
+		return lower == nil && upper == nil
+	}
+	cmp := s.hooks.Compare
+	lowerOK := s.filterLower == nil || (lower != nil && cmp(s.filterLower, lower) <= 0)
+	upperOK := s.filterUpper == nil || (upper != nil && cmp(upper, s.filterUpper) <= 0)
+	return lowerOK && upperOK
+}

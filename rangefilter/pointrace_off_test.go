@@ -1,7 +1,0 @@
-// Copyright 2026 The pebblerf Authors. All rights reserved.
-
-//go:build !race
-
-package rangefilter
-
-const pointRaceEnabled = false

@@ -1,9 +1,0 @@
-// Copyright 2026 The pebblerf Authors. All rights reserved.
-
-//go:build race
-
-package rangefilter
-
-// pointRaceEnabled lets the slowest tests shrink or skip under -race, which
-// runs them 10-20 times slower without finding anything new in them.
-const pointRaceEnabled = true
