@@ -733,7 +733,7 @@ func absentKeysVerdict(rs []*phaseResult) verdict {
 func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 	const name = "rocksdb-seed"
 	p := lastPhase(rs)
-	ops := p.opsRatio("seekrandom")
+	ops, cpu := p.opsRatio("seekrandom"), p.cpuSpeedup("seekrandom")
 	if math.IsNaN(ops.median) {
 		return noComparison(name)
 	}
@@ -752,7 +752,7 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 	if f, ok := all.SeekFalsePositiveRate(); ok {
 		fpr = fmt.Sprintf("%.2f%%", 100*f)
 	}
-	v := verdict{headline: fmt.Sprintf("%s ops/sec, seek FPR %s", fmtRatio(ops.median), fpr)}
+	v := verdict{headline: fmt.Sprintf("%s ops/sec, %s CPU speed, seek FPR %s", fmtRatio(ops.median), fmtRatio(cpu.median), fpr)}
 	switch ops.direction() {
 	case 1:
 		v.outcome = fmt.Sprintf("win: seeks %s, with per-level seek statistics upstream lacks", ops.word())
@@ -761,7 +761,7 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 	default:
 		v.outcome = fmt.Sprintf("no speed win: seeks %s; gains per-level seek statistics upstream lacks", ops.word())
 	}
-	v.line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
-		name, fmtRatio(ops.median), fpr, upstreamName(), v.outcome)
+	v.line = fmt.Sprintf("%s: pebblerf %s ops/sec and %s CPU speed per seek (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
+		name, fmtRatio(ops.median), fmtRatio(cpu.median), fpr, upstreamName(), v.outcome)
 	return v
 }

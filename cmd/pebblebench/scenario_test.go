@@ -230,7 +230,7 @@ func TestRocksDBSeedVerdict(t *testing.T) {
 			tk("filtered", 90), tk("filter.match", 10), tk("data", 10), tk("data.useful.filter.match", 5)),
 	}}
 	v := rocksDBSeedVerdict([]*phaseResult{{}, read})
-	require.Equal(t, "1.00x ops/sec, seek FPR 5.26%", v.headline)
+	require.Equal(t, "1.00x ops/sec, 1.00x CPU speed, seek FPR 5.26%", v.headline)
 	require.True(t, strings.HasPrefix(v.outcome, "no speed win"), v.outcome)
 
 	read.results[1].Tickers = nil
