@@ -85,6 +85,29 @@ func (d *driver) start() error {
 	return nil
 }
 
+// run is an invocation's work after its header: the -json configuration
+// record, start, the -benchmarks list, then -explain and -statistics. The
+// caller calls finish, after reading what it needs from the open DBs.
+func (d *driver) run(root string, fill *fillRecord) error {
+	var err error
+	if d.jsonOut != nil {
+		err = writeJSONLine(d.jsonOut, configRecord(d.cfg, root, fill))
+	}
+	if err == nil {
+		err = d.start()
+	}
+	if err == nil {
+		err = d.runAll(mustParseBenchmarkList(d.cfg.benchmarks))
+	}
+	if err == nil && d.cfg.explain {
+		err = d.printExplain()
+	}
+	if err == nil && d.cfg.statistics {
+		err = d.printStatistics()
+	}
+	return err
+}
+
 func (d *driver) finish() error {
 	err := d.closeAll()
 	if d.progress != nil {

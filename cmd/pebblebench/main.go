@@ -124,22 +124,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 	fmt.Fprint(out, seedLine)
 	printHeader(out, c, root, fill)
-	if jsonOut != nil {
-		err = writeJSONLine(jsonOut, configRecord(c, root, fill))
-	}
-	if err == nil {
-		err = d.start()
-	}
-	if err == nil {
-		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
-		if err == nil && c.explain {
-			err = d.printExplain()
-		}
-		if err == nil && c.statistics {
-			err = d.printStatistics()
-		}
-		err = errors.CombineErrors(err, d.finish())
-	}
+	err = errors.CombineErrors(d.run(root, fill), d.finish())
 	if err != nil {
 		return reportError(stderr, err)
 	}

@@ -413,21 +413,7 @@ func runPhase(c *config, root string, out, jsonOut, stderr io.Writer, stop *atom
 	if header {
 		printHeader(out, c, root, fill)
 	}
-	if jsonOut != nil {
-		err = writeJSONLine(jsonOut, configRecord(c, root, fill))
-	}
-	if err == nil {
-		err = d.start()
-	}
-	if err == nil {
-		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
-	}
-	if err == nil && c.explain {
-		err = d.printExplain()
-	}
-	if err == nil && c.statistics {
-		err = d.printStatistics()
-	}
+	err = d.run(root, fill)
 	r := &phaseResult{cfg: c, results: d.results, shapes: map[string][]levelShape{}}
 	for _, e := range d.engines {
 		if err != nil || e.db == nil {
