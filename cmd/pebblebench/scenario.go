@@ -393,7 +393,7 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 	v.scenario = s.name
 	if len(results) > 0 && results[0].cfg.json {
 		if err := writeJSONLine(stdout, map[string]string{
-			"scenario": v.scenario, "headline": v.headline, "outcome": v.outcome, "verdict": v.line,
+			"record": "verdict", "scenario": v.scenario, "headline": v.headline, "outcome": v.outcome, "verdict": v.line,
 		}); err != nil {
 			return v, err
 		}

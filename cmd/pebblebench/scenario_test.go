@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"math"
 	"os"
@@ -290,6 +291,21 @@ func TestScenarioEndToEnd(t *testing.T) {
 	last := lines[len(lines)-1]
 	require.True(t, strings.HasPrefix(last, "range-filters: pebblerf "), last)
 	require.Contains(t, last, "block bytes")
+	// Under -json, stdout holds only JSON records, the verdict last.
+	var jsonOut bytes.Buffer
+	status = realMain([]string{"-scenario=range-filters", "-db=" + t.TempDir(), "-json",
+		"-num=40000", "-writes=2000", "-reads=300", "-cache_size=1048576"}, &jsonOut, io.Discard)
+	require.Equal(t, exitOK, status)
+	records := strings.Split(strings.TrimSpace(jsonOut.String()), "\n")
+	var verdictRecord map[string]string
+	for _, r := range records {
+		require.True(t, strings.HasPrefix(r, "{"), r)
+	}
+	require.NoError(t, json.Unmarshal([]byte(records[len(records)-1]), &verdictRecord))
+	require.Equal(t, "verdict", verdictRecord["record"])
+	require.Equal(t, "range-filters", verdictRecord["scenario"])
+	require.True(t, strings.HasPrefix(verdictRecord["verdict"], "range-filters: pebblerf "), verdictRecord["verdict"])
+
 	// Both engines' DBs were left in -db for a later look.
 	for _, e := range []string{enginePebble, enginePebbleRF} {
 		_, err := os.Stat(filepath.Join(dir, e))
