@@ -24,6 +24,9 @@ type driver struct {
 	stop     *atomic.Bool
 	progress *progressReporter
 	seq      int
+	// results keeps every run's result in the order reported; scenarios
+	// compute their verdicts from them.
+	results []*result
 }
 
 func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
@@ -80,6 +83,29 @@ func (d *driver) start() error {
 	}
 	d.progress = p
 	return nil
+}
+
+// run is an invocation's work after its header: the -json configuration
+// record, start, the -benchmarks list, then -explain and -statistics. The
+// caller calls finish, after reading what it needs from the open DBs.
+func (d *driver) run(root string, fill *fillRecord) error {
+	var err error
+	if d.jsonOut != nil {
+		err = writeJSONLine(d.jsonOut, configRecord(d.cfg, root, fill))
+	}
+	if err == nil {
+		err = d.start()
+	}
+	if err == nil {
+		err = d.runAll(mustParseBenchmarkList(d.cfg.benchmarks))
+	}
+	if err == nil && d.cfg.explain {
+		err = d.printExplain()
+	}
+	if err == nil && d.cfg.statistics {
+		err = d.printStatistics()
+	}
+	return err
 }
 
 func (d *driver) finish() error {
@@ -230,6 +256,7 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 
 // report prints a run's result line and histogram, and its JSON object.
 func (d *driver) report(res *result, runNumber int) error {
+	d.results = append(d.results, res)
 	fmt.Fprintln(d.out, resultLine(d.cfg, d.label(res.Benchmark, res.Engine), res))
 	if res.Interrupted {
 		fmt.Fprintf(d.out, "%-12s : interrupted; the line above covers the operations done until then\n", d.label(res.Benchmark, res.Engine))

@@ -92,6 +92,9 @@ type config struct {
 	reportIntervalSeconds int
 	reportFile            string
 	cpuProfile            string
+	// scenario is -scenario, which realMain handles before parsing (see
+	// scenario.go); it is registered here to be listed by -help.
+	scenario string
 
 	// flags is the parsed flag set, for the -json configuration record;
 	// given holds the names of the flags on the command line.
@@ -193,6 +196,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print progress on stderr\n(progress is printed every 5 s without it)")
 	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file of -report_interval_seconds")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file")
+	fs.StringVar(&c.scenario, "scenario", "", "run a named scenario (listed above) on both engines, ending with a verdict line;\nlist describes them, demo runs make demo's")
 
 	// The flag package prints nothing: a bad flag is one line from
 	// realMain, and -help is printHelp's grouped text, not PrintDefaults.

@@ -46,11 +46,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/errors"
@@ -73,6 +71,9 @@ const (
 // A user error (a bad flag or value, a -db that cannot be used) is found
 // before anything is printed, and is one line on stderr with status 2.
 func realMain(args []string, stdout, stderr io.Writer) int {
+	if name, rest, ok := scenarioArg(args); ok {
+		return runScenarios(name, rest, stdout, stderr)
+	}
 	c, err := parseFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -101,8 +102,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		defer os.RemoveAll(root)
 	}
 
-	var stop atomic.Bool
-	d := newDriver(c, root, out, jsonOut, stderr, &stop)
+	stop, release := catchInterrupts(stderr)
+	defer release()
+	d := newDriver(c, root, out, jsonOut, stderr, stop)
 	fill, err := d.checkExisting()
 	if err != nil {
 		return reportError(stderr, err)
@@ -120,37 +122,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		}()
 	}
 
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	go func() {
-		for range sigs {
-			if stop.Swap(true) {
-				fmt.Fprintln(stderr, "pebblebench: interrupted twice, exiting now")
-				os.Exit(exitInterrupted)
-			}
-			fmt.Fprintln(stderr, "pebblebench: interrupted; finishing the current benchmark (interrupt again to exit now)")
-		}
-	}()
-
 	fmt.Fprint(out, seedLine)
 	printHeader(out, c, root, fill)
-	if jsonOut != nil {
-		err = writeJSONLine(jsonOut, configRecord(c, root, fill))
-	}
-	if err == nil {
-		err = d.start()
-	}
-	if err == nil {
-		err = d.runAll(mustParseBenchmarkList(c.benchmarks))
-		if err == nil && c.explain {
-			err = d.printExplain()
-		}
-		if err == nil && c.statistics {
-			err = d.printStatistics()
-		}
-		err = errors.CombineErrors(err, d.finish())
-	}
+	err = errors.CombineErrors(d.run(root, fill), d.finish())
 	if err != nil {
 		return reportError(stderr, err)
 	}

@@ -1,0 +1,753 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+// Scenarios: named workloads that show, in one command each, where pebblerf
+// differs from upstream Pebble.
+//
+// A scenario is data: a few phases, each a list of ordinary command-line
+// flags, run one after the other on the same DB directory (the first builds
+// the LSM shape, the later ones reopen it with -use_existing_db and read),
+// and a verdict function that turns what the phases measured into one line.
+// Each phase's flags go through parseFlags and the driver exactly as a
+// command line does, so a scenario is never more than a command line a user
+// could type, and flags given after -scenario override the scenario's own
+// (they are appended to every phase's flags, and the flag package keeps the
+// last value). The verdict is computed from the measured figures, never
+// written in: a scenario that shows no win says so.
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/seekstats"
+)
+
+// scenario is one named workload.
+type scenario struct {
+	name string
+	// short is the one line -help gives it.
+	short string
+	// models says what workload the scenario stands for; plugins which of
+	// pebblerf's plug-ins it turns on. Both are printed by -scenario=list.
+	models, plugins string
+	// common flags go to every phase: the data and the LSM shape, which
+	// every phase must agree on.
+	common []string
+	phases []phase
+	// demo flags shrink the scenario to a few seconds for make demo; they
+	// go to every phase after the phase's own flags.
+	demo []string
+	// verdict reads the phases' results.
+	verdict func(rs []*phaseResult) verdict
+}
+
+// phase is one pebblebench invocation within a scenario.
+type phase struct {
+	name string
+	args []string
+}
+
+// phaseResult is what one phase measured.
+type phaseResult struct {
+	cfg     *config
+	results []*result
+	// shapes is each engine's LSM at the end of the phase.
+	shapes map[string][]levelShape
+}
+
+// verdict is a scenario's conclusion. headline is the ratios that carry
+// it, outcome "win", "no win" or "loss" with the reason, and line the
+// sentence printed at the end of the scenario.
+type verdict struct {
+	scenario, headline, outcome, line string
+}
+
+// buildRuns is the benchmark list that makes n overlapping sorted runs of
+// random keys: a fill, then n-1 overwrites, each flushed.
+func buildRuns(n int) string {
+	b := "fillrandom,flush"
+	for i := 1; i < n; i++ {
+		b += ",overwrite,flush"
+	}
+	return b
+}
+
+// scenarios lists the scenarios in the order -scenario=list prints them.
+var scenarios = []*scenario{
+	{
+		name:  "range-filters",
+		short: "range filters on bounded seeks over 8 overlapping runs, 90% of the ranges empty",
+		models: "many overlapping sorted runs (8 flushes of random keys over a sparse key space, no compactions) " +
+			"read by short bounded seeks (8 key positions), 90% of them over ranges that hold no key",
+		plugins: "range filters (16 bits/key) on pebblerf; its statistics off, so the ratio measures the filters alone",
+		common: []string{"-engine=both", "-seed=7", "-num=8000000", "-writes=100000", "-compaction_style=3",
+			"-range_filter_bits=16", "-pebblerf_statistics=false"},
+		phases: []phase{
+			{"build", []string{"-benchmarks=" + buildRuns(8) + ",levelstats"}},
+			{"read", []string{"-use_existing_db", "-benchmarks=seekrandom[X3]", "-reads=20000",
+				"-seek_upper_bound_len=8", "-empty_range_fraction=0.9"}},
+		},
+		demo:    []string{"-num=2000000", "-writes=25000", "-reads=10000"},
+		verdict: seekVerdict("range-filters", "on bounded ranges, 90% empty"),
+	},
+	{
+		name:  "staggered-runs",
+		short: "the query builder on short seeks over about 40 staggered runs",
+		models: "time-ordered writes (fillseq, each new key followed by an overwrite of one of the last few thousand) " +
+			"flushed into about 40 staggered L0 sorted runs with no compactions, read by short seeks (1 Next) on a reused iterator",
+		plugins: "query builder (auto plan: stepped bounds defer the runs that start later) on pebblerf, with the explain of one sample query; its statistics off",
+		common: []string{"-engine=both", "-seed=1", "-num=800000", "-fillseq_overwrite_window=5000", "-compaction_style=3",
+			"-write_buffer_size=6291456", "-cache_size=67108864", "-pebblerf_statistics=false"},
+		phases: []phase{
+			{"build", []string{"-benchmarks=fillseq,levelstats"}},
+			{"read", []string{"-use_existing_db", "-benchmarks=seekrandom[X3-W1]", "-reads=30000", "-seek_nexts=1",
+				"-use_tailing_iterator", "-use_query_builder", "-explain"}},
+		},
+		demo:    []string{"-num=300000", "-fillseq_overwrite_window=2000", "-write_buffer_size=4194304"},
+		verdict: seekVerdict("staggered-runs", "on short seeks over staggered runs"),
+	},
+	{
+		name:  "absent-keys",
+		short: "Ribbon filters' space on Gets, half of them absent",
+		models: "point reads (Get) of which half look for absent keys, over a DB compacted into L6: " +
+			"the case table filters are for",
+		plugins: "pebblerf's point filters, Bloom on L0 and Ribbon from L1 down (the same false-positive rate in less space), " +
+			"against upstream's Bloom of the same bits; L6 filters on both engines; pebblerf's statistics off",
+		common: []string{"-engine=both", "-seed=3", "-num=1000000", "-bloom_bits=10", "-use_ribbon_filter",
+			"-use_l6_filters", "-write_buffer_size=4194304", "-pebblerf_statistics=false"},
+		phases: []phase{
+			{"build", []string{"-benchmarks=fillrandom,compact,levelstats"}},
+			{"read", []string{"-use_existing_db", "-benchmarks=readrandom[X3]", "-reads=300000", "-missing_fraction=0.5"}},
+		},
+		demo:    []string{"-num=200000", "-reads=100000"},
+		verdict: absentKeysVerdict,
+	},
+	{
+		name:  "rocksdb-seed",
+		short: "RocksDB's seek-statistics test plan, with the per-level table",
+		models: "the test plan of RocksDB's seek and prefix-filter statistics change at this machine's scale: " +
+			"fillrandom with no compaction (FIFO there), then prefix seeks with one Next over 8-byte prefixes and 8-bit filters",
+		plugins: "seek statistics (pebblerf's default), printed per level with -statistics; pebblerf's Bloom filter on prefixes",
+		common: []string{"-engine=both", "-seed=43", "-num=1000000", "-bloom_bits=8", "-compaction_style=3",
+			"-prefix_size=8", "-write_buffer_size=30000000"},
+		phases: []phase{
+			{"build", []string{"-benchmarks=fillrandom,levelstats", "-disable_wal"}},
+			{"read", []string{"-use_existing_db", "-benchmarks=seekrandom", "-seek_nexts=1", "-reads=200000", "-statistics"}},
+		},
+		demo:    []string{"-num=200000", "-reads=50000"},
+		verdict: rocksDBSeedVerdict,
+	},
+	{
+		name:  "speedb-seed",
+		short: "Speedb's query-builder test plan: seeks while writing, with an explain",
+		models: "the test plan of Speedb's range-query builder at this machine's scale: fillseq on the many-sorted-runs shape " +
+			"(universal compaction there), then seeks while a writer adds random keys, targets drawn from 10x the filled range",
+		plugins: "query builder (auto plan) on pebblerf, with the explain of one sample query; the many-runs shape on both engines",
+		common: []string{"-engine=both", "-seed=4", "-num=200000", "-compaction_style=1", "-write_buffer_size=4194304",
+			"-cache_size=33554432", "-value_size=200"},
+		phases: []phase{
+			{"build", []string{"-benchmarks=fillseq"}},
+			{"read", []string{"-use_existing_db", "-benchmarks=seekrandomwhilewriting", "-duration=20", "-threads=2",
+				"-seek_target_range_multiplier=10", "-benchmark_write_rate_limit=4000000", "-use_query_builder", "-explain"}},
+		},
+		demo:    []string{"-duration=5"},
+		verdict: seekVerdict("speedb-seed", "on seeks while writing, targets from 10x the range"),
+	},
+}
+
+func init() {
+	scenarioHelp = func() []string {
+		var lines []string
+		for _, s := range scenarios {
+			lines = append(lines, fmt.Sprintf("%-16s %s", s.name, s.short))
+		}
+		return append(lines,
+			fmt.Sprintf("%-16s %s at a small scale, then one table (make demo)", "demo", strings.Join(demoScenarios, ", ")),
+			fmt.Sprintf("%-16s what each models, its plug-ins and its phases' command lines", "list"))
+	}
+}
+
+// demoScenarios are the scenarios make demo runs, at their demo scale.
+var demoScenarios = []string{"range-filters", "staggered-runs", "absent-keys"}
+
+func scenarioByName(name string) (*scenario, bool) {
+	for _, s := range scenarios {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+func scenarioNames() []string {
+	names := make([]string, 0, len(scenarios)+2)
+	for _, s := range scenarios {
+		names = append(names, s.name)
+	}
+	return append(names, "demo", "list")
+}
+
+// phaseArgs is the command line of phase i: the scenario's common flags,
+// the phase's, the demo's if demo, then the user's, which win.
+func (s *scenario) phaseArgs(i int, demo bool, user []string) []string {
+	args := append(append([]string(nil), s.common...), s.phases[i].args...)
+	if demo {
+		args = append(args, s.demo...)
+	}
+	return append(args, user...)
+}
+
+// scenarioFlagsRefused are flags that would take a scenario apart: its
+// phases are defined by their benchmarks and by which DB they start from.
+var scenarioFlagsRefused = []string{"benchmarks", "use_existing_db"}
+
+// scenarioArg finds -scenario in args: its value, the other arguments in
+// their order, and whether it was there. It scans rather than parses, so
+// that the user's other flags are checked later, together with each
+// phase's. It stops at "--", as the flag package does; an argument that is
+// not a flag is passed on (it may be the value of "-name value"), and
+// parseFlags refuses it if it is not.
+func scenarioArg(args []string) (value string, rest []string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return value, append(rest, args[i:]...), ok
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "scenario" {
+			rest = append(rest, a)
+			continue
+		}
+		ok = true
+		if hasVal {
+			value = val
+		} else if i+1 < len(args) {
+			i++
+			value = args[i]
+		}
+	}
+	return value, rest, ok
+}
+
+// runScenarios is -scenario=NAME[,NAME...]: it runs each scenario and
+// prints its verdict, and after more than one a table of all of them.
+// "demo" stands for make demo's scenarios and puts every scenario named
+// with it at its demo scale; "list" prints the scenarios.
+func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
+	if value == "list" {
+		printScenarioList(stdout)
+		return exitOK
+	}
+	names, demo, err := parseScenarioNames(value)
+	if err == nil {
+		err = checkScenarioOverrides(user)
+	}
+	if err != nil {
+		return reportError(stderr, err)
+	}
+	// Every phase's flags are checked before anything runs, so a bad
+	// override fails at once, not after minutes of building.
+	out := stdout // human-readable output; stderr under -json
+	for _, name := range names {
+		s, _ := scenarioByName(name)
+		for i := range s.phases {
+			c, err := parseFlags(s.phaseArgs(i, demo, user), stdout)
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			if err == nil && i == 0 {
+				err = checkDBLayout(c)
+			}
+			if err != nil {
+				return reportError(stderr, errors.Wrapf(err, "-scenario=%s", name))
+			}
+			if c.json {
+				out = stderr
+			}
+		}
+	}
+
+	stop, release := catchInterrupts(stderr)
+	defer release()
+	var verdicts []verdict
+	for _, name := range names {
+		if stop.Load() {
+			break
+		}
+		s, _ := scenarioByName(name)
+		v, err := runScenario(s, demo, user, stdout, stderr, stop)
+		if err != nil {
+			fmt.Fprintf(stderr, "pebblebench: -scenario=%s: %+v\n", name, err)
+			return exitFailure
+		}
+		if stop.Load() {
+			fmt.Fprintf(out, "%s: interrupted, no verdict\n", name)
+			break
+		}
+		fmt.Fprintln(out, v.line)
+		verdicts = append(verdicts, v)
+	}
+	if len(verdicts) > 1 {
+		fmt.Fprintln(out)
+		printVerdictTable(out, verdicts)
+	}
+	if stop.Load() {
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// parseScenarioNames splits -scenario's value into known scenario names.
+func parseScenarioNames(value string) (names []string, demo bool, err error) {
+	for _, n := range strings.Split(value, ",") {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "":
+		case n == "demo":
+			demo = true
+			names = append(names, demoScenarios...)
+		case n == "list":
+			return nil, false, badFlag("scenario", "list cannot be combined with scenarios")
+		default:
+			if _, ok := scenarioByName(n); !ok {
+				return nil, false, badFlag("scenario", "unknown scenario %q (known: %s)", n, strings.Join(scenarioNames(), ", "))
+			}
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, false, badFlag("scenario", "no scenario named (known: %s)", strings.Join(scenarioNames(), ", "))
+	}
+	return names, demo, nil
+}
+
+// checkScenarioOverrides refuses the flags a scenario defines itself.
+func checkScenarioOverrides(user []string) error {
+	for _, a := range user {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		for _, refused := range scenarioFlagsRefused {
+			if strings.HasPrefix(a, "-") && name == refused {
+				return badFlag(refused, "a scenario sets it per phase; run the phases' command lines (-scenario=list) to change it")
+			}
+		}
+	}
+	return nil
+}
+
+// runScenario runs s's phases in one directory, -db's if given, else a
+// temporary one removed afterwards.
+func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer, stop *atomic.Bool) (verdict, error) {
+	var results []*phaseResult
+	var root string
+	var seed int64
+	for i, p := range s.phases {
+		c, err := parseFlags(s.phaseArgs(i, demo, user), io.Discard)
+		if err != nil {
+			return verdict{}, err // checked by runScenarios
+		}
+		if i == 0 {
+			root = c.db
+			if !c.dbGiven {
+				if root, err = os.MkdirTemp("", "pebblebench-"+s.name+"-"); err != nil {
+					return verdict{}, errors.Wrap(err, "making the scenario's directory")
+				}
+				defer os.RemoveAll(root)
+			}
+			seed = c.seed
+			if seed == 0 {
+				seed = time.Now().UnixNano() & (1<<62 - 1)
+			}
+		}
+		// Every phase works in the first one's directory, with its seed
+		// (reads draw from other streams than writes, so they do not
+		// replay the fill's keys).
+		c.db, c.dbGiven = root, true
+		c.seed = seed
+
+		out, jsonOut := stdout, io.Writer(nil)
+		if c.json {
+			out, jsonOut = stderr, stdout
+		}
+		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s -seed=%d -db=%s\n",
+			s.name, i+1, len(s.phases), p.name, strings.Join(s.phaseArgs(i, demo, user), " "), c.seed, root)
+		r, err := runPhase(c, root, out, jsonOut, stderr, stop, i == 0)
+		if err != nil {
+			return verdict{}, errors.Wrapf(err, "phase %s", p.name)
+		}
+		results = append(results, r)
+		if stop.Load() {
+			return verdict{}, nil
+		}
+	}
+	v := s.verdict(results)
+	v.scenario = s.name
+	if len(results) > 0 && results[0].cfg.json {
+		if err := writeJSONLine(stdout, map[string]string{
+			"record": "verdict", "scenario": v.scenario, "headline": v.headline, "outcome": v.outcome, "verdict": v.line,
+		}); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// runPhase runs one phase's benchmarks as realMain runs a command line's
+// (the header only for the first phase), and keeps what they measured and
+// the LSM they left.
+func runPhase(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool, header bool) (*phaseResult, error) {
+	d := newDriver(c, root, out, jsonOut, stderr, stop)
+	fill, err := d.checkExisting()
+	if err != nil {
+		return nil, err
+	}
+	if header {
+		printHeader(out, c, root, fill)
+	}
+	err = d.run(root, fill)
+	r := &phaseResult{cfg: c, results: d.results, shapes: map[string][]levelShape{}}
+	for _, e := range d.engines {
+		if err != nil || e.db == nil {
+			continue
+		}
+		r.shapes[e.name], err = lsmShape(e.db)
+	}
+	return r, errors.CombineErrors(err, d.finish())
+}
+
+// catchInterrupts makes the first SIGINT set the returned flag (benchmarks
+// then finish early and report what they measured) and a second one exit
+// at once; release stops catching. realMain and runScenarios both use it.
+func catchInterrupts(stderr io.Writer) (stop *atomic.Bool, release func()) {
+	stop = new(atomic.Bool)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	go func() {
+		for range sigs {
+			if stop.Swap(true) {
+				fmt.Fprintln(stderr, "pebblebench: interrupted twice, exiting now")
+				os.Exit(exitInterrupted)
+			}
+			fmt.Fprintln(stderr, "pebblebench: interrupted; finishing the current benchmark (interrupt again to exit now)")
+		}
+	}()
+	return stop, func() { signal.Stop(sigs) }
+}
+
+// printScenarioList is -scenario=list.
+func printScenarioList(w io.Writer) {
+	fmt.Fprintln(w, "Scenarios (pebblebench -scenario=NAME; flags given with it override the scenario's).")
+	fmt.Fprintln(w, "Each runs its phases in one directory, -db's or a temporary one; every phase has the first one's -seed.")
+	for _, s := range scenarios {
+		fmt.Fprintf(w, "\n%s\n  models:   %s\n  plug-ins: %s\n", s.name, s.models, s.plugins)
+		for i, p := range s.phases {
+			fmt.Fprintf(w, "  %-8s  pebblebench %s\n", p.name+":", strings.Join(s.phaseArgs(i, false, nil), " "))
+		}
+	}
+	fmt.Fprintf(w, "\ndemo\n  models:   %s at a small scale (make demo), then one table of their verdicts\n",
+		strings.Join(demoScenarios, ", "))
+}
+
+// printVerdictTable prints one row per scenario: its headline ratios and
+// its outcome.
+func printVerdictTable(w io.Writer, vs []verdict) {
+	nameW, headW := len("scenario"), len("headline (pebblerf/upstream)")
+	for _, v := range vs {
+		nameW, headW = max(nameW, len(v.scenario)), max(headW, len(v.headline))
+	}
+	fmt.Fprintf(w, "%-*s  %-*s  %s\n", nameW, "scenario", headW, "headline (pebblerf/upstream)", "verdict")
+	fmt.Fprintf(w, "%s  %s  %s\n", strings.Repeat("-", nameW), strings.Repeat("-", headW), strings.Repeat("-", 7))
+	for _, v := range vs {
+		fmt.Fprintf(w, "%-*s  %-*s  %s\n", nameW, v.scenario, headW, v.headline, v.outcome)
+	}
+}
+
+// Thresholds of the verdicts. A ratio within noise of 1 is no win: on a
+// shared 2-core machine single ratios move by about 10%.
+const (
+	fasterAbove = 1.10 // ops/sec ratio above this is a speed win
+	slowerBelow = 0.90 // below this pebblerf is slower
+	fewerBelow  = 0.90 // a bytes ratio below this is a saving
+)
+
+// upstreamName names the baseline in verdict lines.
+func upstreamName() string {
+	v := pebbleVersion()
+	if i := strings.LastIndexByte(v, ' '); i >= 0 && strings.HasPrefix(v[i+1:], "v") {
+		return "upstream Pebble " + v[i+1:]
+	}
+	return "upstream Pebble"
+}
+
+// lastPhase is the reading phase, whose results carry the verdict.
+func lastPhase(rs []*phaseResult) *phaseResult {
+	if len(rs) == 0 {
+		return &phaseResult{}
+	}
+	return rs[len(rs)-1]
+}
+
+// byEngine returns the results of benchmark bench on engine, in run order.
+func (p *phaseResult) byEngine(bench, engine string) []*result {
+	var out []*result
+	for _, r := range p.results {
+		if r.Benchmark == bench && r.Engine == engine {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// speed is a speed ratio of pebblerf over upstream (above 1: pebblerf is
+// faster): the median over the paired runs of a benchmark, and their
+// range.
+type speed struct {
+	median float64
+	// lo and hi are the smallest and largest per-run ratios, of n runs.
+	lo, hi float64
+	n      int
+}
+
+// opsRatio is pebblerf's ops/sec over upstream's, each run paired with the
+// other engine's run of the same repeat; a NaN median without a pair.
+func (p *phaseResult) opsRatio(bench string) speed {
+	return p.pairRatios(bench, func(up, rf *result) float64 {
+		if up.opsPerSec() <= 0 {
+			return math.NaN()
+		}
+		return rf.opsPerSec() / up.opsPerSec()
+	})
+}
+
+// cpuSpeedup is upstream's thread CPU per operation over pebblerf's (above
+// 1: pebblerf spends less), paired as opsRatio; a NaN median where thread
+// CPU time cannot be read.
+func (p *phaseResult) cpuSpeedup(bench string) speed {
+	return p.pairRatios(bench, func(up, rf *result) float64 {
+		if r := rf.cpuMicrosPerOp(); r > 0 {
+			return up.cpuMicrosPerOp() / r
+		}
+		return math.NaN()
+	})
+}
+
+func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float64) speed {
+	up, rf := p.byEngine(bench, enginePebble), p.byEngine(bench, enginePebbleRF)
+	var ratios []float64
+	for i := 0; i < min(len(up), len(rf)); i++ {
+		if r := ratio(up[i], rf[i]); !math.IsNaN(r) {
+			ratios = append(ratios, r)
+		}
+	}
+	if len(ratios) == 0 {
+		return speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
+	}
+	return speed{median: median(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
+}
+
+// direction judges a speed ratio by its median: +1 faster, -1 slower, 0
+// level within noise.
+func (s speed) direction() int {
+	switch {
+	case s.median > fasterAbove:
+		return 1
+	case s.median < slowerBelow:
+		return -1
+	}
+	return 0
+}
+
+// word says what a speed ratio means, in the verdict's words, with the
+// range of the runs when some run disagrees with the median, and "one run"
+// when there was only one (on a shared machine one run can be disturbed by
+// other work).
+func (s speed) word() string {
+	spread := ""
+	switch {
+	case s.lo < s.hi:
+		spread = fmt.Sprintf(" (median; runs %s-%s)", fmtRatio(s.lo), fmtRatio(s.hi))
+	case s.n == 1:
+		spread = " (one run)"
+	}
+	switch s.direction() {
+	case 1:
+		if s.lo > 1 && s.n > 1 {
+			spread = ""
+		}
+		return fmt.Sprintf("%s faster%s", fmtRatio(s.median), spread)
+	case -1:
+		if s.hi < 1 && s.n > 1 {
+			spread = ""
+		}
+		return fmt.Sprintf("%s as fast%s", fmtRatio(s.median), spread)
+	}
+	return "level within noise" + spread
+}
+
+// tickerRatio is pebblerf's sum of ticker name over the runs of bench,
+// over upstream's; NaN when upstream's is 0.
+func (p *phaseResult) tickerRatio(bench, name string) float64 {
+	return ratioOf(p.tickerSum(bench, enginePebbleRF, name), p.tickerSum(bench, enginePebble, name))
+}
+
+func (p *phaseResult) tickerSum(bench, engine, name string) int64 {
+	var sum int64
+	for _, r := range p.byEngine(bench, engine) {
+		for _, t := range r.Tickers {
+			if t.Name == name {
+				sum += t.Count
+			}
+		}
+	}
+	return sum
+}
+
+// filterBytes is an engine's point-filter bytes over every level.
+func (p *phaseResult) filterBytes(engine string) int64 {
+	var sum int64
+	for _, l := range p.shapes[engine] {
+		sum += l.FilterBytes
+	}
+	return sum
+}
+
+func ratioOf(num, den int64) float64 {
+	if den == 0 {
+		return math.NaN()
+	}
+	return float64(num) / float64(den)
+}
+
+// fmtRatio prints a ratio as "7.1x" (two decimals below 10), or "n/a".
+func fmtRatio(r float64) string {
+	switch {
+	case math.IsNaN(r) || math.IsInf(r, 0):
+		return "n/a"
+	case r >= 10:
+		return fmt.Sprintf("%.1fx", r)
+	default:
+		return fmt.Sprintf("%.2fx", r)
+	}
+}
+
+// noComparison is the verdict when one engine ran (-engine=pebble or
+// pebblerf): there is no ratio to state.
+func noComparison(name string) verdict {
+	return verdict{headline: "n/a", outcome: "no comparison (one engine ran)",
+		line: name + ": no comparison: only one engine ran (use -engine=both)"}
+}
+
+// seekVerdict judges a seek scenario by seekrandom's (or
+// seekrandomwhilewriting's) ops/sec and the block bytes its seeks loaded.
+func seekVerdict(name, what string) func([]*phaseResult) verdict {
+	return func(rs []*phaseResult) verdict {
+		p := lastPhase(rs)
+		bench := "seekrandom"
+		if len(p.byEngine(bench, enginePebbleRF)) == 0 {
+			bench = "seekrandomwhilewriting"
+		}
+		ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, seekBlockBytesTicker)
+		if math.IsNaN(ops.median) {
+			return noComparison(name)
+		}
+		v := verdict{headline: fmt.Sprintf("%s ops/sec, %s block bytes", fmtRatio(ops.median), fmtRatio(bytes))}
+		fewer := fmt.Sprintf("%.0f%% fewer block bytes", 100*(1-bytes))
+		switch dir := ops.direction(); {
+		case dir > 0 && bytes < fewerBelow:
+			v.outcome = fmt.Sprintf("win: seeks %s, reading %s", ops.word(), fewer)
+		case dir > 0:
+			v.outcome = fmt.Sprintf("win: seeks %s", ops.word())
+		case dir < 0:
+			v.outcome = fmt.Sprintf("loss: seeks %s", ops.word())
+		case bytes < fewerBelow:
+			v.outcome = fmt.Sprintf("no speed win: seeks %s, %s", ops.word(), fewer)
+		default:
+			v.outcome = fmt.Sprintf("no win: seeks %s", ops.word())
+		}
+		v.line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better), %s block bytes (lower is better) %s (%s, same data, same process): %s",
+			name, fmtRatio(ops.median), fmtRatio(bytes), what, upstreamName(), v.outcome)
+		return v
+	}
+}
+
+// absentKeysVerdict judges the point filters: their bytes (the space Ribbon
+// saves) against how many absent-key lookups they ruled out, and the reads'
+// speed. Speed is judged by thread CPU per read, which load from other
+// processes moves less than wall time; ops/sec is stated beside it.
+func absentKeysVerdict(rs []*phaseResult) verdict {
+	const name = "absent-keys"
+	build, read := rs[0], lastPhase(rs)
+	ops, cpu := read.opsRatio("readrandom"), read.cpuSpeedup("readrandom")
+	if math.IsNaN(ops.median) {
+		return noComparison(name)
+	}
+	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
+	useful := read.tickerRatio("readrandom", "rocksdb.bloom.filter.useful")
+	reads := cpu
+	if math.IsNaN(reads.median) {
+		reads = ops // no thread CPU time on this platform
+	}
+	v := verdict{headline: fmt.Sprintf("%s filter bytes, %s filtered, %s ops/sec, %s CPU speed",
+		fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median))}
+	// The claim is the space; the reads' speed is stated as measured.
+	switch {
+	case filter < fewerBelow && useful >= 0.98:
+		v.outcome = fmt.Sprintf("space win: filters %.0f%% smaller, as many absent keys ruled out; reads %s", 100*(1-filter), reads.word())
+	case reads.direction() > 0:
+		v.outcome = fmt.Sprintf("win: reads %s", reads.word())
+	default:
+		v.outcome = fmt.Sprintf("no win: filters %s the bytes, reads %s", fmtRatio(filter), reads.word())
+	}
+	v.line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key lookups ruled out by filters, "+
+		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half absent (%s, same data, same process): %s",
+		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median), upstreamName(), v.outcome)
+	return v
+}
+
+// rocksDBSeedVerdict reports the seek speed and the prefix filters' seek
+// false-positive rate, which only pebblerf's per-level statistics can
+// tell.
+func rocksDBSeedVerdict(rs []*phaseResult) verdict {
+	const name = "rocksdb-seed"
+	p := lastPhase(rs)
+	ops, cpu := p.opsRatio("seekrandom"), p.cpuSpeedup("seekrandom")
+	if math.IsNaN(ops.median) {
+		return noComparison(name)
+	}
+	var all seekstats.LevelCounts
+	for _, group := range []string{"rocksdb.non.last.level.seek.", "rocksdb.last.level.seek."} {
+		get := func(suffix string) uint64 {
+			return uint64(p.tickerSum("seekrandom", enginePebbleRF, group+suffix))
+		}
+		all.Filtered += get("filtered")
+		all.FilterMatch += get("filter.match")
+		all.Data += get("data")
+		all.UsefulNoFilter += get("data.useful.no.filter")
+		all.UsefulFilterMatch += get("data.useful.filter.match")
+	}
+	fpr := "n/a (pebblerf's statistics off)"
+	if f, ok := all.SeekFalsePositiveRate(); ok {
+		fpr = fmt.Sprintf("%.2f%%", 100*f)
+	}
+	v := verdict{headline: fmt.Sprintf("%s ops/sec, %s CPU speed, seek FPR %s", fmtRatio(ops.median), fmtRatio(cpu.median), fpr)}
+	switch ops.direction() {
+	case 1:
+		v.outcome = fmt.Sprintf("win: seeks %s, with per-level seek statistics upstream lacks", ops.word())
+	case -1:
+		v.outcome = fmt.Sprintf("loss: seeks %s with per-level seek statistics on", ops.word())
+	default:
+		v.outcome = fmt.Sprintf("no speed win: seeks %s; gains per-level seek statistics upstream lacks", ops.word())
+	}
+	v.line = fmt.Sprintf("%s: pebblerf %s ops/sec and %s CPU speed per seek (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
+		name, fmtRatio(ops.median), fmtRatio(cpu.median), fpr, upstreamName(), v.outcome)
+	return v
+}
