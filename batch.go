@@ -30,12 +30,7 @@ func (b *Batch) Apply(batch *Batch, opts *WriteOptions) error {
 }
 
 // Get is upstream's Batch.Get.
-func (b *Batch) Get(key []byte) ([]byte, io.Closer, error) {
-	if b.stats == nil {
-		return b.Batch.Get(key)
-	}
-	return b.get(key, b.Batch.Get)
-}
+func (b *Batch) Get(key []byte) ([]byte, io.Closer, error) { return b.get(b.Batch, key) }
 
 // NewIter is upstream's Batch.NewIter.
 func (b *Batch) NewIter(o *IterOptions) (*Iterator, error) {

@@ -65,12 +65,7 @@ func (d *DB) Statistics() *seekstats.Statistics {
 }
 
 // Get is upstream's DB.Get.
-func (d *DB) Get(key []byte) ([]byte, io.Closer, error) {
-	if d.stats == nil {
-		return d.DB.Get(key)
-	}
-	return d.get(key, d.DB.Get)
-}
+func (d *DB) Get(key []byte) ([]byte, io.Closer, error) { return d.get(d.DB, key) }
 
 // NewIter is upstream's DB.NewIter.
 func (d *DB) NewIter(o *IterOptions) (*Iterator, error) {

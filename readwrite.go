@@ -91,15 +91,17 @@ func (r readerHooks) forBatch() readerHooks {
 	return r
 }
 
-// iterSource is an upstream reader. Each one's NewIter is its
-// NewIterWithContext with a background context.
-type iterSource interface {
+// reader is an upstream reader: DB, Snapshot, EventuallyFileOnlySnapshot or
+// Batch. Each one's NewIter is its NewIterWithContext with a background
+// context.
+type reader interface {
+	Get(key []byte) ([]byte, io.Closer, error)
 	NewIterWithContext(ctx context.Context, o *IterOptions) (*upstream.Iterator, error)
 }
 
 // newIter opens an iterator of src, which r's wrapper embeds, with r's
 // plug-ins attached.
-func (r *readerHooks) newIter(ctx context.Context, src iterSource, o *IterOptions) (*Iterator, error) {
+func (r *readerHooks) newIter(ctx context.Context, src reader, o *IterOptions) (*Iterator, error) {
 	if !r.hooks.Enabled() {
 		return wrapIter(src.NewIterWithContext(ctx, o))
 	}
@@ -108,11 +110,14 @@ func (r *readerHooks) newIter(ctx context.Context, src iterSource, o *IterOption
 	return wrapHooked(it, err, h)
 }
 
-// get runs a Get through fn, reporting its filter checks to the statistics,
-// which must be on.
-func (r *readerHooks) get(key []byte, fn func([]byte) ([]byte, io.Closer, error)) ([]byte, io.Closer, error) {
+// get is src's Get, with its filter checks reported to the statistics when
+// they are on.
+func (r *readerHooks) get(src reader, key []byte) ([]byte, io.Closer, error) {
+	if r.stats == nil {
+		return src.Get(key)
+	}
 	g := r.stats.BeginGet(key)
-	v, c, err := fn(key)
+	v, c, err := src.Get(key)
 	g.End(err)
 	return v, c, err
 }

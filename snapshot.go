@@ -14,12 +14,7 @@ type Snapshot struct {
 }
 
 // Get is upstream's Snapshot.Get.
-func (s *Snapshot) Get(key []byte) ([]byte, io.Closer, error) {
-	if s.stats == nil {
-		return s.Snapshot.Get(key)
-	}
-	return s.get(key, s.Snapshot.Get)
-}
+func (s *Snapshot) Get(key []byte) ([]byte, io.Closer, error) { return s.get(s.Snapshot, key) }
 
 // NewIter is upstream's Snapshot.NewIter.
 func (s *Snapshot) NewIter(o *IterOptions) (*Iterator, error) {
@@ -40,10 +35,7 @@ type EventuallyFileOnlySnapshot struct {
 
 // Get is upstream's EventuallyFileOnlySnapshot.Get.
 func (s *EventuallyFileOnlySnapshot) Get(key []byte) ([]byte, io.Closer, error) {
-	if s.stats == nil {
-		return s.EventuallyFileOnlySnapshot.Get(key)
-	}
-	return s.get(key, s.EventuallyFileOnlySnapshot.Get)
+	return s.get(s.EventuallyFileOnlySnapshot, key)
 }
 
 // NewIter is upstream's EventuallyFileOnlySnapshot.NewIter.
@@ -52,8 +44,6 @@ func (s *EventuallyFileOnlySnapshot) NewIter(o *IterOptions) (*Iterator, error) 
 }
 
 // NewIterWithContext is upstream's EventuallyFileOnlySnapshot.NewIterWithContext.
-func (s *EventuallyFileOnlySnapshot) NewIterWithContext(
-	ctx context.Context, o *IterOptions,
-) (*Iterator, error) {
+func (s *EventuallyFileOnlySnapshot) NewIterWithContext(ctx context.Context, o *IterOptions) (*Iterator, error) {
 	return s.newIter(ctx, s.EventuallyFileOnlySnapshot, o)
 }
