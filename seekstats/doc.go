@@ -34,7 +34,19 @@
 //     An exact mode (Config.ExactAttribution) asks DB.ScanInternal for the level
 //     of each value instead; tests use it to check the fast rule.
 //   - Point lookups: a Get through the wrapper registers its key; a filter
-//     check whose key is that very slice belongs to it (get.go).
+//     check whose key is that very slice belongs to it (get.go), and is
+//     counted for the table's level as well as in the DB-wide Bloom tickers.
+//   - Range filters: the tracker's filter comes first among an iterator's
+//     block-property filters, so its table-level call names the table just
+//     before a range filter judges it; a wrapper around the range filter
+//     (CountRangeFilter) counts a "no" there as a FILTERED seek of that
+//     table, in a range share of its own (rangecount.go).
+//
+// The derived figures are printed only where they mean what they say: the
+// seek false-positive rate only where values were read (without Value calls
+// every match would count as false), and the range-filter opportunity over
+// bounded iterators' seeks only (a range filter cannot help an unbounded
+// one).
 //
 // Tables written without the tags (by upstream Pebble, or built outside and
 // ingested) are counted in the "unattributed" row, never guessed; bytes that
