@@ -58,7 +58,13 @@
 // name "pebblerf.tagged.<inner name>". pebblerf reads them whether
 // statistics are on or off; upstream Pebble does not know the name and
 // reads such tables without their filters (correct, but slower) until
-// compactions rewrite them.
+// compactions rewrite them. RewriteForUpstream is the one-call rollback: it
+// copies a DB into a new directory written by upstream Pebble, whose
+// filters upstream reads. (Keeping the inner policy's name and bytes and
+// identifying the table another way was weighed: a filter check carries
+// only the filter's bytes and the key, Gets consult no block-property
+// filter that could name the table first, and tables with identical keys
+// have identical filters, so no exact attribution is left without the tag.)
 //
 // Cost. Statistics cost CPU on every seek, and not all of it is counting:
 // the data-block tag adds a few bytes to every index entry, which can push a
