@@ -36,9 +36,11 @@ type IterTracker struct {
 	// bounded is set while the iterator has a lower or upper bound.
 	bounded bool
 	// tableNum is the table whose table-level check the tracker's filter
-	// saw last, while tableArmed (rangecount.go).
-	tableNum   uint64
-	tableArmed bool
+	// saw last, while tableArmed (rangecount.go); only iterators with range
+	// filters to count (countsRange) arm.
+	tableNum    uint64
+	tableArmed  bool
+	countsRange bool
 
 	// State of the current seek.
 	prefixSeek       bool
@@ -118,9 +120,10 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 	}
 	t.BeginSeek(false)
 	t.bounded = t.opts.LowerBound != nil || t.opts.UpperBound != nil
+	t.countsRange = false
 	for _, f := range t.opts.PointKeyFilters {
 		if c, ok := f.(*rangeCounter); ok && c.t == nil {
-			c.t = t
+			c.t, t.countsRange = t, true
 		}
 	}
 	if t.s.cfg.FiltersOnly {
@@ -185,7 +188,9 @@ func (t *IterTracker) observe(prop []byte) {
 	case prop[0] == propKindTable:
 		// A table being opened for the iterator: arm the range filters'
 		// attribution with its number (rangecount.go).
-		t.tableNum, t.tableArmed = decodeTableProp(prop)
+		if t.countsRange {
+			t.tableNum, t.tableArmed = decodeTableProp(prop)
+		}
 		return
 	default:
 		var ok bool

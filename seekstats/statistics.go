@@ -101,6 +101,9 @@ func (s *Statistics) Install(opts *pebble.Options) {
 	}
 	opts.Filters = filters
 	opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, s.newCollector)
+	// The tag in every data block's property would otherwise change the
+	// tables' index shape (indexshape.go).
+	widenIndexBlocks(opts)
 	opts.AddEventListener(pebble.EventListener{
 		TableCreated: func(info pebble.TableCreateInfo) {
 			// Ingested tables were written before the event, by someone
