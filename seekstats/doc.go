@@ -66,16 +66,19 @@
 // filter that could name the table first, and tables with identical keys
 // have identical filters, so no exact attribution is left without the tag.)
 //
-// Cost. Statistics cost CPU on every seek, and not all of it is counting:
-// the data-block tag adds a few bytes to every index entry, which can push a
-// small table's index past IndexBlockSize, so that it becomes two-level and
-// every seek reads one more index block (tables whose indexes are two-level
-// either way, as most full-size tables' are, barely pay this). The rest is
-// spread thin: attributing filter checks and data-block loads (mostly cache
-// misses on the file map and the counter lines), Pebble decoding one more
-// block property per block load, and the wrappers' seek and value
+// Cost. Statistics cost CPU on every seek, and not all of it is counting.
+// The data-block tag adds a few bytes to every index entry; left alone, that
+// would push a small table's index past IndexBlockSize and make it
+// two-level, one more index block per seek, so Install widens the index
+// block size by the tag's share (indexshape.go) and tables keep upstream's
+// index shape. What is left is mostly Pebble's block-property machinery,
+// which an iterator with any block-property filter pays: a filterer set up
+// for every table the iterator opens (per seek, for programs that open an
+// iterator per seek) and one more property decoded per block load; then
+// attributing filter checks and data-block loads (mostly cache misses on
+// the file map and the counter lines), and the wrappers' seek and value
 // bookkeeping. Config.FiltersOnly drops the block-property filter, and with
-// it part of the cost (its tables still carry the tags). With statistics
+// it most of the cost (its tables still carry the tags). With statistics
 // off, the wrappers cost a nil check. Pebble rebuilds an iterator on every
 // SetOptions while statistics are on, since its options then carry a
 // block-property filter. BenchmarkSeekPrefixStatistics in the root package
