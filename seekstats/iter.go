@@ -131,13 +131,28 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 		return &t.withFilter
 	}
 	// Pebble appends to this slice in place (levels share it), so it gets
-	// room of its own. The tracker's filter comes first, so that its
-	// table-level call precedes the range filters' (rangecount.go).
+	// room of its own. The tracker's filter comes first and the range
+	// filters right after it, so that its table-level call immediately
+	// precedes theirs (rangecount.go).
 	n := len(t.opts.PointKeyFilters) + 2
 	if !reuse || cap(t.filters) < n {
 		t.filters = make([]pebble.BlockPropertyFilter, 0, n)
 	}
-	t.filters = append(append(t.filters[:0], &t.filter), t.opts.PointKeyFilters...)
+	t.filters = append(t.filters[:0], &t.filter)
+	if t.countsRange {
+		for _, f := range t.opts.PointKeyFilters {
+			if _, ok := f.(*rangeCounter); ok {
+				t.filters = append(t.filters, f)
+			}
+		}
+		for _, f := range t.opts.PointKeyFilters {
+			if _, ok := f.(*rangeCounter); !ok {
+				t.filters = append(t.filters, f)
+			}
+		}
+	} else {
+		t.filters = append(t.filters, t.opts.PointKeyFilters...)
+	}
 	t.withFilter = t.opts
 	t.withFilter.PointKeyFilters = t.filters
 	// Pebble copies the options it is given; the pointer does not escape

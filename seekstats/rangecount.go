@@ -14,7 +14,8 @@ import "github.com/cockroachdb/pebble/v2"
 // The filter is not told which table it is asked about, but Pebble's
 // table-level check calls an iterator's filters in the order of its
 // PointKeyFilters, stopping at the first "no", and only for the filters
-// whose property the table carries. The tracker's own filter comes first,
+// whose property the table carries. The tracker's own filter comes first
+// and the range filters right after it (the caller's own filters follow),
 // so for a table written with statistics its table-level call, which
 // carries the file number, immediately precedes the range filter's call for
 // the same table: the tracker arms itself with the number there, and the
@@ -27,6 +28,9 @@ import "github.com/cockroachdb/pebble/v2"
 // statistics off), that table's rule-out is credited to the first table's
 // row. Tables of one DB written with both plug-ins, or with neither, never
 // meet this case.
+//
+// With Config.FiltersOnly the tracker adds no filter of its own, so range
+// filters' rule-outs are counted, but as unattributed.
 //
 // Pebble keeps an iterator's table-level verdict while the iterator stays
 // on the table, so a table is counted each time Pebble checks it for the
