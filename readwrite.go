@@ -78,6 +78,12 @@ func newReaderHooks(
 			// is used, so it may alias them: one allocation per filter.
 			o := IterOptions{LowerBound: lower, UpperBound: upper}
 			policy.AttachOwnedBoundsFilter(&o, new(rangefilter.BoundsFilterSlot))
+			if stats != nil {
+				// The iterator's tracker counts the tables it rules out.
+				for i, f := range o.PointKeyFilters {
+					o.PointKeyFilters[i] = seekstats.CountRangeFilter(f)
+				}
+			}
 			return o.PointKeyFilters
 		}
 	}

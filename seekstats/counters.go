@@ -16,7 +16,7 @@ import (
 const numShards = 16
 
 const (
-	numRowCounters = int(NumRows) * int(numSeekKinds)
+	numRowCounters = int(NumRows) * int(numRowKinds)
 	numCounters    = numRowCounters + int(numTickers)
 )
 
@@ -32,7 +32,7 @@ type counters struct {
 	next   atomic.Uint32
 }
 
-func rowIndex(r Row, k SeekKind) int { return int(r)*int(numSeekKinds) + int(k) }
+func rowIndex(r Row, k SeekKind) int { return int(r)*int(numRowKinds) + int(k) }
 func tickerIndex(t Ticker) int       { return numRowCounters + int(t) }
 
 // pickShard hands out shards round-robin, for iterators.

@@ -9,34 +9,80 @@ package seekstats
 // filters of a row or group from its seeks:
 //
 //	FPR = (FILTER_MATCH - DATA_USEFUL_FILTER_MATCH)
-//	    / (FILTERED + FILTER_MATCH - DATA_USEFUL_FILTER_MATCH)
+//	    / (FILTERED_PREFIX + FILTER_MATCH - DATA_USEFUL_FILTER_MATCH)
 //
-// A filter has no false negatives, so FILTERED seeks are true negatives; a
-// match that produced a value is taken as a true positive, every other match
-// as a false one. Seeks whose keys were shadowed, deleted or out of bounds,
-// and iterators abandoned before a value was read, also count as false
-// positives, so this is an upper bound on the filter's own rate.
+// where FILTERED_PREFIX is Filtered - FilteredRange (a range filter's
+// rule-out says nothing of the prefix filter). A filter has no false
+// negatives, so FILTERED seeks are true negatives; a match that produced a
+// value is taken as a true positive, every other match as a false one.
+// Seeks whose keys were shadowed, deleted or out of bounds, and iterators
+// abandoned before a value was read, also count as false positives, so this
+// is an upper bound on the filter's own rate.
+//
+// ok is false when the rate is not defined: no prefix filter decided a seek
+// at the row, or no value was read from the row's tables (a workload that
+// never reads values, as db_bench's seekrandom without -seek_nexts, would
+// make every match false and the "rate" the share of matches).
+// SeekFalsePositiveAbsence says which.
 func (c LevelCounts) SeekFalsePositiveRate() (float64, bool) {
+	f, why := c.seekFPR()
+	return f, why == ""
+}
+
+// SeekFalsePositiveAbsence returns why SeekFalsePositiveRate is not
+// defined for c, or "" if it is.
+func (c LevelCounts) SeekFalsePositiveAbsence() string {
+	_, why := c.seekFPR()
+	return why
+}
+
+const noValueRead = "no value was read at this level"
+
+func (c LevelCounts) seekFPR() (float64, string) {
 	tp := min(c.UsefulFilterMatch, c.FilterMatch)
 	fp := c.FilterMatch - tp
-	den := c.Filtered + fp
+	den := c.Filtered - min(c.FilteredRange, c.Filtered) + fp
+	switch {
+	case den == 0:
+		return 0, "no prefix filter decided a seek"
+	case c.UsefulNoFilter+c.UsefulFilterMatch == 0:
+		return 0, noValueRead
+	}
+	return float64(fp) / float64(den), ""
+}
+
+// RangeFilterOpportunity is the share of seeks of bounded iterators (with a
+// lower or upper bound) that loaded a data block and then produced no value
+// the caller read: the loads a range filter could have saved.
+//
+//	opportunity = (DATA_BOUNDED - DATA_USEFUL_BOUNDED) / DATA_BOUNDED
+//
+// Seeks of unbounded iterators (Data - DataBounded) are left out: a range
+// filter judges a table against the iterator's bounds, so it cannot save
+// them. ok is false when no bounded seek loaded a block.
+func (c LevelCounts) RangeFilterOpportunity() (float64, bool) {
+	if c.DataBounded == 0 {
+		return 0, false
+	}
+	useful := min(c.UsefulBounded, c.DataBounded)
+	return float64(c.DataBounded-useful) / float64(c.DataBounded), true
+}
+
+// GetFalsePositiveRate is the false-positive rate of the row's filters for
+// point lookups (whole-key and prefix filters alike):
+//
+//	FP  = GET_POSITIVE - GET_TRUE_POSITIVE
+//	FPR = FP / (FP + GET_USEFUL)
+//
+// ok is false when no Get checked a filter of the row that did not find its
+// key there.
+func (c LevelCounts) GetFalsePositiveRate() (float64, bool) {
+	fp := c.GetPositive - min(c.GetTruePositive, c.GetPositive)
+	den := fp + c.GetUseful
 	if den == 0 {
 		return 0, false
 	}
 	return float64(fp) / float64(den), true
-}
-
-// RangeFilterOpportunity is the share of seeks that loaded a data block and
-// then produced no value the caller read: the loads a range filter could
-// have saved.
-//
-//	opportunity = (DATA - DATA_USEFUL_NO_FILTER - DATA_USEFUL_FILTER_MATCH) / DATA
-func (c LevelCounts) RangeFilterOpportunity() (float64, bool) {
-	if c.Data == 0 {
-		return 0, false
-	}
-	useful := min(c.UsefulNoFilter+c.UsefulFilterMatch, c.Data)
-	return float64(c.Data-useful) / float64(c.Data), true
 }
 
 // PointPrefixFalsePositiveRate is the false-positive rate of prefix filters

@@ -34,7 +34,19 @@
 //     An exact mode (Config.ExactAttribution) asks DB.ScanInternal for the level
 //     of each value instead; tests use it to check the fast rule.
 //   - Point lookups: a Get through the wrapper registers its key; a filter
-//     check whose key is that very slice belongs to it (get.go).
+//     check whose key is that very slice belongs to it (get.go), and is
+//     counted for the table's level as well as in the DB-wide Bloom tickers.
+//   - Range filters: the tracker's filter comes first among an iterator's
+//     block-property filters, so its table-level call names the table just
+//     before a range filter judges it; a wrapper around the range filter
+//     (CountRangeFilter) counts a "no" there as a FILTERED seek of that
+//     table, in a range share of its own (rangecount.go).
+//
+// The derived figures are printed only where they mean what they say: the
+// seek false-positive rate only where values were read (without Value calls
+// every match would count as false), and the range-filter opportunity over
+// bounded iterators' seeks only (a range filter cannot help an unbounded
+// one).
 //
 // Tables written without the tags (by upstream Pebble, or built outside and
 // ingested) are counted in the "unattributed" row, never guessed; bytes that
@@ -46,18 +58,27 @@
 // name "pebblerf.tagged.<inner name>". pebblerf reads them whether
 // statistics are on or off; upstream Pebble does not know the name and
 // reads such tables without their filters (correct, but slower) until
-// compactions rewrite them.
+// compactions rewrite them. RewriteForUpstream is the one-call rollback: it
+// copies a DB into a new directory written by upstream Pebble, whose
+// filters upstream reads. (Keeping the inner policy's name and bytes and
+// identifying the table another way was weighed: a filter check carries
+// only the filter's bytes and the key, Gets consult no block-property
+// filter that could name the table first, and tables with identical keys
+// have identical filters, so no exact attribution is left without the tag.)
 //
-// Cost. Statistics cost CPU on every seek, and not all of it is counting:
-// the data-block tag adds a few bytes to every index entry, which can push a
-// small table's index past IndexBlockSize, so that it becomes two-level and
-// every seek reads one more index block (tables whose indexes are two-level
-// either way, as most full-size tables' are, barely pay this). The rest is
-// spread thin: attributing filter checks and data-block loads (mostly cache
-// misses on the file map and the counter lines), Pebble decoding one more
-// block property per block load, and the wrappers' seek and value
+// Cost. Statistics cost CPU on every seek, and not all of it is counting.
+// The data-block tag adds a few bytes to every index entry; left alone, that
+// would push a small table's index past IndexBlockSize and make it
+// two-level, one more index block per seek, so Install widens the index
+// block size by the tag's share (indexshape.go) and tables keep upstream's
+// index shape. What is left is mostly Pebble's block-property machinery,
+// which an iterator with any block-property filter pays: a filterer set up
+// for every table the iterator opens (per seek, for programs that open an
+// iterator per seek) and one more property decoded per block load; then
+// attributing filter checks and data-block loads (mostly cache misses on
+// the file map and the counter lines), and the wrappers' seek and value
 // bookkeeping. Config.FiltersOnly drops the block-property filter, and with
-// it part of the cost (its tables still carry the tags). With statistics
+// it most of the cost (its tables still carry the tags). With statistics
 // off, the wrappers cost a nil check. Pebble rebuilds an iterator on every
 // SetOptions while statistics are on, since its options then carry a
 // block-property filter. BenchmarkSeekPrefixStatistics in the root package

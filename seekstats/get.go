@@ -200,6 +200,9 @@ func (g *GetScope) count(err error) {
 		}
 		if c.may {
 			last = i
+			sh.addRow(checkRow(c.f), kindGetPositive)
+		} else {
+			sh.addRow(checkRow(c.f), kindGetUseful)
 		}
 	}
 	if last < 0 || (err != nil && !errors.Is(err, pebble.ErrNotFound)) {
@@ -239,11 +242,20 @@ func (g *GetScope) count(err error) {
 	if !tp {
 		return
 	}
+	sh.addRow(checkRow(g.checks[last].f), kindGetTruePositive)
 	if whole {
 		sh.addTicker(BloomFilterFullTruePositive, 1)
 	} else {
 		sh.addTicker(BloomFilterPrefixTruePositive, 1)
 	}
+}
+
+// checkRow is the row of a checked table; nil (unknown) is unattributed.
+func checkRow(f *fileInfo) Row {
+	if f == nil {
+		return RowUnattributed
+	}
+	return f.row()
 }
 
 // mayHoldUnchecked reports whether a table that Get reads without consulting

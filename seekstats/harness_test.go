@@ -16,6 +16,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	pebble "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
@@ -46,6 +47,7 @@ type openConfig struct {
 	bloomBits int  // bits per key of upstream's Bloom filter; 0 for none
 	exact     bool // exact attribution
 	filters   bool // Config.FiltersOnly
+	rangeBits int  // bits per key of pebblerf's range filter; 0 for none
 }
 
 func openTestDB(t testing.TB, cfg openConfig) *testDB {
@@ -65,10 +67,14 @@ func openTestDB(t testing.TB, cfg openConfig) *testDB {
 	if cfg.bloomBits > 0 {
 		opts.Levels[0].FilterPolicy = bloom.FilterPolicy(cfg.bloomBits)
 	}
-	db, err := pebble.OpenWithPlugins("db", opts, pebble.Plugins{
+	plugins := pebble.Plugins{
 		Statistics:       true,
 		StatisticsConfig: seekstats.Config{ExactAttribution: cfg.exact, FiltersOnly: cfg.filters},
-	})
+	}
+	if cfg.rangeBits > 0 {
+		plugins.RangeFilter = &rangefilter.Config{BitsPerKey: float64(cfg.rangeBits)}
+	}
+	db, err := pebble.OpenWithPlugins("db", opts, plugins)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 	return &testDB{t: t, fs: fs, db: db, stats: db.Statistics(), cmp: opts.Comparer}

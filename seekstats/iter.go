@@ -33,6 +33,14 @@ type IterTracker struct {
 	opts       pebble.IterOptions
 	withFilter pebble.IterOptions
 	filters    []pebble.BlockPropertyFilter
+	// bounded is set while the iterator has a lower or upper bound.
+	bounded bool
+	// tableNum is the table whose table-level check the tracker's filter
+	// saw last, while tableArmed (rangecount.go); only iterators with range
+	// filters to count (countsRange) arm.
+	tableNum    uint64
+	tableArmed  bool
+	countsRange bool
 
 	// State of the current seek.
 	prefixSeek       bool
@@ -111,17 +119,40 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 		t.opts = pebble.IterOptions{}
 	}
 	t.BeginSeek(false)
+	t.bounded = t.opts.LowerBound != nil || t.opts.UpperBound != nil
+	t.countsRange = false
+	for _, f := range t.opts.PointKeyFilters {
+		if c, ok := f.(*rangeCounter); ok && c.t == nil {
+			c.t, t.countsRange = t, true
+		}
+	}
 	if t.s.cfg.FiltersOnly {
 		t.withFilter = t.opts
 		return &t.withFilter
 	}
 	// Pebble appends to this slice in place (levels share it), so it gets
-	// room of its own.
+	// room of its own. The tracker's filter comes first and the range
+	// filters right after it, so that its table-level call immediately
+	// precedes theirs (rangecount.go).
 	n := len(t.opts.PointKeyFilters) + 2
 	if !reuse || cap(t.filters) < n {
 		t.filters = make([]pebble.BlockPropertyFilter, 0, n)
 	}
-	t.filters = append(append(t.filters[:0], t.opts.PointKeyFilters...), &t.filter)
+	t.filters = append(t.filters[:0], &t.filter)
+	if t.countsRange {
+		for _, f := range t.opts.PointKeyFilters {
+			if _, ok := f.(*rangeCounter); ok {
+				t.filters = append(t.filters, f)
+			}
+		}
+		for _, f := range t.opts.PointKeyFilters {
+			if _, ok := f.(*rangeCounter); !ok {
+				t.filters = append(t.filters, f)
+			}
+		}
+	} else {
+		t.filters = append(t.filters, t.opts.PointKeyFilters...)
+	}
 	t.withFilter = t.opts
 	t.withFilter.PointKeyFilters = t.filters
 	// Pebble copies the options it is given; the pointer does not escape
@@ -143,6 +174,7 @@ func (t *IterTracker) BeginSeek(prefix bool) {
 	}
 	t.unreported = 0
 	t.memtableReported = false
+	t.tableArmed = false
 }
 
 // EndSeek counts a seek; valid is what it returned.
@@ -164,8 +196,16 @@ func (t *IterTracker) observe(prop []byte) {
 		num = uint64(prop[1])
 	case len(prop) == 3 && prop[0] == propKindData && prop[1] >= 0x80 && prop[2] < 0x80:
 		num = uint64(prop[1]&0x7f) | uint64(prop[2])<<7
-	case len(prop) == 0 || prop[0] == propKindTable:
-		// An index block, or a table being opened: not data loads.
+	case len(prop) == 0:
+		// An index block: not a data load.
+		t.tableArmed = false
+		return
+	case prop[0] == propKindTable:
+		// A table being opened for the iterator: arm the range filters'
+		// attribution with its number (rangecount.go).
+		if t.countsRange {
+			t.tableNum, t.tableArmed = decodeTableProp(prop)
+		}
 		return
 	default:
 		var ok bool
@@ -174,6 +214,7 @@ func (t *IterTracker) observe(prop []byte) {
 			num = unknownTable
 		}
 	}
+	t.tableArmed = false
 	t.dataLoad(num)
 }
 
@@ -216,6 +257,9 @@ func (t *IterTracker) dataLoad(num uint64) {
 	}
 	t.unreported++
 	t.sh.addRow(row, SeekData)
+	if t.bounded {
+		t.sh.addRow(row, kindDataBounded)
+	}
 }
 
 // Statistics returns the statistics t reports to.

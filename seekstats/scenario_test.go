@@ -17,7 +17,7 @@ import (
 //
 // Commands:
 //
-//	open [prefix=n] [bloom=bits] [exact] [filters-only]
+//	open [prefix=n] [bloom=bits] [range=bits] [exact] [filters-only]
 //	                                      a fresh DB on a MemFS
 //	set                                   key=value per line
 //	delete                                one key per line
@@ -42,6 +42,7 @@ func TestScenarios(t *testing.T) {
 				td.MaybeScanArgs(t, "bloom", &cfg.bloomBits)
 				cfg.exact = td.HasArg("exact")
 				cfg.filters = td.HasArg("filters-only")
+				td.MaybeScanArgs(t, "range", &cfg.rangeBits)
 				d = openTestDB(t, cfg)
 				return ""
 			case "set":

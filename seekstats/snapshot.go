@@ -7,13 +7,32 @@ import (
 	"strings"
 )
 
-// LevelCounts are the five seek tickers of one row or group of rows.
+// LevelCounts are the per-row counters of one row or group of rows: RocksDB's
+// five seek tickers, the share of FILTERED that range filters ruled out, the
+// seeks of bounded iterators (the only ones a range filter can save), and the
+// point lookups' filter checks.
 type LevelCounts struct {
+	// Filtered counts the tables a filter ruled a seek out of, whatever the
+	// filter's kind, as RocksDB's FILTERED does; FilteredRange is the part
+	// range filters ruled out, and Filtered-FilteredRange the prefix
+	// filters' part.
 	Filtered          uint64
 	FilterMatch       uint64
 	Data              uint64
 	UsefulNoFilter    uint64
 	UsefulFilterMatch uint64
+	FilteredRange     uint64
+	// DataBounded and UsefulBounded are Data and UsefulNoFilter plus
+	// UsefulFilterMatch, for iterators with a lower or upper bound.
+	DataBounded   uint64
+	UsefulBounded uint64
+	// GetUseful, GetPositive and GetTruePositive are the point lookups'
+	// filter checks of the row's tables (whole-key and prefix filters
+	// alike): the filter ruled the Get out, did not, and did not because
+	// the table held the key. Pebble's Get never checks L6 filters.
+	GetUseful       uint64
+	GetPositive     uint64
+	GetTruePositive uint64
 }
 
 func (c *LevelCounts) get(k SeekKind) *uint64 {
@@ -26,16 +45,38 @@ func (c *LevelCounts) get(k SeekKind) *uint64 {
 		return &c.Data
 	case SeekDataUsefulNoFilter:
 		return &c.UsefulNoFilter
-	default:
+	case SeekDataUsefulFilterMatch:
 		return &c.UsefulFilterMatch
+	case kindFilteredRange:
+		return &c.FilteredRange
+	case kindDataBounded:
+		return &c.DataBounded
+	case kindUsefulBounded:
+		return &c.UsefulBounded
+	case kindGetUseful:
+		return &c.GetUseful
+	case kindGetPositive:
+		return &c.GetPositive
+	default:
+		return &c.GetTruePositive
 	}
 }
 
 func (c LevelCounts) add(o LevelCounts) LevelCounts {
-	for k := SeekKind(0); k < numSeekKinds; k++ {
+	for k := SeekKind(0); k < numRowKinds; k++ {
 		*c.get(k) += *o.get(k)
 	}
 	return c
+}
+
+// loadRow reads counter k of row r with load; FILTERED is the prefix
+// filters' counter plus the range filters'.
+func loadRow(load func(int) uint64, r Row, k SeekKind) uint64 {
+	n := load(rowIndex(r, k))
+	if k == SeekFiltered {
+		n += load(rowIndex(r, kindFilteredRange))
+	}
+	return n
 }
 
 // Snapshot is a copy of the statistics at one moment. Each counter is read
@@ -53,8 +94,8 @@ func (s *Statistics) Snapshot() Snapshot {
 		return sn
 	}
 	for r := Row(0); r < NumRows; r++ {
-		for k := SeekKind(0); k < numSeekKinds; k++ {
-			*sn.Rows[r].get(k) = s.c.load(rowIndex(r, k))
+		for k := SeekKind(0); k < numRowKinds; k++ {
+			*sn.Rows[r].get(k) = loadRow(s.c.load, r, k)
 		}
 	}
 	for t := Ticker(0); t < numTickers; t++ {
@@ -67,10 +108,18 @@ func (s *Statistics) Snapshot() Snapshot {
 	return sn
 }
 
-// String returns the tickers in db_bench's STATISTICS format.
+// String returns the non-zero tickers in db_bench's STATISTICS format, then
+// the per-level table; Dump gives every ticker.
 func (s *Statistics) String() string {
 	sn := s.Snapshot()
 	return sn.String()
+}
+
+// Dump returns every ticker, zeros included, in db_bench's STATISTICS
+// format.
+func (s *Statistics) Dump() string {
+	sn := s.Snapshot()
+	return sn.Dump()
 }
 
 // Ticker returns one non-level ticker.
@@ -102,7 +151,7 @@ type NamedCount struct {
 // RocksDB's point-lookup and seek tickers first, then pebblerf's per-row
 // seek tickers, then pebblerf's extras.
 func (sn *Snapshot) Tickers() []NamedCount {
-	out := make([]NamedCount, 0, numCounters+2*int(numSeekKinds))
+	out := make([]NamedCount, 0, numCounters+2*int(numRowKinds))
 	for t := BloomFilterUseful; t <= NumberDBSeekFound; t++ {
 		out = append(out, NamedCount{tickerNames[t], sn.tickers[t]})
 	}
@@ -111,12 +160,12 @@ func (sn *Snapshot) Tickers() []NamedCount {
 		if last {
 			group = sn.Last()
 		}
-		for k := SeekKind(0); k < numSeekKinds; k++ {
+		for k := SeekKind(0); k < numRowKinds; k++ {
 			out = append(out, NamedCount{groupTickerName(last, k), *group.get(k)})
 		}
 	}
 	for r := Row(0); r < NumRows; r++ {
-		for k := SeekKind(0); k < numSeekKinds; k++ {
+		for k := SeekKind(0); k < numRowKinds; k++ {
 			out = append(out, NamedCount{rowTickerName(r, k), *sn.Rows[r].get(k)})
 		}
 	}
@@ -136,9 +185,33 @@ func (sn *Snapshot) Get(name string) uint64 {
 	return 0
 }
 
-// String prints every ticker as db_bench's Statistics::ToString does, one
-// "<name> COUNT : <n>" line each.
+// sinceOpen is the heading's note on the counters' span: they live in
+// memory, so they start from zero when the DB is opened.
+const sinceOpen = "since open or the last Reset"
+
+// String prints the tickers that are not zero, one "<name> COUNT : <n>"
+// line each as db_bench's Statistics::ToString does, under a heading that
+// says they count since the DB was opened, then the per-level table.
 func (sn Snapshot) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seek and filter statistics (%s), non-zero tickers:\n", sinceOpen)
+	zero := 0
+	for _, t := range sn.Tickers() {
+		if t.Count == 0 {
+			zero++
+			continue
+		}
+		fmt.Fprintf(&b, "%s COUNT : %d\n", t.Name, t.Count)
+	}
+	fmt.Fprintf(&b, "(%d tickers are zero; Dump prints them all)\n", zero)
+	fmt.Fprintf(&b, "per level (%s):\n", sinceOpen)
+	b.WriteString(sn.LevelTable())
+	return b.String()
+}
+
+// Dump prints every ticker, zeros included, one "<name> COUNT : <n>" line
+// each, as db_bench's Statistics::ToString does.
+func (sn Snapshot) Dump() string {
 	var b strings.Builder
 	for _, t := range sn.Tickers() {
 		fmt.Fprintf(&b, "%s COUNT : %d\n", t.Name, t.Count)
@@ -146,22 +219,49 @@ func (sn Snapshot) String() string {
 	return b.String()
 }
 
-// LevelTable prints one line per row with the seek tickers and the derived
-// figures ("-" where a figure has no denominator), plus the two groups.
+// LevelTable prints one line per row that counted anything, then the two
+// groups, then what the derived columns mean. Columns:
+//
+//	filtered   tables a filter ruled a seek out of (FILTERED), and of
+//	  range      these, those a range filter ruled out
+//	match      seeks that passed a prefix filter (FILTER_MATCH)
+//	data       seeks that loaded a data block (DATA), and of
+//	  bounded    these, those of iterators with bounds
+//	useful     DATA seeks whose value the caller read (both USEFUL kinds)
+//	seekFPR    SeekFalsePositiveRate, or why it is absent
+//	rangeOpp   RangeFilterOpportunity (bounded seeks only)
+//	get.*      Gets' filter checks: ruled out, passed, passed and found,
+//	           and GetFalsePositiveRate
+//
+// "-" marks a figure without a denominator.
 func (sn Snapshot) LevelTable() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-12s %10s %10s %10s %10s %10s %8s %8s\n",
-		"level", "filtered", "match", "data", "useful.nf", "useful.fm", "seekFPR", "rangeOpp")
+	const head = "%-12s %9s %9s %9s %9s %9s %9s %8s %8s %9s %9s %9s %8s\n"
+	const row = "%-12s %9d %9d %9d %9d %9d %9d %8s %8s %9d %9d %9d %8s\n"
+	fmt.Fprintf(&b, head, "level", "filtered", "range", "match", "data", "bounded", "useful",
+		"seekFPR", "rangeOpp", "get.usef", "get.pos", "get.tp", "getFPR")
+	noValues := false
 	line := func(name string, c LevelCounts) {
-		fmt.Fprintf(&b, "%-12s %10d %10d %10d %10d %10d %8s %8s\n", name,
-			c.Filtered, c.FilterMatch, c.Data, c.UsefulNoFilter, c.UsefulFilterMatch,
-			percent(c.SeekFalsePositiveRate()), percent(c.RangeFilterOpportunity()))
+		fpr := percent(c.SeekFalsePositiveRate())
+		if why := c.SeekFalsePositiveAbsence(); why == noValueRead {
+			fpr, noValues = "no-val", true
+		}
+		fmt.Fprintf(&b, row, name,
+			c.Filtered, c.FilteredRange, c.FilterMatch, c.Data, c.DataBounded,
+			c.UsefulNoFilter+c.UsefulFilterMatch, fpr, percent(c.RangeFilterOpportunity()),
+			c.GetUseful, c.GetPositive, c.GetTruePositive, percent(c.GetFalsePositiveRate()))
 	}
 	for r := Row(0); r < NumRows; r++ {
-		line(r.String(), sn.Rows[r])
+		if sn.Rows[r] != (LevelCounts{}) {
+			line(r.String(), sn.Rows[r])
+		}
 	}
 	line("non.last", sn.NonLast())
 	line("last", sn.Last())
+	if noValues {
+		b.WriteString("no-val: no value was read at the level, so seekFPR is not defined " +
+			"(it would count every match as false)\n")
+	}
 	return b.String()
 }
 

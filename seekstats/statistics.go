@@ -101,6 +101,9 @@ func (s *Statistics) Install(opts *pebble.Options) {
 	}
 	opts.Filters = filters
 	opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, s.newCollector)
+	// The tag in every data block's property would otherwise change the
+	// tables' index shape (indexshape.go).
+	widenIndexBlocks(opts)
 	opts.AddEventListener(pebble.EventListener{
 		TableCreated: func(info pebble.TableCreateInfo) {
 			// Ingested tables were written before the event, by someone
@@ -144,7 +147,8 @@ func (s *Statistics) Get(name string) uint64 {
 
 // Pop returns the count of the named ticker and resets it to zero, as
 // RocksDB's tests do with PopTicker. Popping a group ticker (last or non-last
-// level) resets the rows it sums.
+// level) resets the rows it sums, and popping a FILTERED ticker resets its
+// range-filter share too.
 func (s *Statistics) Pop(name string) uint64 {
 	if s == nil {
 		return 0
@@ -182,7 +186,7 @@ func (s *Statistics) read(name string, pop bool) uint64 {
 		}
 		return load(tickerIndex(t))
 	}
-	for k := SeekKind(0); k < numSeekKinds; k++ {
+	for k := SeekKind(0); k < numRowKinds; k++ {
 		for _, last := range []bool{true, false} {
 			if groupTickerName(last, k) != name {
 				continue
@@ -190,14 +194,14 @@ func (s *Statistics) read(name string, pop bool) uint64 {
 			var n uint64
 			for r := RowL0; r < NumRows; r++ {
 				if r.isLast() == last {
-					n += load(rowIndex(r, k))
+					n += loadRow(load, r, k)
 				}
 			}
 			return n
 		}
 		for r := Row(0); r < NumRows; r++ {
 			if rowTickerName(r, k) == name {
-				return load(rowIndex(r, k))
+				return loadRow(load, r, k)
 			}
 		}
 	}

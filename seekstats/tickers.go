@@ -67,7 +67,9 @@ type SeekKind int8
 
 const (
 	// SeekFiltered: a filter showed the seek cannot find anything in the
-	// table, so no index or data block was read for it.
+	// table, so no index or data block was read for it. Like RocksDB's
+	// FILTERED, it counts every kind of filter: the table's prefix filter, and
+	// range filters (of which the filtered.range tickers give the share).
 	SeekFiltered SeekKind = iota
 	// SeekFilterMatch: a filter was checked and did not rule the seek out.
 	SeekFilterMatch
@@ -82,8 +84,32 @@ const (
 	numSeekKinds
 )
 
-var seekSuffixes = [numSeekKinds]string{
-	"filtered", "filter.match", "data", "data.useful.no.filter", "data.useful.filter.match",
+// The per-row counters that RocksDB has no ticker for. The counter stored
+// under SeekFiltered holds the prefix filter's rule-outs only; the FILTERED
+// tickers add kindFilteredRange to it.
+const (
+	// kindFilteredRange: a range filter ruled the table out for an iterator's
+	// bounds, at the table-level check Pebble makes when it opens the table
+	// for the iterator.
+	kindFilteredRange = numSeekKinds + iota
+	// kindDataBounded and kindUsefulBounded are DATA and DATA_USEFUL_* (both
+	// kinds) of iterators with a lower or upper bound: the only seeks a
+	// range filter can save.
+	kindDataBounded
+	kindUsefulBounded
+	// kindGetUseful, kindGetPositive and kindGetTruePositive are the Bloom
+	// tickers of point lookups (whole-key and prefix filters alike) for the
+	// table's row.
+	kindGetUseful
+	kindGetPositive
+	kindGetTruePositive
+	numRowKinds
+)
+
+var seekSuffixes = [numRowKinds]string{
+	"seek.filtered", "seek.filter.match", "seek.data", "seek.data.useful.no.filter", "seek.data.useful.filter.match",
+	"seek.filtered.range", "seek.data.bounded", "seek.data.useful.bounded",
+	"get.filter.useful", "get.filter.positive", "get.filter.true.positive",
 }
 
 // Ticker is a counter that is not per level.
@@ -212,17 +238,22 @@ var tickerNames = [numTickers]string{
 
 func (t Ticker) String() string { return tickerNames[t] }
 
-// groupTickerName returns RocksDB's name of a seek ticker for the last level
-// (last) or the other levels.
+// groupTickerName returns the name of a per-row ticker summed over the last
+// level (last) or the other levels: RocksDB's name for its five seek
+// tickers, pebblerf's for the others.
 func groupTickerName(last bool, k SeekKind) string {
-	if last {
-		return "rocksdb.last.level.seek." + seekSuffixes[k]
+	prefix := "rocksdb."
+	if k >= numSeekKinds {
+		prefix = "pebblerf."
 	}
-	return "rocksdb.non.last.level.seek." + seekSuffixes[k]
+	if last {
+		return prefix + "last.level." + seekSuffixes[k]
+	}
+	return prefix + "non.last.level." + seekSuffixes[k]
 }
 
-// rowTickerName returns pebblerf's name of a seek ticker for one row, e.g.
+// rowTickerName returns pebblerf's name of a per-row ticker, e.g.
 // "pebblerf.l0.seek.data".
 func rowTickerName(r Row, k SeekKind) string {
-	return "pebblerf." + r.key() + ".seek." + seekSuffixes[k]
+	return "pebblerf." + r.key() + "." + seekSuffixes[k]
 }

@@ -162,13 +162,32 @@ func TestNamesAndGroups(t *testing.T) {
 	require.EqualValues(t, 5, s.Get("rocksdb.bloom.filter.prefix.checked"))
 	require.Zero(t, s.Get("no.such.ticker"))
 
-	out := s.String()
-	require.Contains(t, out, "rocksdb.last.level.seek.filtered COUNT : 2\n")
-	require.Contains(t, out, "rocksdb.non.last.level.seek.filtered COUNT : 3\n")
-	require.Contains(t, out, "pebblerf.l5.seek.filtered COUNT : 1\n")
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+	// A range filter's rule-out is a FILTERED seek too, with its own share.
+	sh.addRow(RowL5, kindFilteredRange)
+	require.EqualValues(t, 2, s.Get("pebblerf.l5.seek.filtered"))
+	require.EqualValues(t, 1, s.Get("pebblerf.l5.seek.filtered.range"))
+	require.EqualValues(t, 4, s.Get("rocksdb.non.last.level.seek.filtered"))
+	require.EqualValues(t, 1, s.Get("pebblerf.non.last.level.seek.filtered.range"))
+	require.EqualValues(t, 2, s.Pop("pebblerf.l5.seek.filtered"))
+	require.Zero(t, s.Get("pebblerf.l5.seek.filtered.range"), "popping FILTERED pops its range share")
+	sh.addRow(RowL5, SeekFiltered)
+
+	dump := s.Dump()
+	require.Contains(t, dump, "rocksdb.last.level.seek.filtered COUNT : 2\n")
+	require.Contains(t, dump, "rocksdb.non.last.level.seek.filtered COUNT : 3\n")
+	require.Contains(t, dump, "pebblerf.l5.seek.filtered COUNT : 1\n")
+	require.Contains(t, dump, "pebblerf.l4.seek.filtered COUNT : 0\n")
+	for _, line := range strings.Split(strings.TrimSpace(dump), "\n") {
 		require.Regexp(t, `^[a-z0-9.]+ COUNT : \d+$`, line)
 	}
+	// String prints the non-zero tickers only, under a heading that says
+	// since when they count, and the per-level table.
+	out := s.String()
+	require.Contains(t, out, "since open")
+	require.Contains(t, out, "pebblerf.l5.seek.filtered COUNT : 1\n")
+	require.NotContains(t, out, "COUNT : 0\n")
+	require.Regexp(t, `(?m)^L5 +1 +0 `, out)
+	require.NotRegexp(t, `(?m)^L4 `, out, "rows that counted nothing are left out")
 
 	// Popping a group resets its rows and nothing else.
 	require.EqualValues(t, 2, s.Pop("rocksdb.last.level.seek.filtered"))
@@ -187,7 +206,8 @@ func TestNilStatistics(t *testing.T) {
 	require.Zero(t, s.Pop("rocksdb.last.level.seek.data"))
 	s.Reset()
 	require.False(t, s.Exact())
-	require.Contains(t, s.String(), "rocksdb.last.level.seek.data COUNT : 0\n")
+	require.Contains(t, s.Dump(), "rocksdb.last.level.seek.data COUNT : 0\n")
+	require.NotContains(t, s.String(), "COUNT")
 }
 
 func TestDerivedFigures(t *testing.T) {
@@ -202,10 +222,33 @@ func TestDerivedFigures(t *testing.T) {
 	}
 	c := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, UsefulFilterMatch: 10, UsefulNoFilter: 6}
 	rate(20.0 / 90)(c.SeekFalsePositiveRate())
-	rate(24.0 / 40)(c.RangeFilterOpportunity())
+	require.Empty(t, c.SeekFalsePositiveAbsence())
+	// Range filters' rule-outs say nothing of the prefix filter's rate.
+	withRange := c
+	withRange.Filtered, withRange.FilteredRange = 85, 15
+	rate(20.0 / 90)(withRange.SeekFalsePositiveRate())
 	_, ok := LevelCounts{}.SeekFalsePositiveRate()
 	require.False(t, ok)
+	// Without a value read at the level the rate is not defined, and the
+	// reason says so.
+	noValues := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 30}
+	_, ok = noValues.SeekFalsePositiveRate()
+	require.False(t, ok)
+	require.Equal(t, noValueRead, noValues.SeekFalsePositiveAbsence())
+
+	// The range-filter opportunity counts bounded seeks only.
+	_, ok = c.RangeFilterOpportunity()
+	require.False(t, ok, "unbounded seeks are no range filter's opportunity")
+	c.DataBounded, c.UsefulBounded = 25, 5
+	rate(20.0 / 25)(c.RangeFilterOpportunity())
 	_, ok = LevelCounts{}.RangeFilterOpportunity()
+	require.False(t, ok)
+
+	// Point lookups per level: 8 passed, 6 of them found the key, 12 ruled
+	// out: FP = 2 of 14 negatives.
+	g := LevelCounts{GetUseful: 12, GetPositive: 8, GetTruePositive: 6}
+	rate(2.0 / 14)(g.GetFalsePositiveRate())
+	_, ok = LevelCounts{}.GetFalsePositiveRate()
 	require.False(t, ok)
 
 	var sn Snapshot

@@ -123,6 +123,9 @@ func (t *IterTracker) apply(cands []int) {
 		}
 		t.sh.addTicker(SeekUsefulAmbiguous, 1)
 		t.sh.addRow(RowUnattributed, usefulKind(filterUsed))
+		if t.bounded {
+			t.sh.addRow(RowUnattributed, kindUsefulBounded)
+		}
 	}
 }
 
@@ -162,6 +165,9 @@ func (t *IterTracker) credit(i int) {
 		row = st.f.row()
 	}
 	t.sh.addRow(row, usefulKind(st.filterUsed))
+	if t.bounded {
+		t.sh.addRow(row, kindUsefulBounded)
+	}
 }
 
 func usefulKind(filterUsed bool) SeekKind {

@@ -121,12 +121,21 @@ func addTickers(sum *[]ticker, delta []ticker) {
 	}
 }
 
-// printStatistics writes tickers in db_bench's STATISTICS layout. title is
-// "STATISTICS:" for one engine and "STATISTICS (<engine>):" for each engine of
-// -engine=both.
+// printStatistics writes the tickers that are not zero in db_bench's
+// STATISTICS layout, and how many were zero (the -json record has them
+// all). title is "STATISTICS:" for one engine and "STATISTICS (<engine>):"
+// for each engine of -engine=both.
 func printStatistics(w io.Writer, title string, tickers []ticker) {
 	fmt.Fprintln(w, title)
+	zero := 0
 	for _, t := range tickers {
+		if t.Count == 0 {
+			zero++
+			continue
+		}
 		fmt.Fprintf(w, "%s COUNT : %d\n", t.Name, t.Count)
+	}
+	if zero > 0 {
+		fmt.Fprintf(w, "(%d tickers are zero; -json lists them all)\n", zero)
 	}
 }
