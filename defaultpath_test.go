@@ -58,32 +58,35 @@ func (quietLogger) Fatalf(format string, args ...interface{}) {
 // defaultPathKey is key j of prefix p: "p%05d" then a suffix.
 func defaultPathKey(p, j int) []byte { return []byte(fmt.Sprintf("p%05d.%02d", p, j)) }
 
-// writeDefaultPath writes the same operations through set, del and flush
-// and compact: a compacted bottom level, then two L0 sublevels with new
-// keys, overwrites and deletions.
-func writeDefaultPath(
-	t *testing.T,
-	set, del func(k []byte) error,
-	flush func() error,
-	compact func(start, end []byte) error,
-) {
+// defaultPathWriter is what writeDefaultPath needs of either engine's DB.
+type defaultPathWriter interface {
+	Set(key, value []byte, o *WriteOptions) error
+	Delete(key []byte, o *WriteOptions) error
+	Flush() error
+	Compact(ctx context.Context, start, end []byte, parallelize bool) error
+}
+
+// writeDefaultPath writes the same operations to w: a compacted bottom
+// level, then two L0 sublevels with new keys, overwrites and deletions.
+func writeDefaultPath(t *testing.T, w defaultPathWriter) {
+	set := func(k []byte) { require.NoError(t, w.Set(k, k, nil)) }
 	for p := 0; p < 600; p += 2 {
 		for j := 0; j < 3; j++ {
-			require.NoError(t, set(defaultPathKey(p, j)))
+			set(defaultPathKey(p, j))
 		}
 	}
-	require.NoError(t, flush())
-	require.NoError(t, compact([]byte("p"), []byte("q")))
+	require.NoError(t, w.Flush())
+	require.NoError(t, w.Compact(context.Background(), []byte("p"), []byte("q"), false))
 	for p := 1; p < 600; p += 6 {
-		require.NoError(t, set(defaultPathKey(p, 0)))
-		require.NoError(t, set(defaultPathKey(p-1, 1)))
+		set(defaultPathKey(p, 0))
+		set(defaultPathKey(p-1, 1))
 	}
-	require.NoError(t, flush())
+	require.NoError(t, w.Flush())
 	for p := 0; p < 600; p += 10 {
-		require.NoError(t, del(defaultPathKey(p, 2)))
-		require.NoError(t, set(defaultPathKey(p+3, 5)))
+		require.NoError(t, w.Delete(defaultPathKey(p, 2), nil))
+		set(defaultPathKey(p+3, 5))
 	}
-	require.NoError(t, flush())
+	require.NoError(t, w.Flush())
 }
 
 // filterReads makes the same reads of present and absent keys on any
@@ -135,38 +138,42 @@ type readResult struct {
 	filter upstream.FilterMetrics
 }
 
-func readWithUpstream(t *testing.T, fs vfs.FS, policy FilterPolicy) readResult {
-	db, err := upstream.Open("db", defaultPathOptions(fs, policy))
-	require.NoError(t, err)
-	defer func() { require.NoError(t, db.Close()) }()
+// readWith makes filterReads through one engine's Get and NewIter and
+// returns what they found and the engine's filter metrics.
+func readWith[I interface {
+	SeekPrefixGE([]byte) bool
+	Close() error
+}](
+	t *testing.T,
+	get func([]byte) ([]byte, io.Closer, error),
+	newIter func(*IterOptions) (I, error),
+	metrics func() *upstream.Metrics,
+) readResult {
 	found := filterReads(t,
-		func(k []byte) (bool, error) { return getFound(db.Get(k)) },
+		func(k []byte) (bool, error) { return getFound(get(k)) },
 		func(o *IterOptions, k []byte) (bool, error) {
-			it, err := db.NewIter(o)
+			it, err := newIter(o)
 			if err != nil {
 				return false, err
 			}
 			ok := it.SeekPrefixGE(k)
 			return ok, it.Close()
 		})
-	return readResult{found: found, filter: db.Metrics().Filter}
+	return readResult{found: found, filter: metrics().Filter}
+}
+
+func readWithUpstream(t *testing.T, fs vfs.FS, policy FilterPolicy) readResult {
+	db, err := upstream.Open("db", defaultPathOptions(fs, policy))
+	require.NoError(t, err)
+	defer func() { require.NoError(t, db.Close()) }()
+	return readWith(t, db.Get, db.NewIter, db.Metrics)
 }
 
 func readWithOpen(t *testing.T, fs vfs.FS, policy FilterPolicy) readResult {
 	db, err := Open("db", defaultPathOptions(fs, policy))
 	require.NoError(t, err)
 	defer func() { require.NoError(t, db.Close()) }()
-	found := filterReads(t,
-		func(k []byte) (bool, error) { return getFound(db.Get(k)) },
-		func(o *IterOptions, k []byte) (bool, error) {
-			it, err := db.NewIter(o)
-			if err != nil {
-				return false, err
-			}
-			ok := it.SeekPrefixGE(k)
-			return ok, it.Close()
-		})
-	return readResult{found: found, filter: db.Metrics().Filter}
+	return readWith(t, db.Get, db.NewIter, db.Metrics)
 }
 
 // tableLayout is one table's level and what upstream records of its
@@ -226,20 +233,11 @@ func TestDefaultPathUpstreamCompatible(t *testing.T) {
 
 			rf, err := Open("db", defaultPathOptions(rfFS, tc.policy))
 			require.NoError(t, err)
-			writeDefaultPath(t,
-				func(k []byte) error { return rf.Set(k, k, nil) },
-				func(k []byte) error { return rf.Delete(k, nil) },
-				rf.Flush,
-				func(start, end []byte) error { return rf.Compact(context.Background(), start, end, false) })
+			writeDefaultPath(t, rf)
 			require.NoError(t, rf.Close())
-
 			up, err := upstream.Open("db", defaultPathOptions(upFS, tc.policy))
 			require.NoError(t, err)
-			writeDefaultPath(t,
-				func(k []byte) error { return up.Set(k, k, nil) },
-				func(k []byte) error { return up.Delete(k, nil) },
-				up.Flush,
-				func(start, end []byte) error { return up.Compact(context.Background(), start, end, false) })
+			writeDefaultPath(t, up)
 			require.NoError(t, up.Close())
 
 			rfTables, upTables := layoutOf(t, rfFS, tc.policy), layoutOf(t, upFS, tc.policy)
