@@ -31,19 +31,25 @@ type DB struct {
 	layouts querybuilder.LayoutCache
 	// stopBackground stops the shape driver and the compaction advisor.
 	stopBackground func()
+	// statistics are the DB-wide tickers and the per-level statistics.
+	statistics Statistics
 }
 
 // newDB wraps db, opened with the plug-ins in; stop stops their background
 // work. It is the one place a DB is built.
 func newDB(db *upstream.DB, in *installed, stop func()) *DB {
-	return &DB{
+	dbWide := seekstats.NewDBWide(db.Metrics)
+	d := &DB{
 		DB:             db,
 		readerHooks:    newReaderHooks(in.stats, in.rangeFilter, in.comparer.Compare),
 		rangeFilter:    in.rangeFilter,
 		pointCounters:  in.pointCounters,
 		comparer:       in.comparer,
 		stopBackground: stop,
+		statistics:     Statistics{dbWide: dbWide, perLevel: in.stats},
 	}
+	d.readerHooks.iterTotals = dbWide.Iterators()
+	return d
 }
 
 // Close is upstream's DB.Close. It first stops the plug-ins' background work
@@ -57,11 +63,10 @@ func (d *DB) Close() error {
 	return d.DB.Close()
 }
 
-// Statistics returns the DB's seek and filter statistics, or nil if they
-// are off (Plugins.Statistics). A nil *seekstats.Statistics is usable: it
-// answers zero for every ticker.
-func (d *DB) Statistics() *seekstats.Statistics {
-	return d.stats
+// Statistics returns the DB's statistics: the DB-wide tickers, which are
+// always kept, and the per-level statistics if Plugins.Statistics is on.
+func (d *DB) Statistics() *Statistics {
+	return &d.statistics
 }
 
 // Get is upstream's DB.Get.

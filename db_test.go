@@ -30,7 +30,7 @@ func openStaggered(t *testing.T, plugins Plugins, runs int) *DB {
 // NewRangeQuery on a DB with staggered L0 sublevels and expects the same
 // keys, under every plan.
 func TestRangeQueryDropIn(t *testing.T) {
-	db := openStaggered(t, DefaultPlugins(), 8)
+	db := openStaggered(t, Plugins{Statistics: true}, 8)
 	scan := func(it interface {
 		SeekGE([]byte) bool
 		Next() bool
@@ -66,7 +66,7 @@ func TestRangeQueryDropIn(t *testing.T) {
 // the same amount, and under the other plans every seek is still counted
 // and the L0 tables' data-block loads are still attributed.
 func TestRangeQueryStatistics(t *testing.T) {
-	db := openStaggered(t, DefaultPlugins(), 4)
+	db := openStaggered(t, Plugins{Statistics: true}, 4)
 	type walker interface {
 		SeekGE([]byte) bool
 		SeekPrefixGE([]byte) bool
@@ -100,7 +100,7 @@ func TestRangeQueryStatistics(t *testing.T) {
 		}
 		require.NoError(t, it.Close())
 	}
-	s := db.Statistics()
+	s := db.Statistics().PerLevel()
 	tickers := func() map[string]uint64 {
 		sn := s.Snapshot()
 		m := map[string]uint64{}

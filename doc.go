@@ -13,11 +13,26 @@
 // other wrapped types (NewIter returns this package's *Iterator, Apply takes
 // this package's *Batch), and the methods plug-ins need to observe.
 //
-// Why wrap at all: the plug-ins (seek statistics, point and range filters,
-// the range-query planner) have to see reads as they happen, and Pebble has
-// no hook for that. Options, on the other hand, are upstream's own type: Open
-// installs the plug-ins on a private copy, so the caller's Options are never
-// changed and can be handed to upstream Pebble as they are.
+// The default path. Open installs no plug-in: a DB opened with it writes
+// the files upstream Pebble writes (the same filter block names and bytes,
+// the same index shape), reads what upstream wrote and what pebblerf wrote
+// with plug-ins on, and costs what upstream costs. The statistics it keeps
+// (DB.Statistics) are DB-wide tickers that need nothing on disk and nothing
+// per read: Pebble's own metrics, and each iterator's stats summed when it
+// is closed.
+//
+// Plug-ins are chosen in one visible call, OpenWithPlugins, and each field
+// of Plugins says what it writes to disk and what it costs: per-level seek
+// and filter statistics (package seekstats), point filter plans
+// (pointfilter), range filters (rangefilter), LSM shapes and the compaction
+// advisor (compactionext), and user table-property collectors. Options
+// stay upstream's own type: the plug-ins are installed on a private copy,
+// so the caller's Options are never changed and can be handed to upstream
+// Pebble as they are.
+//
+// Why wrap at all: the plug-ins (statistics, range filters, the range-query
+// planner) have to see reads as they happen, and Pebble has no hook for
+// that.
 //
 // The embedded upstream value is reachable as a field (db.DB, it.Iterator,
 // b.Batch, s.Snapshot) for code that must talk to upstream directly, for

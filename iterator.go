@@ -6,6 +6,7 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/querybuilder"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Iterator is upstream Pebble's Iterator, wrapped so that plug-ins see the
@@ -28,7 +29,9 @@ import (
 //     iterator stack: widening the bounds costs a rebuild, never a wrong
 //     answer.
 //
-// Without plug-ins a method costs one nil check.
+// Without plug-ins a method costs one nil check, and a seek one more
+// increment: whether it found a key, for the DB-wide tickers, which Close
+// adds, with upstream's IteratorStats, to the DB's totals (Statistics).
 //
 // Iterators over an indexed batch get no range filter: SetOptions refreshes
 // such an iterator's view of the batch and SetBounds does not, so turning
@@ -38,6 +41,11 @@ type Iterator struct {
 	// h is the plug-in state; nil for an iterator of a reader without
 	// plug-ins (and of none, such as an external iterator), and after Close.
 	h *querybuilder.IterHooks
+	// totals, if set, are the DB-wide tickers' iterator totals, to which
+	// Close adds the iterator's stats; found counts the seeks that left the
+	// iterator valid, which upstream's stats do not.
+	totals *seekstats.IterTotals
+	found  int
 }
 
 // iterHooksPool recycles iterators' plug-in state: programs that open an
@@ -45,13 +53,27 @@ type Iterator struct {
 // one, with its copies of the options, per seek.
 var iterHooksPool = sync.Pool{New: func() any { return new(querybuilder.IterHooks) }}
 
+// iterPool recycles the wrappers themselves, as upstream recycles its
+// iterators: a program that opens an iterator per seek would otherwise
+// allocate one per seek, and that allocation, small as it is, costs a
+// measurable share of such a seek in GC work. Upstream's contract already
+// forbids any use of an iterator after Close.
+var iterPool = sync.Pool{New: func() any { return new(Iterator) }}
+
+// newIterator returns a wrapper of it with plug-in state h (nil: none).
+func newIterator(it *upstream.Iterator, h *querybuilder.IterHooks) *Iterator {
+	i := iterPool.Get().(*Iterator)
+	*i = Iterator{Iterator: it, h: h}
+	return i
+}
+
 // wrapIter wraps an upstream iterator that has no plug-in state, keeping
 // upstream's nil-on-error contract.
 func wrapIter(it *upstream.Iterator, err error) (*Iterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Iterator{Iterator: it}, nil
+	return newIterator(it, nil), nil
 }
 
 // wrapHooked wraps an upstream iterator opened with options from h.
@@ -60,7 +82,7 @@ func wrapHooked(it *upstream.Iterator, err error, h *querybuilder.IterHooks) (*I
 		releaseHooks(h)
 		return nil, err
 	}
-	return &Iterator{Iterator: it, h: h}, nil
+	return newIterator(it, h), nil
 }
 
 func releaseHooks(h *querybuilder.IterHooks) {
@@ -79,13 +101,20 @@ func (i *Iterator) Clone(opts CloneOptions) (*Iterator, error) {
 // options of its own it inherits the caller's options, as upstream's clone
 // does, not the plug-ins' filters.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*Iterator, error) {
+	var clone *Iterator
+	var err error
 	if i.h == nil {
-		return wrapIter(i.Iterator.CloneWithContext(ctx, opts))
+		clone, err = wrapIter(i.Iterator.CloneWithContext(ctx, opts))
+	} else {
+		h := iterHooksPool.Get().(*querybuilder.IterHooks)
+		opts.IterOptions = h.InitClone(i.h, opts.IterOptions)
+		it, itErr := i.Iterator.CloneWithContext(ctx, opts)
+		clone, err = wrapHooked(it, itErr, h)
 	}
-	h := iterHooksPool.Get().(*querybuilder.IterHooks)
-	opts.IterOptions = h.InitClone(i.h, opts.IterOptions)
-	it, err := i.Iterator.CloneWithContext(ctx, opts)
-	return wrapHooked(it, err, h)
+	if clone != nil {
+		clone.totals = i.totals
+	}
+	return clone, err
 }
 
 // seek runs one of the seeks that take a key as an observed seek. The seek
@@ -93,6 +122,22 @@ func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*It
 func (i *Iterator) seek(prefix bool, fn func(*upstream.Iterator, []byte) bool, key []byte) bool {
 	i.h.BeginSeek(prefix)
 	return i.h.EndSeek(fn(i.Iterator, key))
+}
+
+// counted counts a seek's result for the DB-wide tickers and returns it.
+func (i *Iterator) counted(valid bool) bool {
+	if valid {
+		i.found++
+	}
+	return valid
+}
+
+// countedState is counted for the WithLimit seeks.
+func (i *Iterator) countedState(s IterValidityState) IterValidityState {
+	if s == IterValid {
+		i.found++
+	}
+	return s
 }
 
 // seekWithLimit is seek for the WithLimit seeks.
@@ -106,57 +151,57 @@ func (i *Iterator) seekWithLimit(
 // SeekGE is upstream's Iterator.SeekGE.
 func (i *Iterator) SeekGE(key []byte) bool {
 	if i.h == nil {
-		return i.Iterator.SeekGE(key)
+		return i.counted(i.Iterator.SeekGE(key))
 	}
-	return i.seek(false, (*upstream.Iterator).SeekGE, key)
+	return i.counted(i.seek(false, (*upstream.Iterator).SeekGE, key))
 }
 
 // SeekGEWithLimit is upstream's Iterator.SeekGEWithLimit.
 func (i *Iterator) SeekGEWithLimit(key []byte, limit []byte) IterValidityState {
 	if i.h == nil {
-		return i.Iterator.SeekGEWithLimit(key, limit)
+		return i.countedState(i.Iterator.SeekGEWithLimit(key, limit))
 	}
-	return i.seekWithLimit((*upstream.Iterator).SeekGEWithLimit, key, limit)
+	return i.countedState(i.seekWithLimit((*upstream.Iterator).SeekGEWithLimit, key, limit))
 }
 
 // SeekPrefixGE is upstream's Iterator.SeekPrefixGE.
 func (i *Iterator) SeekPrefixGE(key []byte) bool {
 	if i.h == nil {
-		return i.Iterator.SeekPrefixGE(key)
+		return i.counted(i.Iterator.SeekPrefixGE(key))
 	}
-	return i.seek(true, (*upstream.Iterator).SeekPrefixGE, key)
+	return i.counted(i.seek(true, (*upstream.Iterator).SeekPrefixGE, key))
 }
 
 // SeekLT is upstream's Iterator.SeekLT.
 func (i *Iterator) SeekLT(key []byte) bool {
 	if i.h == nil {
-		return i.Iterator.SeekLT(key)
+		return i.counted(i.Iterator.SeekLT(key))
 	}
-	return i.seek(false, (*upstream.Iterator).SeekLT, key)
+	return i.counted(i.seek(false, (*upstream.Iterator).SeekLT, key))
 }
 
 // SeekLTWithLimit is upstream's Iterator.SeekLTWithLimit.
 func (i *Iterator) SeekLTWithLimit(key []byte, limit []byte) IterValidityState {
 	if i.h == nil {
-		return i.Iterator.SeekLTWithLimit(key, limit)
+		return i.countedState(i.Iterator.SeekLTWithLimit(key, limit))
 	}
-	return i.seekWithLimit((*upstream.Iterator).SeekLTWithLimit, key, limit)
+	return i.countedState(i.seekWithLimit((*upstream.Iterator).SeekLTWithLimit, key, limit))
 }
 
 // First is upstream's Iterator.First.
 func (i *Iterator) First() bool {
 	if i.h == nil {
-		return i.Iterator.First()
+		return i.counted(i.Iterator.First())
 	}
-	return i.seek(false, firstOf, nil)
+	return i.counted(i.seek(false, firstOf, nil))
 }
 
 // Last is upstream's Iterator.Last.
 func (i *Iterator) Last() bool {
 	if i.h == nil {
-		return i.Iterator.Last()
+		return i.counted(i.Iterator.Last())
 	}
-	return i.seek(false, lastOf, nil)
+	return i.counted(i.seek(false, lastOf, nil))
 }
 
 func firstOf(it *upstream.Iterator, _ []byte) bool { return it.First() }
@@ -212,13 +257,20 @@ func (i *Iterator) SetOptions(o *IterOptions) {
 	i.Iterator.SetOptions(o)
 }
 
-// Close is upstream's Iterator.Close. The plug-in state goes back to its
-// pool.
+// Close is upstream's Iterator.Close. The iterator's stats are added to the
+// DB-wide tickers (once per iterator, so reads pay nothing for them), and
+// the wrapper and its plug-in state go back to their pools: as with
+// upstream's iterators, no method may be called after Close.
 func (i *Iterator) Close() error {
+	if t := i.totals; t != nil {
+		st := i.Iterator.Stats()
+		t.Add(&st, i.found)
+	}
 	err := i.Iterator.Close()
 	if h := i.h; h != nil {
-		i.h = nil
 		releaseHooks(h)
 	}
+	*i = Iterator{}
+	iterPool.Put(i)
 	return err
 }

@@ -14,7 +14,7 @@ import (
 func TestCloneInheritsBounds(t *testing.T) {
 	for name, plugins := range map[string]Plugins{
 		"none":         {},
-		"statistics":   DefaultPlugins(),
+		"statistics":   Plugins{Statistics: true},
 		"range-filter": {Statistics: true, RangeFilter: &rangefilter.Config{BitsPerKey: 16}},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -6,13 +6,18 @@ import (
 )
 
 // Open opens a DB whose files live in the given directory, with upstream's
-// signature and semantics, and installs DefaultPlugins. opts is not modified.
+// signature and semantics, and with no plug-in (the zero Plugins): it
+// writes what upstream Pebble writes and costs what upstream costs. Tables
+// written earlier with plug-ins on stay readable. Its statistics are the
+// DB-wide tickers (DB.Statistics), which change nothing on disk and cost
+// nothing per read. opts is not modified.
 func Open(dirname string, opts *Options) (*DB, error) {
-	return OpenWithPlugins(dirname, opts, DefaultPlugins())
+	return OpenWithPlugins(dirname, opts, Plugins{})
 }
 
-// OpenWithPlugins is Open with an explicit choice of plug-ins. opts is not
-// modified: the plug-ins are installed on a private copy.
+// OpenWithPlugins is Open with an explicit choice of plug-ins, each of
+// which says in Plugins what it writes to disk and what it costs. opts is
+// not modified: the plug-ins are installed on a private copy.
 func OpenWithPlugins(dirname string, opts *Options, plugins Plugins) (*DB, error) {
 	private := privateOptions(opts)
 	in, err := install(private, plugins)

@@ -28,12 +28,22 @@ import (
 // and any user collectors. install puts them, and the per-level point filter
 // plan, into one set of options, so that opening a DB is one call.
 
-// Plugins selects what pebblerf installs when a DB is opened. The zero value
-// installs nothing, and a DB opened with it behaves, and costs, as upstream
-// Pebble does.
+// Plugins selects what pebblerf installs when a DB is opened. The zero value,
+// which Open uses, installs nothing: a DB opened with it writes the files
+// upstream Pebble writes (same filter block names and bytes, same index
+// shape) and costs what upstream costs. Every field below that is set either
+// changes what is written to disk or costs CPU on reads, and says which.
+// Tables written with a plug-in on stay readable by Open (see Statistics).
 type Plugins struct {
-	// Statistics turns on per-level seek and filter statistics, returned by
-	// DB.Statistics (package seekstats). Off, the wrappers cost a nil check.
+	// Statistics turns on the per-level seek and filter statistics
+	// (package seekstats; DB.Statistics().PerLevel()). On disk: every
+	// table's filter is stored as "pebblerf.tagged.<policy>", which upstream
+	// Pebble does not read (it reads such tables without their filters, so
+	// correctly but slower), and every data block's index entry carries a
+	// table tag. Cost: CPU on every seek and Get (figures in
+	// docs/benchmarks.md). Off, pebblerf still reads the tagged filters, at
+	// no cost per read. The DB-wide tickers of DB.Statistics are kept
+	// either way.
 	Statistics bool
 	// StatisticsConfig tunes them, e.g. exact attribution for tests.
 	StatisticsConfig seekstats.Config
@@ -56,12 +66,6 @@ type Plugins struct {
 	// TableProperties are user table-property collectors in the style of
 	// Pebble v1's TablePropertyCollector, one instance per table written.
 	TableProperties []func() TablePropertyCollector
-}
-
-// DefaultPlugins returns the plug-ins Open installs: statistics only, which
-// change no on-disk format that upstream Pebble cannot read and no result.
-func DefaultPlugins() Plugins {
-	return Plugins{Statistics: true}
 }
 
 // installed is what install set up for one DB; start runs its background
@@ -134,6 +138,9 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 	} else {
 		// Tables written while statistics were on carry tagged filters;
 		// registered after the filter plan so its policies are included.
+		// This adds names to Options.Filters and nothing else: Pebble looks
+		// a table's filter up by name when it opens the table, so neither
+		// what is written nor what a read costs changes.
 		seekstats.RegisterTagReaders(opts)
 	}
 	if in.rangeFilter != nil {

@@ -54,6 +54,9 @@ var (
 type readerHooks struct {
 	stats *seekstats.Statistics // nil: statistics off
 	hooks querybuilder.Hooks
+	// iterTotals sum the stats of the reader's iterators as they close,
+	// for the DB-wide tickers.
+	iterTotals *seekstats.IterTotals
 }
 
 // newReaderHooks returns the hooks of a DB with statistics stats (nil: off)
@@ -108,12 +111,19 @@ type reader interface {
 // newIter opens an iterator of src, which r's wrapper embeds, with r's
 // plug-ins attached.
 func (r *readerHooks) newIter(ctx context.Context, src reader, o *IterOptions) (*Iterator, error) {
+	var it *Iterator
+	var err error
 	if !r.hooks.Enabled() {
-		return wrapIter(src.NewIterWithContext(ctx, o))
+		it, err = wrapIter(src.NewIterWithContext(ctx, o))
+	} else {
+		h := iterHooksPool.Get().(*querybuilder.IterHooks)
+		up, upErr := src.NewIterWithContext(ctx, h.Init(&r.hooks, o, true /* observe */))
+		it, err = wrapHooked(up, upErr, h)
 	}
-	h := iterHooksPool.Get().(*querybuilder.IterHooks)
-	it, err := src.NewIterWithContext(ctx, h.Init(&r.hooks, o, true /* observe */))
-	return wrapHooked(it, err, h)
+	if it != nil {
+		it.totals = r.iterTotals
+	}
+	return it, err
 }
 
 // get is src's Get, with its filter checks reported to the statistics when

@@ -24,7 +24,7 @@ func openStatsDB(t *testing.T, plugins Plugins) *DB {
 
 func TestStatisticsOff(t *testing.T) {
 	db := openStatsDB(t, Plugins{})
-	require.Nil(t, db.Statistics())
+	require.Nil(t, db.Statistics().PerLevel())
 	it, err := db.NewIter(nil)
 	require.NoError(t, err)
 	require.Nil(t, it.h)
@@ -33,14 +33,13 @@ func TestStatisticsOff(t *testing.T) {
 	require.NoError(t, it.Close())
 	// A nil Statistics is usable.
 	require.Zero(t, db.Statistics().Get("rocksdb.number.db.seek"))
-	require.True(t, DefaultPlugins().Statistics)
 }
 
 // TestStatisticsWrappers checks that every way of reading reports to the
 // statistics: iterators of the DB, of clones, of snapshots and of indexed
 // batches, after SetOptions, and Gets through DB, Batch and Snapshot.
 func TestStatisticsWrappers(t *testing.T) {
-	db := openStatsDB(t, DefaultPlugins())
+	db := openStatsDB(t, Plugins{Statistics: true})
 	s := db.Statistics()
 	require.NotNil(t, s)
 

@@ -77,7 +77,7 @@ func openTestDB(t testing.TB, cfg openConfig) *testDB {
 	db, err := pebble.OpenWithPlugins("db", opts, plugins)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
-	return &testDB{t: t, fs: fs, db: db, stats: db.Statistics(), cmp: opts.Comparer}
+	return &testDB{t: t, fs: fs, db: db, stats: db.Statistics().PerLevel(), cmp: opts.Comparer}
 }
 
 type quietLogger struct{}

@@ -83,7 +83,7 @@ func TestCLIErrors(t *testing.T) {
 		{[]string{"-range_filter_bits=16"}, "pebblebench: invalid -range_filter_bits: applies to pebblerf only"},
 		{[]string{"-use_query_builder"}, "pebblebench: invalid -use_query_builder: applies to pebblerf only"},
 		{[]string{"-query_plan=plain"}, "pebblebench: invalid -query_plan: applies to pebblerf only"},
-		{[]string{"-compaction_advisor"}, "pebblebench: invalid -compaction_advisor: applies to pebblerf only"},
+		{[]string{"-compaction_advisor", "-pebblerf_statistics"}, "pebblebench: invalid -compaction_advisor: applies to pebblerf only"},
 		{[]string{"-compaction_advisor_write_budget=0.5"}, "pebblebench: invalid -compaction_advisor_write_budget: applies to pebblerf only"},
 		{[]string{"-pebblerf_statistics=false"}, "pebblebench: invalid -pebblerf_statistics: applies to pebblerf only"},
 		{[]string{"-use_ribbon_filter"}, "pebblebench: invalid -use_ribbon_filter: applies to pebblerf only"},

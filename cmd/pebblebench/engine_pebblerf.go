@@ -10,8 +10,7 @@ import (
 )
 
 // openPebbleRF opens dir with pebblerf's OpenWithPlugins and the plug-ins
-// the flags select (plugins.go): by default its default plug-ins, seek
-// statistics on.
+// the flags select (plugins.go): by default none, as pebblerf's Open.
 func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error) {
 	plugins := c.pebblerfPlugins()
 	stalls := &stallClock{}
@@ -38,20 +37,21 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 		}
 		return e, nil
 	}
-	if plugins.Statistics {
-		a.extra = func() []ticker {
-			sn := db.Statistics().Snapshot()
-			named := sn.Tickers()
-			out := make([]ticker, len(named))
-			for i, t := range named {
-				out[i] = ticker{Name: t.Name, Count: int64(t.Count)}
-			}
-			if plugins.Advisor != nil {
-				out = append(out, ticker{advisorCompactionsTicker, c.advisorCompactions.Load()})
-			}
-			return out
+	// The DB-wide tickers are kept in any case, and the per-level ones with
+	// -pebblerf_statistics.
+	a.extra = func() []ticker {
+		named := db.Statistics().Tickers()
+		out := make([]ticker, len(named))
+		for i, t := range named {
+			out[i] = ticker{Name: t.Name, Count: int64(t.Count)}
 		}
-		a.levelTable = func() string { return db.Statistics().Snapshot().LevelTable() }
+		if plugins.Advisor != nil {
+			out = append(out, ticker{advisorCompactionsTicker, c.advisorCompactions.Load()})
+		}
+		return out
+	}
+	if plugins.Statistics {
+		a.levelTable = func() string { return db.Statistics().PerLevel().Snapshot().LevelTable() }
 	}
 	return a, nil
 }

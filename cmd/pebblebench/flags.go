@@ -188,7 +188,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Float64Var(&c.seekHotFraction, "seek_hot_fraction", 0, "fraction of seekrandom targets drawn from a hot range (-seek_hot_start, -seek_hot_range) instead of all keys")
 	fs.Float64Var(&c.seekHotRange, "seek_hot_range", 0.1, "with -seek_hot_fraction, the hot range as a fraction of the filled key range")
 	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range")
-	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", true, "pebblerf: collect seek statistics (printed by -statistics); false opens it without, as upstream")
+	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", false, "pebblerf: collect per-level seek statistics (printed by -statistics); they tag the tables written and cost CPU per seek.\nOff (the default), pebblerf is opened as pebblerf.Open opens it: no plug-in, as upstream")
 
 	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers from Pebble's metrics) after the benchmarks, per engine")
 	fs.BoolVar(&c.histogram, "histogram", false, "print a latency histogram for each benchmark")

@@ -141,8 +141,8 @@ func (c *config) runsTarget() int {
 
 // pebblerfPlugins is what pebblerf is opened with.
 func (c *config) pebblerfPlugins() pebblerf.Plugins {
-	plugins := pebblerf.DefaultPlugins()
-	plugins.Statistics = c.pebblerfStatistics
+	// As the library's Open: no plug-in unless a flag asks for it.
+	plugins := pebblerf.Plugins{Statistics: c.pebblerfStatistics}
 	if c.rangeFilterBits != 0 {
 		rf := c.rangeFilterConfig()
 		plugins.RangeFilter = &rf

@@ -31,7 +31,7 @@ func stat(r map[string]interface{}, name string) float64 {
 func TestRangeFilterEndToEnd(t *testing.T) {
 	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=5000", "-seed=3",
 		"-key_stride=16", "-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-range_filter_bits=16",
-		"-statistics", "-db="+t.TempDir())
+		"-pebblerf_statistics", "-statistics", "-db="+t.TempDir())
 	pe, rf := requireSameFound(t, runs, "seekrandom")
 	require.Greater(t, pe["found"].(float64), 0.0)
 	// Only the 10% of non-empty targets can be found.
@@ -68,8 +68,8 @@ func TestQueryBuilderEndToEnd(t *testing.T) {
 // find the same keys.
 func TestCompactionStyleEndToEnd(t *testing.T) {
 	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,flush,overwrite,flush,seekrandom,levelstats",
-		"-num=3000", "-seed=5", "-compaction_style=1", "-num_levels=4", "-compaction_advisor", "-statistics",
-		"-db="+t.TempDir())
+		"-num=3000", "-seed=5", "-compaction_style=1", "-num_levels=4", "-compaction_advisor", "-pebblerf_statistics",
+		"-statistics", "-db="+t.TempDir())
 	requireSameFound(t, runs, "seekrandom")
 	require.Contains(t, text, "many-runs (4 runs)")
 	for _, e := range []string{"pebble", "pebblerf"} {
@@ -88,7 +88,7 @@ func TestCompactionStyleEndToEnd(t *testing.T) {
 func TestLSMSampleEndToEnd(t *testing.T) {
 	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandomwhilewriting",
 		"-num=20000", "-duration=1", "-seed=5", "-write_buffer_size=65536", "-compaction_style=1",
-		"-num_levels=4", "-lsm_sample_ms=20", "-compaction_advisor", "-compaction_advisor_interval_ms=50",
+		"-num_levels=4", "-lsm_sample_ms=20", "-compaction_advisor", "-pebblerf_statistics", "-compaction_advisor_interval_ms=50",
 		"-seek_hot_fraction=0.9", "-statistics", "-db="+t.TempDir())
 	for _, e := range []string{"pebble", "pebblerf"} {
 		lsm := runs["seekrandomwhilewriting/"+e][0]["lsm"].(map[string]interface{})
@@ -104,14 +104,19 @@ func TestLSMSampleEndToEnd(t *testing.T) {
 	require.NotContains(t, runs["seekrandomwhilewriting/pebble"][0]["statistics"], "pebblerf.advisor.compactions")
 }
 
-// TestPebbleRFStatisticsOff: without statistics pebblerf has no seek
-// tickers and no level table.
+// TestPebbleRFStatisticsOff: without per-level statistics, by default as
+// with -pebblerf_statistics=false, pebblerf has no per-level seek tickers
+// and no level table, only the DB-wide tickers.
 func TestPebbleRFStatisticsOff(t *testing.T) {
-	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=6",
-		"-pebblerf_statistics=false", "-statistics", "-db="+t.TempDir())
-	_, rf := requireSameFound(t, runs, "seekrandom")
-	require.NotContains(t, rf["statistics"], "rocksdb.number.db.seek")
-	require.NotContains(t, text, "Seek statistics per level")
+	for _, flags := range [][]string{nil, {"-pebblerf_statistics=false"}} {
+		args := append([]string{"-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=6",
+			"-statistics", "-db=" + t.TempDir()}, flags...)
+		runs, text := jsonRuns(t, args...)
+		_, rf := requireSameFound(t, runs, "seekrandom")
+		require.NotContains(t, rf["statistics"], "rocksdb.number.db.seek", "%v", flags)
+		require.Equal(t, rf["reads"], stat(rf, "pebblerf.dbwide.number.db.seek"), "%v", flags)
+		require.NotContains(t, text, "Seek statistics per level", "%v", flags)
+	}
 }
 
 // TestFillSeqOverwriteWindow: fillseq with overwrites of recent keys writes

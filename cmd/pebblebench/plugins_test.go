@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/stretchr/testify/require"
@@ -17,15 +18,16 @@ func TestParsePluginFlags(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(1), c.keyStride)
 	require.False(t, c.seekTargets().bounded())
-	require.True(t, c.pebblerfStatistics, "pebblerf's default plug-ins collect statistics")
+	// By default pebblerf is opened as its Open opens it: no plug-in.
+	require.False(t, c.pebblerfStatistics)
 	p := c.pebblerfPlugins()
-	require.True(t, p.Statistics)
+	require.Equal(t, pebblerf.Plugins{}, p)
 	require.Nil(t, p.RangeFilter)
 	require.Nil(t, p.Shape)
 	require.Nil(t, p.Advisor)
 
 	c, err = parseFlags([]string{"-engine=pebblerf", "-range_filter_bits=16", "-compaction_style=1", "-num_levels=9",
-		"-compaction_advisor", "-use_query_builder", "-query_plan=stepped", "-key_stride=16",
+		"-compaction_advisor", "-pebblerf_statistics", "-use_query_builder", "-query_plan=stepped", "-key_stride=16",
 		"-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-seek_target_range_multiplier=10"}, &bytes.Buffer{})
 	require.NoError(t, err)
 	p = c.pebblerfPlugins()

@@ -1,0 +1,119 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package pebble
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/cputime"
+)
+
+// BenchmarkDefaultPath compares Open with upstream Pebble on identical
+// options (Pebble's Bloom filter, 10 bits per key, an 8-byte prefix) in
+// db_bench's three basic loops: fillrandom (Set, into the memtable),
+// readrandom (Get, half of the keys absent) and seekrandom (a new iterator per SeekPrefixGE, reading
+// the value). The engines take turns in slices of 256 operations over the
+// same keys on one locked OS thread, each charged the thread's CPU time
+// (wall time off Linux). The metric open/upstream is the ratio of the time
+// spent, so below 1 means Open is faster.
+func BenchmarkDefaultPath(b *testing.B) {
+	const n = 100_000
+	ctx := context.Background()
+	lo, hi := benchKey(nil, 0), benchKey(nil, 2*n)
+	opts := func() *Options {
+		o := benchOptions()
+		// fillrandom's flushes pile up in L0, as automatic compactions
+		// are off: no stall.
+		o.L0StopWritesThreshold = 1 << 30
+		return o
+	}
+	up, err := upstream.Open("db", opts())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer up.Close()
+	db, err := Open("db", opts())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	fillBench(b, func(k []byte) error { return up.Set(k, k, nil) }, up.Flush,
+		func() error { return up.Compact(ctx, lo, hi, false) }, n)
+	fillBench(b, func(k []byte) error { return db.Set(k, k, nil) }, db.Flush,
+		func() error { return db.Compact(ctx, lo, hi, false) }, n)
+
+	get := func(g func([]byte) ([]byte, interface{ Close() error }, error)) func(k []byte) {
+		return func(k []byte) {
+			if _, c, err := g(k); err == nil {
+				_ = c.Close()
+			}
+		}
+	}
+	type engineOps struct{ set, get, seek func(k []byte) }
+	engines := [2]engineOps{{
+		set: func(k []byte) { _ = up.Set(k, k, upstream.NoSync) },
+		get: get(func(k []byte) ([]byte, interface{ Close() error }, error) { return up.Get(k) }),
+		seek: func(k []byte) {
+			it, _ := up.NewIter(nil)
+			if it.SeekPrefixGE(k) {
+				_ = it.Value()
+			}
+			_ = it.Close()
+		},
+	}, {
+		set: func(k []byte) { _ = db.Set(k, k, NoSync) },
+		get: get(func(k []byte) ([]byte, interface{ Close() error }, error) { return db.Get(k) }),
+		seek: func(k []byte) {
+			it, _ := db.NewIter(nil)
+			if it.SeekPrefixGE(k) {
+				_ = it.Value()
+			}
+			_ = it.Close()
+		},
+	}}
+	for _, bench := range []struct {
+		name string
+		op   func(e engineOps) func([]byte)
+	}{
+		{"readrandom", func(e engineOps) func([]byte) { return e.get }},
+		{"seekrandom", func(e engineOps) func([]byte) { return e.seek }},
+		// Last, as its keys change what the reads find.
+		{"fillrandom", func(e engineOps) func([]byte) { return e.set }},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			const slice = 256
+			keys := make([][]byte, slice)
+			rng := rand.New(rand.NewPCG(1, 2))
+			var spent [2]time.Duration
+			for done := 0; done < b.N; done += slice {
+				for i := range keys {
+					// Reads: any number, so that about half of them miss.
+					num := uint64(rng.IntN(2 * n))
+					keys[i] = benchKey(keys[i], num)
+				}
+				// Alternate which engine goes first, so that neither
+				// always meets the caches the other warmed.
+				for j := range 2 {
+					e := (j + done/slice) % 2
+					op := bench.op(engines[e])
+					start := cputime.Thread()
+					for _, k := range keys {
+						op(k)
+					}
+					spent[e] += cputime.Thread() - start
+				}
+			}
+			ops := float64((b.N + slice - 1) / slice * slice)
+			b.ReportMetric(float64(spent[0].Nanoseconds())/ops, "upstream-"+cputime.ClockName+"-ns/op")
+			b.ReportMetric(float64(spent[1].Nanoseconds())/ops, "open-"+cputime.ClockName+"-ns/op")
+			b.ReportMetric(float64(spent[1])/float64(spent[0]), "open/upstream")
+		})
+	}
+}

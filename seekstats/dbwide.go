@@ -1,0 +1,194 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// DB-wide tickers are what can be said about a DB's reads without changing
+// anything on disk or in the read path: they are derived from Pebble's own
+// Metrics (which Pebble keeps whatever pebblerf does) and from the
+// IteratorStats every Pebble iterator keeps, summed when the iterator is
+// closed. They cost a few atomic additions per iterator, none per read, so
+// they are kept even when the per-level statistics are off.
+//
+// They are totals over the whole DB: no level, no table. Their names carry
+// the prefix "pebblerf.dbwide." so that they are never mistaken for the
+// per-level statistics' tickers of similar meaning (RocksDB's
+// rocksdb.bloom.filter.useful, for example, counts Gets only, while Pebble's
+// filter metrics count Gets and prefix seeks alike).
+
+// dbWideTicker is one DB-wide ticker.
+type dbWideTicker int8
+
+const (
+	// dbWideFilterUseful is Metrics.Filter.Hits: table filter checks (by Get
+	// and SeekPrefixGE, at every level where the reader consults filters)
+	// that ruled the table out, so that none of its data blocks was read.
+	dbWideFilterUseful dbWideTicker = iota
+	// dbWideFilterPositive is Metrics.Filter.Misses: filter checks that did
+	// not rule the table out. Metrics cannot tell true from false positives.
+	dbWideFilterPositive
+	// dbWideBlockCacheHit and dbWideBlockCacheMiss are Metrics.BlockCache's
+	// hits and misses, over every block kind. They are the cache's, so they
+	// include other DBs' reads when several DBs share one Cache.
+	dbWideBlockCacheHit
+	dbWideBlockCacheMiss
+	// dbWideSeek counts the seeks of closed iterators: SeekGE, SeekPrefixGE,
+	// SeekLT, their WithLimit forms, First and Last (IteratorStats'
+	// ForwardSeekCount and ReverseSeekCount of interface calls), as
+	// RocksDB's rocksdb.number.db.seek does.
+	dbWideSeek
+	// dbWideSeekFound counts those of them that left the iterator valid.
+	dbWideSeekFound
+	// dbWideNext and dbWidePrev count the steps of closed iterators.
+	dbWideNext
+	dbWidePrev
+	// dbWideIterBlockBytes is the bytes of the blocks closed iterators
+	// loaded (index, data and filter blocks, compressed size), and
+	// dbWideIterBlockBytesRead the part of them that was not in the block
+	// cache and was read from storage.
+	dbWideIterBlockBytes
+	dbWideIterBlockBytesRead
+	numDBWideTickers
+)
+
+var dbWideNames = [numDBWideTickers]string{
+	dbWideFilterUseful:       "pebblerf.dbwide.filter.useful",
+	dbWideFilterPositive:     "pebblerf.dbwide.filter.positive",
+	dbWideBlockCacheHit:      "pebblerf.dbwide.block.cache.hit",
+	dbWideBlockCacheMiss:     "pebblerf.dbwide.block.cache.miss",
+	dbWideSeek:               "pebblerf.dbwide.number.db.seek",
+	dbWideSeekFound:          "pebblerf.dbwide.number.db.seek.found",
+	dbWideNext:               "pebblerf.dbwide.number.db.next",
+	dbWidePrev:               "pebblerf.dbwide.number.db.prev",
+	dbWideIterBlockBytes:     "pebblerf.dbwide.iter.block.bytes",
+	dbWideIterBlockBytesRead: "pebblerf.dbwide.iter.block.bytes.read",
+}
+
+// IterTotals are the sums of closed iterators' IteratorStats. The zero
+// value is ready; Add is safe for concurrent use.
+type IterTotals struct {
+	// c holds the iterator tickers, from dbWideSeek on, on one cache line
+	// of their own (between the paddings), so that closing an iterator
+	// touches one line.
+	_ [64]byte
+	c [numDBWideTickers - dbWideSeek]atomic.Uint64
+	_ [64]byte
+}
+
+// counter returns the counter of iterator ticker k.
+func (t *IterTotals) counter(k dbWideTicker) *atomic.Uint64 { return &t.c[k-dbWideSeek] }
+
+// Add adds one closed iterator's stats, and the number of its seeks that
+// left it valid (which IteratorStats does not record). Zero counts are
+// skipped, so an iterator costs one atomic addition per non-zero figure.
+func (t *IterTotals) Add(st *pebble.IteratorStats, found int) {
+	add := func(k dbWideTicker, n uint64) {
+		if n != 0 {
+			t.counter(k).Add(n)
+		}
+	}
+	add(dbWideSeek, uint64(st.ForwardSeekCount[pebble.InterfaceCall]+st.ReverseSeekCount[pebble.InterfaceCall]))
+	add(dbWideSeekFound, uint64(found))
+	add(dbWideNext, uint64(st.ForwardStepCount[pebble.InterfaceCall]))
+	add(dbWidePrev, uint64(st.ReverseStepCount[pebble.InterfaceCall]))
+	in := &st.InternalStats
+	add(dbWideIterBlockBytes, in.BlockBytes)
+	add(dbWideIterBlockBytesRead, in.BlockBytes-min(in.BlockBytesInCache, in.BlockBytes))
+}
+
+// DBWide are one DB's DB-wide tickers (see above), since it was opened or
+// since the last Reset. All methods are safe for concurrent use.
+type DBWide struct {
+	metrics func() *pebble.Metrics
+	iters   IterTotals
+	// base is each ticker's value at the last Pop or Reset.
+	base [numDBWideTickers]atomic.Uint64
+}
+
+// NewDBWide returns DB-wide tickers that read Pebble's metrics through
+// metrics (a DB's Metrics method) and the iterator totals of Iterators.
+func NewDBWide(metrics func() *pebble.Metrics) *DBWide {
+	return &DBWide{metrics: metrics}
+}
+
+// Iterators returns the totals the DB's iterators add to when closed.
+func (w *DBWide) Iterators() *IterTotals { return &w.iters }
+
+// load returns every ticker's value since the DB was opened, reading
+// Pebble's metrics once.
+func (w *DBWide) load() [numDBWideTickers]uint64 {
+	var v [numDBWideTickers]uint64
+	for k := dbWideSeek; k < numDBWideTickers; k++ {
+		v[k] = w.iters.counter(k).Load()
+	}
+	if m := w.metrics(); m != nil {
+		v[dbWideFilterUseful] = uint64(m.Filter.Hits)
+		v[dbWideFilterPositive] = uint64(m.Filter.Misses)
+		v[dbWideBlockCacheHit] = uint64(m.BlockCache.Hits)
+		v[dbWideBlockCacheMiss] = uint64(m.BlockCache.Misses)
+	}
+	return v
+}
+
+// Tickers returns every DB-wide ticker by name, zero or not.
+func (w *DBWide) Tickers() []NamedCount {
+	v := w.load()
+	out := make([]NamedCount, numDBWideTickers)
+	for k := range v {
+		out[k] = NamedCount{Name: dbWideNames[k], Count: v[k] - w.base[k].Load()}
+	}
+	return out
+}
+
+// Get returns the named DB-wide ticker, and whether name is one.
+func (w *DBWide) Get(name string) (uint64, bool) {
+	return w.read(name, false)
+}
+
+// Pop is Get, and resets the ticker to zero.
+func (w *DBWide) Pop(name string) (uint64, bool) {
+	return w.read(name, true)
+}
+
+func (w *DBWide) read(name string, pop bool) (uint64, bool) {
+	for k := range dbWideNames {
+		if dbWideNames[k] != name {
+			continue
+		}
+		now := w.load()[k]
+		base := w.base[k].Load()
+		if pop {
+			w.base[k].Store(now)
+		}
+		return now - base, true
+	}
+	return 0, false
+}
+
+// Reset sets every DB-wide ticker to zero.
+func (w *DBWide) Reset() {
+	v := w.load()
+	for k := range v {
+		w.base[k].Store(v[k])
+	}
+}
+
+// String prints the non-zero DB-wide tickers in db_bench's format, under a
+// heading that says what they are.
+func (w *DBWide) String() string {
+	var b strings.Builder
+	b.WriteString("DB-wide (whole DB, since open or reset):\n")
+	for _, t := range w.Tickers() {
+		if t.Count != 0 {
+			fmt.Fprintf(&b, "%s COUNT : %d\n", t.Name, t.Count)
+		}
+	}
+	return b.String()
+}
