@@ -137,9 +137,9 @@ var scenarios = []*scenario{
 		short: "RocksDB's seek-statistics test plan, with the per-level table",
 		models: "the test plan of RocksDB's seek and prefix-filter statistics change at this machine's scale: " +
 			"fillrandom with no compaction (FIFO there), then prefix seeks with one Next over 8-byte prefixes and 8-bit filters",
-		plugins: "seek statistics (pebblerf's default), printed per level with -statistics; pebblerf's Bloom filter on prefixes",
+		plugins: "per-level seek statistics (-pebblerf_statistics), printed per level with -statistics; pebblerf's Bloom filter on prefixes",
 		common: []string{"-engine=both", "-seed=43", "-num=1000000", "-bloom_bits=8", "-compaction_style=3",
-			"-prefix_size=8", "-write_buffer_size=30000000"},
+			"-prefix_size=8", "-write_buffer_size=30000000", "-pebblerf_statistics"},
 		phases: []phase{
 			{"build", []string{"-benchmarks=fillrandom,levelstats", "-disable_wal"}},
 			{"read", []string{"-use_existing_db", "-benchmarks=seekrandom", "-seek_nexts=1", "-reads=200000", "-statistics"}},
