@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
-// TestMVCCTimeBound runs MVCC-key sequences with every plug-in on, under
+// TestMVCCTimeBound runs MVCC-key sequences with the filter plug-ins on (and
+// on every other run the shape profile and the advisor), under
 // each way pebblerf's iterators read, so that time-bound iterators (a
 // caller's time-interval PointKeyFilters entry and SkipPoint) meet the
 // range filter and the planner on every run, not only when the random
@@ -32,6 +35,12 @@ func TestMVCCTimeBound(t *testing.T) {
 				Filters:     &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 1, L6Filters: true},
 				RangeFilter: &rangefilter.Config{BitsPerKey: 8},
 			},
+		}
+		if i%2 == 1 {
+			// The shape profile and the advisor over MVCC keys.
+			cfg.Plugins.Shape = &compactionext.ManyRuns{Runs: 3, MinInterval: time.Millisecond}
+			cfg.Plugins.Advisor = &compactionext.AdvisorConfig{MinInterval: time.Millisecond, MinWaste: 1,
+				MinRuns: 2, WriteBudget: -1}
 		}
 		ops := Generate(cfg, n)
 		for _, o := range ops {
