@@ -17,7 +17,9 @@ import (
 //     each of the -num roach keys at wall time (r+1)s, in key order, plus a
 //     quarter of the lock table's keys, and flushes. With no compactions
 //     (-compaction_style=3) each round is at least one L0 sublevel: the
-//     shape CockroachDB's L0 has under a write burst.
+//     shape CockroachDB's L0 has under a write burst. With
+//     -mvcc_compact_rounds=N it compacts the DB after round N, so that the
+//     older versions lie in L6 below the sublevels.
 //   - mvccget reads a roach key's newest version at or below a read
 //     timestamp, as CockroachDB's point gets do: SeekPrefixGE to the key at
 //     the timestamp, on a reused iterator (with -use_l6_filters it asks for
@@ -73,7 +75,7 @@ func (c *config) validateMVCC(specs []benchSpec) error {
 				return badFlag("benchmarks", "%s needs -key_format=mvcc", s.name)
 			}
 		}
-		for _, name := range []string{"versions_per_key", "mvcc_scan_keys"} {
+		for _, name := range []string{"versions_per_key", "mvcc_scan_keys", "mvcc_compact_rounds"} {
 			if c.given[name] {
 				return badFlag(name, "has no effect without -key_format=mvcc")
 			}
@@ -88,6 +90,9 @@ func (c *config) validateMVCC(specs []benchSpec) error {
 	}
 	if c.versionsPerKey < 1 {
 		return badFlag("versions_per_key", "%d must be at least 1", c.versionsPerKey)
+	}
+	if c.mvccCompactRounds < 0 || c.mvccCompactRounds > c.versionsPerKey {
+		return badFlag("mvcc_compact_rounds", "%d must be in [0, versions_per_key=%d]", c.mvccCompactRounds, c.versionsPerKey)
 	}
 	if c.mvccScanKeys < 1 {
 		return badFlag("mvcc_scan_keys", "%d must be at least 1", c.mvccScanKeys)
@@ -146,10 +151,20 @@ func fillMVCC(r *run, w *worker) error {
 			if err := r.db.Flush(); err != nil {
 				return err
 			}
+			if round+1 == c.mvccCompactRounds {
+				if err := r.db.Compact(nil, mvccKeySpaceEnd(c)); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	err := b.Commit(upstream.NoSync)
 	return errors.CombineErrors(err, b.Close())
+}
+
+// mvccKeySpaceEnd is an engine key above every key fillmvcc writes.
+func mvccKeySpaceEnd(c *config) []byte {
+	return mvccKey(nil, bytes.Repeat([]byte{0xff}, len(mvccTablePrefix)+c.keySize+1), 0)
 }
 
 // readTimestamp draws a read timestamp between two rounds, so that it sees
