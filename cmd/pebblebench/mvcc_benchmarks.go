@@ -55,6 +55,15 @@ func init() {
 		b.name = name
 		benchmarks[name] = b
 	}
+	for name, help := range map[string]string{
+		"fillmvcc":      "-key_format=mvcc: write -versions_per_key flushed rounds of versions of -num keys, and lock keys",
+		"mvccget":       "-key_format=mvcc: newest version at or below a read timestamp (SeekPrefixGE)",
+		"mvccscan":      "-key_format=mvcc: the visible versions of -mvcc_scan_keys keys",
+		"locktablescan": "-key_format=mvcc: lock-table span checks over -mvcc_scan_keys keys, almost all empty",
+		"mvcctimebound": "-key_format=mvcc: scans of one round's versions with a time-interval filter",
+	} {
+		benchmarkHelp[name] = help
+	}
 }
 
 // mvccBenchmark reports whether the named benchmark needs -key_format=mvcc.
