@@ -125,15 +125,7 @@ type iterator interface {
 
 func pebblerfStore(db *pebble.DB) store {
 	return store{
-		apply: func(kvs [][2][]byte) error {
-			b := db.NewBatch()
-			for _, kv := range kvs {
-				if err := b.Set(kv[0], kv[1], nil); err != nil {
-					return err
-				}
-			}
-			return b.Commit(pebble.NoSync)
-		},
+		apply:   applier(func() *pebble.Batch { return db.NewBatch() }),
 		flush:   db.Flush,
 		newIter: func(o *pebble.IterOptions) (iterator, error) { return db.NewIter(o) },
 		close:   db.Close,
@@ -142,18 +134,26 @@ func pebblerfStore(db *pebble.DB) store {
 
 func upstreamStore(db *upstream.DB) store {
 	return store{
-		apply: func(kvs [][2][]byte) error {
-			b := db.NewBatch()
-			for _, kv := range kvs {
-				if err := b.Set(kv[0], kv[1], nil); err != nil {
-					return err
-				}
-			}
-			return b.Commit(upstream.NoSync)
-		},
+		apply:   applier(func() *upstream.Batch { return db.NewBatch() }),
 		flush:   db.Flush,
 		newIter: func(o *pebble.IterOptions) (iterator, error) { return db.NewIter(o) },
 		close:   db.Close,
+	}
+}
+
+// applier returns a store's apply for a DB whose batches newBatch makes.
+func applier[B interface {
+	Set(key, value []byte, o *pebble.WriteOptions) error
+	Commit(o *pebble.WriteOptions) error
+}](newBatch func() B) func(kvs [][2][]byte) error {
+	return func(kvs [][2][]byte) error {
+		b := newBatch()
+		for _, kv := range kvs {
+			if err := b.Set(kv[0], kv[1], nil); err != nil {
+				return err
+			}
+		}
+		return b.Commit(pebble.NoSync)
 	}
 }
 
