@@ -51,6 +51,7 @@ type engine interface {
 
 // iterator is the part of Pebble's *Iterator the benchmarks use.
 type iterator interface {
+	First() bool
 	SeekGE(key []byte) bool
 	SeekPrefixGE(key []byte) bool
 	SetBounds(lower, upper []byte)

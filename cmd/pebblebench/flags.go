@@ -62,6 +62,13 @@ type config struct {
 	emptyRangeFraction        float64
 	seekTargetRangeMultiplier int64
 	fillSeqOverwriteWindow    int64
+	// keyFormat, versionsPerKey, mvccScanKeys and mvccCompactRounds are
+	// -key_format, -versions_per_key, -mvcc_scan_keys and
+	// -mvcc_compact_rounds (mvcc_keys.go).
+	keyFormat         string
+	versionsPerKey    int
+	mvccScanKeys      int
+	mvccCompactRounds int
 
 	rangeFilterBits    float64
 	useQueryBuilder    bool
@@ -173,6 +180,10 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Int64Var(&c.seekTargetRangeMultiplier, "seek_target_range_multiplier", 1, "seekrandom draws targets from this many times the filled key range (those past it find nothing)")
 	fs.Int64Var(&c.fillSeqOverwriteWindow, "fillseq_overwrite_window", 0, "if nonzero, fillseq follows each new key with an overwrite of one of the last this many,\nso successive flushes overlap a little and form staggered sorted runs")
 
+	fs.StringVar(&c.keyFormat, "key_format", keyFormatDBBench, "dbbench (db_bench's keys) or mvcc: CockroachDB engine keys with MVCC timestamps, written by fillmvcc and read by\nmvccget, mvccscan, locktablescan and mvcctimebound, with CockroachDB's Pebble options on both engines")
+	fs.IntVar(&c.versionsPerKey, "versions_per_key", 4, "with -key_format=mvcc, the versions (rounds, each flushed) fillmvcc writes of every key")
+	fs.IntVar(&c.mvccCompactRounds, "mvcc_compact_rounds", 0, "with -key_format=mvcc, fillmvcc compacts the whole DB after this many rounds (0: never), so that\nthe older versions lie in L6 and the later rounds in L0 sublevels above them")
+	fs.IntVar(&c.mvccScanKeys, "mvcc_scan_keys", 10, "with -key_format=mvcc, the roach keys a scan of mvccscan, locktablescan or mvcctimebound spans")
 	fs.Float64Var(&c.rangeFilterBits, "range_filter_bits", 0, "pebblerf: bits per key of per-table range filters (4 to 40), which let bounded seeks skip tables; 0 = off")
 	fs.BoolVar(&c.useQueryBuilder, "use_query_builder", false, "pebblerf: seekrandom seeks through planned range queries (DB.NewRangeQuery); upstream keeps plain iterators")
 	fs.StringVar(&c.queryPlan, "query_plan", "auto", "pebblerf, with -use_query_builder: the plan of every query: auto, plain, stepped or prefix")
@@ -324,6 +335,9 @@ func (c *config) validate() error {
 	}
 	specs, err := parseBenchmarkList(c.benchmarks)
 	if err != nil {
+		return err
+	}
+	if err := c.validateMVCC(specs); err != nil {
 		return err
 	}
 	seeks := false

@@ -106,7 +106,8 @@ func checkHoldsKeys(s *engineState) error {
 	it, err := s.db.NewIter(nil)
 	empty := false
 	if err == nil {
-		empty = !it.SeekGE(nil)
+		// First, not SeekGE(nil): an empty key is not a valid MVCC key.
+		empty = !it.First()
 		err = errors.CombineErrors(it.Error(), it.Close())
 	}
 	if err = errors.CombineErrors(err, s.close()); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/pebble/v2/sstable"
 )
 
@@ -39,6 +40,9 @@ func compressionByName(name string) (*sstable.CompressionProfile, error) {
 // name is stored in the DB and Split changes what the filters hold: a DB
 // written with one prefix length must not be opened with another.
 func (c *config) comparer() *upstream.Comparer {
+	if c.keyFormat == keyFormatMVCC {
+		return &cockroachkvs.Comparer
+	}
 	if c.prefixSize == 0 {
 		return upstream.DefaultComparer
 	}
@@ -67,6 +71,9 @@ func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Op
 	}
 	for i := range o.Levels {
 		o.Levels[i].Compression = func() *sstable.CompressionProfile { return profile }
+	}
+	if c.keyFormat == keyFormatMVCC {
+		applyCockroachOptions(o)
 	}
 	if err := c.applyFilters(engineName, o); err != nil {
 		return nil, err

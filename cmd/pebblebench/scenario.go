@@ -163,6 +163,37 @@ var scenarios = []*scenario{
 		demo:    []string{"-duration=5"},
 		verdict: seekVerdict("speedb-seed", "on seeks while writing, targets from 10x the range"),
 	},
+	{
+		name:  "cockroach-locktable",
+		short: "range filters on CockroachDB's lock-table checks over 10 L0 sublevels",
+		models: "a CockroachDB-style store after a write burst: MVCC keys with CockroachDB's Pebble options, 10 rounds of versions " +
+			"with a few lock-table keys each, every round a flushed L0 sublevel (no compactions), a cache smaller than the data; " +
+			"read by the lock-table span checks that precede KV reads, almost all of them empty",
+		plugins: "range filters (16 bits/key) on pebblerf; its statistics off, so the ratio measures the filters alone",
+		common:  cockroachCommon("-range_filter_bits=16", "-pebblerf_statistics=false"),
+		phases: []phase{
+			{"build", []string{"-benchmarks=fillmvcc,levelstats"}},
+			{"read", []string{"-use_existing_db", "-benchmarks=locktablescan[X3]", "-reads=20000"}},
+		},
+		demo:    []string{"-num=50000", "-reads=5000"},
+		verdict: seekVerdict("cockroach-locktable", "on lock-table span checks, almost all empty", "locktablescan"),
+	},
+	{
+		name:  "cockroach-mvcc",
+		short: "CockroachDB's point gets (half absent), MVCC scans and time-bound scans with every plug-in",
+		models: "the same store with its 2 oldest rounds compacted into L6 below 8 L0 sublevels, read by point gets " +
+			"(SeekPrefixGE at a read timestamp, half the keys absent), short MVCC scans and time-bound scans of one round",
+		plugins: "pebblerf's point filters (Bloom on L0, Ribbon below, Bloom(10)'s false-positive rate), range filters (16 bits/key) " +
+			"and statistics, against upstream's Bloom(10) on every level; L6 filters on both",
+		common: cockroachCommon("-range_filter_bits=16", "-use_ribbon_filter", "-bloom_before_level=0", "-mvcc_compact_rounds=2"),
+		phases: []phase{
+			{"build", []string{"-benchmarks=fillmvcc,levelstats"}},
+			{"read", []string{"-use_existing_db", "-benchmarks=mvccget[X3],mvccscan[X3],mvcctimebound[X3]", "-reads=20000",
+				"-missing_fraction=0.5", "-statistics"}},
+		},
+		demo:    []string{"-num=50000", "-reads=5000"},
+		verdict: cockroachMVCCVerdict,
+	},
 }
 
 func init() {
@@ -646,14 +677,21 @@ func noComparison(name string) verdict {
 		line: name + ": no comparison: only one engine ran (use -engine=both)"}
 }
 
-// seekVerdict judges a seek scenario by seekrandom's (or
-// seekrandomwhilewriting's) ops/sec and the block bytes its seeks loaded.
-func seekVerdict(name, what string) func([]*phaseResult) verdict {
+// seekVerdict judges a seek scenario by the ops/sec of the first of benches
+// that ran (seekrandom or seekrandomwhilewriting if none is named) and the
+// block bytes its seeks loaded.
+func seekVerdict(name, what string, benches ...string) func([]*phaseResult) verdict {
+	if len(benches) == 0 {
+		benches = []string{"seekrandom", "seekrandomwhilewriting"}
+	}
 	return func(rs []*phaseResult) verdict {
 		p := lastPhase(rs)
-		bench := "seekrandom"
-		if len(p.byEngine(bench, enginePebbleRF)) == 0 {
-			bench = "seekrandomwhilewriting"
+		bench := benches[0]
+		for _, b := range benches {
+			if len(p.byEngine(b, enginePebbleRF)) > 0 {
+				bench = b
+				break
+			}
 		}
 		ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, seekBlockBytesTicker)
 		if math.IsNaN(ops.median) {

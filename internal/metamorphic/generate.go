@@ -244,7 +244,7 @@ func (g *generator) iterOp() {
 		}
 		lower, upper := g.optionalSpan()
 		g.iters[id] = source
-		g.emit("iter.new", id, lower, upper, source)
+		g.emit("iter.new", append([]string{id, lower, upper, source}, g.timeBound()...)...)
 		return
 	}
 	id := ids[g.rng.IntN(len(ids))]
@@ -256,7 +256,7 @@ func (g *generator) iterOp() {
 	case r < 2:
 		lower, upper := g.optionalSpan()
 		g.positioned[id] = false
-		g.emit("iter.setoptions", id, lower, upper)
+		g.emit("iter.setoptions", append([]string{id, lower, upper}, g.timeBound()...)...)
 	case r < 3:
 		g.emit("iter.close", id)
 		delete(g.iters, id)
@@ -273,6 +273,17 @@ func (g *generator) iterOp() {
 			g.emit("iter.op", id, move)
 		}
 	}
+}
+
+// timeBound returns the optional TIMEBOUND argument of a new iterator or
+// SetOptions: for MVCC keys, a third of the iterators are time-bound.
+func (g *generator) timeBound() []string {
+	if g.keys.kind != MVCC || g.rng.IntN(3) > 0 {
+		return nil
+	}
+	lo := 1 + g.rng.IntN(maxWallTime)
+	hi := lo + g.rng.IntN(maxWallTime+1-lo)
+	return []string{fmt.Sprintf("%d-%d", lo, hi)}
 }
 
 func (g *generator) ingestOp() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/pebble/v2/sstable"
@@ -59,7 +60,7 @@ func (s keySpace) key(rng *rand.Rand) []byte {
 			// A bare key: no version, sorts before its versions.
 			return cockroachkvs.EncodeMVCCKey(nil, roach, 0, 0)
 		}
-		return cockroachkvs.EncodeMVCCKey(nil, roach, uint64(1+rng.IntN(5)), 0)
+		return cockroachkvs.EncodeMVCCKey(nil, roach, uint64(1+rng.IntN(maxWallTime)), 0)
 	case SharedPrefix:
 		tail := make([]byte, 1+i%3)
 		for j := range tail {
@@ -76,11 +77,35 @@ func (s keySpace) key(rng *rand.Rand) []byte {
 	}
 }
 
-// apply sets the comparer and key schema a key kind needs.
+// maxWallTime is the newest wall time an MVCC key version has.
+const maxWallTime = 5
+
+// apply sets the comparer and key schema a key kind needs; MVCC keys also
+// get CockroachDB's MVCC time-interval block-property collector, which
+// time-bound iterators read.
 func (s keySpace) apply(opts *pebble.Options) {
 	if s.kind == MVCC {
 		opts.Comparer = &cockroachkvs.Comparer
 		opts.KeySchema = cockroachkvs.KeySchema.Name
 		opts.KeySchemas = sstable.MakeKeySchemas(&cockroachkvs.KeySchema)
+		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, cockroachkvs.BlockPropertyCollectors...)
+	}
+}
+
+// setTimeBound makes o a time-bound iterator over the wall times of spec
+// ("MIN-MAX", inclusive), as CockroachDB's incremental iterators are: the
+// time-interval filter skips tables and blocks with no version in the
+// interval, and SkipPoint hides the versions outside it (and bare keys) in
+// the blocks that are read. Together they make the result independent of
+// how keys are laid out in tables, so two engines must agree on it exactly.
+func setTimeBound(o *pebble.IterOptions, spec string) {
+	var lo, hi uint64
+	if _, err := fmt.Sscanf(spec, "%d-%d", &lo, &hi); err != nil {
+		panic(errors.AssertionFailedf("bad time bound %q", spec))
+	}
+	o.PointKeyFilters = append(o.PointKeyFilters, cockroachkvs.NewMVCCTimeIntervalFilter(lo, hi))
+	o.SkipPoint = func(k []byte) bool {
+		wall, _, err := cockroachkvs.DecodeMVCCTimestampSuffix(k[cockroachkvs.Split(k):])
+		return err != nil || wall < lo || wall > hi
 	}
 }

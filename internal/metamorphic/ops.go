@@ -18,9 +18,15 @@ import (
 //	batch.new [indexed] | batch.set K V | batch.delete K | batch.delrange S E
 //	batch.merge K V | batch.get K | batch.commit | batch.close
 //	snap.new ID | snap.get ID K | snap.close ID
-//	iter.new ID LOWER UPPER SOURCE   (LOWER/UPPER "" = none; SOURCE db|batch|snapID)
+//	iter.new ID LOWER UPPER SOURCE [TIMEBOUND]   (LOWER/UPPER "" = none; SOURCE db|batch|snapID)
 //	iter.op ID seekge K | seeklt K | seekprefixge K | first | last | next | prev | nextprefix
-//	iter.setbounds ID LOWER UPPER | iter.setoptions ID LOWER UPPER | iter.close ID
+//	iter.setbounds ID LOWER UPPER | iter.setoptions ID LOWER UPPER [TIMEBOUND] | iter.close ID
+//
+// TIMEBOUND ("MIN-MAX", MVCC keys only) makes a time-bound iterator, as an
+// incremental backup in CockroachDB opens one: it sees only the versions
+// with wall times in [MIN, MAX], through the caller's own PointKeyFilters
+// entry (cockroachkvs.NewMVCCTimeIntervalFilter) and SkipPoint.
+//
 //	flush | compact START END | ingest K1 V1 [K2 V2 ...] | reopen
 type op struct {
 	name string

@@ -134,7 +134,7 @@ func (r *runner) exec(o op) string {
 		delete(r.snaps, a[0])
 		return errText(err)
 	case "iter.new":
-		return r.newIter(a[0], a[1], a[2], a[3])
+		return r.newIter(a[0], a[3], iterOptions(a[1], a[2], a[4:]))
 	case "iter.op":
 		return r.iterOp(r.iters[a[0]], a[1], a[2:])
 	case "iter.setbounds":
@@ -143,7 +143,7 @@ func (r *runner) exec(o op) string {
 		return "ok"
 	case "iter.setoptions":
 		it := r.iters[a[0]]
-		it.SetOptions(&pebble.IterOptions{LowerBound: bound(a[1]), UpperBound: bound(a[2])})
+		it.SetOptions(iterOptions(a[1], a[2], a[3:]))
 		return "ok"
 	case "iter.close":
 		err := r.iters[a[0]].Close()
@@ -177,7 +177,17 @@ func renderGet(v []byte, err error) string {
 	return fmt.Sprintf("%q", v)
 }
 
-func (r *runner) newIter(id, lower, upper, source string) string {
+// iterOptions returns an iterator's options: its bounds and, if timeBound
+// holds a TIMEBOUND argument, a time bound (see timeBound).
+func iterOptions(lower, upper string, timeBound []string) *pebble.IterOptions {
+	o := &pebble.IterOptions{LowerBound: bound(lower), UpperBound: bound(upper)}
+	if len(timeBound) > 0 {
+		setTimeBound(o, timeBound[0])
+	}
+	return o
+}
+
+func (r *runner) newIter(id, source string, o *pebble.IterOptions) string {
 	var src anyReader
 	switch source {
 	case "db":
@@ -186,7 +196,7 @@ func (r *runner) newIter(id, lower, upper, source string) string {
 	default:
 		src = r.snaps[source]
 	}
-	it, err := r.e.newIter(src, &pebble.IterOptions{LowerBound: bound(lower), UpperBound: bound(upper)})
+	it, err := r.e.newIter(src, o)
 	if err != nil {
 		return errText(err)
 	}

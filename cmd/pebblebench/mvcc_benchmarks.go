@@ -1,0 +1,346 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"bytes"
+
+	"github.com/cockroachdb/errors"
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/cockroachkvs"
+)
+
+// The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
+// layer makes (mvcc_keys.go has the keys and options).
+//
+//   - fillmvcc writes -versions_per_key rounds; round r writes a version of
+//     each of the -num roach keys at wall time (r+1)s, in key order, plus a
+//     quarter of the lock table's keys, and flushes. With no compactions
+//     (-compaction_style=3) each round is at least one L0 sublevel: the
+//     shape CockroachDB's L0 has under a write burst. With
+//     -mvcc_compact_rounds=N it compacts the DB after round N, so that the
+//     older versions lie in L6 below the sublevels.
+//   - mvccget reads a roach key's newest version at or below a read
+//     timestamp, as CockroachDB's point gets do: SeekPrefixGE to the key at
+//     the timestamp, on a reused iterator (with -use_l6_filters it asks for
+//     L6 filters). -missing_fraction of the keys are absent.
+//   - mvccscan scans -mvcc_scan_keys roach keys from a random one, returning
+//     each key's version visible at a read timestamp: on a key newer than
+//     the timestamp it seeks to the key at the timestamp, and after a
+//     visible version it moves to the next roach key with NextPrefix.
+//   - locktablescan checks the lock table over the span of -mvcc_scan_keys
+//     roach keys, as a KV read does before it reads: a bounded scan, which
+//     is almost always empty ("found" counts the spans holding a lock).
+//   - mvcctimebound scans -mvcc_scan_keys roach keys for the versions of one
+//     round, as an incremental backup does: a time-interval block-property
+//     filter (cockroachkvs.NewMVCCTimeIntervalFilter) skips tables and
+//     blocks with no version in the interval, and SkipPoint hides the rest.
+//
+// The scans use -use_query_builder as seekrandom does, and add the block
+// bytes their iterators read to the run's figures. Read timestamps and
+// intervals are drawn per operation from the rounds fillmvcc wrote.
+func init() {
+	for name, b := range map[string]*benchmark{
+		"fillmvcc": {fresh: true, writes: true, singleThread: true, ignoresDuration: true,
+			showBytes: always, opKind: "write", limit: fillMVCCOps, loop: fillMVCC},
+		"mvccget": {reads: true, showFound: true, showBytes: always, opKind: "read",
+			limit: readOps, loop: mvccGet},
+		"mvccscan": {reads: true, showFound: true, showBytes: always, opKind: "seek",
+			limit: readOps, loop: mvccScan},
+		"locktablescan": {reads: true, showFound: true, showBytes: never, opKind: "seek",
+			limit: readOps, loop: lockTableScan},
+		"mvcctimebound": {reads: true, showFound: true, showBytes: always, opKind: "seek",
+			limit: readOps, loop: mvccTimeBound},
+	} {
+		b.name = name
+		benchmarks[name] = b
+	}
+	for name, help := range map[string]string{
+		"fillmvcc":      "-key_format=mvcc: write -versions_per_key flushed rounds of versions of -num keys, and lock keys",
+		"mvccget":       "-key_format=mvcc: newest version at or below a read timestamp (SeekPrefixGE)",
+		"mvccscan":      "-key_format=mvcc: the visible versions of -mvcc_scan_keys keys",
+		"locktablescan": "-key_format=mvcc: lock-table span checks over -mvcc_scan_keys keys, almost all empty",
+		"mvcctimebound": "-key_format=mvcc: scans of one round's versions with a time-interval filter",
+	} {
+		benchmarkHelp[name] = help
+	}
+}
+
+// mvccBenchmark reports whether the named benchmark needs -key_format=mvcc.
+func mvccBenchmark(name string) bool {
+	switch name {
+	case "fillmvcc", "mvccget", "mvccscan", "locktablescan", "mvcctimebound":
+		return true
+	}
+	return false
+}
+
+// validateMVCC checks the flags of -key_format.
+func (c *config) validateMVCC(specs []benchSpec) error {
+	switch c.keyFormat {
+	case keyFormatDBBench:
+		for _, s := range specs {
+			if mvccBenchmark(s.name) {
+				return badFlag("benchmarks", "%s needs -key_format=mvcc", s.name)
+			}
+		}
+		for _, name := range []string{"versions_per_key", "mvcc_scan_keys", "mvcc_compact_rounds"} {
+			if c.given[name] {
+				return badFlag(name, "has no effect without -key_format=mvcc")
+			}
+		}
+		return nil
+	case keyFormatMVCC:
+	default:
+		return badFlag("key_format", "unknown format %q (dbbench or mvcc)", c.keyFormat)
+	}
+	if c.prefixSize > 0 {
+		return badFlag("prefix_size", "does not apply to -key_format=mvcc, whose prefix is the roach key")
+	}
+	if c.versionsPerKey < 1 {
+		return badFlag("versions_per_key", "%d must be at least 1", c.versionsPerKey)
+	}
+	if c.mvccCompactRounds < 0 || c.mvccCompactRounds > c.versionsPerKey {
+		return badFlag("mvcc_compact_rounds", "%d must be in [0, versions_per_key=%d]", c.mvccCompactRounds, c.versionsPerKey)
+	}
+	if c.mvccScanKeys < 1 {
+		return badFlag("mvcc_scan_keys", "%d must be at least 1", c.mvccScanKeys)
+	}
+	for _, s := range specs {
+		if b, _ := benchmarkByName(s.name); b.meta == nil && !mvccBenchmark(s.name) && s.name != "flush" && s.name != "compact" {
+			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan and mvcctimebound, not %s", s.name)
+		}
+	}
+	return nil
+}
+
+func fillMVCCOps(c *config) int64 { return c.num * int64(c.versionsPerKey) }
+
+// fillMVCC writes the rounds; each operation is one version (lock keys come
+// on top).
+func fillMVCC(r *run, w *worker) error {
+	c := r.cfg
+	var m mvccKeys
+	var key []byte
+	lockEvery := max(c.num/mvccLockKeys, 1)
+	version := make([]byte, lockVersionLen)
+	b := r.db.NewBatch()
+	var inBatch int
+	commit := func() error {
+		err := b.Commit(upstream.NoSync)
+		_ = b.Close()
+		b, inBatch = r.db.NewBatch(), 0
+		return err
+	}
+	for op := int64(0); w.next(); op++ {
+		round, i := int(op/c.num), op%c.num
+		w.keys.fill(w.key, w.keys.written(uint64(i)))
+		roach := m.setRoach(w.key)
+		key = mvccKey(key, roach, roundWallTime(round))
+		if err := b.Set(key, w.values.next(c.valueSize), nil); err != nil {
+			return err
+		}
+		if i%lockEvery == 0 && int(i/lockEvery)%4 == round%4 {
+			version[0], version[16] = 3, byte(round) // exclusive, a transaction of the round
+			key = lockKey(key, roach, version)
+			if err := b.Set(key, []byte("lock"), nil); err != nil {
+				return err
+			}
+		}
+		if inBatch++; inBatch >= c.batchSize {
+			if err := commit(); err != nil {
+				return err
+			}
+		}
+		w.done(1, int64(len(key)+c.valueSize))
+		if i == c.num-1 {
+			if err := commit(); err != nil {
+				return err
+			}
+			if err := r.db.Flush(); err != nil {
+				return err
+			}
+			if round+1 == c.mvccCompactRounds {
+				if err := r.db.Compact(nil, mvccKeySpaceEnd(c)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	err := b.Commit(upstream.NoSync)
+	return errors.CombineErrors(err, b.Close())
+}
+
+// mvccKeySpaceEnd is an engine key above every key fillmvcc writes.
+func mvccKeySpaceEnd(c *config) []byte {
+	return mvccKey(nil, bytes.Repeat([]byte{0xff}, len(mvccTablePrefix)+c.keySize+1), 0)
+}
+
+// readTimestamp draws a read timestamp between two rounds, so that it sees
+// the versions of the rounds up to a random one.
+func readTimestamp(c *config, w *worker) uint64 {
+	return roundWallTime(w.rng.IntN(c.versionsPerKey)) + mvccWallUnit/2
+}
+
+func mvccGet(r *run, w *worker) error {
+	c := r.cfg
+	it, err := r.db.NewIter(&upstream.IterOptions{UseL6Filters: c.useL6Filters})
+	if err != nil {
+		return err
+	}
+	var m mvccKeys
+	var key []byte
+	for w.next() {
+		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+		roach := m.setRoach(w.key)
+		key = mvccKey(key, roach, readTimestamp(c, w))
+		var n int64
+		if it.SeekPrefixGE(key) {
+			w.found++
+			n = int64(len(it.Key()) + len(it.Value()))
+		}
+		w.done(1, n)
+	}
+	w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
+	return errors.CombineErrors(it.Error(), it.Close())
+}
+
+// scanSpan draws the first roach key of a scan and sets lower and upper to
+// the engine keys (made by encode) of it and of the key -mvcc_scan_keys
+// positions on.
+func scanSpan(c *config, w *worker, m *mvccKeys, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
+	first := w.rng.Uint64N(uint64(c.num))
+	w.keys.fill(w.key, w.keys.written(first))
+	lower = encode(lower, m.setRoach(w.key))
+	w.keys.fill(w.key, w.keys.written(first+uint64(c.mvccScanKeys)))
+	upper = encode(upper, m.setRoach(w.key))
+	return lower, upper
+}
+
+// boundedScan runs each operation of a scan benchmark on a new iterator
+// over a span scanSpan draws: opts gets the bounds, scan does the reading
+// and returns the bytes read and whether it found anything; setup, if
+// given, changes opts before each iterator is made.
+func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf, roach []byte) []byte,
+	scan func(it iterator, lower []byte) (n int64, found bool), setup ...func()) error {
+	newIter := r.db.NewIter
+	if r.cfg.useQueryBuilder {
+		newIter = r.db.NewQueryIter
+	}
+	var m mvccKeys
+	// Two buffers each, alternated: Pebble may hold the previous bounds
+	// until the next iterator is created.
+	var lowers, uppers [2][]byte
+	for op := 0; w.next(); op++ {
+		lowers[op%2], uppers[op%2] = scanSpan(r.cfg, w, &m, lowers[op%2], uppers[op%2], encode)
+		opts.LowerBound, opts.UpperBound = lowers[op%2], uppers[op%2]
+		for _, f := range setup {
+			f()
+		}
+		it, err := newIter(opts)
+		if err != nil {
+			return err
+		}
+		n, found := scan(it, opts.LowerBound)
+		if found {
+			w.found++
+		}
+		w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
+		if err := errors.CombineErrors(it.Error(), it.Close()); err != nil {
+			return err
+		}
+		w.done(1, n)
+	}
+	return nil
+}
+
+func bareMVCCKey(buf, roach []byte) []byte { return mvccKey(buf, roach, 0) }
+func bareLockKey(buf, roach []byte) []byte { return lockKey(buf, roach, nil) }
+
+// wallTime is the wall time of an engine key's MVCC version; ok is false
+// for a bare key or one whose version is not a timestamp.
+func wallTime(key []byte) (wall uint64, ok bool) {
+	suffix := key[cockroachkvs.Split(key):]
+	if len(suffix) == 0 {
+		return 0, false
+	}
+	wall, _, err := cockroachkvs.DecodeMVCCTimestampSuffix(suffix)
+	return wall, err == nil
+}
+
+func mvccScan(r *run, w *worker) error {
+	var roach, seekKey []byte
+	var valueBuf [256]byte
+	return boundedScan(r, w, &upstream.IterOptions{}, bareMVCCKey, func(it iterator, lower []byte) (int64, bool) {
+		ts := readTimestamp(r.cfg, w)
+		var n int64
+		found := false
+		for valid := it.SeekGE(lower); valid; {
+			k := it.Key()
+			roach = append(roach[:0], k[:cockroachkvs.Split(k)-1]...)
+			if wall, ok := wallTime(k); ok && wall > ts {
+				// Newer than the read: seek to the roach key at ts, which
+				// sorts after its newer versions.
+				seekKey = mvccKey(seekKey, roach, ts)
+				if valid = it.SeekGE(seekKey); !valid {
+					break
+				}
+				if k = it.Key(); !sameRoach(k, roach) {
+					continue // no version visible at ts
+				}
+			}
+			v := it.Value()
+			copy(valueBuf[:], v)
+			n += int64(len(k) + len(v))
+			found = true
+			// The older versions are not read: one Next, and if it stays
+			// on the roach key, a seek past its versions (to the bare key
+			// of the roach key's immediate successor).
+			if valid = it.Next(); valid && sameRoach(it.Key(), roach) {
+				valid = it.SeekGE(mvccKey(seekKey, append(roach, 0), 0))
+			}
+		}
+		return n, found
+	})
+}
+
+// sameRoach reports whether the engine key k is a version of roach.
+func sameRoach(k, roach []byte) bool {
+	return cockroachkvs.Split(k) == len(roach)+1 && bytes.HasPrefix(k, roach)
+}
+
+func lockTableScan(r *run, w *worker) error {
+	return boundedScan(r, w, &upstream.IterOptions{}, bareLockKey, func(it iterator, lower []byte) (int64, bool) {
+		found := false
+		for valid := it.SeekGE(lower); valid; valid = it.Next() {
+			found = true
+		}
+		return 0, found
+	})
+}
+
+func mvccTimeBound(r *run, w *worker) error {
+	var lo, hi uint64
+	opts := &upstream.IterOptions{SkipPoint: func(k []byte) bool {
+		wall, ok := wallTime(k)
+		return !ok || wall < lo || wall > hi
+	}}
+	var valueBuf [256]byte
+	return boundedScan(r, w, opts, bareMVCCKey, func(it iterator, lower []byte) (int64, bool) {
+		var n int64
+		found := false
+		for valid := it.SeekGE(lower); valid; valid = it.Next() {
+			v := it.Value()
+			copy(valueBuf[:], v)
+			n += int64(len(it.Key()) + len(v))
+			found = true
+		}
+		return n, found
+	}, func() {
+		// One round's versions, as an incremental backup since the round
+		// before reads them.
+		lo = roundWallTime(w.rng.IntN(r.cfg.versionsPerKey))
+		hi = lo
+		opts.PointKeyFilters = []upstream.BlockPropertyFilter{cockroachkvs.NewMVCCTimeIntervalFilter(lo, hi)}
+	})
+}

@@ -1,0 +1,69 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2/cockroachkvs"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMVCCEndToEnd: with -key_format=mvcc both engines, with CockroachDB's
+// options and pebblerf's plug-ins, find the same keys in every MVCC
+// benchmark, and the figures say what the workload was built to show.
+func TestMVCCEndToEnd(t *testing.T) {
+	runs, text := jsonRuns(t, "-engine=both", "-key_format=mvcc", "-num=3000", "-versions_per_key=4", "-seed=5",
+		"-compaction_style=3", "-bloom_bits=10", "-use_l6_filters", "-range_filter_bits=16", "-missing_fraction=0.5",
+		"-reads=2000", "-statistics", "-db="+t.TempDir(),
+		"-benchmarks=fillmvcc,levelstats,mvccget,mvccscan,locktablescan,mvcctimebound")
+	get, _ := requireSameFound(t, runs, "mvccget")
+	// Half the roach keys are absent; every present one has a version at
+	// every read timestamp.
+	require.InDelta(t, get["reads"].(float64)/2, get["found"].(float64), 150, text)
+	scan, _ := requireSameFound(t, runs, "mvccscan")
+	require.Equal(t, scan["reads"], scan["found"])
+	tb, _ := requireSameFound(t, runs, "mvcctimebound")
+	require.Equal(t, tb["reads"], tb["found"], "every span has versions in every round")
+	pe, rf := requireSameFound(t, runs, "locktablescan")
+	// 64 lock keys over 3000 roach keys, spans of 10: a lock in about a
+	// fifth of the spans at most.
+	require.Less(t, pe["found"].(float64), 0.3*pe["reads"].(float64))
+	pb, rb := stat(pe, seekBlockBytesTicker), stat(rf, seekBlockBytesTicker)
+	require.Greater(t, pb, 0.0)
+	require.Less(t, rb, 0.5*pb, text)
+}
+
+func TestMVCCFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-key_format=bogus", "-benchmarks=fillmvcc"}, "unknown format"},
+		{[]string{"-benchmarks=mvccget"}, "needs -key_format=mvcc"},
+		{[]string{"-key_format=mvcc", "-benchmarks=readrandom"}, "not readrandom"},
+		{[]string{"-versions_per_key=3", "-benchmarks=readrandom"}, "has no effect without -key_format=mvcc"},
+		{[]string{"-key_format=mvcc", "-mvcc_compact_rounds=5", "-benchmarks=fillmvcc"}, "mvcc_compact_rounds"},
+	} {
+		var stdout, stderr bytes.Buffer
+		require.NotEqual(t, exitOK, realMain(tc.args, &stdout, &stderr), "%v", tc.args)
+		require.Contains(t, stderr.String(), tc.want, "%v", tc.args)
+	}
+}
+
+// TestLockKeys: lock-table keys are valid engine keys of the lock-table
+// prefix, sort before every MVCC key, and the bare key of a roach key sorts
+// before its locks.
+func TestLockKeys(t *testing.T) {
+	roach := append(append([]byte(nil), mvccTablePrefix...), "k1"...)
+	version := make([]byte, lockVersionLen)
+	version[0] = 3
+	lock := lockKey(nil, roach, version)
+	r, v, ok := cockroachkvs.DecodeEngineKey(lock)
+	require.True(t, ok)
+	require.Equal(t, append(append([]byte(nil), lockTablePrefix...), roach...), r)
+	require.Equal(t, version, v)
+	require.Negative(t, cockroachkvs.Compare(lockKey(nil, roach, nil), lock))
+	require.Negative(t, cockroachkvs.Compare(lock, mvccKey(nil, roach, 0)))
+}
