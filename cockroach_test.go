@@ -163,7 +163,7 @@ func TestCockroachPrefixStatistics(t *testing.T) {
 		require.False(t, it.SeekPrefixGE(absent))
 	}
 	require.NoError(t, it.Close())
-	sn := db.Statistics().Snapshot()
+	sn := db.Statistics().PerLevel().Snapshot()
 	l0 := sn.Rows[seekstats.RowL0]
 	// 100 absent keys in five tables: nearly all answered by the filter.
 	require.GreaterOrEqual(t, l0.Filtered, uint64(450), "\n%s", sn.LevelTable())

@@ -58,7 +58,7 @@ func runMain(dir string, keys int, out io.Writer) error {
 		return errors.CombineErrors(err, s.close())
 	}
 	fmt.Fprintf(out, "\nexplain, a scan over one key's versions:\n%s\n", e)
-	fmt.Fprintf(out, "\nper-level statistics:\n%s", db.Statistics().Snapshot().LevelTable())
+	fmt.Fprintf(out, "\nper-level statistics:\n%s", db.Statistics().PerLevel().Snapshot().LevelTable())
 	return s.close()
 }
 

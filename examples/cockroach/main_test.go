@@ -78,7 +78,7 @@ func TestCockroachAgainstUpstream(t *testing.T) {
 
 	// Point filters work on the roach-key prefix: half the keys are absent,
 	// so some seeks were answered by a filter.
-	sn := db.Statistics().Snapshot()
+	sn := db.Statistics().PerLevel().Snapshot()
 	nl, last := sn.NonLast(), sn.Last()
 	require.Positive(t, nl.Filtered+last.Filtered, "\n%s", sn.LevelTable())
 
