@@ -64,6 +64,8 @@ func Bind(p pebble.FilterPolicy, c *Counters) pebble.FilterPolicy {
 		return &RibbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}
 	case *FusePolicy:
 		return &FusePolicy{pointReader: pointReader{counters: c}}
+	case *PlannedPolicy:
+		return &PlannedPolicy{pointReader: pointReader{counters: c}, planner: p.planner, level: p.level}
 	}
 	return p
 }
