@@ -39,6 +39,9 @@ import (
 // c_i·ε + λ·n_i·m per level for a multiplier λ found by bisection so that
 // the plan spends as much of the budget as it may, then spends what is left
 // by upgrading, greedily, the level whose next option saves most per bit.
+// It buys no bit per key (over the whole DB) that saves less than
+// planMinSaving false positives per lookup, so a budget larger than the
+// consulted levels can use well is left unspent.
 //
 // Assumptions: keys absent from the DB fall anywhere in the key space, so
 // each level's filter is consulted c_i times whatever its size (the uniform
@@ -137,6 +140,8 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 		options[i] = planOptions(l.Keys / max(l.Tables, 1))
 	}
 	budget := budgetBitsPerKey * total
+	// lambdaMin prices a bit at its least (see planMinSaving).
+	lambdaMin := planMinSaving / max(total, 1)
 	// pick returns each level's option index minimising the Lagrangian.
 	pick := func(lambda float64) ([]int, float64) {
 		choice := make([]int, planLevels)
@@ -155,9 +160,17 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 		return choice, spent
 	}
 	// Bisect log λ: a large λ spends nothing, a small one everything.
-	lo, hi := -60.0, 10.0 // log2 λ; at hi no level buys a filter
-	choice, _ := pick(math.Exp2(hi))
+	lo, hi := math.Log2(lambdaMin), 10.0 // log2 λ; at hi no level buys a filter
+	choice, spent := pick(math.Exp2(lo))
+	if spent > budget {
+		choice, _ = pick(math.Exp2(hi))
+	} else {
+		hi = lo // the budget buys all that is worth buying
+	}
 	for range 80 {
+		if hi <= lo {
+			break
+		}
 		mid := (lo + hi) / 2
 		c, spent := pick(math.Exp2(mid))
 		if spent <= budget {
@@ -167,7 +180,7 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 		}
 	}
 	// Spend the rest greedily, the largest saving per bit first.
-	spent := 0.0
+	spent = 0
 	for i, l := range loads {
 		spent += l.Keys * options[i][choice[i]].bitsPerKey
 	}
@@ -182,7 +195,7 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 					continue
 				}
 				gain := saved / max(extra, 1e-9)
-				if gain > bestGain {
+				if gain > bestGain && gain >= lambdaMin {
 					bestI, bestJ, bestGain = i, j, gain
 				}
 			}
@@ -199,6 +212,12 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 	}
 	return plan, nil
 }
+
+// planMinSaving is the least saving Optimal buys with a bit per key over
+// the whole DB: 10^-5 block loads per lookup. Past it a budget larger than
+// the consulted levels can use well (when L6, most of the keys, is never
+// consulted) is left unspent rather than spent on rates of 10^-12.
+const planMinSaving = 1e-5
 
 // ExpectedCost returns what Optimal minimises for plan p under loads: the
 // expected false positives per absent-key lookup, and the bits per key the
