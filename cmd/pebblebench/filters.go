@@ -156,8 +156,8 @@ func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, 
 //     replanEvery while it is open (a pointfilter.Planner), so that tables
 //     written as the levels grow get the plan for the current shape.
 //     Lookups are assumed to consult each level's filters once (L0: once per
-//     sublevel); L6's never, since the point reads here are DB.Get, which
-//     does not read L6 filters.
+//     sublevel); L6's only with -use_l6_filters, which is when readrandom
+//     and seekrandom read them (DB.Get never does).
 type filterPlanFlags struct {
 	filterPlanName   string
 	filterBudgetBits float64
@@ -230,7 +230,7 @@ func (c *config) startReplanning(e engine) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	replan := func() {
-		if loads, err := planLoads(e); err == nil {
+		if loads, err := planLoads(e, c.useL6Filters); err == nil {
 			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
 				_ = pl.Set(p)
 			}
@@ -255,8 +255,9 @@ func (c *config) startReplanning(e engine) (stop func()) {
 
 // planLoads reads the DB's level loads for pointfilter.Optimal: keys
 // (entries less deletions) and tables per level from the tables'
-// properties, L0's sublevels from the metrics.
-func planLoads(e engine) ([]pointfilter.LevelLoad, error) {
+// properties, L0's sublevels from the metrics; l6Consulted says whether
+// reads consult L6 filters.
+func planLoads(e engine, l6Consulted bool) ([]pointfilter.LevelLoad, error) {
 	tables, err := e.SSTables()
 	if err != nil {
 		return nil, err
@@ -271,7 +272,7 @@ func planLoads(e engine) ([]pointfilter.LevelLoad, error) {
 		}
 	}
 	sublevels := int(e.Metrics().Levels[0].Sublevels)
-	return pointfilter.UniformLoads(keys, count, sublevels, false), nil
+	return pointfilter.UniformLoads(keys, count, sublevels, l6Consulted), nil
 }
 
 // levelFilterOf returns the filter pebblerf's plan gives level i now, for
