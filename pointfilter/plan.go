@@ -65,16 +65,12 @@ const (
 	KindFuse
 )
 
+// kindNames are the Kinds' names, indexed by Kind.
+var kindNames = [...]string{KindNone: "none", KindBloom: "bloom", KindRibbon: "ribbon", KindFuse: "fuse"}
+
 func (k Kind) String() string {
-	switch k {
-	case KindNone:
-		return "none"
-	case KindBloom:
-		return "bloom"
-	case KindRibbon:
-		return "ribbon"
-	case KindFuse:
-		return "fuse"
+	if int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
