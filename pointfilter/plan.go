@@ -28,6 +28,10 @@ import (
 // writes them, and readers that want them must set UseL6Filters (see
 // Plan.UseL6Filters).
 //
+// Besides that split, Levels gives each level any filter and bits (the
+// presets Uniform and Progressive, and Optimal, which spends a memory
+// budget where it saves the most reads; see optimal.go).
+//
 // A plan acts when a table is written, by a flush or a compaction that
 // rewrites it. A move compaction hands a table to a lower level unchanged,
 // so the table keeps the filter (or lack of one) it was written with until it
@@ -159,8 +163,8 @@ const NoRibbon = math.MaxInt
 // plan, or returns an error naming the invalid field. It sets all seven
 // levels explicitly, so nothing is left to Pebble's inheritance from the
 // level above. Filters written under one plan stay readable under another:
-// Pebble registers every policy named in opts.Levels for reading, and both
-// policies of this package read each other's filters.
+// Pebble registers every policy named in opts.Levels for reading, and every
+// policy of this package reads the others' filters.
 func (p Plan) Apply(opts *pebble.Options) error {
 	policies, err := p.Policies()
 	if err != nil {
