@@ -55,7 +55,7 @@ func bindFilters(opts *Options, c *pointfilter.Counters) {
 	bound := make(map[FilterPolicy]FilterPolicy)
 	bind := func(p FilterPolicy) FilterPolicy {
 		switch p.(type) {
-		case *pointfilter.BloomPolicy, *pointfilter.RibbonPolicy:
+		case *pointfilter.BloomPolicy, *pointfilter.RibbonPolicy, *pointfilter.FusePolicy, *pointfilter.PlannedPolicy:
 		default:
 			return p // possibly not comparable, so never a map key
 		}

@@ -143,3 +143,27 @@ func TestBindFiltersKeepsSharing(t *testing.T) {
 	require.Equal(t, upstream.NoFilterPolicy, opts.Levels[6].FilterPolicy)
 	require.Equal(t, damagedBloom{}, opts.Filters["other"])
 }
+
+// TestBindFiltersFuseAndPlanned checks that binary fuse policies and a
+// planner's level policies are bound too, the planned ones still writing
+// under the planner's current plan.
+func TestBindFiltersFuseAndPlanned(t *testing.T) {
+	pl, err := pointfilter.NewPlanner(pointfilter.Progressive())
+	require.NoError(t, err)
+	opts := &Options{}
+	pl.Apply(opts)
+	fuse := pointfilter.Fuse()
+	opts.Filters["fuse"] = fuse
+	var c pointfilter.Counters
+	bindFilters(opts, &c)
+	require.NotSame(t, fuse, opts.Filters["fuse"])
+	for i := range opts.Levels {
+		p, ok := opts.Levels[i].FilterPolicy.(*pointfilter.PlannedPolicy)
+		require.True(t, ok)
+		level, f := p.Level()
+		require.Equal(t, i, level)
+		require.Equal(t, pointfilter.ProgressiveBits[i], f.Bits)
+		require.True(t, p.MayContain(upstream.TableFilter, []byte("not a filter"), []byte("k")))
+	}
+	require.Equal(t, uint64(len(opts.Levels)), c.Corrupt(), "the bound planned policies count in the DB's counters")
+}

@@ -9,8 +9,8 @@ import (
 	"github.com/pebblerf/pebble/internal/filterbench"
 )
 
-// Go benchmarks for the point filters, side by side with Pebble's Bloom
-// filter and a binary fuse filter. cmd/filterreport prints the same figures
+// Go benchmarks for the point filters (Bloom, Ribbon, binary fuse), side by
+// side with Pebble's Bloom filter. cmd/filterreport prints the same figures
 // as one table with 10M-query false-positive rates; these are for benchstat.
 //
 //	go test ./pointfilter -run '^$' -bench 'BenchmarkPoint' -count 6

@@ -9,7 +9,7 @@ import (
 
 // Info describes an encoded point filter: what its trailer says.
 type Info struct {
-	// Kind is "empty", "bloom" or "ribbon".
+	// Kind is "empty", "bloom", "ribbon" or "fuse".
 	Kind string
 	// Bytes is the whole filter's size, trailer included.
 	Bytes int
@@ -24,6 +24,10 @@ type Info struct {
 	// front of the last column, r result bits, and the hash seed ordinal
 	// (all 0 for other kinds).
 	ColumnBytes, LowBytes, ResultBits, Seed int
+	// Segments and SegmentLength are a fuse filter's layout: segment count
+	// and slots per segment (0 for other kinds); its ResultBits is the
+	// fingerprint width.
+	Segments, SegmentLength int
 	// Blocks and LowerBlocks are a version 1 Ribbon layout's blocks of 128
 	// slots and how many leading blocks hold only r−1 columns.
 	Blocks, LowerBlocks int
@@ -46,6 +50,9 @@ func (i Info) String() string {
 		}
 		return fmt.Sprintf("ribbon column=%d r=%d low=%d seed=%d bytes=%d fpr=%.4g%%",
 			i.ColumnBytes, i.ResultBits, i.LowBytes, i.Seed, i.Bytes, 100*i.ExpectedFPR)
+	case "fuse":
+		return fmt.Sprintf("fuse segments=%d segment=%d bits=%d bytes=%d fpr=%.4g%%",
+			i.Segments, i.SegmentLength, i.ResultBits, i.Bytes, 100*i.ExpectedFPR)
 	}
 	return fmt.Sprintf("%s bytes=%d", i.Kind, i.Bytes)
 }
@@ -64,6 +71,9 @@ func Describe(filter []byte) (Info, error) {
 	case t.kind == pointKindRibbon && t.version == 1:
 		info.Blocks, info.LowerBlocks, info.ResultBits, info.Seed = int(t.a), int(t.b), int(t.p), int(t.q)
 		info.ExpectedFPR = ribbonV1ExpectedFPR(ribbonV1Layout{blocks: t.a, upper: t.b, r: t.p, seed: t.q})
+	case t.kind == pointKindFuse:
+		info.Segments, info.SegmentLength, info.ResultBits = int(t.a), 1<<t.q, int(t.p)
+		info.ExpectedFPR = FuseFPR
 	case t.kind == pointKindRibbon:
 		info.ColumnBytes, info.LowBytes, info.ResultBits, info.Seed = int(t.a), int(t.b), int(t.p), int(t.q)
 		info.ExpectedFPR = ribbonExpectedFPR(ribbonLayout{colBytes: t.a, lowBytes: t.b, r: t.p, seed: t.q})

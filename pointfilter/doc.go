@@ -14,10 +14,14 @@
 // cache-local Bloom filter a little more, in exchange for touching a single
 // cache line per query. A Ribbon filter solves a banded linear system over
 // GF(2) instead of setting bits, and comes within a few percent of the lower
-// bound, for a costlier build. The math of each filter is in its own file:
-// bloom.go, ribbon.go (the query) and ribbonbuild.go (the build).
+// bound, for a costlier build. A binary fuse filter stores an 8-bit
+// fingerprint per slot, about 1.13 slots per key, and answers from the XOR
+// of three slots: a rate of 2^-8 in about 9 bits per key, built by
+// github.com/FastFilter/xorfilter. The math of each filter is in its own
+// file: bloom.go, ribbon.go (the query), ribbonbuild.go (the build) and
+// fuse.go.
 //
-// Two pebble.FilterPolicy implementations are offered:
+// Three pebble.FilterPolicy implementations are offered:
 //
 //   - Bloom(bitsPerKey): the cache-local Bloom filter, with fractional bits
 //     per key and the probe count that minimises its false-positive rate
@@ -26,20 +30,28 @@
 //     the false-positive rate Bloom has at that many bits per key, as
 //     RocksDB's NewRibbonFilterPolicy is: about 30% smaller for a build that
 //     costs a few times more CPU and memory. It suits the tables that live
-//     longest, the lower levels; a Plan applies Bloom above a chosen level
-//     and Ribbon from it down.
+//     longest, the lower levels.
+//   - Fuse(): the binary fuse filter, a fixed rate of 2^-8.
 //
-// Both policies write one self-describing format: the filter body and a
+// A Plan chooses each level's filter: Bloom above a chosen level and Ribbon
+// from it down, or any filter and bits per level. Uniform and Progressive
+// are Pebble's presets; Optimal spends a memory budget where lookups of
+// absent keys gain the most from it (optimal.go has the math). A Planner
+// holds a plan that can change while the DB runs: tables written after the
+// change get the new plan, older ones keep their filters and stay readable.
+//
+// All policies write one self-describing format: the filter body and a
 // 16-byte trailer with a check value, a format version, the filter kind and
 // its parameters (trailer.go). Readers accept every format version written
 // so far (Ribbon's layout changed in version 2, and version 1 Ribbon filters
-// are still read, ribbon_v1.go). Each policy reads the other's filters, so
+// are still read, ribbon_v1.go). Each policy reads the others' filters, so
 // the kind written for a table (a Ribbon policy writes Bloom for tables too
 // small for Ribbon to pay off) never matters to readers. Pebble stores a
-// filter under "fullfilter."+Name(); the names, BloomPolicyName and
-// RibbonPolicyName, are stable and differ from Pebble's own, so a DB written
-// with one policy and opened with another or none reads correctly, merely
-// without the filters the reader does not know. Describe decodes a filter's
+// filter under "fullfilter."+Name(); the names (BloomPolicyName,
+// RibbonPolicyName, FusePolicyName, PlannedPolicyName) are stable and differ
+// from Pebble's own, so a DB written with one policy and opened with another
+// or none reads correctly, merely without the filters the reader does not
+// know. Describe decodes a filter's
 // trailer for reports.
 //
 // Bytes that do not decode (truncated, extended, damaged trailer) make

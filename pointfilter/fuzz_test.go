@@ -33,10 +33,13 @@ func pointFuzzKeys(data []byte, repeat uint8) [][]byte {
 func pointFuzzPolicy(kind, bits uint8) pebble.FilterPolicy {
 	b := 1 + float64(bits%200)/2 // 1 to 100.5 in halves, clamped below
 	b = min(b, pointMaxBitsPerKey)
-	if kind%2 == 0 {
+	switch kind % 3 {
+	case 0:
 		return Bloom(b)
+	case 1:
+		return Ribbon(b)
 	}
-	return Ribbon(b)
+	return Fuse()
 }
 
 func FuzzPointNoFalseNegatives(f *testing.F) {
@@ -87,9 +90,10 @@ func FuzzPointCorrupt(f *testing.F) {
 func FuzzPointMayContainArbitrary(f *testing.F) {
 	f.Add(pointBuild(Ribbon(10), [][]byte{[]byte("a"), []byte("b")}), []byte("a"))
 	f.Add(pointBuild(Bloom(10), [][]byte{[]byte("a"), []byte("b")}), []byte("c"))
+	f.Add(pointBuild(Fuse(), [][]byte{[]byte("a"), []byte("b")}), []byte("a"))
 	f.Add([]byte{}, []byte{})
 	f.Fuzz(func(t *testing.T, filter, key []byte) {
-		for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+		for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
 			got := p.MayContain(pebble.TableFilter, filter, key)
 			if Validate(filter) != nil && !got {
 				t.Fatalf("invalid filter answered \"no\"")

@@ -28,6 +28,10 @@ import (
 // writes them, and readers that want them must set UseL6Filters (see
 // Plan.UseL6Filters).
 //
+// Besides that split, Levels gives each level any filter and bits (the
+// presets Uniform and Progressive, and Optimal, which spends a memory
+// budget where it saves the most reads; see optimal.go).
+//
 // A plan acts when a table is written, by a flush or a compaction that
 // rewrites it. A move compaction hands a table to a lower level unchanged,
 // so the table keeps the filter (or lack of one) it was written with until it
@@ -45,6 +49,108 @@ type Plan struct {
 	RibbonFromLevel int
 	// L6Filters says whether L6 tables get a filter.
 	L6Filters bool
+	// Levels, if not nil, gives each of the seven levels its own filter
+	// and bits, and the three fields above are ignored. Uniform,
+	// Progressive and Optimal make such plans.
+	Levels []LevelFilter
+}
+
+// Kind names a point filter in a plan.
+type Kind uint8
+
+const (
+	// KindNone writes no filter.
+	KindNone Kind = iota
+	// KindBloom is the cache-local Bloom filter (BloomPolicy).
+	KindBloom
+	// KindRibbon is the Standard Ribbon filter (RibbonPolicy).
+	KindRibbon
+	// KindFuse is the binary fuse filter (FusePolicy).
+	KindFuse
+)
+
+// kindNames are the Kinds' names, indexed by Kind.
+var kindNames = [...]string{KindNone: "none", KindBloom: "bloom", KindRibbon: "ribbon", KindFuse: "fuse"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// LevelFilter is one level's filter in a per-level plan.
+type LevelFilter struct {
+	Kind Kind
+	// Bits is Bloom's bits per key or Ribbon's Bloom-equivalent bits per
+	// key, in [1, 100]; it is ignored for KindNone and KindFuse, whose
+	// rate is fixed.
+	Bits float64
+}
+
+func (l LevelFilter) String() string {
+	switch l.Kind {
+	case KindBloom, KindRibbon:
+		return fmt.Sprintf("%s(%g)", l.Kind, l.Bits)
+	}
+	return l.Kind.String()
+}
+
+// policy returns the filter policy l names.
+func (l LevelFilter) policy() (pebble.FilterPolicy, error) {
+	switch l.Kind {
+	case KindNone:
+		return pebble.NoFilterPolicy, nil
+	case KindBloom:
+		return NewBloom(l.Bits)
+	case KindRibbon:
+		return NewRibbon(l.Bits)
+	case KindFuse:
+		return Fuse(), nil
+	}
+	return nil, errors.Newf("pointfilter: unknown filter kind %d", uint8(l.Kind))
+}
+
+// Uniform is the plan that gives every level, L6 included, a Bloom filter
+// of bitsPerKey: what Pebble does with one bloom.FilterPolicy.
+func Uniform(bitsPerKey float64) Plan {
+	return Plan{BitsPerKey: bitsPerKey, RibbonFromLevel: NoRibbon, L6Filters: true}
+}
+
+// ProgressiveBits are the bits per key of Pebble's progressive preset, L0
+// to L6: more bits where levels are small.
+var ProgressiveBits = [planLevels]float64{16, 16, 16, 16, 14, 10, 8}
+
+// Progressive is Pebble's progressive preset: Bloom filters of
+// ProgressiveBits on every level.
+func Progressive() Plan {
+	p := Plan{Levels: make([]LevelFilter, planLevels)}
+	for i, b := range ProgressiveBits {
+		p.Levels[i] = LevelFilter{Kind: KindBloom, Bits: b}
+	}
+	return p
+}
+
+// Filters returns each level's filter as the plan chooses it.
+func (p Plan) Filters() ([planLevels]LevelFilter, error) {
+	var out [planLevels]LevelFilter
+	if err := p.validate(); err != nil {
+		return out, err
+	}
+	if p.Levels != nil {
+		copy(out[:], p.Levels)
+		return out, nil
+	}
+	for i := range out {
+		switch {
+		case p.BitsPerKey == 0 || (i == planLevels-1 && !p.L6Filters):
+		case i < p.RibbonFromLevel:
+			out[i] = LevelFilter{Kind: KindBloom, Bits: p.BitsPerKey}
+		default:
+			out[i] = LevelFilter{Kind: KindRibbon, Bits: p.BitsPerKey}
+		}
+	}
+	return out, nil
 }
 
 // planLevels is Pebble's level count (7; Pebble does not export it).
@@ -57,8 +163,8 @@ const NoRibbon = math.MaxInt
 // plan, or returns an error naming the invalid field. It sets all seven
 // levels explicitly, so nothing is left to Pebble's inheritance from the
 // level above. Filters written under one plan stay readable under another:
-// Pebble registers every policy named in opts.Levels for reading, and both
-// policies of this package read each other's filters.
+// Pebble registers every policy named in opts.Levels for reading, and every
+// policy of this package reads the others' filters.
 func (p Plan) Apply(opts *pebble.Options) error {
 	policies, err := p.Policies()
 	if err != nil {
@@ -73,37 +179,47 @@ func (p Plan) Apply(opts *pebble.Options) error {
 // UseL6Filters reports whether the plan writes L6 filters, and so whether
 // iterators should set IterOptions.UseL6Filters to benefit from them.
 func (p Plan) UseL6Filters() bool {
+	if p.Levels != nil {
+		return len(p.Levels) == planLevels && p.Levels[planLevels-1].Kind != KindNone
+	}
 	return p.L6Filters && p.BitsPerKey != 0
 }
 
-// Policies returns the filter policy of each level: one Bloom and one Ribbon
-// policy shared by the levels that use them, or pebble.NoFilterPolicy.
+// Policies returns the filter policy of each level: one policy shared by
+// the levels whose filters are equal, or pebble.NoFilterPolicy.
 func (p Plan) Policies() ([planLevels]pebble.FilterPolicy, error) {
 	var out [planLevels]pebble.FilterPolicy
-	if err := p.validate(); err != nil {
+	filters, err := p.Filters()
+	if err != nil {
 		return out, err
 	}
-	var bloom, ribbon pebble.FilterPolicy
-	for i := range out {
-		switch {
-		case p.BitsPerKey == 0 || (i == planLevels-1 && !p.L6Filters):
-			out[i] = pebble.NoFilterPolicy
-		case i < p.RibbonFromLevel:
-			if bloom == nil {
-				bloom = Bloom(p.BitsPerKey)
+	made := make(map[LevelFilter]pebble.FilterPolicy)
+	for i, f := range filters {
+		if f.Kind == KindNone || f.Kind == KindFuse {
+			f.Bits = 0
+		}
+		if out[i] = made[f]; out[i] == nil {
+			if out[i], err = f.policy(); err != nil {
+				return out, err
 			}
-			out[i] = bloom
-		default:
-			if ribbon == nil {
-				ribbon = Ribbon(p.BitsPerKey)
-			}
-			out[i] = ribbon
+			made[f] = out[i]
 		}
 	}
 	return out, nil
 }
 
 func (p Plan) validate() error {
+	if p.Levels != nil {
+		if len(p.Levels) != planLevels {
+			return errors.Newf("pointfilter: Plan.Levels has %d levels, not %d", len(p.Levels), planLevels)
+		}
+		for i, l := range p.Levels {
+			if _, err := l.policy(); err != nil {
+				return errors.Wrapf(err, "pointfilter: Plan.Levels[%d]", i)
+			}
+		}
+		return nil
+	}
 	if p.BitsPerKey != 0 {
 		if _, err := NewBloom(p.BitsPerKey); err != nil {
 			return errors.Wrapf(err, "pointfilter: Plan.BitsPerKey %v (0 means no filters)", p.BitsPerKey)
@@ -119,30 +235,21 @@ func (p Plan) validate() error {
 // String describes the plan level by level, e.g.
 // "L0-L2 bloom(10) L3-L5 ribbon(10) L6 none".
 func (p Plan) String() string {
-	policies, err := p.Policies()
+	filters, err := p.Filters()
 	if err != nil {
 		return "invalid: " + err.Error()
 	}
-	name := func(f pebble.FilterPolicy) string {
-		switch f.(type) {
-		case *BloomPolicy:
-			return fmt.Sprintf("bloom(%g)", p.BitsPerKey)
-		case *RibbonPolicy:
-			return fmt.Sprintf("ribbon(%g)", p.BitsPerKey)
-		}
-		return "none"
-	}
 	var parts []string
-	for start := 0; start < len(policies); {
+	for start := 0; start < len(filters); {
 		end := start
-		for end+1 < len(policies) && policies[end+1] == policies[start] {
+		for end+1 < len(filters) && filters[end+1].String() == filters[start].String() {
 			end++
 		}
 		levels := fmt.Sprintf("L%d", start)
 		if end > start {
 			levels += fmt.Sprintf("-L%d", end)
 		}
-		parts = append(parts, levels+" "+name(policies[start]))
+		parts = append(parts, levels+" "+filters[start].String())
 		start = end + 1
 	}
 	return strings.Join(parts, " ")

@@ -45,7 +45,7 @@ func pointBuild(policy pebble.FilterPolicy, keys [][]byte) []byte {
 
 // pointTestPolicies are the policies every property test runs against.
 func pointTestPolicies() []pebble.FilterPolicy {
-	return []pebble.FilterPolicy{Bloom(1), Bloom(6.5), Bloom(10), Bloom(23), Ribbon(1), Ribbon(7), Ribbon(10), Ribbon(20), Ribbon(100)}
+	return []pebble.FilterPolicy{Bloom(1), Bloom(6.5), Bloom(10), Bloom(23), Ribbon(1), Ribbon(7), Ribbon(10), Ribbon(20), Ribbon(100), Fuse()}
 }
 
 func pointPolicyName(p pebble.FilterPolicy) string {
@@ -155,13 +155,14 @@ func TestPointCrossRead(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	keys := pointTestKeys(rng, 5000)
 	probe := pointTestKeys(rng, 20000)
-	bloom, ribbon := Bloom(10), Ribbon(10)
-	for _, writer := range []pebble.FilterPolicy{bloom, ribbon} {
+	bloom, ribbon, fuse := Bloom(10), Ribbon(10), Fuse()
+	for _, writer := range []pebble.FilterPolicy{bloom, ribbon, fuse} {
 		filter := pointBuild(writer, keys)
 		for _, k := range probe {
 			want := writer.MayContain(pebble.TableFilter, filter, k)
 			require.Equal(t, want, bloom.MayContain(pebble.TableFilter, filter, k))
 			require.Equal(t, want, ribbon.MayContain(pebble.TableFilter, filter, k))
+			require.Equal(t, want, fuse.MayContain(pebble.TableFilter, filter, k))
 		}
 	}
 }
@@ -187,6 +188,7 @@ func TestPointPolicyValidation(t *testing.T) {
 	// other and from Pebble's built-in filter.
 	require.Equal(t, "pebblerf.Bloom", Bloom(10).Name())
 	require.Equal(t, "pebblerf.Ribbon", Ribbon(10).Name())
+	require.Equal(t, "pebblerf.BinaryFuse", Fuse().Name())
 	require.Equal(t, Bloom(5).Name(), Bloom(20).Name())
 }
 
@@ -197,7 +199,7 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	keys := pointTestKeys(rng, 3000)
 	probe := pointTestKeys(rng, 200)
-	for _, unbound := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+	for _, unbound := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
 		var counters Counters
 		p := Bind(unbound, &counters)
 		filter := pointBuild(p, keys)
@@ -210,6 +212,15 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 			for _, x := range []byte{1, 0x80, 0xff} {
 				d := append([]byte{}, filter...)
 				d[i] ^= x
+				damaged = append(damaged, d)
+			}
+		}
+		if _, ok := unbound.(*FusePolicy); ok {
+			// The seed sits in the 8 bytes before the trailer; its fold
+			// in the trailer catches damage to it.
+			for i := len(filter) - pointTrailerLen - 8; i < len(filter)-pointTrailerLen; i++ {
+				d := append([]byte{}, filter...)
+				d[i] ^= 0x10
 				damaged = append(damaged, d)
 			}
 		}
@@ -236,7 +247,7 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 func TestBind(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	keys := pointTestKeys(rng, 1000)
-	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
 		var a, b Counters
 		pa, pb := Bind(p, &a), Bind(p, &b)
 		require.NotSame(t, p, pa)
@@ -260,7 +271,7 @@ func TestBind(t *testing.T) {
 func TestPointMayContainDoesNotAllocate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	keys := pointTestKeys(rng, 2000)
-	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
 		filter := pointBuild(p, keys)
 		corrupt := filter[:len(filter)-1]
 		allocs := testing.AllocsPerRun(100, func() {
@@ -279,7 +290,7 @@ func TestPointMayContainDoesNotAllocate(t *testing.T) {
 func TestPointConcurrentMayContain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	keys := pointTestKeys(rng, 2000)
-	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10)} {
+	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
 		filter := pointBuild(p, keys)
 		var wg sync.WaitGroup
 		errs := make([]error, 4)

@@ -15,12 +15,15 @@ import (
 //
 //	offset  size  field
 //	     0     4  a: Bloom: number of 64-byte lines; Ribbon: bytes per column B
-//	                (v1: number of 128-slot blocks)
+//	                (v1: number of 128-slot blocks); fuse: segment count
 //	     4     4  b: Bloom: 0; Ribbon: bytes L missing from the last column
-//	                (v1: index of the first block with r result columns)
-//	     8     1  p: Bloom: probes per key; Ribbon: result bits r
-//	     9     1  q: Bloom: 0; Ribbon: seed ordinal
-//	    10     1  kind: 0 empty set, 1 cache-local Bloom, 2 Standard Ribbon
+//	                (v1: index of the first block with r result columns);
+//	                fuse: fold of the seed stored before the trailer
+//	     8     1  p: Bloom: probes per key; Ribbon: result bits r;
+//	                fuse: fingerprint bits
+//	     9     1  q: Bloom: 0; Ribbon: seed ordinal; fuse: log2 segment length
+//	    10     1  kind: 0 empty set, 1 cache-local Bloom, 2 Standard Ribbon,
+//	                3 binary fuse (version 2 only)
 //	    11     1  format version: 1 or 2
 //	    12     4  check: pointTrailerCheck of bytes 0..11
 //
@@ -72,6 +75,8 @@ const (
 	pointKindBloom pointKind = 1
 	// pointKindRibbon is a Standard Ribbon filter (ribbon.go).
 	pointKindRibbon pointKind = 2
+	// pointKindFuse is a binary fuse filter (fuse.go), format version 2 only.
+	pointKindFuse pointKind = 3
 )
 
 func (k pointKind) String() string {
@@ -82,6 +87,8 @@ func (k pointKind) String() string {
 		return "bloom"
 	case pointKindRibbon:
 		return "ribbon"
+	case pointKindFuse:
+		return "fuse"
 	}
 	return "unknown"
 }
@@ -178,6 +185,11 @@ func pointCheck(n int, x, y uint64) pointFault {
 			return ribbonV1Check(n, a, b, p)
 		}
 		return ribbonCheck(n, a, b, p)
+	case pointKindFuse:
+		if version != 2 {
+			return pointFaultVersion
+		}
+		return fuseCheck(n, a, p, uint8(y>>8))
 	default:
 		return pointFaultKind
 	}
@@ -215,7 +227,12 @@ func ribbonCheck(n int, a, b uint32, p uint8) pointFault {
 // by this package, and if not, why not. MayContain does the same checks
 // silently (and fails open); this is for tools and tests.
 func Validate(filter []byte) error {
-	_, t, fault := pointDecode(filter)
+	body, t, fault := pointDecode(filter)
+	if fault == pointOK && t.kind == pointKindFuse {
+		if _, ok := fuseSeed(body, t.b); !ok {
+			return errors.Wrapf(errPointCorrupt, "fuse seed does not match its trailer's check")
+		}
+	}
 	switch fault {
 	case pointOK:
 		return nil

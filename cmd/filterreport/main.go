@@ -4,7 +4,7 @@
 // key set and size, each filter's bits per key, false-positive rate (measured
 // over many negative queries, next to what the filter's own math predicts),
 // build time, hot and cold query time, and the memory its build allocates.
-// Pebble's built-in Bloom filter and a binary fuse filter are the anchors.
+// Pebble's built-in Bloom filter is the anchor.
 //
 //	go run ./cmd/filterreport -n 1000000,10000000
 //

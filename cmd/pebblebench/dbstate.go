@@ -24,6 +24,8 @@ type engineState struct {
 	dirty bool
 	// tickers sums the statistics of every run, for the final STATISTICS.
 	tickers []ticker
+	// stopReplanning stops -filter_plan=optimal's re-planning (filters.go).
+	stopReplanning func()
 }
 
 func (s *engineState) open() error {
@@ -38,6 +40,7 @@ func (s *engineState) open() error {
 		return errors.Wrapf(err, "opening %s in %s", s.name, s.dir)
 	}
 	s.dirty = false
+	s.stopReplanning = s.cfg.startReplanning(s.db)
 	return nil
 }
 
@@ -45,6 +48,7 @@ func (s *engineState) close() error {
 	if s.db == nil {
 		return nil
 	}
+	s.stopReplanning()
 	err := s.db.Close()
 	s.cache.Unref()
 	s.db, s.cache = nil, nil

@@ -3,8 +3,10 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
@@ -37,6 +39,9 @@ func (c *config) filterPlan() (pointfilter.Plan, error) {
 
 // filtersEnabled reports whether -bloom_bits asks for table filters.
 func (c *config) filtersEnabled() bool {
+	if c.filterPlanName != "" {
+		return true
+	}
 	plan, err := c.filterPlan()
 	return err == nil && plan.BitsPerKey > 0
 }
@@ -52,6 +57,12 @@ func (c *config) applyFilters(engineName string, o *upstream.Options) error {
 		return nil
 	}
 	if engineName == enginePebbleRF {
+		if preset, ok, err := c.presetPlan(); ok || err != nil {
+			if err != nil {
+				return err
+			}
+			return c.applyPlanner(o, preset)
+		}
 		plan, err := c.filterPlan()
 		if err != nil {
 			return err
@@ -73,7 +84,14 @@ func (c *config) filterDescription() string {
 	if !c.filtersEnabled() {
 		return "none"
 	}
-	plan, _ := c.filterPlan()
+	fixed, _ := c.filterPlan()
+	plan := fixed.String()
+	if preset, ok, _ := c.presetPlan(); ok {
+		plan = preset.String()
+		if c.filterPlanName == filterPlanOptimal {
+			plan = fmt.Sprintf("optimal for %g bits/key, re-planned every %s from %s", c.filterBudgetBits, replanEvery, preset)
+		}
+	}
 	levels := "L0-L5, none on L6"
 	if c.useL6Filters {
 		levels = "L0-L6 (L6 read with UseL6Filters)"
@@ -124,4 +142,152 @@ func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, 
 		plan.RibbonFromLevel = bloomBeforeLevel
 	}
 	return plan, nil
+}
+
+// Per-level filter plans for -filter_plan and -filter_budget_bits
+// (pebblerf only; upstream keeps bloom.FilterPolicy of -bloom_bits).
+//
+//   - uniform: Bloom at -filter_budget_bits on every level (L6 only with
+//     -use_l6_filters, as above);
+//   - progressive: Pebble's preset, 16/16/16/16/14/10/8 bits/key on L0-L6
+//     (L6 likewise);
+//   - optimal: pointfilter.Optimal for a budget of -filter_budget_bits
+//     averaged over the DB's keys, re-planned from the DB's own tables every
+//     replanEvery while it is open (a pointfilter.Planner), so that tables
+//     written as the levels grow get the plan for the current shape.
+//     Lookups are assumed to consult each level's filters once (L0: once per
+//     sublevel); L6's only with -use_l6_filters, which is when readrandom
+//     and seekrandom read them (DB.Get never does).
+type filterPlanFlags struct {
+	filterPlanName   string
+	filterBudgetBits float64
+	// planner is the pebblerf DB's planner under -filter_plan, set when
+	// its options are made.
+	planner *pointfilter.Planner
+}
+
+// Names of -filter_plan.
+const (
+	filterPlanUniform     = "uniform"
+	filterPlanProgressive = "progressive"
+	filterPlanOptimal     = "optimal"
+)
+
+// replanEvery is how often an open DB under -filter_plan=optimal re-plans.
+const replanEvery = time.Second
+
+func (f *filterPlanFlags) registerFilterPlanFlags(fs *flag.FlagSet) {
+	fs.StringVar(&f.filterPlanName, "filter_plan", "", "pebblerf: per-level point filters: uniform, progressive or optimal (overrides -bloom_bits for pebblerf)")
+	fs.Float64Var(&f.filterBudgetBits, "filter_budget_bits", 10, "with -filter_plan: uniform's bits per key; optimal's budget, average bits per key over the DB")
+}
+
+// presetPlan is the plan of -filter_plan before any re-planning; ok is false
+// without -filter_plan.
+func (c *config) presetPlan() (plan pointfilter.Plan, ok bool, err error) {
+	l6 := func(p pointfilter.Plan) pointfilter.Plan {
+		if !c.useL6Filters {
+			p.Levels[len(p.Levels)-1] = pointfilter.LevelFilter{}
+		}
+		return p
+	}
+	switch c.filterPlanName {
+	case "":
+		return plan, false, nil
+	case filterPlanUniform, filterPlanOptimal:
+		// Optimal starts uniform: an empty DB has no shape to plan for.
+		if _, err := pointfilter.NewBloom(c.filterBudgetBits); err != nil {
+			return plan, false, errors.Wrap(err, "-filter_budget_bits")
+		}
+		p := pointfilter.Uniform(c.filterBudgetBits)
+		p.L6Filters = c.useL6Filters
+		filters, _ := p.Filters()
+		return pointfilter.Plan{Levels: filters[:]}, true, nil
+	case filterPlanProgressive:
+		return l6(pointfilter.Progressive()), true, nil
+	}
+	return plan, false, errors.Newf("-filter_plan %q is not uniform, progressive or optimal", c.filterPlanName)
+}
+
+// applyPlanner installs -filter_plan's planner into o (pebblerf).
+func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error {
+	pl, err := pointfilter.NewPlanner(plan)
+	if err != nil {
+		return err
+	}
+	pl.Apply(o)
+	c.planner = pl
+	return nil
+}
+
+// startReplanning re-plans e's filters every replanEvery under
+// -filter_plan=optimal, from the first call on; it returns the function
+// that stops it. For other engines and plans it does nothing.
+func (c *config) startReplanning(e engine) (stop func()) {
+	pl := c.planner
+	if pl == nil || e.Name() != enginePebbleRF || c.filterPlanName != filterPlanOptimal {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	replan := func() {
+		if loads, err := planLoads(e, c.useL6Filters); err == nil {
+			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
+				_ = pl.Set(p)
+			}
+		}
+	}
+	replan()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(replanEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				replan()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// planLoads reads the DB's level loads for pointfilter.Optimal: keys
+// (entries less deletions) and tables per level from the tables'
+// properties, L0's sublevels from the metrics; l6Consulted says whether
+// reads consult L6 filters.
+func planLoads(e engine, l6Consulted bool) ([]pointfilter.LevelLoad, error) {
+	tables, err := e.SSTables()
+	if err != nil {
+		return nil, err
+	}
+	var keys, count [7]float64
+	for i := range min(len(tables), len(keys)) {
+		for _, t := range tables[i] {
+			count[i]++
+			if t.Properties != nil {
+				keys[i] += float64(t.Properties.NumEntries - t.Properties.NumDeletions)
+			}
+		}
+	}
+	sublevels := int(e.Metrics().Levels[0].Sublevels)
+	return pointfilter.UniformLoads(keys, count, sublevels, l6Consulted), nil
+}
+
+// levelFilterOf returns the filter pebblerf's plan gives level i now, for
+// levelstats: the planner's under -filter_plan, else the fixed plan's.
+func (c *config) levelFilterOf(e engine, i int) string {
+	if e.Name() != enginePebbleRF || !c.filtersEnabled() {
+		return "-"
+	}
+	if pl := c.planner; pl != nil && c.filterPlanName != "" {
+		return pl.Level(i).String()
+	}
+	plan, _ := c.filterPlan()
+	filters, err := plan.Filters()
+	if err != nil {
+		return "-"
+	}
+	return filters[i].String()
 }

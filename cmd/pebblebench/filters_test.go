@@ -127,3 +127,35 @@ func TestDBBenchFilterPlan(t *testing.T) {
 		return fmt.Sprintf("%s\nUseL6Filters: %t\n", p, p.UseL6Filters())
 	})
 }
+
+// TestFilterPlanFlags checks -filter_plan's presets and what pebblerf's
+// options get from them: a planner on every level, L6 left without a
+// filter unless -use_l6_filters.
+func TestFilterPlanFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		l6   bool
+		want string
+	}{
+		{"uniform", false, "L0-L5 bloom(7) L6 none"},
+		{"uniform", true, "L0-L6 bloom(7)"},
+		{"progressive", false, "L0-L3 bloom(16) L4 bloom(14) L5 bloom(10) L6 none"},
+		{"optimal", true, "L0-L6 bloom(7)"}, // before the first re-plan
+	} {
+		c := &config{useL6Filters: tc.l6, filterPlanFlags: filterPlanFlags{filterPlanName: tc.name, filterBudgetBits: 7}}
+		p, ok, err := c.presetPlan()
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, tc.want, p.String(), "%s l6=%t", tc.name, tc.l6)
+		var o upstream.Options
+		require.NoError(t, c.applyFilters(enginePebbleRF, &o))
+		for i := range o.Levels {
+			require.Equal(t, pointfilter.PlannedPolicyName, o.Levels[i].FilterPolicy.Name())
+		}
+		require.True(t, c.filtersEnabled())
+	}
+	_, _, err := (&config{filterPlanFlags: filterPlanFlags{filterPlanName: "monkey"}}).presetPlan()
+	require.ErrorContains(t, err, `-filter_plan "monkey"`)
+	_, _, err = (&config{filterPlanFlags: filterPlanFlags{filterPlanName: "uniform", filterBudgetBits: 0}}).presetPlan()
+	require.ErrorContains(t, err, "-filter_budget_bits")
+}

@@ -48,6 +48,7 @@ type config struct {
 	useRibbonFilter  bool
 	bloomBeforeLevel int
 	useL6Filters     bool
+	filterPlanFlags
 
 	cacheSize       int64
 	writeBufferSize int64
@@ -167,6 +168,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: Ribbon filters with the false-positive rate of a Bloom filter of -bloom_bits")
 	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "pebblerf, with -use_ribbon_filter: levels before this one use Bloom; 0 = Bloom on L0 only, -1 = Ribbon everywhere")
 	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "write and read filters on L6 too (IterOptions.UseL6Filters), on both engines")
+	c.registerFilterPlanFlags(fs)
 
 	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache bytes per engine")
 	fs.Int64Var(&c.writeBufferSize, "write_buffer_size", 64<<20, "memtable bytes (Options.MemTableSize)")
@@ -314,6 +316,9 @@ func (c *config) validate() error {
 	}
 	if _, err := c.filterPlan(); err != nil {
 		return badFlag("bloom_bits", "%v", err)
+	}
+	if _, _, err := c.presetPlan(); err != nil {
+		return badFlag("filter_plan", "%v", err)
 	}
 	if c.cacheSize < 0 {
 		return badFlag("cache_size", "%d must not be negative", c.cacheSize)

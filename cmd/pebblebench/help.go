@@ -31,7 +31,7 @@ var flagGroups = []flagGroup{
 		"key_format", "versions_per_key", "mvcc_compact_rounds", "mvcc_scan_keys"}},
 	{"LSM shape and options (both engines)", []string{"compaction_style", "num_levels", "many_runs_slice_bytes",
 		"compression_type", "compression_ratio", "cache_size", "write_buffer_size", "disable_wal", "sync"}},
-	{"Filters", []string{"bloom_bits", "use_ribbon_filter", "bloom_before_level", "use_l6_filters"}},
+	{"Filters", []string{"bloom_bits", "use_ribbon_filter", "bloom_before_level", "use_l6_filters", "filter_plan", "filter_budget_bits"}},
 	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"range_filter_bits", "use_query_builder", "query_plan",
 		"explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 		"compaction_advisor_write_budget", "pebblerf_statistics"}},
@@ -56,7 +56,7 @@ var benchmarkHelp = map[string]string{
 	"flush":                  "flush the memtable",
 	"compact":                "compact the whole key range",
 	"stats":                  "print Pebble's metrics",
-	"levelstats":             "print files, bytes, sublevels and filter bytes per level",
+	"levelstats":             "print files, bytes, sublevels, filter bytes and the current point filter per level",
 }
 
 // scenarioHelp, when set (by the scenarios' file), returns one line per

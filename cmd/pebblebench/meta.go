@@ -21,6 +21,9 @@ type levelShape struct {
 	// the distinct prefixes they hold (pebblerf's tables only).
 	RangeFilterBytes int64 `json:"range_filter_bytes,omitempty"`
 	RangeFilterKeys  int64 `json:"range_filter_keys,omitempty"`
+	// PointFilter is the point filter pebblerf's plan gives the level now
+	// (new tables get it; older ones keep theirs), "-" for upstream.
+	PointFilter string `json:"point_filter,omitempty"`
 }
 
 // lsmShape reads the shape of the LSM: files, bytes and sublevels from
@@ -58,19 +61,25 @@ func lsmShape(e engine) ([]levelShape, error) {
 }
 
 // printLevelStats is the levelstats benchmark: db_bench's
-// "Level Files Size(MB)" table with two more columns, the L0 sublevel count
-// (Pebble's measure of L0 read amplification) and the filter bytes.
-func printLevelStats(out io.Writer, e engine, _ *config) (interface{}, error) {
+// "Level Files Size(MB)" table with more columns: the L0 sublevel count
+// (Pebble's measure of L0 read amplification), the point filter the plan
+// gives each level now, the point filters' bytes (read through the block
+// cache) and the range filters' (table properties, resident in the Go heap
+// of open tables, outside the cache).
+func printLevelStats(out io.Writer, e engine, c *config) (interface{}, error) {
 	shape, err := lsmShape(e)
 	if err != nil {
 		return nil, err
 	}
-	header := "Level Files Size(MB) Sublevels Filter(KB)"
+	header := "Level Files Size(MB) Sublevels Filter(KB) RangeFilter(KB) PointFilterNow"
 	fmt.Fprintln(out, header)
 	fmt.Fprintln(out, strings.Repeat("-", len(header)))
 	var total levelShape
-	for _, l := range shape {
-		fmt.Fprintf(out, "%5d %5d %8.1f %9d %10.1f\n", l.Level, l.Files, float64(l.Bytes)/(1<<20), l.Sublevels, float64(l.FilterBytes)/(1<<10))
+	for i := range shape {
+		l := &shape[i]
+		l.PointFilter = c.levelFilterOf(e, l.Level)
+		fmt.Fprintf(out, "%5d %5d %8.1f %9d %10.1f %15.1f %s\n", l.Level, l.Files, float64(l.Bytes)/(1<<20), l.Sublevels,
+			float64(l.FilterBytes)/(1<<10), float64(l.RangeFilterBytes)/(1<<10), l.PointFilter)
 		total.Files += l.Files
 		total.Bytes += l.Bytes
 		total.Sublevels += l.Sublevels
@@ -78,14 +87,15 @@ func printLevelStats(out io.Writer, e engine, _ *config) (interface{}, error) {
 		total.RangeFilterBytes += l.RangeFilterBytes
 		total.RangeFilterKeys += l.RangeFilterKeys
 	}
-	fmt.Fprintf(out, "%5s %5d %8.1f %9d %10.1f\n", "total", total.Files, float64(total.Bytes)/(1<<20), total.Sublevels, float64(total.FilterBytes)/(1<<10))
+	fmt.Fprintf(out, "%5s %5d %8.1f %9d %10.1f %15.1f\n", "total", total.Files, float64(total.Bytes)/(1<<20), total.Sublevels,
+		float64(total.FilterBytes)/(1<<10), float64(total.RangeFilterBytes)/(1<<10))
+	m := e.Metrics()
+	fmt.Fprintf(out, "Block cache: %.1f KB resident (point filter blocks are read through it)\n", float64(m.BlockCache.Size)/(1<<10))
 	if total.RangeFilterBytes > 0 {
-		// Range filters are table properties: each open table holds its
-		// filter in the Go heap, outside the block cache.
-		fmt.Fprintf(out, "Range filters: %.1f KB, %.2f bits/key over %d keys, in the Go heap of open tables (point filters above: block cache)\n",
-			float64(total.RangeFilterBytes)/(1<<10), 8*float64(total.RangeFilterBytes)/float64(max(total.RangeFilterKeys, 1)), total.RangeFilterKeys)
+		fmt.Fprintf(out, "Range filters: %.2f bits/key over %d keys, in the Go heap of open tables\n",
+			8*float64(total.RangeFilterBytes)/float64(max(total.RangeFilterKeys, 1)), total.RangeFilterKeys)
 	}
-	return map[string]interface{}{"levels": shape}, nil
+	return map[string]interface{}{"levels": shape, "block_cache_bytes": m.BlockCache.Size}, nil
 }
 
 // printStats is the stats benchmark: Pebble's own metrics table, the

@@ -1,14 +1,14 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
 // Package filterbench measures point filters side by side: this module's
-// Bloom and Ribbon policies against Pebble's built-in Bloom filter and a
-// binary fuse filter (github.com/FastFilter/xorfilter) as anchors. It is
-// shared by the pointfilter Go benchmarks and cmd/filterreport, which prints
-// the comparison table; nothing in the storage engine imports it.
+// Bloom, Ribbon and binary fuse policies against Pebble's built-in Bloom
+// filter as the anchor. It is shared by the pointfilter Go benchmarks and
+// cmd/filterreport, which prints the comparison table; nothing in the
+// storage engine imports it.
 //
 // Every filter is built and queried the way Pebble would use it: one call per
-// key, hashing included. The binary fuse filter, which takes 64-bit hashes,
-// is fed xxHash64 of each key, and the hashing counts towards its times too.
+// key through the FilterPolicy interface, hashing and trailer decoding
+// included.
 package filterbench
 
 import (
@@ -17,8 +17,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/FastFilter/xorfilter"
-	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
@@ -46,7 +44,8 @@ type Candidate struct {
 
 // ParseCandidates parses a comma-separated list of kind:bits entries:
 // bloom:B, ribbon:B (this module's policies), pebble-bloom:B (Pebble's
-// bloom.FilterPolicy, integer B) and fuse8 (no bits).
+// bloom.FilterPolicy, integer B) and fuse8 (this module's binary fuse
+// policy, no bits).
 func ParseCandidates(spec string) ([]Candidate, error) {
 	var out []Candidate
 	for _, item := range strings.Split(spec, ",") {
@@ -77,7 +76,7 @@ func ParseCandidates(spec string) ([]Candidate, error) {
 			}
 			out = append(out, PolicyCandidate("pebble-bloom("+arg+")", bloom.FilterPolicy(int(bits))))
 		case "fuse8":
-			out = append(out, Fuse8Candidate())
+			out = append(out, PolicyCandidate("fuse8", pointfilter.Fuse()))
 		default:
 			return nil, errors.Newf("filterbench: unknown filter kind %q in %q", kind, item)
 		}
@@ -111,33 +110,4 @@ func policyFilter(p pebble.FilterPolicy, data []byte) Filter {
 		}
 	}
 	return f
-}
-
-// Fuse8Candidate is a 3-wise binary fuse filter with 8-bit fingerprints.
-func Fuse8Candidate() Candidate {
-	return Candidate{Name: "fuse8", Build: func(keys [][]byte) (Filter, error) {
-		hashes := make([]uint64, len(keys))
-		for i, k := range keys {
-			hashes[i] = xxhash.Sum64(k)
-		}
-		f, err := xorfilter.PopulateBinaryFuse8(hashes)
-		if err != nil {
-			return Filter{}, errors.Wrap(err, "filterbench: building fuse8")
-		}
-		return fuseFilter(f), nil
-	}}
-}
-
-func fuseFilter(f *xorfilter.BinaryFuse8) Filter {
-	return Filter{
-		// The fingerprints plus the five header fields Save writes.
-		Bytes:       len(f.Fingerprints) + 8 + 4*4,
-		ExpectedFPR: 1.0 / 256,
-		MayContain:  func(key []byte) bool { return f.Contains(xxhash.Sum64(key)) },
-		Clone: func() Filter {
-			c := *f
-			c.Fingerprints = slices.Clone(f.Fingerprints)
-			return fuseFilter(&c)
-		},
-	}
 }
