@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
@@ -138,4 +139,40 @@ func TestRangeQueryStatistics(t *testing.T) {
 	_, err = db.RangeQueries(RangeQueryOptions{}).Explain(nil, []byte("k0010"), 1)
 	require.NoError(t, err)
 	require.Zero(t, tickers()["rocksdb.number.db.seek"])
+}
+
+// TestRangeQueryOverBatch checks that a range query over an indexed batch
+// sees the batch as upstream's iterator does: widening its bounds must not
+// refresh its view of the batch, which rebuilding it for a range filter
+// through SetOptions would, so such a query gets no range filter.
+func TestRangeQueryOverBatch(t *testing.T) {
+	db := openStaggered(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}}, 2)
+	count := func(it interface {
+		First() bool
+		Next() bool
+	}) (n int) {
+		for valid := it.First(); valid; valid = it.Next() {
+			n++
+		}
+		return n
+	}
+	for _, plan := range []QueryPlan{PlanAuto, PlanPlain, PlanStepped} {
+		b := db.NewIndexedBatch()
+		require.NoError(t, b.Set([]byte("k0010a"), []byte("v"), nil))
+		narrow := &IterOptions{LowerBound: []byte("k0010"), UpperBound: []byte("k0011")}
+		up, err := b.Batch.NewIter(narrow)
+		require.NoError(t, err)
+		q, err := db.RangeQueries(RangeQueryOptions{Plan: plan}).NewIterFrom(b.Batch, narrow)
+		require.NoError(t, err)
+		// Written after both iterators were opened: neither may see it.
+		require.NoError(t, b.Set([]byte("k0020a"), []byte("v"), nil))
+		up.SetBounds([]byte("k0000"), []byte("k0100"))
+		q.SetBounds([]byte("k0000"), []byte("k0100"))
+		want := count(up)
+		require.Equal(t, 101, want, "upstream's view of the batch")
+		require.Equal(t, want, count(q), "plan %s", plan)
+		require.NoError(t, up.Close())
+		require.NoError(t, q.Close())
+		require.NoError(t, b.Close())
+	}
 }

@@ -94,9 +94,9 @@ func newReaderHooks(
 }
 
 // forBatch returns the hooks of an indexed batch's iterators: no range
-// filters (see Iterator).
+// filters (querybuilder.Hooks.ForBatch says why).
 func (r readerHooks) forBatch() readerHooks {
-	r.hooks.RangeFilters, r.hooks.Compare = nil, nil
+	r.hooks = r.hooks.ForBatch()
 	return r
 }
 

@@ -49,10 +49,12 @@ type Reader interface {
 // Builder plans queries on one DB. It caches the LSM's Layout and rebuilds
 // it when the DB's version changes. A Builder is safe for concurrent use.
 type Builder struct {
-	db    *pebble.DB
-	opts  Options
-	hooks Hooks
-	cache *LayoutCache
+	db   *pebble.DB
+	opts Options
+	// hooks are every query's plug-ins; batchHooks those of a query that
+	// reads an indexed batch (Hooks.ForBatch).
+	hooks, batchHooks Hooks
+	cache             *LayoutCache
 }
 
 // LayoutCache holds the most recent Layout of one DB. Builders of the same
@@ -89,7 +91,7 @@ func NewWithCache(db *pebble.DB, o Options, cache *LayoutCache) *Builder {
 		o.MinDeferrable = DefaultMinDeferrable
 	}
 	hooks := Hooks{Compare: o.Comparer.Compare, RangeFilters: o.RangeFilters, Observe: o.Observe}
-	return &Builder{db: db, opts: o, hooks: hooks, cache: cache}
+	return &Builder{db: db, opts: o, hooks: hooks, batchHooks: hooks.ForBatch(), cache: cache}
 }
 
 // Layout returns the layout of the DB's current version, building it if the
@@ -183,7 +185,11 @@ func (b *Builder) newIter(r Reader, o *pebble.IterOptions, unobserved bool) (*It
 	// the closest to the iterator's view.
 	i := iterPool.Get().(*Iterator)
 	i.b = b
-	return i.start(r.NewIter(i.h.Init(&b.hooks, o, !unobserved)))
+	hooks := &b.hooks
+	if _, ok := r.(*pebble.Batch); ok {
+		hooks = &b.batchHooks
+	}
+	return i.start(r.NewIter(i.h.Init(hooks, o, !unobserved)))
 }
 
 // start plans i around the upstream iterator just created for it.

@@ -36,6 +36,16 @@ type Hooks struct {
 // whose hooks are not enabled needs no IterHooks.
 func (h *Hooks) Enabled() bool { return h.RangeFilters != nil || h.Observe != nil }
 
+// ForBatch returns the hooks for iterators over an indexed batch: h without
+// range filters. Widening the bounds of an iterator with range filters
+// rebuilds it through SetOptions, and SetOptions refreshes an iterator's
+// view of its batch where SetBounds does not, so a batch iterator with
+// range filters would see writes made to the batch after it was opened.
+func (h Hooks) ForBatch() Hooks {
+	h.RangeFilters, h.Compare = nil, nil
+	return h
+}
+
 // Observer follows the reads of one iterator for a caller that counts them,
 // such as the seek statistics' IterTracker. The iterator reports each
 // absolute positioning the caller makes (however it is issued underneath,
