@@ -12,6 +12,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
@@ -115,6 +116,26 @@ func TestInstallZeroConfig(t *testing.T) {
 	require.Empty(t, opts.BlockPropertyCollectors)
 	require.False(t, opts.DisableAutomaticCompactions)
 	require.Equal(t, "leveled", in.profile.Name())
+}
+
+// TestInstallLeavesCallerCollectors checks that install judges only the
+// collectors the plug-ins add: the caller's own, even two of one name, are
+// upstream's business, and Open with no plug-in accepts what upstream does.
+func TestInstallLeavesCallerCollectors(t *testing.T) {
+	var keys atomic.Int64
+	dup := tableprops.Adapt(func() TablePropertyCollector { return countingProps{&keys} })
+	opts := installOptions()
+	opts.BlockPropertyCollectors = []func() BlockPropertyCollector{dup, dup}
+	_, err := install(opts, Plugins{})
+	require.NoError(t, err)
+	require.Len(t, opts.BlockPropertyCollectors, 2)
+
+	opts = installOptions()
+	opts.BlockPropertyCollectors = []func() BlockPropertyCollector{dup}
+	_, err = install(opts, Plugins{
+		TableProperties: []func() TablePropertyCollector{func() TablePropertyCollector { return countingProps{&keys} }},
+	})
+	require.ErrorContains(t, err, `both named`)
 }
 
 func TestInstallErrors(t *testing.T) {

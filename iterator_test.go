@@ -3,6 +3,8 @@ package pebble
 import (
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
+
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -34,4 +36,27 @@ func TestCloneInheritsBounds(t *testing.T) {
 			require.NoError(t, it.Close())
 		})
 	}
+}
+
+// TestCloseTwice checks that closing an iterator, or a range query, twice in
+// a row returns nil as upstream's does, although both are recycled.
+func TestCloseTwice(t *testing.T) {
+	db := openStaggered(t, Plugins{Statistics: true, RangeFilter: &rangefilter.Config{BitsPerKey: 16}}, 2)
+	for _, o := range []*IterOptions{nil, {LowerBound: []byte("k0010"), UpperBound: []byte("k0020")}} {
+		it, err := db.NewIter(o)
+		require.NoError(t, err)
+		require.NoError(t, it.Close())
+		require.NoError(t, it.Close())
+		q, err := db.NewRangeQuery(o, nil)
+		require.NoError(t, err)
+		require.NoError(t, q.Close())
+		require.NoError(t, q.Close())
+	}
+	plain, err := Open("", &Options{FS: vfs.NewMem()})
+	require.NoError(t, err)
+	it, err := plain.NewIter(nil)
+	require.NoError(t, err)
+	require.NoError(t, it.Close())
+	require.NoError(t, it.Close())
+	require.NoError(t, plain.Close())
 }

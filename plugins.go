@@ -123,6 +123,7 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 // apply is install's changes to opts, in their order; advisor is used if
 // plugins.Advisor is set.
 func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext.AdvisorConfig) error {
+	callers := len(opts.BlockPropertyCollectors)
 	if err := in.profile.Apply(opts); err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 	for _, c := range plugins.TableProperties {
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, tableprops.Adapt(c))
 	}
-	if err := checkCollectorNames(opts.BlockPropertyCollectors); err != nil {
+	if err := checkCollectorNames(opts.BlockPropertyCollectors, callers); err != nil {
 		return err
 	}
 	if plugins.Advisor != nil {
@@ -161,15 +162,21 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 	return nil
 }
 
-// checkCollectorNames rejects two collectors of one name: Pebble stores each
+// checkCollectorNames rejects a collector the plug-ins added (those from
+// index callers on) that shares its name with another: Pebble stores each
 // collector's properties under its name, so two of one name would clobber
-// each other. It builds each collector once to ask its name; collectors are
-// cheap to build, one is built per sstable written.
-func checkCollectorNames(collectors []func() BlockPropertyCollector) error {
+// each other. The caller's own collectors are left as upstream leaves them,
+// and with no plug-in adding one nothing is checked, so Open accepts what
+// upstream accepts. It builds each collector once to ask its name;
+// collectors are cheap to build, one is built per sstable written.
+func checkCollectorNames(collectors []func() BlockPropertyCollector, callers int) error {
+	if len(collectors) == callers {
+		return nil
+	}
 	seen := make(map[string]int, len(collectors))
 	for i, newCollector := range collectors {
 		name := newCollector().Name()
-		if j, ok := seen[name]; ok {
+		if j, ok := seen[name]; ok && i >= callers {
 			return errors.Newf("block property collectors %d and %d are both named %q", j, i, name)
 		}
 		seen[name] = i

@@ -54,8 +54,13 @@ func (i *Iterator) Valid() bool { return i.it.Valid() }
 func (i *Iterator) Error() error { return i.it.Error() }
 
 // Close is pebble.Iterator.Close. The Iterator is recycled, as Pebble
-// recycles its own: it must not be used after Close.
+// recycles its own: it must not be used after Close. A second Close right
+// after the first returns nil rather than panic; once the Iterator has been
+// reused for another query, it would close that one.
 func (i *Iterator) Close() error {
+	if i.it == nil {
+		return nil
+	}
 	err := i.it.Close()
 	i.recycle()
 	return err
