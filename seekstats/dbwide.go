@@ -5,6 +5,7 @@ package seekstats
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -108,8 +109,10 @@ func (t *IterTotals) Add(st *pebble.IteratorStats, found int) {
 type DBWide struct {
 	metrics func() *pebble.Metrics
 	iters   IterTotals
-	// base is each ticker's value at the last Pop or Reset.
-	base [numDBWideTickers]atomic.Uint64
+	// base is each ticker's value at the last Pop or Reset; popMu orders
+	// Pops and Resets, so that two of them never hand out the same counts.
+	base  [numDBWideTickers]atomic.Uint64
+	popMu sync.Mutex
 }
 
 // NewDBWide returns DB-wide tickers that read Pebble's metrics through
@@ -139,10 +142,16 @@ func (w *DBWide) load() [numDBWideTickers]uint64 {
 
 // Tickers returns every DB-wide ticker by name, zero or not.
 func (w *DBWide) Tickers() []NamedCount {
+	// The bases first: a base is a value loaded earlier, so a count loaded
+	// after it is never below it, whatever a concurrent Pop stores.
+	var base [numDBWideTickers]uint64
+	for k := range base {
+		base[k] = w.base[k].Load()
+	}
 	v := w.load()
 	out := make([]NamedCount, numDBWideTickers)
 	for k := range v {
-		out[k] = NamedCount{Name: dbWideNames[k], Count: v[k] - w.base[k].Load()}
+		out[k] = NamedCount{Name: dbWideNames[k], Count: v[k] - base[k]}
 	}
 	return out
 }
@@ -162,8 +171,12 @@ func (w *DBWide) read(name string, pop bool) (uint64, bool) {
 		if dbWideNames[k] != name {
 			continue
 		}
+		if pop {
+			w.popMu.Lock()
+			defer w.popMu.Unlock()
+		}
+		base := w.base[k].Load() // before now: see Tickers
 		now := w.load()[k]
-		base := w.base[k].Load()
 		if pop {
 			w.base[k].Store(now)
 		}
@@ -174,6 +187,8 @@ func (w *DBWide) read(name string, pop bool) (uint64, bool) {
 
 // Reset sets every DB-wide ticker to zero.
 func (w *DBWide) Reset() {
+	w.popMu.Lock()
+	defer w.popMu.Unlock()
 	v := w.load()
 	for k := range v {
 		w.base[k].Store(v[k])
