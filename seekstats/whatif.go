@@ -89,6 +89,13 @@ type LevelWhatIf struct {
 	// table. An upper bound (see LevelShape.Keys; range filters store a
 	// table's keys exactly in fewer bits when they can).
 	FilterBytes uint64
+	// Unplaced, in the unattributed row only, is the bounded seeks' values
+	// the statistics could not place at a level (the fast attribution rule
+	// gives up when several tables loaded blocks for one seek): each came
+	// from some level's load, so it is taken off the total, as a negative
+	// Avoided of this row. The other rows' estimates are upper bounds by up
+	// to Unplaced between them.
+	Unplaced uint64
 }
 
 // Reduction is Avoided/Loads, or ok=false without loads.
@@ -101,8 +108,16 @@ func (w LevelWhatIf) Reduction() (float64, bool) {
 
 // String is the row's what-if on one line.
 func (w LevelWhatIf) String() string {
+	name := w.Row.String()
+	if w.Row == NumRows {
+		name = "total"
+	}
+	if w.Row == RowUnattributed && w.Unplaced > 0 {
+		return fmt.Sprintf("%s: %d values read at no known level: the levels above avoid %.2f loads fewer between them",
+			name, w.Unplaced, -w.Avoided)
+	}
 	return fmt.Sprintf("%s: avoids %.2f of %d data loads (%s), %.3g expected false positives at FPR %.4f%%, %s of filters",
-		w.Row, w.Avoided, w.Loads, percent(w.Reduction()), w.FalsePositives, 100*w.FPR, formatBytes(w.FilterBytes))
+		name, w.Avoided, w.Loads, percent(w.Reduction()), w.FalsePositives, 100*w.FPR, formatBytes(w.FilterBytes))
 }
 
 // BloomFPR is a standard Bloom filter's expected false-positive rate at bits
@@ -130,18 +145,24 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 	}
 	fpr := rangefilter.Config{BitsPerKey: w.BitsPerKey}.FPRBound(rl)
 	var out []LevelWhatIf
-	for r := RowL0; r <= RowL6; r++ {
+	for r := RowL0; r <= RowUnattributed; r++ {
 		c, sh := sn.Rows[r], w.Shape[r]
-		if c.DataBounded == 0 && sh.Tables == 0 {
+		if c.DataBounded == 0 && sh.Tables == 0 && (r != RowUnattributed || c.UsefulBounded == 0) {
 			continue
 		}
-		cand := c.DataBounded - min(c.UsefulBounded, c.DataBounded)
+		useful := min(c.UsefulBounded, c.DataBounded)
+		cand := c.DataBounded - useful
 		fp := float64(cand) * fpr
-		out = append(out, LevelWhatIf{
+		lw := LevelWhatIf{
 			Row: r, Candidates: cand, FPR: fpr, FalsePositives: fp,
 			Avoided: float64(cand) - fp, Loads: c.DataBounded,
 			FilterBytes: filterBytes(sh.Keys, w.BitsPerKey) + sh.Tables*rangeHeaderBytes,
-		})
+		}
+		if r == RowUnattributed {
+			lw.Unplaced = c.UsefulBounded - useful
+			lw.Avoided -= float64(lw.Unplaced) * (1 - fpr)
+		}
+		out = append(out, lw)
 	}
 	return out
 }
@@ -174,6 +195,23 @@ func (sn *Snapshot) PrefixFilterWhatIf(w WhatIf) []LevelWhatIf {
 	return out
 }
 
+// Total sums a what-if's rows into one, whose Row is NumRows; its
+// Reduction is the predicted reduction of the data loads the filter judges,
+// over all levels.
+func Total(ws []LevelWhatIf) LevelWhatIf {
+	t := LevelWhatIf{Row: NumRows}
+	for _, w := range ws {
+		t.Candidates += w.Candidates
+		t.FalsePositives += w.FalsePositives
+		t.Avoided += w.Avoided
+		t.Loads += w.Loads
+		t.FilterBytes += w.FilterBytes
+		t.Unplaced += w.Unplaced
+		t.FPR = w.FPR
+	}
+	return t
+}
+
 func filterBytes(keys uint64, bits float64) uint64 {
 	return uint64(math.Ceil(float64(keys) * bits / 8))
 }
@@ -188,11 +226,15 @@ func formatBytes(n uint64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// WhatIfTable prints one "what-if" line per row of ws under a title.
+// WhatIfTable prints one "what-if" line per row of ws under a title, then
+// their total.
 func WhatIfTable(title string, ws []LevelWhatIf) string {
 	var b strings.Builder
 	for _, w := range ws {
 		fmt.Fprintf(&b, "what-if %s %s\n", title, w)
+	}
+	if len(ws) > 0 {
+		fmt.Fprintf(&b, "what-if %s %s\n", title, Total(ws))
 	}
 	return b.String()
 }

@@ -76,6 +76,21 @@ func TestWhatIfArithmetic(t *testing.T) {
 	_, ok = r[1].Reduction()
 	require.False(t, ok)
 
+	// Values no level could be given come off the total: 30 of them, from
+	// loads of L0 (whose 60 empty loads were really 30).
+	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{UsefulBounded: 30}
+	r = sn.RangeFilterWhatIf(w)
+	require.Len(t, r, 3)
+	u := r[2]
+	require.Equal(t, seekstats.RowUnattributed, u.Row)
+	require.EqualValues(t, 30, u.Unplaced)
+	require.Zero(t, u.Loads)
+	total := seekstats.Total(r)
+	require.EqualValues(t, 80, total.Loads)
+	require.InDelta(t, 30*(1-4.0/1024), total.Avoided, 1e-9)
+	require.EqualValues(t, 1000*12/8+2*64+8000*12/8+64, total.FilterBytes)
+	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{}
+
 	p := sn.PrefixFilterWhatIf(w)
 	require.Len(t, p, 2) // L0 and L6; L5's seeks met a prefix filter.
 	l6 := p[1]
