@@ -134,7 +134,10 @@ func BloomFPR(bits float64) float64 {
 // RangeFilterWhatIf estimates, per LSM level (L0 to L6), what range filters
 // of w.BitsPerKey bits per key would save on the counted workload: the
 // bounded seeks' data loads that produced no value, less the filter's
-// expected false positives at w.RangeLen; and what they would cost. Rows
+// expected false positives at w.RangeLen; and what they would cost. Levels
+// without bounded loads are left out (a filter there would save nothing);
+// the unattributed row appears when it holds values (see
+// LevelWhatIf.Unplaced). Rows
 // where range filters already judged seeks are estimated all the same
 // (their remaining empty loads are the filters' false positives and
 // overlaps, which a bigger budget may cut).
@@ -147,7 +150,7 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 	var out []LevelWhatIf
 	for r := RowL0; r <= RowUnattributed; r++ {
 		c, sh := sn.Rows[r], w.Shape[r]
-		if c.DataBounded == 0 && sh.Tables == 0 && (r != RowUnattributed || c.UsefulBounded == 0) {
+		if c.DataBounded == 0 && (r != RowUnattributed || c.UsefulBounded == 0) {
 			continue
 		}
 		useful := min(c.UsefulBounded, c.DataBounded)
