@@ -105,6 +105,9 @@ func (d *driver) run(root string, fill *fillRecord) error {
 	if err == nil && d.cfg.statistics {
 		err = d.printStatistics()
 	}
+	if err == nil && d.cfg.reportHTML != "" {
+		err = d.writeHTMLReport()
+	}
 	return err
 }
 
