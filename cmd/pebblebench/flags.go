@@ -102,9 +102,9 @@ type config struct {
 	json                  bool
 	reportIntervalSeconds int
 	reportFile            string
+	cpuProfile            string
 	// reportHTML is -report_html (report_html.go).
 	reportHTML string
-	cpuProfile            string
 	// scenario is -scenario, which realMain handles before parsing (see
 	// scenario.go); it is registered here to be listed by -help.
 	scenario string

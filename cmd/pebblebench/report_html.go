@@ -136,6 +136,10 @@ func barChart(id, xLabel string, names []string, groups []barGroup, ref float64)
 		}
 	}
 	maxV, step := niceScale(maxV)
+	if integral(groups) && maxV < 5 {
+		// Counts below five: whole ticks.
+		maxV, step = 5, 1
+	}
 	x := func(v float64) float64 { return left + plotW*v/maxV }
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" id="%s" role="img" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f">`,
@@ -200,6 +204,18 @@ func niceScale(v float64) (top, step float64) {
 	return 10 * p, 2 * p
 }
 
+// integral reports whether every value is a whole number.
+func integral(groups []barGroup) bool {
+	for _, g := range groups {
+		for _, v := range g.values {
+			if v != math.Trunc(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func formatTick(v float64) string {
 	switch {
 	case v >= 1e9:
@@ -218,6 +234,9 @@ func formatValue(v float64) string {
 	}
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return fmt.Sprintf("%.0f", v)
+	}
+	if math.Abs(v) >= 100 {
+		return fmt.Sprintf("%.1f", v)
 	}
 	return fmt.Sprintf("%.3f", v)
 }
@@ -314,21 +333,8 @@ func (r *htmlReport) render() string {
 	b.WriteString(`</section>`)
 
 	b.WriteString(`<section id="lsm-shape"><h2>LSM shape</h2>`)
-	for _, e := range r.Engines {
-		fmt.Fprintf(&b, "<h3>%s</h3>", html.EscapeString(e.Name))
-		var files, bytes []barGroup
-		var rows [][]string
-		for _, l := range e.Shape {
-			runs := int64(l.Sublevels)
-			label := fmt.Sprintf("L%d", l.Level)
-			files = append(files, barGroup{label, []float64{float64(l.Files), float64(runs)}})
-			bytes = append(bytes, barGroup{label, []float64{float64(l.Bytes) / (1 << 20)}})
-			rows = append(rows, []string{label, fmt.Sprint(l.Files), fmt.Sprint(runs), fmt.Sprint(l.Bytes)})
-		}
-		b.WriteString(barChart("lsm-files-"+e.Name, "tables and sorted runs (count)", []string{"tables", "sorted runs"}, files, 0))
-		b.WriteString(barChart("lsm-bytes-"+e.Name, "size (MiB)", []string{"MiB"}, bytes, 0))
-		b.WriteString(table("lsm", []string{"level", "tables", "sorted runs", "bytes"}, rows))
-	}
+	b.WriteString(`<p class="note">Sorted runs: L0's sublevels, one run for any other level that holds tables.</p>`)
+	r.lsmSection(&b)
 	b.WriteString(`</section>`)
 
 	b.WriteString(`<section id="ratios"><h2>Throughput against upstream</h2>`)
@@ -347,6 +353,46 @@ func (r *htmlReport) render() string {
 	}
 	b.WriteString(`</section></body></html>`)
 	return b.String()
+}
+
+// lsmSection draws the levels' sorted runs and sizes, one series per
+// engine, and a table of tables, runs and bytes.
+func (r *htmlReport) lsmSection(b *strings.Builder) {
+	var names []string
+	levels := 0
+	for _, e := range r.Engines {
+		names = append(names, e.Name)
+		levels = max(levels, len(e.Shape))
+	}
+	var runs, mib []barGroup
+	var rows [][]string
+	for l := range levels {
+		label := fmt.Sprintf("L%d", l)
+		rg, mg := barGroup{label: label}, barGroup{label: label}
+		for _, e := range r.Engines {
+			var s levelShape
+			if l < len(e.Shape) {
+				s = e.Shape[l]
+			}
+			n := levelRuns(s)
+			rg.values = append(rg.values, float64(n))
+			mg.values = append(mg.values, float64(s.Bytes)/(1<<20))
+			rows = append(rows, []string{label, e.Name, fmt.Sprint(s.Files), fmt.Sprint(n), fmt.Sprint(s.Bytes)})
+		}
+		runs, mib = append(runs, rg), append(mib, mg)
+	}
+	b.WriteString(barChart("lsm-runs", "sorted runs (count)", names, runs, 0))
+	b.WriteString(barChart("lsm-bytes", "size (MiB)", names, mib, 0))
+	b.WriteString(table("lsm", []string{"level", "engine", "tables", "sorted runs", "bytes"}, rows))
+}
+
+// levelRuns is a level's sorted runs: L0's sublevels, else one if the
+// level holds a table.
+func levelRuns(s levelShape) int64 {
+	if s.Level == 0 || s.Files == 0 {
+		return int64(s.Sublevels)
+	}
+	return 1
 }
 
 // perEngineStats draws one funnel chart and table per engine with
@@ -369,7 +415,7 @@ func (r *htmlReport) perEngineStats(b *strings.Builder, kind, xLabel string, nam
 			}
 			rows = append(rows, cells)
 		}
-		if len(groups) == 0 {
+		if !anyNonZero(groups) {
 			b.WriteString(`<p class="note">Nothing counted.</p>`)
 			continue
 		}
@@ -411,6 +457,17 @@ func (r *htmlReport) whatIfSection(b *strings.Builder, kind string, pick func(ht
 		b.WriteString(barChart(kind+"-whatif-"+e.Name, xLabel, []string{"loads now", "loads avoided"}, groups, 0))
 		b.WriteString(table(kind+"-whatif", []string{"level", "loads", "avoided", "reduction", "false positives", "filter bytes"}, rows))
 	}
+}
+
+func anyNonZero(groups []barGroup) bool {
+	for _, g := range groups {
+		for _, v := range g.values {
+			if v != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func percent(f float64, ok bool) string {
