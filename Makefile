@@ -55,9 +55,10 @@ demo:
 # bounded seeks) rendered by headless Chromium to a PNG, to look at; skipped
 # with a message when Chromium is absent (Debian: apt-get install chromium).
 REPORT_DIR := $(or $(TMPDIR),/tmp)/pebblerf-report-check
+CHROMIUM ?= chromium
 report-check:
-	@if ! command -v chromium >/dev/null 2>&1; then \
-		echo "report-check: chromium not found, skipped (apt-get install chromium)"; exit 0; fi; \
+	@if ! command -v $(CHROMIUM) >/dev/null 2>&1; then \
+		echo "report-check: $(CHROMIUM) not found, skipped (apt-get install chromium)"; exit 0; fi; \
 	rm -rf $(REPORT_DIR) && mkdir -p $(REPORT_DIR) && \
 	$(GO) build -o $(REPORT_DIR)/pebblebench ./cmd/pebblebench && \
 	$(REPORT_DIR)/pebblebench -engine=both -db=$(REPORT_DIR)/db -seed=7 -num=200000 -writes=20000 \
@@ -65,7 +66,7 @@ report-check:
 		-benchmarks=fillrandom,flush,overwrite,flush,seekrandom,readrandom -reads=3000 \
 		-seek_upper_bound_len=8 -empty_range_fraction=0.5 -seek_nexts=1 \
 		-report_html=$(REPORT_DIR)/report.html >$(REPORT_DIR)/pebblebench.out && \
-	chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run \
 		--user-data-dir=$(REPORT_DIR)/chromium --window-size=1000,2800 \
 		--screenshot=$(REPORT_DIR)/report.png file://$(REPORT_DIR)/report.html 2>$(REPORT_DIR)/chromium.log && \
