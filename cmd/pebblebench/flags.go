@@ -208,7 +208,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", false, "pebblerf: collect per-level seek statistics (printed by -statistics); they tag the tables written and cost CPU per seek.\nOff (the default), pebblerf is opened as pebblerf.Open opens it: no plug-in, as upstream")
 
 	fs.Float64Var(&c.rangeWhatIfBits, "range_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics: estimate per level what range filters of this many bits per key\nwould save and cost; 0 = 16 when -range_filter_bits is off, else none; negative = none")
-	fs.Float64Var(&c.prefixWhatIfBits, "prefix_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics: estimate what Bloom prefix filters of this many bits per key\nwould save and cost on levels no prefix filter decided (L6 without -use_l6_filters), with -prefix_size; 0 = -bloom_bits, or 10; negative = none")
+	fs.Float64Var(&c.prefixWhatIfBits, "prefix_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics -prefix_size: estimate what Bloom prefix filters of this many bits/key\nwould save and cost on levels no prefix filter decided (L6 without -use_l6_filters); 0 = -bloom_bits, or 10; <0 none")
 	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers from Pebble's metrics) after the benchmarks, per engine")
 	fs.BoolVar(&c.histogram, "histogram", false, "print a latency histogram for each benchmark")
 	fs.BoolVar(&c.json, "json", false, "print JSON records on stdout (the configuration first, then one per run and engine); the text goes to stderr")

@@ -30,6 +30,8 @@ type htmlReport struct {
 	// first's (pebblerf over upstream Pebble), under -engine=both.
 	Ratios     []htmlRatio
 	RatioLabel string
+	// Timeline is the seek funnel at every -report_interval_seconds tick.
+	Timeline []funnelSample
 }
 
 type htmlEngine struct {
@@ -49,7 +51,7 @@ type htmlRatio struct {
 // collectHTMLReport reads the open engines' shapes and statistics and the
 // runs' results.
 func (d *driver) collectHTMLReport() (*htmlReport, error) {
-	r := &htmlReport{Title: "pebblebench " + d.cfg.benchmarks}
+	r := &htmlReport{Title: "pebblebench " + d.cfg.benchmarks, Timeline: d.timeline.all()}
 	for _, e := range d.engines {
 		if e.db == nil {
 			continue
@@ -123,7 +125,13 @@ type barGroup struct {
 // ticks, the groups' labels on the left, a legend on top. ref, if
 // positive, draws a dashed reference line at that value.
 func barChart(id, xLabel string, names []string, groups []barGroup, ref float64) string {
-	const left, right, top, barH, gap, plotW = 130.0, 30.0, 44.0, 14.0, 12.0, 760.0
+	const right, top, barH, gap, plotW = 40.0, 44.0, 14.0, 12.0, 700.0
+	// The left margin fits the longest label (about 7 px per character at
+	// 12 px).
+	left := 60.0
+	for _, g := range groups {
+		left = max(left, 7*float64(len([]rune(g.label)))+16)
+	}
 	nser := len(names)
 	height := top + float64(len(groups))*(float64(nser)*barH+gap) + 50
 	width := left + plotW + right
@@ -293,7 +301,7 @@ var pointFunnelNames = []string{"filter checks", "ruled out", "passed", "passed,
 const htmlStyle = `body{font-family:sans-serif;margin:24px;color:#000;background:#fff;max-width:1000px}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #000;margin-top:32px}h3{font-size:15px}
 p.note{font-size:13px;color:#333}
-svg{display:block;margin:8px 0}
+svg{display:block;margin:8px 0;max-width:100%;height:auto}
 svg text{font-family:sans-serif;fill:#000}
 svg .legend{font-size:12px}svg .tick{font-size:11px}svg .label{font-size:12px}
 svg .axislabel{font-size:12px;font-weight:bold}svg .value{font-size:10px}
@@ -316,6 +324,10 @@ func (r *htmlReport) render() string {
 	b.WriteString(`<p class="note">Per table a seek reached: table seeks = filtered + data loaded; ` +
 		`filter matched = passed a prefix filter; useful = data loads whose value the caller read.</p>`)
 	r.perEngineStats(&b, "seek", "per-table seeks (count)", seekFunnelNames, seekFunnel)
+	b.WriteString(`</section>`)
+
+	b.WriteString(`<section id="funnel-time"><h2>Seek funnel over time</h2>`)
+	r.timelineSection(&b)
 	b.WriteString(`</section>`)
 
 	b.WriteString(`<section id="point-funnel"><h2>Point-lookup funnel per level</h2>`)

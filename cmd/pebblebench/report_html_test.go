@@ -33,7 +33,7 @@ func TestReportHTML(t *testing.T) {
 
 	require.True(t, strings.HasPrefix(doc, "<!DOCTYPE html>"))
 	require.True(t, strings.HasSuffix(doc, "</html>"))
-	for _, id := range []string{"seek-funnel", "point-funnel", "range-whatif", "prefix-whatif", "lsm-shape", "ratios"} {
+	for _, id := range []string{"seek-funnel", "funnel-time", "point-funnel", "range-whatif", "prefix-whatif", "lsm-shape", "ratios"} {
 		require.Contains(t, doc, `<section id="`+id+`">`)
 	}
 	require.NotContains(t, strings.ToLower(doc), "<script")
