@@ -104,3 +104,34 @@ func TestReportHTML(t *testing.T) {
 		require.Equal(t, lines[i][2], fmt.Sprintf("%.3f", v), "run %d", i+1)
 	}
 }
+
+// TestReportHTMLTimeline checks that with -report_interval_seconds the
+// report samples the seek funnel on every tick, and that the samples only
+// grow (counts are since open).
+func TestReportHTMLTimeline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for seconds")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.html")
+	status, _, stderr := runMain("-engine=pebblerf", "-db="+filepath.Join(dir, "db"), "-num=3000", "-seed=3",
+		"-pebblerf_statistics", "-benchmarks=fillrandom,flush,seekrandom", "-duration=3",
+		"-report_interval_seconds=1", "-report_file="+filepath.Join(dir, "report.csv"), "-report_html="+file)
+	require.Equal(t, exitOK, status, stderr)
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	doc := string(raw)
+	chart := doc[strings.Index(doc, `id="funnel-time-chart"`):]
+	chart = chart[:strings.Index(chart, "</svg>")]
+	bar := regexp.MustCompile(`data-group="pebblerf seekrandom \+(\d+)s" data-series="table seeks" data-value="(\d+)"`)
+	samples := bar.FindAllStringSubmatch(chart, -1)
+	require.GreaterOrEqual(t, len(samples), 2, chart[:min(len(chart), 300)])
+	prev := -1
+	for _, s := range samples {
+		var n int
+		_, err := fmt.Sscan(s[2], &n)
+		require.NoError(t, err)
+		require.Greater(t, n, prev, "table seeks at +%ss", s[1])
+		prev = n
+	}
+}
