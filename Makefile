@@ -12,7 +12,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 SOAK ?= 10m
 
-.PHONY: build test race lint bench fuzz demo soak generate
+.PHONY: build test race lint bench fuzz demo soak generate report-check
 
 build:
 	$(GO) build $(PKGS)
@@ -50,6 +50,28 @@ demo:
 	@$(GO) build -o $(DEMO_BIN) ./cmd/pebblebench
 	@echo "running pebblebench -scenario=demo (about a minute) ..."
 	@$(DEMO_BIN) -scenario=demo
+
+# report-check: a small -report_html (both engines, per-level statistics,
+# bounded seeks) rendered by headless Chromium to a PNG, to look at; skipped
+# with a message when Chromium is absent (Debian: apt-get install chromium).
+REPORT_DIR := $(or $(TMPDIR),/tmp)/pebblerf-report-check
+CHROMIUM ?= chromium
+report-check:
+	@if ! command -v $(CHROMIUM) >/dev/null 2>&1; then \
+		echo "report-check: $(CHROMIUM) not found, skipped (apt-get install chromium)"; exit 0; fi; \
+	rm -rf $(REPORT_DIR) && mkdir -p $(REPORT_DIR) && \
+	$(GO) build -o $(REPORT_DIR)/pebblebench ./cmd/pebblebench && \
+	$(REPORT_DIR)/pebblebench -engine=both -db=$(REPORT_DIR)/db -seed=7 -num=200000 -writes=20000 \
+		-write_buffer_size=262144 -bloom_bits=10 -pebblerf_statistics \
+		-benchmarks=fillrandom,flush,overwrite,flush,seekrandom,readrandom -reads=3000 \
+		-seek_upper_bound_len=8 -empty_range_fraction=0.5 -seek_nexts=1 \
+		-report_html=$(REPORT_DIR)/report.html >$(REPORT_DIR)/pebblebench.out && \
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run \
+		--user-data-dir=$(REPORT_DIR)/chromium --window-size=1000,2800 \
+		--screenshot=$(REPORT_DIR)/report.png file://$(REPORT_DIR)/report.html 2>$(REPORT_DIR)/chromium.log && \
+	test -s $(REPORT_DIR)/report.png && \
+	echo "report-check: $(REPORT_DIR)/report.html rendered to $(REPORT_DIR)/report.png"
 
 generate:
 	$(GO) run ./internal/dropingen > aliases_gen.go.tmp && mv aliases_gen.go.tmp aliases_gen.go

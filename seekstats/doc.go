@@ -54,6 +54,42 @@
 // seen at all (Pebble consults block-property filters only for tables that
 // carry the property).
 //
+// What-if. Snapshot.RangeFilterWhatIf estimates, per level, what range
+// filters of B bits per key would save on the workload counted without them
+// (whatif.go). Its candidates are the bounded seeks' data loads that
+// produced no value (DataBounded - UsefulBounded): a range filter rules a
+// table out only when the table holds nothing in the bounds, and a load of
+// such a table produces nothing. The filter would let a share of them
+// through, its false positives, taken at package rangefilter's own bound
+// ℓ/2^(B-2) (rangefilter.Config.FPRBound) for a range of ℓ key positions.
+// The statistics do not see ℓ, the positions an empty range covers in the
+// table's key map; WhatIf.RangeLen states it, DefaultWhatIfRangeLen (an
+// empty range between two adjacent keys) when not given. Avoided is
+// candidates less false positives. The cost is the level's keys (point
+// entries from the tables' properties, DB.SSTables) times B bits, plus a
+// header per table: an upper bound, since a filter holds distinct Split
+// prefixes only and stores them exactly in fewer bits when it can.
+// Snapshot.PrefixFilterWhatIf does the same for Bloom prefix filters on
+// levels where no prefix filter decided a seek (L6 with UseL6Filters off is
+// the common case): candidates are the level's loads without a value, the
+// rate a Bloom filter's expected one (BloomFPR).
+//
+// The estimates are wrong where their counts are. A load "without a value"
+// is one whose value the caller never read, so a workload that does not read
+// values makes every load a candidate, and shadowed keys, tombstones and
+// abandoned iterators count as empty too (the table held something the
+// filter must pass). Values the fast attribution rule cannot place at a
+// level (several tables loaded blocks for one seek, as over overlapping L0
+// tables) count in the unattributed row: the what-if takes them off the
+// total, but which level's estimate they belong to is unknown, so the
+// per-level figures are upper bounds by up to that count. Reads change shape
+// once filters are on: an iterator that skips a table also stops the
+// attribution ambiguity there, and a workload that adapts to latency may
+// seek differently. The range estimate holds for workloads whose empty
+// ranges are short against the key map; long empty ranges over hashed
+// filters pass more than the default ℓ says. The prefix estimate assumes
+// the seeks were SeekPrefixGE (only those consult a prefix filter).
+//
 // Compatibility. Filters written with statistics on are stored under the
 // name "pebblerf.tagged.<inner name>". pebblerf reads them whether
 // statistics are on or off; upstream Pebble does not know the name and

@@ -31,6 +31,8 @@ import (
 //	get                                   one key per line
 //	stats                                 non-zero tickers, then reset
 //	levels                                the per-level table (no reset)
+//	what-if range|prefix bits=b [range-len=n]
+//	                                      the what-if lines and their inputs (no reset)
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		var d *testDB
@@ -90,6 +92,8 @@ func TestScenarios(t *testing.T) {
 				return out
 			case "levels":
 				return d.stats.Snapshot().LevelTable()
+			case "what-if":
+				return runWhatIf(t, d, td)
 			}
 			t.Fatalf("unknown command %q", td.Cmd)
 			return ""

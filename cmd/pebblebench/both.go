@@ -27,6 +27,8 @@ type driver struct {
 	// results keeps every run's result in the order reported; scenarios
 	// compute their verdicts from them.
 	results []*result
+	// timeline is -report_html's funnel over time (report_html_time.go).
+	timeline funnelTimeline
 }
 
 func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
@@ -97,6 +99,9 @@ func (d *driver) run(root string, fill *fillRecord) error {
 		err = d.start()
 	}
 	if err == nil {
+		d.sampleFunnels()
+	}
+	if err == nil {
 		err = d.runAll(mustParseBenchmarkList(d.cfg.benchmarks))
 	}
 	if err == nil && d.cfg.explain {
@@ -104,6 +109,9 @@ func (d *driver) run(root string, fill *fillRecord) error {
 	}
 	if err == nil && d.cfg.statistics {
 		err = d.printStatistics()
+	}
+	if err == nil && d.cfg.reportHTML != "" {
+		err = d.writeHTMLReport()
 	}
 	return err
 }

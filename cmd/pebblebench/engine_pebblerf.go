@@ -51,7 +51,7 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 		return out
 	}
 	if plugins.Statistics {
-		a.levelTable = func() string { return db.Statistics().PerLevel().Snapshot().LevelTable() }
+		a.levelTable = func() string { return db.Statistics().PerLevel().Snapshot().LevelTable() + whatIfLines(db, c) }
 	}
 	return a, nil
 }

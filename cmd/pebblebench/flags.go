@@ -80,6 +80,10 @@ type config struct {
 	numLevelsGiven     bool
 	compactionAdvisor  bool
 	pebblerfStatistics bool
+	// rangeWhatIfBits and prefixWhatIfBits: -range_filter_whatif_bits and
+	// -prefix_filter_whatif_bits (whatif.go).
+	rangeWhatIfBits  float64
+	prefixWhatIfBits float64
 	// advisorLog, advisorIntervalMs, advisorBudget: -compaction_advisor_log,
 	// -compaction_advisor_interval_ms and -compaction_advisor_write_budget;
 	// advisorCompactions counts the advisor's compactions, for the
@@ -100,6 +104,8 @@ type config struct {
 	reportIntervalSeconds int
 	reportFile            string
 	cpuProfile            string
+	// reportHTML is -report_html (report_html.go).
+	reportHTML string
 	// scenario is -scenario, which realMain handles before parsing (see
 	// scenario.go); it is registered here to be listed by -help.
 	scenario string
@@ -203,10 +209,13 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range")
 	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", false, "pebblerf: collect per-level seek statistics (printed by -statistics); they tag the tables written and cost CPU per seek.\nOff (the default), pebblerf is opened as pebblerf.Open opens it: no plug-in, as upstream")
 
+	fs.Float64Var(&c.rangeWhatIfBits, "range_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics: estimate per level what range filters of this many bits per key\nwould save and cost; 0 = 16 when -range_filter_bits is off, else none; negative = none")
+	fs.Float64Var(&c.prefixWhatIfBits, "prefix_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics -prefix_size: estimate what Bloom prefix filters of this many bits/key\nwould save and cost on levels no prefix filter decided (L6 without -use_l6_filters); 0 = -bloom_bits, or 10; <0 none")
 	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers from Pebble's metrics) after the benchmarks, per engine")
 	fs.BoolVar(&c.histogram, "histogram", false, "print a latency histogram for each benchmark")
 	fs.BoolVar(&c.json, "json", false, "print JSON records on stdout (the configuration first, then one per run and engine); the text goes to stderr")
 	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print progress on stderr\n(progress is printed every 5 s without it)")
+	fs.StringVar(&c.reportHTML, "report_html", "", "after the benchmarks, write one self-contained HTML file here: per engine and level the seek and\npoint-lookup funnels (with -pebblerf_statistics), the what-ifs, the LSM shape, and each run against upstream (-engine=both)")
 	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file of -report_interval_seconds")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file")
 	fs.StringVar(&c.scenario, "scenario", "", "run a named scenario (listed above) on both engines, ending with a verdict line;\nlist describes them, demo runs make demo's")

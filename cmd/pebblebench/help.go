@@ -35,7 +35,7 @@ var flagGroups = []flagGroup{
 	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"range_filter_bits", "use_query_builder", "query_plan",
 		"explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 		"compaction_advisor_write_budget", "pebblerf_statistics"}},
-	{"Output", []string{"statistics", "histogram", "json", "lsm_sample_ms", "report_interval_seconds", "report_file", "cpuprofile"}},
+	{"Output", []string{"statistics", "range_filter_whatif_bits", "prefix_filter_whatif_bits", "histogram", "json", "lsm_sample_ms", "report_interval_seconds", "report_file", "report_html", "cpuprofile"}},
 }
 
 // pebblerfOnlyFlags are the flags upstream Pebble has no counterpart for:

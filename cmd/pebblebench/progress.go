@@ -31,6 +31,10 @@ type progressReporter struct {
 
 	label   string
 	workers []*worker
+	// sampler, if set, is asked at begin (on the run's goroutine) for a
+	// function the reporter's goroutine then calls on every tick with the
+	// seconds since the run began (-report_html's funnel over time).
+	sampler func(bench, engineName string) func(secs float64)
 	quit    chan struct{}
 	exited  chan struct{}
 }
@@ -62,7 +66,11 @@ func (p *progressReporter) begin(bench, engineName string, workers []*worker) {
 	p.workers = workers
 	p.quit = make(chan struct{})
 	p.exited = make(chan struct{})
-	go p.loop(bench+"/"+engineName, time.Now())
+	var onTick func(float64)
+	if p.sampler != nil {
+		onTick = p.sampler(bench, engineName)
+	}
+	go p.loop(bench+"/"+engineName, time.Now(), onTick)
 }
 
 // end stops reporting; the partial last interval is not written.
@@ -71,7 +79,7 @@ func (p *progressReporter) end() {
 	<-p.exited
 }
 
-func (p *progressReporter) loop(name string, start time.Time) {
+func (p *progressReporter) loop(name string, start time.Time, onTick func(float64)) {
 	defer close(p.exited)
 	tick := time.NewTicker(p.interval)
 	defer tick.Stop()
@@ -89,6 +97,9 @@ func (p *progressReporter) loop(name string, start time.Time) {
 				limit += w.limit
 			}
 			secs := now.Sub(start).Seconds()
+			if onTick != nil {
+				onTick(secs)
+			}
 			if p.file != nil {
 				// Each row is written straight to the file, which is as
 				// good as db_bench's flush after every row.
