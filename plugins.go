@@ -47,13 +47,14 @@ type Plugins struct {
 	Statistics bool
 	// StatisticsConfig tunes them, e.g. exact attribution for tests.
 	StatisticsConfig seekstats.Config
-	// Filters, if set, chooses each level's point filter (Bloom above a
-	// level, Ribbon from it down; see pointfilter.Plan) in place of
-	// the policies in Options.Levels.
+	// Filters, if set, chooses each level's point filter and its bits (Bloom,
+	// Ribbon or binary fuse; presets and a plan for a memory budget in
+	// pointfilter.Plan) in place of the policies in Options.Levels.
 	Filters *pointfilter.Plan
 	// RangeFilter, if set, writes a range filter into every table and
 	// attaches a filter for its bounds to every bounded iterator, so that
-	// tables holding no key in range are never read (rangefilter_iter.go).
+	// tables holding no key in range are never read (newReaderHooks in
+	// readwrite.go, querybuilder.Hooks).
 	RangeFilter *rangefilter.Config
 	// Shape, if set, is the LSM shape profile (compactionext.Leveled,
 	// compactionext.ManyRuns, ...); nil leaves Pebble's own compactions.

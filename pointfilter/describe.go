@@ -17,7 +17,7 @@ type Info struct {
 	Probes int
 	// Lines is the number of 64-byte Bloom lines (0 for other kinds).
 	Lines int
-	// Version is the trailer's format version (see filtertrailer.go).
+	// Version is the trailer's format version (see trailer.go).
 	Version int
 	// ColumnBytes, LowBytes, ResultBits and Seed are the Ribbon layout of
 	// format version 2: bytes per result column, bytes missing from the

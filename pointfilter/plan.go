@@ -112,7 +112,8 @@ func (l LevelFilter) policy() (pebble.FilterPolicy, error) {
 }
 
 // Uniform is the plan that gives every level, L6 included, a Bloom filter
-// of bitsPerKey: what Pebble does with one bloom.FilterPolicy.
+// of bitsPerKey: the shape of Pebble's one bloom.FilterPolicy on every
+// level, with pebblerf's cache-local Bloom filter.
 func Uniform(bitsPerKey float64) Plan {
 	return Plan{BitsPerKey: bitsPerKey, RibbonFromLevel: NoRibbon, L6Filters: true}
 }

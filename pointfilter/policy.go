@@ -12,7 +12,7 @@ import (
 )
 
 // The point-filter policies: what Pebble sees. Both policies write the same
-// self-describing format (filtertrailer.go) and read each other's filters, so
+// self-describing format (trailer.go) and read each other's filters, so
 // a Ribbon policy that fell back to Bloom for a tiny table, or a table written
 // under a different plan, is still answered by whichever policy Pebble finds.
 

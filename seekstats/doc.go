@@ -35,7 +35,7 @@
 //     of each value instead; tests use it to check the fast rule.
 //   - Point lookups: a Get through the wrapper registers its key; a filter
 //     check whose key is that very slice belongs to it (get.go), and is
-//     counted for the table's level as well as in the DB-wide Bloom tickers.
+//     counted for the table's level as well as in the statistics' Bloom totals.
 //   - Range filters: the tracker's filter comes first among an iterator's
 //     block-property filters, so its table-level call names the table just
 //     before a range filter judges it; a wrapper around the range filter
