@@ -207,7 +207,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Float64Var(&c.seekHotFraction, "seek_hot_fraction", 0, "fraction of seekrandom targets drawn from a hot range (-seek_hot_start, -seek_hot_range) instead of all keys")
 	fs.Float64Var(&c.seekHotRange, "seek_hot_range", 0.1, "with -seek_hot_fraction, the hot range as a fraction of the filled key range")
 	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range")
-	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", false, "pebblerf: collect per-level seek statistics (printed by -statistics); they tag the tables written and cost CPU per seek.\nOff (the default), pebblerf is opened as pebblerf.Open opens it: no plug-in, as upstream")
+	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", false, "pebblerf: collect per-level seek statistics (printed by -statistics); they tag the tables written and cost CPU per seek.\nOff (the default), pebblerf is opened as pebble.Open opens it: no plug-in, as upstream")
 
 	fs.Float64Var(&c.rangeWhatIfBits, "range_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics: estimate per level what range filters of this many bits per key\nwould save and cost; 0 = 16 when -range_filter_bits is off, else none; negative = none")
 	fs.Float64Var(&c.prefixWhatIfBits, "prefix_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics -prefix_size: estimate what Bloom prefix filters of this many bits/key\nwould save and cost on levels no prefix filter decided (L6 without -use_l6_filters); 0 = -bloom_bits, or 10; <0 none")
