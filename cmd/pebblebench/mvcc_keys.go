@@ -53,7 +53,7 @@ func roundWallTime(r int) uint64 { return uint64(r+1) * mvccWallUnit }
 
 // mvccKeys encodes the engine keys of one worker into reused buffers.
 type mvccKeys struct {
-	roach, key []byte
+	roach []byte
 }
 
 // setRoach makes the roach key of the db_bench key dbKey.

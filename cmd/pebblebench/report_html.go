@@ -105,14 +105,9 @@ func (d *driver) writeHTMLReport() error {
 	return nil
 }
 
-// barSeries is one kind of bar: its name and an SVG fill. The fills go from
-// black to white in lightness and the middle ones carry patterns.
-type barSeries struct {
-	name, fill string
-}
-
-// seriesFills are the fills of up to five series; pattern ids are made
-// unique per chart by barChart.
+// seriesFills are the fills of up to five series, from black to white in
+// lightness with patterns on the middle ones, so that they stay apart in a
+// greyscale print; pattern ids are made unique per chart by barChart.
 var seriesFills = []string{"#1a1a1a", "url(#ID-hatch)", "#7a7a7a", "url(#ID-dots)", "#e6e6e6"}
 
 // barGroup is one row of a chart: a label and one value per series.
