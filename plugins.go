@@ -40,10 +40,12 @@ type Plugins struct {
 	// table's filter is stored as "pebblerf.tagged.<policy>", which upstream
 	// Pebble does not read (it reads such tables without their filters, so
 	// correctly but slower), and every data block's index entry carries a
-	// table tag. Cost: CPU on every seek and Get (figures in
+	// table tag (the index block size is widened by the tag's share, so an
+	// index keeps its shape). Cost: CPU on every seek and Get (figures in
 	// docs/benchmarks.md). Off, pebblerf still reads the tagged filters, at
-	// no cost per read. The DB-wide tickers of DB.Statistics are kept
-	// either way.
+	// no cost per read. The way back to upstream's format is
+	// seekstats.RewriteForUpstream. The DB-wide tickers of DB.Statistics are
+	// kept either way.
 	Statistics bool
 	// StatisticsConfig tunes them, e.g. exact attribution for tests.
 	StatisticsConfig seekstats.Config
