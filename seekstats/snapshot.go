@@ -62,7 +62,9 @@ func (c *LevelCounts) get(k SeekKind) *uint64 {
 	}
 }
 
-func (c LevelCounts) add(o LevelCounts) LevelCounts {
+// Add returns c with every counter of o added, as the group rows (last,
+// non-last) sum their levels.
+func (c LevelCounts) Add(o LevelCounts) LevelCounts {
 	for k := SeekKind(0); k < numRowKinds; k++ {
 		*c.get(k) += *o.get(k)
 	}
@@ -135,7 +137,7 @@ func (sn *Snapshot) NonLast() LevelCounts {
 	var c LevelCounts
 	for r := RowL0; r < NumRows; r++ {
 		if !r.isLast() {
-			c = c.add(sn.Rows[r])
+			c = c.Add(sn.Rows[r])
 		}
 	}
 	return c

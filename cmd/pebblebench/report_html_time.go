@@ -58,21 +58,11 @@ func (d *driver) sampleFunnels() {
 			sn := stats.Snapshot()
 			var sum seekstats.LevelCounts
 			for r := seekstats.RowL0; r < seekstats.NumRows; r++ {
-				sum = addCounts(sum, sn.Rows[r])
+				sum = sum.Add(sn.Rows[r])
 			}
 			d.timeline.add(funnelSample{Bench: bench, Engine: engineName, Secs: secs, Funnel: seekFunnel(sum)})
 		}
 	}
-}
-
-// addCounts sums the counters the funnel shows.
-func addCounts(a, b seekstats.LevelCounts) seekstats.LevelCounts {
-	a.Filtered += b.Filtered
-	a.FilterMatch += b.FilterMatch
-	a.Data += b.Data
-	a.UsefulNoFilter += b.UsefulNoFilter
-	a.UsefulFilterMatch += b.UsefulFilterMatch
-	return a
 }
 
 // timelineSection draws the samples: one group per tick, the funnel's

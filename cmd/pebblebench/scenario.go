@@ -502,8 +502,9 @@ func printVerdictTable(w io.Writer, vs []verdict) {
 	}
 }
 
-// Thresholds of the verdicts. A ratio within noise of 1 is no win: on a
-// shared 2-core machine single ratios move by about 10%.
+// Thresholds of the verdicts. A ratio within noise of 1 is no win: single
+// runs on a shared machine move that much (docs/benchmarks.md, "How we
+// measure").
 const (
 	fasterAbove = 1.10 // ops/sec ratio above this is a speed win
 	slowerBelow = 0.90 // below this pebblerf is slower

@@ -183,7 +183,7 @@ func formatFigures(b *strings.Builder, figs []figure) {
 
 // ratioLine compares one run of two engines:
 //
-//	ratio pebblerf/pebble readrandom : micros/op 1.004x (lower is better) ops/sec 0.996x (higher is better) ...
+//	ratio pebblerf/pebble readrandom : micros/op <r>x (lower is better) ops/sec <r>x (higher is better) ...
 func ratioLine(c *config, base, other *result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ratio %s/%s %s :", other.Engine, base.Engine, base.Benchmark)
