@@ -70,11 +70,11 @@ func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
 	p.StatisticsConfig.ExactAttribution = p.Statistics && rng.IntN(4) == 0
 	p.StatisticsConfig.FiltersOnly = p.Statistics && rng.IntN(4) == 0
 	if rng.IntN(2) == 0 {
-		p.Filters = &pointfilter.Plan{
+		p.Filters = pointfilter.MustNewPlanner(pointfilter.Plan{
 			BitsPerKey:      []float64{1, 4, 10}[rng.IntN(3)],
 			RibbonFromLevel: []int{0, 1, 3, pointfilter.NoRibbon}[rng.IntN(4)],
 			L6Filters:       rng.IntN(2) == 0,
-		}
+		})
 	}
 	if rng.IntN(2) == 0 {
 		p.RangeFilter = &rangefilter.Config{BitsPerKey: []float64{4, 8, 16}[rng.IntN(3)]}
