@@ -47,7 +47,7 @@ func (d *DB) RangeFilterPolicy() *rangefilter.Policy { return d.rangeFilter }
 // once per L0 sublevel, and L6 only if l6Consulted (DB.Get never reads L6
 // filters; iterators with IterOptions.UseL6Filters do).
 func (d *DB) PointFilterLoads(l6Consulted bool) ([]pointfilter.LevelLoad, error) {
-	tables, err := d.DB.SSTables()
+	tables, err := d.DB.SSTables(WithProperties())
 	if err != nil {
 		return nil, errors.Wrap(err, "pebble: PointFilterLoads")
 	}
@@ -95,7 +95,7 @@ func (d *DB) RangeFilterLoads() ([]rangefilter.LevelLoad, error) {
 	if d.statistics.perLevel == nil {
 		return nil, errors.New("pebble: RangeFilterLoads needs Plugins.Statistics")
 	}
-	tables, err := d.DB.SSTables()
+	tables, err := d.DB.SSTables(WithProperties())
 	if err != nil {
 		return nil, errors.Wrap(err, "pebble: RangeFilterLoads")
 	}

@@ -164,6 +164,8 @@ type filterPlanFlags struct {
 	// planner is the pebblerf DB's planner under -filter_plan, set when
 	// its options are made.
 	planner *pointfilter.Planner
+	// The range filters' per-level plan (rangeplan.go).
+	rangePlanFlags
 }
 
 // Names of -filter_plan.
@@ -179,6 +181,7 @@ const replanEvery = time.Second
 func (f *filterPlanFlags) registerFilterPlanFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.filterPlanName, "filter_plan", "", "pebblerf: per-level point filters: uniform, progressive or optimal (overrides -bloom_bits for pebblerf)")
 	fs.Float64Var(&f.filterBudgetBits, "filter_budget_bits", 10, "with -filter_plan: uniform's bits per key; optimal's budget, average bits per key over the DB")
+	f.registerRangePlanFlags(fs)
 }
 
 // presetPlan is the plan of -filter_plan before any re-planning; ok is false
@@ -208,13 +211,16 @@ func (c *config) presetPlan() (plan pointfilter.Plan, ok bool, err error) {
 	return plan, false, errors.Newf("-filter_plan %q is not uniform, progressive or optimal", c.filterPlanName)
 }
 
-// applyPlanner installs -filter_plan's planner into o (pebblerf).
+// applyPlanner makes -filter_plan's planner, which pebblerfPlugins hands to
+// pebblerf as Plugins.Filters; o keeps no filters of its own.
 func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error {
 	pl, err := pointfilter.NewPlanner(plan)
 	if err != nil {
 		return err
 	}
-	pl.Apply(o)
+	for i := range o.Levels {
+		o.Levels[i].FilterPolicy = upstream.NoFilterPolicy
+	}
 	c.planner = pl
 	return nil
 }
@@ -224,16 +230,25 @@ func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error 
 // that stops it. For other engines and plans it does nothing.
 func (c *config) startReplanning(e engine) (stop func()) {
 	pl := c.planner
-	if pl == nil || e.Name() != enginePebbleRF || c.filterPlanName != filterPlanOptimal {
+	points := pl != nil && c.filterPlanName == filterPlanOptimal
+	ranges := c.rangeFilterPlanName == rangePlanStats && c.rangeDB != nil
+	if e.Name() != enginePebbleRF || (!points && !ranges) {
 		return func() {}
 	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	replan := func() {
+		if !points {
+			c.replanRanges()
+			return
+		}
 		if loads, err := planLoads(e, c.useL6Filters); err == nil {
 			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
 				_ = pl.Set(p)
 			}
+		}
+		if ranges {
+			c.replanRanges()
 		}
 	}
 	replan()
