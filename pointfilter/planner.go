@@ -9,6 +9,8 @@ import (
 )
 
 // A Planner holds a Plan that can change while a DB runs: re-planning.
+// pebblerf's Plugins.Filters takes one; a plan that never changes is a
+// planner never re-set.
 //
 // Pebble reads Options.Levels[i].FilterPolicy each time it writes a table
 // (a flush or a compaction output), and looks a table's filter up by the

@@ -57,7 +57,7 @@ var benchmarkHelp = map[string]string{
 	"flush":                  "flush the memtable",
 	"compact":                "compact the whole key range",
 	"stats":                  "print Pebble's metrics",
-	"levelstats":             "print files, bytes, sublevels, filter bytes and the current point filter per level",
+	"levelstats":             "print files, bytes, sublevels, filter bytes and the current point and range filters per level",
 }
 
 // scenarioHelp, when set (by the scenarios' file), returns one line per
