@@ -20,9 +20,6 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 		return nil, err
 	}
 	a := &adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch]{name: enginePebbleRF, db: db, stalls: stalls}
-	if c.rangeFilterPlanName == rangePlanStats {
-		c.rangeDB = db
-	}
 	plan, _ := c.plan() // validated
 	// One builder per open DB: it caches the LSM's layout across queries.
 	queries := db.RangeQueries(pebblerf.RangeQueryOptions{Plan: plan})

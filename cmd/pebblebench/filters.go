@@ -154,10 +154,11 @@ func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, 
 //   - optimal: pointfilter.Optimal for a budget of -filter_budget_bits
 //     averaged over the DB's keys, re-planned from the DB's own tables every
 //     replanEvery while it is open (a pointfilter.Planner), so that tables
-//     written as the levels grow get the plan for the current shape.
-//     Lookups are assumed to consult each level's filters once (L0: once per
-//     sublevel); L6's only with -use_l6_filters, which is when readrandom
-//     and seekrandom read them (DB.Get never does).
+//     written as the levels grow get the plan for the current shape
+//     (DB.PointFilterLoads). Until the per-level statistics have counted
+//     lookups, these are assumed to consult each level's filters once (L0:
+//     once per sublevel); L6's only with -use_l6_filters, which is when
+//     readrandom and seekrandom read them (DB.Get never does).
 type filterPlanFlags struct {
 	filterPlanName   string
 	filterBudgetBits float64
@@ -230,25 +231,26 @@ func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error 
 // that stops it. For other engines and plans it does nothing.
 func (c *config) startReplanning(e engine) (stop func()) {
 	pl := c.planner
+	db, ok := pebblerfDB(e)
 	points := pl != nil && c.filterPlanName == filterPlanOptimal
-	ranges := c.rangeFilterPlanName == rangePlanStats && c.rangeDB != nil
-	if e.Name() != enginePebbleRF || (!points && !ranges) {
+	ranges := c.rangeFilterPlanName == rangePlanStats
+	if !ok || (!points && !ranges) {
 		return func() {}
 	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	replan := func() {
 		if !points {
-			c.replanRanges()
+			c.replanRanges(db)
 			return
 		}
-		if loads, err := planLoads(e, c.useL6Filters); err == nil {
+		if loads, err := db.PointFilterLoads(c.useL6Filters); err == nil {
 			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
 				_ = pl.Set(p)
 			}
 		}
 		if ranges {
-			c.replanRanges()
+			c.replanRanges(db)
 		}
 	}
 	replan()
@@ -266,28 +268,6 @@ func (c *config) startReplanning(e engine) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
-}
-
-// planLoads reads the DB's level loads for pointfilter.Optimal: keys
-// (entries less deletions) and tables per level from the tables'
-// properties, L0's sublevels from the metrics; l6Consulted says whether
-// reads consult L6 filters.
-func planLoads(e engine, l6Consulted bool) ([]pointfilter.LevelLoad, error) {
-	tables, err := e.SSTables()
-	if err != nil {
-		return nil, err
-	}
-	var keys, count [7]float64
-	for i := range min(len(tables), len(keys)) {
-		for _, t := range tables[i] {
-			count[i]++
-			if t.Properties != nil {
-				keys[i] += float64(t.Properties.NumEntries - t.Properties.NumDeletions)
-			}
-		}
-	}
-	sublevels := int(e.Metrics().Levels[0].Sublevels)
-	return pointfilter.UniformLoads(keys, count, sublevels, l6Consulted), nil
 }
 
 // levelFilterOf returns the filter pebblerf's plan gives level i now, for

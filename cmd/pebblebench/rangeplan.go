@@ -23,9 +23,6 @@ import (
 type rangePlanFlags struct {
 	rangeFilterPlanName   string
 	rangeFilterBudgetBits float64
-	// rangeDB is the open pebblerf DB under -range_filter_plan=stats, for
-	// re-planning; set when it is opened.
-	rangeDB *pebblerf.DB
 }
 
 // Names of -range_filter_plan.
@@ -71,8 +68,7 @@ func (c *config) rangeFilterPlan() (plan rangefilter.Plan, ok bool) {
 // replanRanges re-plans the open DB's range filters under
 // -range_filter_plan=stats; a DB whose statistics saw no bounded read keeps
 // its plan.
-func (c *config) replanRanges() {
-	db := c.rangeDB
+func (c *config) replanRanges(db *pebblerf.DB) {
 	loads, err := db.RangeFilterLoads()
 	if err != nil {
 		return
