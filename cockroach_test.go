@@ -44,7 +44,7 @@ func crdbDB(t *testing.T) *DB {
 	}
 	db, err := OpenWithPlugins("db", opts, Plugins{
 		Statistics:  true,
-		Filters:     &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 1},
+		Filters:     pointfilter.MustNewPlanner(pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 1}),
 		RangeFilter: &rangefilter.Config{},
 	})
 	require.NoError(t, err)

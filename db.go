@@ -24,6 +24,8 @@ type DB struct {
 	// pointCounters count its point filters' events (counters.go).
 	rangeFilter   *rangefilter.Policy
 	pointCounters *pointfilter.Counters
+	// planner is the point filters' planner (nil: the options' filters).
+	planner *pointfilter.Planner
 	// comparer is the comparer the DB was opened with, for range queries.
 	comparer *Comparer
 	// layouts caches the LSM's file layout for range queries, so that a
@@ -44,6 +46,7 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 		readerHooks:    newReaderHooks(in.stats, in.rangeFilter, in.comparer.Compare),
 		rangeFilter:    in.rangeFilter,
 		pointCounters:  in.pointCounters,
+		planner:        in.planner,
 		comparer:       in.comparer,
 		stopBackground: stop,
 		statistics:     Statistics{dbWide: dbWide, perLevel: in.stats},
@@ -140,7 +143,9 @@ type RangeQuery = querybuilder.Iterator
 
 // RangeQueryOptions configure how range queries are planned. Comparer, if
 // nil, is the comparer the DB was opened with; RangeFilters, if nil, are
-// the DB's range filters when Plugins.RangeFilter is on.
+// the DB's range filters when Plugins.RangeFilter is on; LevelFilters, if
+// nil, are the DB's current filter plans (Plugins.Filters and
+// Plugins.RangeFilterLevels), which Explain shows.
 type RangeQueryOptions = querybuilder.Options
 
 // QueryPlan is how a range query reads the LSM.
@@ -168,6 +173,9 @@ func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 	}
 	if o.RangeFilters == nil {
 		o.RangeFilters = d.hooks.RangeFilters
+	}
+	if o.LevelFilters == nil && (d.planner != nil || d.rangeFilter != nil) {
+		o.LevelFilters = d.levelFilters
 	}
 	return querybuilder.NewWithCache(d.DB, o, &d.layouts)
 }

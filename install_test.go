@@ -71,19 +71,21 @@ func keyRange(from, to, step int) []int {
 
 func TestInstall(t *testing.T) {
 	var keys atomic.Int64
-	plan := &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3}
-	policies, err := plan.Policies()
-	require.NoError(t, err)
+	planner := pointfilter.MustNewPlanner(pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3})
 	opts := installOptions()
 	in, err := install(opts, Plugins{
 		Shape:           &compactionext.ManyRuns{Runs: 6},
-		Filters:         plan,
+		Filters:         planner,
 		RangeFilter:     &rangefilter.Config{BitsPerKey: 16},
 		TableProperties: []func() TablePropertyCollector{func() TablePropertyCollector { return countingProps{&keys} }},
 	})
 	require.NoError(t, err)
-	require.Equal(t, pointfilter.Bind(policies[3], in.pointCounters), opts.Levels[3].FilterPolicy,
-		"the plan's level-3 policy, bound to the DB's counters")
+	planned, ok := opts.Levels[3].FilterPolicy.(*pointfilter.PlannedPolicy)
+	require.True(t, ok, "the planner's level-3 policy")
+	level, filter := planned.Level()
+	require.Equal(t, 3, level)
+	require.Equal(t, pointfilter.LevelFilter{Kind: pointfilter.KindRibbon, Bits: 10}, filter)
+	require.Same(t, in.planner, planner)
 	require.Equal(t, []string{rangefilter.Name, "test.counting"}, collectorNames(opts))
 	require.True(t, opts.DisableAutomaticCompactions)
 	require.Equal(t, "many-runs", in.profile.Name())
@@ -101,10 +103,10 @@ func TestInstall(t *testing.T) {
 	// Statistics come after the filter plan, so they wrap the filters it
 	// chose (tables then carry pebblerf.tagged.<policy>).
 	opts = installOptions()
-	_, err = install(opts, Plugins{Statistics: true, Filters: plan})
+	_, err = install(opts, Plugins{Statistics: true, Filters: planner})
 	require.NoError(t, err)
 	for _, level := range []int{0, 3} {
-		require.Equal(t, "pebblerf.tagged."+policies[level].Name(), opts.Levels[level].FilterPolicy.Name(),
+		require.Equal(t, "pebblerf.tagged."+pointfilter.PlannedPolicyName, opts.Levels[level].FilterPolicy.Name(),
 			"statistics installed before the filter plan")
 	}
 }
@@ -146,8 +148,11 @@ func TestInstallErrors(t *testing.T) {
 	})
 	require.ErrorContains(t, err, `both named "test.counting"`)
 
-	_, err = install(installOptions(), Plugins{Filters: &pointfilter.Plan{BitsPerKey: -1}})
-	require.ErrorContains(t, err, "filter plan")
+	_, err = install(installOptions(), Plugins{RangeFilterLevels: &rangefilter.Plan{}})
+	require.ErrorContains(t, err, "Plugins.RangeFilterLevels needs Plugins.RangeFilter")
+	_, err = install(installOptions(), Plugins{RangeFilter: &rangefilter.Config{},
+		RangeFilterLevels: &rangefilter.Plan{Levels: [rangefilter.PlanLevels]float64{2: 1}}})
+	require.ErrorContains(t, err, "Plan.Levels[2]")
 
 	_, err = install(installOptions(), Plugins{Shape: &compactionext.ManyRuns{Runs: 0}})
 	require.ErrorContains(t, err, "at least 2 runs")

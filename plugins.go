@@ -50,14 +50,35 @@ type Plugins struct {
 	// StatisticsConfig tunes them, e.g. exact attribution for tests.
 	StatisticsConfig seekstats.Config
 	// Filters, if set, chooses each level's point filter and its bits (Bloom,
-	// Ribbon or binary fuse; presets and a plan for a memory budget in
-	// pointfilter.Plan) in place of the policies in Options.Levels.
-	Filters *pointfilter.Plan
-	// RangeFilter, if set, writes a range filter into every table and
-	// attaches a filter for its bounds to every bounded iterator, so that
-	// tables holding no key in range are never read (newReaderHooks in
-	// readwrite.go, querybuilder.Hooks).
+	// Ribbon or binary fuse; the presets pointfilter.Uniform and
+	// Progressive, and pointfilter.Optimal for a memory budget) in place of
+	// the policies in Options.Levels. A fixed plan is a planner never re-set:
+	// pointfilter.NewPlanner(plan). To re-plan while the DB runs, Set a new
+	// plan on the planner (DB.FilterPlanner returns it; DB.PointFilterLoads
+	// gives pointfilter.Optimal the DB's current levels). New tables get the
+	// plan current when they are written; older ones keep their filters and
+	// stay readable. On disk: every table's filter is stored under the one
+	// name pointfilter.PlannedPolicyName (what it is, is in its own trailer);
+	// a level the plan leaves without a filter gets an 80-byte filter that
+	// matches every key, since the name is fixed at Open. Cost: the filters'
+	// own, no more.
+	Filters *pointfilter.Planner
+	// RangeFilter, if set, writes a range filter into the tables of the
+	// levels RangeFilterLevels names and attaches a filter for its bounds
+	// to every bounded iterator, so that tables holding no key in range are
+	// never read (newReaderHooks in readwrite.go, querybuilder.Hooks). On
+	// disk: a table property (about BitsPerKey bits per key, fewer when the
+	// keys fit exactly), which stays in the Go heap of every open table,
+	// outside the block cache. Cost: a filter check per table a bounded read
+	// opens.
 	RangeFilter *rangefilter.Config
+	// RangeFilterLevels, if set, is the per-level plan of range filters
+	// (rangefilter.OverlappingRuns: L0 only; rangefilter.ForBudget: where
+	// the statistics saw bounded reads skip loads, within a memory budget);
+	// nil gives every level RangeFilter.BitsPerKey. It needs RangeFilter.
+	// DB.RangeFilterPolicy().SetPlan re-plans while the DB runs; tables
+	// written without a range filter read as "may intersect".
+	RangeFilterLevels *rangefilter.Plan
 	// Shape, if set, is the LSM shape profile (compactionext.Leveled,
 	// compactionext.ManyRuns, ...); nil leaves Pebble's own compactions.
 	Shape compactionext.Profile
@@ -77,6 +98,7 @@ type installed struct {
 	comparer    *Comparer
 	stats       *seekstats.Statistics // nil: statistics off
 	rangeFilter *rangefilter.Policy
+	planner     *pointfilter.Planner // nil: the options' own filters
 	// pointCounters count what the DB's point filters meet (counters.go).
 	pointCounters *pointfilter.Counters
 	profile       compactionext.Profile // never nil: Leveled by default
@@ -102,7 +124,15 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 			return nil, errors.Wrap(err, "pebble: Plugins.RangeFilter")
 		}
 		in.rangeFilter = policy
+		if plugins.RangeFilterLevels != nil {
+			if err := policy.SetPlan(*plugins.RangeFilterLevels); err != nil {
+				return nil, errors.Wrap(err, "pebble: Plugins.RangeFilterLevels")
+			}
+		}
+	} else if plugins.RangeFilterLevels != nil {
+		return nil, errors.New("pebble: Plugins.RangeFilterLevels needs Plugins.RangeFilter")
 	}
+	in.planner = plugins.Filters
 	in.stats = newStatistics(plugins)
 	var advisor compactionext.AdvisorConfig
 	if plugins.Advisor != nil {
@@ -131,9 +161,7 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 		return err
 	}
 	if plugins.Filters != nil {
-		if err := plugins.Filters.Apply(opts); err != nil {
-			return errors.Wrap(err, "applying the filter plan")
-		}
+		plugins.Filters.Apply(opts)
 	}
 	// Bound before the statistics wrap them, and after the plan chose them.
 	bindFilters(opts, in.pointCounters)
@@ -149,6 +177,7 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 	}
 	if in.rangeFilter != nil {
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, in.rangeFilter.Collector())
+		opts.AddEventListener(in.rangeFilter.EventListener())
 	}
 	for _, c := range plugins.TableProperties {
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, tableprops.Adapt(c))

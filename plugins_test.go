@@ -75,7 +75,10 @@ func TestPluginErrorsNameTheirField(t *testing.T) {
 	require.ErrorContains(t, err, "Plugins.RangeFilter")
 	_, err = OpenWithPlugins("db", opts, Plugins{Advisor: &compactionext.AdvisorConfig{}})
 	require.ErrorContains(t, err, "Plugins.Advisor")
-	_, err = OpenWithPlugins("db", opts, Plugins{Filters: &pointfilter.Plan{BitsPerKey: -3}})
+	_, err = OpenWithPlugins("db", opts, Plugins{RangeFilter: &rangefilter.Config{},
+		RangeFilterLevels: &rangefilter.Plan{Levels: [rangefilter.PlanLevels]float64{50}}})
+	require.ErrorContains(t, err, "Plugins.RangeFilterLevels")
+	_, err = pointfilter.NewPlanner(pointfilter.Plan{BitsPerKey: -3})
 	require.ErrorContains(t, err, "BitsPerKey")
 }
 
@@ -88,7 +91,7 @@ func TestOpenLeavesOptionsAlone(t *testing.T) {
 	collectors, filters, listener := len(opts.BlockPropertyCollectors), len(opts.Filters), *opts.EventListener
 	db, err := OpenWithPlugins("db", opts, Plugins{
 		Statistics:  true,
-		Filters:     &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true},
+		Filters:     pointfilter.MustNewPlanner(pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true}),
 		RangeFilter: &rangefilter.Config{BitsPerKey: 12},
 		Shape:       &compactionext.ManyRuns{Runs: 4},
 		Advisor:     &compactionext.AdvisorConfig{},

@@ -39,6 +39,11 @@
 // absent keys gain the most from it (optimal.go has the math). A Planner
 // holds a plan that can change while the DB runs: tables written after the
 // change get the new plan, older ones keep their filters and stay readable.
+// A Planner is what pebblerf's Plugins.Filters takes (a fixed plan is a
+// planner never re-set), and its DB.PointFilterLoads gives Optimal the
+// DB's current levels, measured by the per-level statistics when they are
+// on; Plan.Apply serves programs that set upstream Pebble's options
+// themselves.
 //
 // All policies write one self-describing format: the filter body and a
 // 16-byte trailer with a check value, a format version, the filter kind and

@@ -157,6 +157,9 @@ func (p Plan) Filters() ([planLevels]LevelFilter, error) {
 // planLevels is Pebble's level count (7; Pebble does not export it).
 const planLevels = len(pebble.Options{}.Levels)
 
+// PlanLevels is the number of levels a plan covers, L0 to L6.
+const PlanLevels = planLevels
+
 // NoRibbon as RibbonFromLevel makes every level use Bloom.
 const NoRibbon = math.MaxInt
 

@@ -9,6 +9,8 @@ import (
 )
 
 // A Planner holds a Plan that can change while a DB runs: re-planning.
+// pebblerf's Plugins.Filters takes one; a plan that never changes is a
+// planner never re-set.
 //
 // Pebble reads Options.Levels[i].FilterPolicy each time it writes a table
 // (a flush or a compaction output), and looks a table's filter up by the
@@ -46,6 +48,20 @@ func NewPlanner(p Plan) (*Planner, error) {
 	}
 	return pl, nil
 }
+
+// MustNewPlanner is NewPlanner for plans written in code, as
+// regexp.MustCompile is for expressions: it panics with p's validation
+// error.
+func MustNewPlanner(p Plan) *Planner {
+	pl, err := NewPlanner(p)
+	if err != nil {
+		panic(err)
+	}
+	return pl
+}
+
+// String describes the current plan (Plan.String).
+func (pl *Planner) String() string { return pl.Plan().String() }
 
 // Set makes p the plan of tables written from now on, or returns p's
 // validation error and keeps the current plan. Tables already written keep

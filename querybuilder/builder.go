@@ -32,6 +32,10 @@ type Options struct {
 	// Annotators refine Explain output with what they observed (see
 	// Annotator).
 	Annotators []Annotator
+	// LevelFilters, if set, returns the filters each level's new tables get
+	// under the DB's current plans, which Explain shows: plans can change
+	// while the DB runs, and a query's cost depends on them.
+	LevelFilters func() []LevelFilters
 	// Observe, if set, returns an Observer for a new query created with
 	// options o, and the options to create its upstream iterator with (o,
 	// possibly with filters of the observer's appended). The query reports

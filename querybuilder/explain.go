@@ -70,6 +70,19 @@ type RunExplanation struct {
 	DataBlocks int64
 }
 
+// LevelFilters names the filters one level's new tables get under the DB's
+// current plans. Tables written under earlier plans keep the filters they
+// were written with until a compaction rewrites them.
+type LevelFilters struct {
+	Level int
+	// Point is the point filter, e.g. "ribbon(14.25)" or "none"; empty when
+	// the DB has no plan for them (the options' own policies).
+	Point redact.SafeString
+	// Range is the range filter's bits per key, e.g. "16 bits/key", or
+	// "none"; empty when range filters are off.
+	Range redact.SafeString
+}
+
 // Explanation describes one query: its plan, its step, and what happened in
 // every sorted run.
 type Explanation struct {
@@ -89,6 +102,9 @@ type Explanation struct {
 	// (Iterator.Stats); PlainBlockBytes the same query's on a plain
 	// upstream iterator.
 	BlockBytes, BlockBytesInCache, PlainBlockBytes uint64
+	// Filters are each level's filters for new tables now
+	// (Options.LevelFilters), nil if not known.
+	Filters []LevelFilters
 	// Notes are added by Annotators.
 	Notes []redact.RedactableString
 
@@ -153,6 +169,9 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 			len(planned.keys), len(plain.keys))
 	}
 	b.explainRuns(e, layout, &opts)
+	if b.opts.LevelFilters != nil {
+		e.Filters = b.opts.LevelFilters()
+	}
 	for _, fn := range annotate {
 		fn(e)
 	}
@@ -298,6 +317,19 @@ func (e *Explanation) SafeFormat(w redact.SafePrinter, _ rune) {
 	}
 	w.Printf("block bytes: %d (%d cached); plain iterator: %d\n",
 		redact.SafeUint(e.BlockBytes), redact.SafeUint(e.BlockBytesInCache), redact.SafeUint(e.PlainBlockBytes))
+	if len(e.Filters) > 0 {
+		w.SafeString("filters of new tables (older tables keep theirs):\n")
+		for _, f := range e.Filters {
+			w.Printf("  L%d", redact.SafeInt(f.Level))
+			if f.Point != "" {
+				w.Printf(" point %v", f.Point)
+			}
+			if f.Range != "" {
+				w.Printf(" range %v", f.Range)
+			}
+			w.SafeRune('\n')
+		}
+	}
 	for _, n := range e.Notes {
 		w.Printf("note: %v\n", n)
 	}

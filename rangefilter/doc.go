@@ -28,6 +28,13 @@
 // IterOptions.PointKeyFilters, which Pebble asks about each table before it
 // reads any block of it. The bounds are baked into the filter: when they
 // change, attach a new filter and call Iterator.SetOptions, never SetBounds.
+//
+// Not every level needs range filters, and they are not free: they live in
+// the Go heap of every open table. A Plan (plan.go) says which levels' new
+// tables get one and at how many bits per key; Policy.SetPlan changes it
+// while the DB runs, and tables written without a filter read as "may
+// intersect".
+//
 // A Policy counts what its filters met (Counters): filters that did not
 // decode and tables given a universal filter. pebblerf makes one Policy per
 // DB, so these counts are per DB.

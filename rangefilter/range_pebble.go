@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
@@ -60,11 +61,25 @@ import (
 //     would hand the filter the property of the unprefixed keys.
 //   - Suffix replacement (ingest with a synthetic suffix) does not change
 //     Split prefixes; SyntheticSuffixIntersects answers as Intersects.
+//
+// # Per-level plans
+//
+// Which levels' tables get a filter, and at how many bits per key, is the
+// policy's Plan (plan.go): every level at Config.BitsPerKey unless SetPlan
+// says otherwise. The collector learns its table's output level from the
+// flush or compaction writing it, through the events EventListener returns;
+// without them (a user's own sstable writer, an ingested file) the level is
+// unknown and the table gets Config.BitsPerKey.
 type Policy struct {
 	split    pebble.Split
 	cfg      Config
-	builds   sync.Pool
+	plan     atomic.Pointer[Plan]
+	handoff  *handoff.Handoff
 	counters Counters
+
+	// builds pools builders per bits-per-key value (a *sync.Pool each);
+	// a plan uses a few values, so the map stays small.
+	builds sync.Map
 }
 
 // Name is the name of the block property that holds the filter, and of the
@@ -101,18 +116,56 @@ func NewPolicy(cmp *pebble.Comparer, cfg Config) (*Policy, error) {
 	if cmp == nil {
 		cmp = pebble.DefaultComparer
 	}
-	p := &Policy{split: cmp.Split, cfg: cfg}
+	p := &Policy{split: cmp.Split, cfg: cfg, handoff: handoff.New()}
 	if p.split == nil {
 		p.split = func(k []byte) int { return len(k) }
 	}
-	p.builds.New = func() any {
-		b, err := NewBuilder(cfg)
-		if err != nil {
-			panic(errors.NewAssertionErrorWithWrappedErrf(err, "validated config rejected"))
-		}
-		return b
-	}
+	all := AllLevels(cfg.bitsPerKey())
+	p.plan.Store(&all)
 	return p, nil
+}
+
+// SetPlan makes plan the one tables written from now on follow, or returns
+// its validation error and keeps the current plan. Tables already written
+// keep their filters, or their lack of one, until a compaction rewrites
+// them.
+func (p *Policy) SetPlan(plan Plan) error {
+	if err := plan.Validate(); err != nil {
+		return err
+	}
+	p.plan.Store(&plan)
+	return nil
+}
+
+// Plan returns the current plan.
+func (p *Policy) Plan() Plan { return *p.plan.Load() }
+
+// EventListener returns the events through which the collector learns each
+// table's output level; add it to the options the collector is in.
+func (p *Policy) EventListener() pebble.EventListener { return p.handoff.Listener() }
+
+// builder returns a pooled builder of bits bits per key.
+func (p *Policy) builder(bits float64) *Builder {
+	pool, ok := p.builds.Load(bits)
+	if !ok {
+		cfg := p.cfg
+		cfg.BitsPerKey = bits
+		pool, _ = p.builds.LoadOrStore(bits, &sync.Pool{New: func() any {
+			b, err := NewBuilder(cfg)
+			if err != nil {
+				panic(errors.NewAssertionErrorWithWrappedErrf(err, "validated plan rejected"))
+			}
+			return b
+		}})
+	}
+	return pool.(*sync.Pool).Get().(*Builder)
+}
+
+// release returns b, of bits bits per key, to its pool.
+func (p *Policy) release(b *Builder, bits float64) {
+	if pool, ok := p.builds.Load(bits); ok {
+		pool.(*sync.Pool).Put(b)
+	}
 }
 
 // Counters returns what the policy has counted, for every DB it is
@@ -130,36 +183,53 @@ func (p *Policy) prefix(key []byte) []byte {
 }
 
 // Collector returns the constructor to add to Options.BlockPropertyCollectors.
+// Each table's filter follows the plan current when the table is started, at
+// the level the policy's EventListener names (Config.BitsPerKey if none).
 func (p *Policy) Collector() func() pebble.BlockPropertyCollector {
-	return tableprops.Adapt(func() tableprops.Collector { return &rangeCollector{p: p} })
+	return tableprops.Adapt(func() tableprops.Collector {
+		bits := p.cfg.bitsPerKey()
+		if t := p.handoff.Take(); t.Level >= 0 && t.Level < PlanLevels {
+			bits = p.plan.Load().Levels[t.Level]
+		}
+		return &rangeCollector{p: p, bits: bits}
+	})
 }
 
-// rangeCollector builds one table's filter.
+// rangeCollector builds one table's filter; with bits 0 it writes none.
 type rangeCollector struct {
-	p *Policy
-	b *Builder
+	p    *Policy
+	b    *Builder
+	bits float64
 }
 
 func (c *rangeCollector) Name() string { return Name }
 
 func (c *rangeCollector) Add(key pebble.InternalKey, _ []byte) error {
+	if c.bits == 0 {
+		return nil
+	}
 	if c.b == nil {
-		c.b = c.p.builds.Get().(*Builder)
+		c.b = c.p.builder(c.bits)
 	}
 	// Out-of-order keys make the filter universal: the table stays readable.
 	_ = c.b.Add(c.p.prefix(key.UserKey))
 	return nil
 }
 
+// Finish stores the filter; a table of a level the plan leaves without
+// filters gets no entry, which readers take as "may intersect".
 func (c *rangeCollector) Finish(props map[string]string) error {
+	if c.bits == 0 {
+		return nil
+	}
 	if c.b == nil {
-		c.b = c.p.builds.Get().(*Builder)
+		c.b = c.p.builder(c.bits)
 	}
 	if c.b.unordered {
 		c.p.counters.universal.Add(1)
 	}
 	props[rangeFilterProp] = string(c.b.Finish(nil))
-	c.p.builds.Put(c.b)
+	c.p.release(c.b, c.bits)
 	c.b = nil
 	return nil
 }

@@ -32,7 +32,7 @@ const (
 // Options.BlockPropertyCollectors. Pebble calls it on the writer's goroutine
 // after the filter writer, so it takes (and clears) the handed-off number.
 func (s *Statistics) newCollector() pebble.BlockPropertyCollector {
-	return &tagCollector{num: s.handoff.take()}
+	return &tagCollector{num: s.handoff.Take().Num}
 }
 
 type tagCollector struct {

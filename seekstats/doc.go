@@ -20,7 +20,7 @@
 //     (filter.go) whose filters end in the table's file number; MayContain strips
 //     the tag, asks the inner policy and counts the answer for that table. The
 //     writer learns the file number from the TableCreated event, which Pebble
-//     fires on the goroutine that then builds the writer (handoff.go).
+//     fires on the goroutine that then builds the writer (internal/handoff).
 //   - Data-block loads: a block-property collector (collector.go) stores the
 //     file number in every data block's property, and each wrapped iterator
 //     carries an always-true block-property filter that Pebble consults before

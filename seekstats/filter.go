@@ -78,7 +78,7 @@ func (p *taggedPolicy) MayContain(ftype pebble.FilterType, filter, key []byte) b
 // NewWriter returns a writer for the table whose TableCreated event was the
 // last on this goroutine.
 func (p *taggedPolicy) NewWriter(ftype pebble.FilterType) pebble.FilterWriter {
-	return &taggedWriter{inner: p.inner.NewWriter(ftype), num: p.s.handoff.peek(), files: p.s.files}
+	return &taggedWriter{inner: p.inner.NewWriter(ftype), num: p.s.handoff.Peek().Num, files: p.s.files}
 }
 
 type taggedWriter struct {

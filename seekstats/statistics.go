@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/handoff"
 )
 
 // Config chooses how the statistics are collected.
@@ -40,7 +41,7 @@ type Statistics struct {
 	files *fileMap
 
 	c       counters
-	handoff *handoff
+	handoff *handoff.Handoff
 	gets    getRegistry
 	db      atomic.Pointer[pebble.DB]
 
@@ -52,7 +53,7 @@ type Statistics struct {
 
 // New returns statistics that count nothing until installed.
 func New(cfg Config) *Statistics {
-	return &Statistics{cfg: cfg, handoff: newHandoff()}
+	return &Statistics{cfg: cfg, handoff: handoff.New()}
 }
 
 // Install changes opts, a private copy of the caller's options, so that the
@@ -104,14 +105,8 @@ func (s *Statistics) Install(opts *pebble.Options) {
 	// The tag in every data block's property would otherwise change the
 	// tables' index shape (indexshape.go).
 	widenIndexBlocks(opts)
+	opts.AddEventListener(s.handoff.Listener())
 	opts.AddEventListener(pebble.EventListener{
-		TableCreated: func(info pebble.TableCreateInfo) {
-			// Ingested tables were written before the event, by someone
-			// else: nothing of ours will pick the number up.
-			if info.Reason != "ingesting" {
-				s.handoff.put(uint64(info.FileNum))
-			}
-		},
 		FlushEnd:      s.files.onFlushEnd,
 		CompactionEnd: s.files.onCompactionEnd,
 		TableIngested: s.files.onTableIngested,

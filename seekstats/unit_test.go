@@ -4,11 +4,11 @@ package seekstats
 
 import (
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/stretchr/testify/require"
 )
@@ -40,7 +40,7 @@ func TestFilterTag(t *testing.T) {
 	require.Same(t, tagged, opts.Filters[tagged.Name()])
 
 	// A writer on a goroutine that saw TableCreated(42) tags its filter 42.
-	s.handoff.put(42)
+	s.handoff.Put(handoff.Table{Num: 42})
 	filter := writeFilter(tagged, "apple", "banana")
 	inner, num, ok := decodeFilterTag(filter)
 	require.True(t, ok)
@@ -79,7 +79,7 @@ func TestInnerFilterCorrupt(t *testing.T) {
 
 func TestBlockPropertyTags(t *testing.T) {
 	s, _ := installed(t, nil)
-	s.handoff.put(9)
+	s.handoff.Put(handoff.Table{Num: 9})
 	c := s.newCollector().(*tagCollector)
 	require.EqualValues(t, 9, c.num)
 	// The collector took the number: the next table on this goroutine, if
@@ -115,33 +115,6 @@ func TestBlockPropertyTags(t *testing.T) {
 	require.True(t, ok)
 	require.EqualValues(t, 1, s.Get("pebblerf.block.tag.corrupt"))
 	require.EqualValues(t, 2, s.Get("pebblerf.unattributed.seek.data"))
-}
-
-func TestGoroutineID(t *testing.T) {
-	id := goroutineID()
-	require.Positive(t, id)
-	require.Equal(t, id, goroutineID())
-	var other int64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); other = goroutineID() }()
-	wg.Wait()
-	require.Positive(t, other)
-	require.NotEqual(t, id, other)
-
-	// Hand-offs on different goroutines do not mix.
-	h := newHandoff()
-	h.put(1)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		h.put(2)
-		require.EqualValues(t, 2, h.take())
-	}()
-	wg.Wait()
-	require.EqualValues(t, 1, h.peek())
-	require.EqualValues(t, 1, h.take())
-	require.EqualValues(t, 0, h.take())
 }
 
 func TestNamesAndGroups(t *testing.T) {

@@ -154,16 +154,19 @@ func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, 
 //   - optimal: pointfilter.Optimal for a budget of -filter_budget_bits
 //     averaged over the DB's keys, re-planned from the DB's own tables every
 //     replanEvery while it is open (a pointfilter.Planner), so that tables
-//     written as the levels grow get the plan for the current shape.
-//     Lookups are assumed to consult each level's filters once (L0: once per
-//     sublevel); L6's only with -use_l6_filters, which is when readrandom
-//     and seekrandom read them (DB.Get never does).
+//     written as the levels grow get the plan for the current shape
+//     (DB.PointFilterLoads). Until the per-level statistics have counted
+//     lookups, these are assumed to consult each level's filters once (L0:
+//     once per sublevel); L6's only with -use_l6_filters, which is when
+//     readrandom and seekrandom read them (DB.Get never does).
 type filterPlanFlags struct {
 	filterPlanName   string
 	filterBudgetBits float64
 	// planner is the pebblerf DB's planner under -filter_plan, set when
 	// its options are made.
 	planner *pointfilter.Planner
+	// The range filters' per-level plan (rangeplan.go).
+	rangePlanFlags
 }
 
 // Names of -filter_plan.
@@ -179,6 +182,7 @@ const replanEvery = time.Second
 func (f *filterPlanFlags) registerFilterPlanFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.filterPlanName, "filter_plan", "", "pebblerf: per-level point filters: uniform, progressive or optimal (overrides -bloom_bits for pebblerf)")
 	fs.Float64Var(&f.filterBudgetBits, "filter_budget_bits", 10, "with -filter_plan: uniform's bits per key; optimal's budget, average bits per key over the DB")
+	f.registerRangePlanFlags(fs)
 }
 
 // presetPlan is the plan of -filter_plan before any re-planning; ok is false
@@ -208,13 +212,16 @@ func (c *config) presetPlan() (plan pointfilter.Plan, ok bool, err error) {
 	return plan, false, errors.Newf("-filter_plan %q is not uniform, progressive or optimal", c.filterPlanName)
 }
 
-// applyPlanner installs -filter_plan's planner into o (pebblerf).
+// applyPlanner makes -filter_plan's planner, which pebblerfPlugins hands to
+// pebblerf as Plugins.Filters; o keeps no filters of its own.
 func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error {
 	pl, err := pointfilter.NewPlanner(plan)
 	if err != nil {
 		return err
 	}
-	pl.Apply(o)
+	for i := range o.Levels {
+		o.Levels[i].FilterPolicy = upstream.NoFilterPolicy
+	}
 	c.planner = pl
 	return nil
 }
@@ -224,16 +231,26 @@ func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error 
 // that stops it. For other engines and plans it does nothing.
 func (c *config) startReplanning(e engine) (stop func()) {
 	pl := c.planner
-	if pl == nil || e.Name() != enginePebbleRF || c.filterPlanName != filterPlanOptimal {
+	db, ok := pebblerfDB(e)
+	points := pl != nil && c.filterPlanName == filterPlanOptimal
+	ranges := c.rangeFilterPlanName == rangePlanStats
+	if !ok || (!points && !ranges) {
 		return func() {}
 	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	replan := func() {
-		if loads, err := planLoads(e, c.useL6Filters); err == nil {
+		if !points {
+			c.replanRanges(db)
+			return
+		}
+		if loads, err := db.PointFilterLoads(c.useL6Filters); err == nil {
 			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
 				_ = pl.Set(p)
 			}
+		}
+		if ranges {
+			c.replanRanges(db)
 		}
 	}
 	replan()
@@ -251,28 +268,6 @@ func (c *config) startReplanning(e engine) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
-}
-
-// planLoads reads the DB's level loads for pointfilter.Optimal: keys
-// (entries less deletions) and tables per level from the tables'
-// properties, L0's sublevels from the metrics; l6Consulted says whether
-// reads consult L6 filters.
-func planLoads(e engine, l6Consulted bool) ([]pointfilter.LevelLoad, error) {
-	tables, err := e.SSTables()
-	if err != nil {
-		return nil, err
-	}
-	var keys, count [7]float64
-	for i := range min(len(tables), len(keys)) {
-		for _, t := range tables[i] {
-			count[i]++
-			if t.Properties != nil {
-				keys[i] += float64(t.Properties.NumEntries - t.Properties.NumDeletions)
-			}
-		}
-	}
-	sublevels := int(e.Metrics().Levels[0].Sublevels)
-	return pointfilter.UniformLoads(keys, count, sublevels, l6Consulted), nil
 }
 
 // levelFilterOf returns the filter pebblerf's plan gives level i now, for

@@ -149,9 +149,8 @@ func TestFilterPlanFlags(t *testing.T) {
 		require.Equal(t, tc.want, p.String(), "%s l6=%t", tc.name, tc.l6)
 		var o upstream.Options
 		require.NoError(t, c.applyFilters(enginePebbleRF, &o))
-		for i := range o.Levels {
-			require.Equal(t, pointfilter.PlannedPolicyName, o.Levels[i].FilterPolicy.Name())
-		}
+		require.Same(t, c.planner, c.pebblerfPlugins().Filters, "the planner goes in as Plugins.Filters")
+		require.Equal(t, tc.want, c.planner.String())
 		require.True(t, c.filtersEnabled())
 	}
 	_, _, err := (&config{filterPlanFlags: filterPlanFlags{filterPlanName: "monkey"}}).presetPlan()

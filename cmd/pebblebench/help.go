@@ -32,15 +32,16 @@ var flagGroups = []flagGroup{
 	{"LSM shape and options (both engines)", []string{"compaction_style", "num_levels", "many_runs_slice_bytes",
 		"compression_type", "compression_ratio", "cache_size", "write_buffer_size", "disable_wal", "sync"}},
 	{"Filters", []string{"bloom_bits", "use_ribbon_filter", "bloom_before_level", "use_l6_filters", "filter_plan", "filter_budget_bits"}},
-	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"range_filter_bits", "use_query_builder", "query_plan",
-		"explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
+	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"range_filter_bits", "range_filter_plan", "range_filter_budget_bits",
+		"use_query_builder", "query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 		"compaction_advisor_write_budget", "pebblerf_statistics"}},
 	{"Output", []string{"statistics", "range_filter_whatif_bits", "prefix_filter_whatif_bits", "histogram", "json", "lsm_sample_ms", "report_interval_seconds", "report_file", "report_html", "cpuprofile"}},
 }
 
 // pebblerfOnlyFlags are the flags upstream Pebble has no counterpart for:
 // given with -engine=pebble they would change nothing, so they are refused.
-var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "range_filter_bits", "use_query_builder",
+var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "range_filter_bits",
+	"range_filter_plan", "range_filter_budget_bits", "use_query_builder",
 	"query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 	"compaction_advisor_write_budget", "pebblerf_statistics"}
 
@@ -56,7 +57,7 @@ var benchmarkHelp = map[string]string{
 	"flush":                  "flush the memtable",
 	"compact":                "compact the whole key range",
 	"stats":                  "print Pebble's metrics",
-	"levelstats":             "print files, bytes, sublevels, filter bytes and the current point filter per level",
+	"levelstats":             "print files, bytes, sublevels, filter bytes and the current point and range filters per level",
 }
 
 // scenarioHelp, when set (by the scenarios' file), returns one line per

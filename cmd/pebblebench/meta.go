@@ -24,6 +24,9 @@ type levelShape struct {
 	// PointFilter is the point filter pebblerf's plan gives the level now
 	// (new tables get it; older ones keep theirs), "-" for upstream.
 	PointFilter string `json:"point_filter,omitempty"`
+	// RangeFilter is likewise the range filter's bits per key now, "none",
+	// or "-" (upstream, or range filters off).
+	RangeFilter string `json:"range_filter,omitempty"`
 }
 
 // lsmShape reads the shape of the LSM: files, bytes and sublevels from
@@ -71,15 +74,16 @@ func printLevelStats(out io.Writer, e engine, c *config) (interface{}, error) {
 	if err != nil {
 		return nil, err
 	}
-	header := "Level Files Size(MB) Sublevels Filter(KB) RangeFilter(KB) PointFilterNow"
+	header := "Level Files Size(MB) Sublevels Filter(KB) RangeFilter(KB) PointFilterNow  RangeFilterNow"
 	fmt.Fprintln(out, header)
 	fmt.Fprintln(out, strings.Repeat("-", len(header)))
 	var total levelShape
 	for i := range shape {
 		l := &shape[i]
 		l.PointFilter = c.levelFilterOf(e, l.Level)
-		fmt.Fprintf(out, "%5d %5d %8.1f %9d %10.1f %15.1f %s\n", l.Level, l.Files, float64(l.Bytes)/(1<<20), l.Sublevels,
-			float64(l.FilterBytes)/(1<<10), float64(l.RangeFilterBytes)/(1<<10), l.PointFilter)
+		l.RangeFilter = c.levelRangeFilterOf(e, l.Level)
+		fmt.Fprintf(out, "%5d %5d %8.1f %9d %10.1f %15.1f %-15s %s\n", l.Level, l.Files, float64(l.Bytes)/(1<<20), l.Sublevels,
+			float64(l.FilterBytes)/(1<<10), float64(l.RangeFilterBytes)/(1<<10), l.PointFilter, l.RangeFilter)
 		total.Files += l.Files
 		total.Bytes += l.Bytes
 		total.Sublevels += l.Sublevels

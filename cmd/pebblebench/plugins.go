@@ -56,6 +56,9 @@ func (c *config) validatePlugins() error {
 			return badFlag("range_filter_bits", "%g must be 0 (off) or in [4, 40]", c.rangeFilterBits)
 		}
 	}
+	if err := c.validateRangeFilterPlan(); err != nil {
+		return err
+	}
 	if _, err := c.plan(); err != nil {
 		return err
 	}
@@ -143,9 +146,15 @@ func (c *config) runsTarget() int {
 func (c *config) pebblerfPlugins() pebblerf.Plugins {
 	// As the library's Open: no plug-in unless a flag asks for it.
 	plugins := pebblerf.Plugins{Statistics: c.pebblerfStatistics}
+	if c.filterPlanName != "" {
+		plugins.Filters = c.planner // made with the options (applyFilters)
+	}
 	if c.rangeFilterBits != 0 {
 		rf := c.rangeFilterConfig()
 		plugins.RangeFilter = &rf
+		if plan, ok := c.rangeFilterPlan(); ok {
+			plugins.RangeFilterLevels = &plan
+		}
 	}
 	plugins.Shape, _ = c.shape() // validated
 	if c.compactionAdvisor {
@@ -179,6 +188,9 @@ func (c *config) pluginDescription() string {
 	rf := "off"
 	if c.rangeFilterBits != 0 {
 		rf = fmt.Sprintf("%g bits/key (pebblerf)", c.rangeFilterBits)
+		if c.rangeFilterPlanName != "" {
+			rf += ", plan " + c.rangeFilterPlanName
+		}
 	}
 	qb := "off"
 	if c.useQueryBuilder {

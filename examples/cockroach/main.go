@@ -96,7 +96,7 @@ func cockroachOptions() *pebble.Options {
 func cockroachPlugins() pebble.Plugins {
 	return pebble.Plugins{
 		Statistics:  true,
-		Filters:     &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true},
+		Filters:     pointfilter.MustNewPlanner(pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 3, L6Filters: true}),
 		RangeFilter: &rangefilter.Config{},
 		Advisor:     &compactionext.AdvisorConfig{},
 	}

@@ -39,10 +39,10 @@ type Config struct {
 func (c Config) String() string {
 	p := c.Plugins
 	return fmt.Sprintf("seed=%d keys=%s universe=%d memtable=%d block=%d autocompact=%t bloom=%d "+
-		"plan=%s statistics=%t%+v filters=%+v rangefilter=%+v shape=%v advisor=%t",
+		"plan=%s statistics=%t%+v filters=%+v rangefilter=%+v rangelevels=%v shape=%v advisor=%t",
 		c.Seed, c.Keys, c.Universe, c.MemTableSize, c.BlockSize, c.AutoCompactions,
 		c.UpstreamFilterBits, c.Plan, p.Statistics, p.StatisticsConfig, p.Filters, p.RangeFilter,
-		p.Shape, p.Advisor != nil)
+		p.RangeFilterLevels, p.Shape, p.Advisor != nil)
 }
 
 // RandomConfig draws a configuration from seed.
@@ -70,14 +70,23 @@ func randomPlugins(rng *rand.Rand) pebblerf.Plugins {
 	p.StatisticsConfig.ExactAttribution = p.Statistics && rng.IntN(4) == 0
 	p.StatisticsConfig.FiltersOnly = p.Statistics && rng.IntN(4) == 0
 	if rng.IntN(2) == 0 {
-		p.Filters = &pointfilter.Plan{
+		p.Filters = pointfilter.MustNewPlanner(pointfilter.Plan{
 			BitsPerKey:      []float64{1, 4, 10}[rng.IntN(3)],
 			RibbonFromLevel: []int{0, 1, 3, pointfilter.NoRibbon}[rng.IntN(4)],
 			L6Filters:       rng.IntN(2) == 0,
-		}
+		})
 	}
 	if rng.IntN(2) == 0 {
 		p.RangeFilter = &rangefilter.Config{BitsPerKey: []float64{4, 8, 16}[rng.IntN(3)]}
+		if rng.IntN(2) == 0 {
+			// Some levels without range filters: their tables must read as
+			// "may intersect".
+			var plan rangefilter.Plan
+			for i := range plan.Levels {
+				plan.Levels[i] = []float64{0, 0, 4, 16}[rng.IntN(4)]
+			}
+			p.RangeFilterLevels = &plan
+		}
 	}
 	if rng.IntN(4) == 0 {
 		p.Shape = &compactionext.ManyRuns{Runs: 2 + rng.IntN(6), MinInterval: time.Millisecond}

@@ -95,7 +95,7 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 
 			// No compactions: they would rewrite the tables with sound filters.
 			rf, err := pebblerf.OpenWithPlugins("db", &pebble.Options{FS: fs, DisableAutomaticCompactions: true}, pebblerf.Plugins{
-				Filters: plan, RangeFilter: &rangefilter.Config{BitsPerKey: 16},
+				Filters: pointfilter.MustNewPlanner(*plan), RangeFilter: &rangefilter.Config{BitsPerKey: 16},
 			})
 			require.NoError(t, err)
 			defer rf.Close()

@@ -32,7 +32,7 @@ func TestMVCCTimeBound(t *testing.T) {
 			AutoCompactions: i%2 == 0, UpstreamFilterBits: 10, Plan: plan,
 			Plugins: pebblerf.Plugins{
 				Statistics:  true,
-				Filters:     &pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 1, L6Filters: true},
+				Filters:     pointfilter.MustNewPlanner(pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 1, L6Filters: true}),
 				RangeFilter: &rangefilter.Config{BitsPerKey: 8},
 			},
 		}

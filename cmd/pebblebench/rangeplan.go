@@ -1,0 +1,108 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/rangefilter"
+)
+
+// Per-level range filters for -range_filter_plan (pebblerf only, with
+// -range_filter_bits):
+//
+//   - all (the default): every level's tables get a range filter;
+//   - l0: only L0's, where sorted runs overlap (rangefilter.OverlappingRuns);
+//   - stats: rangefilter.ForBudget of -range_filter_budget_bits over the DB's
+//     keys, from what the per-level statistics saw (DB.RangeFilterLoads),
+//     re-planned every replanEvery while the DB is open; it starts with
+//     every level, as a DB with no statistics yet has nothing to go on.
+//     Needs -pebblerf_statistics.
+type rangePlanFlags struct {
+	rangeFilterPlanName   string
+	rangeFilterBudgetBits float64
+}
+
+// Names of -range_filter_plan.
+const (
+	rangePlanAll   = "all"
+	rangePlanL0    = "l0"
+	rangePlanStats = "stats"
+)
+
+func (f *rangePlanFlags) registerRangePlanFlags(fs *flag.FlagSet) {
+	fs.StringVar(&f.rangeFilterPlanName, "range_filter_plan", "", "pebblerf, with -range_filter_bits: which levels get range filters: all (default), l0, or stats\n(where the per-level statistics see bounded reads skip loads, within -range_filter_budget_bits; needs -pebblerf_statistics)")
+	fs.Float64Var(&f.rangeFilterBudgetBits, "range_filter_budget_bits", 2, "with -range_filter_plan=stats: the range filters' memory budget, average bits per key over the DB")
+}
+
+func (c *config) validateRangeFilterPlan() error {
+	switch c.rangeFilterPlanName {
+	case "", rangePlanAll, rangePlanL0:
+	case rangePlanStats:
+		if !c.pebblerfStatistics {
+			return badFlag("range_filter_plan", "stats needs -pebblerf_statistics, whose counts drive it")
+		}
+		if !(c.rangeFilterBudgetBits >= 0) {
+			return badFlag("range_filter_budget_bits", "%g must not be negative", c.rangeFilterBudgetBits)
+		}
+	default:
+		return badFlag("range_filter_plan", "%q is not all, l0 or stats", c.rangeFilterPlanName)
+	}
+	if c.rangeFilterPlanName != "" && c.rangeFilterBits == 0 {
+		return badFlag("range_filter_plan", "needs -range_filter_bits")
+	}
+	return nil
+}
+
+// rangeFilterPlan is the plan pebblerf opens with; ok is false for every
+// level, the policy's own default.
+func (c *config) rangeFilterPlan() (plan rangefilter.Plan, ok bool) {
+	if c.rangeFilterPlanName == rangePlanL0 {
+		return rangefilter.OverlappingRuns(c.rangeFilterBits), true
+	}
+	return plan, false
+}
+
+// replanRanges re-plans the open DB's range filters under
+// -range_filter_plan=stats; a DB whose statistics saw no bounded read keeps
+// its plan.
+func (c *config) replanRanges(db *pebblerf.DB) {
+	loads, err := db.RangeFilterLoads()
+	if err != nil {
+		return
+	}
+	var skipped float64
+	for _, l := range loads {
+		skipped += l.Skipped
+	}
+	if skipped == 0 {
+		return
+	}
+	if p, err := rangefilter.ForBudget(c.rangeFilterBits, c.rangeFilterBudgetBits, loads); err == nil {
+		_ = db.RangeFilterPolicy().SetPlan(p)
+	}
+}
+
+// levelRangeFilterOf returns the range filter pebblerf's plan gives level i
+// now, for levelstats.
+func (c *config) levelRangeFilterOf(e engine, i int) string {
+	db, ok := pebblerfDB(e)
+	if !ok || db.RangeFilterPolicy() == nil {
+		return "-"
+	}
+	if b := db.RangeFilterPolicy().Plan().Levels[i]; b != 0 {
+		return fmt.Sprintf("%g bits/key", b)
+	}
+	return "none"
+}
+
+// pebblerfDB returns e's pebblerf DB, if e is pebblerf's.
+func pebblerfDB(e engine) (*pebblerf.DB, bool) {
+	a, ok := e.(*adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch])
+	if !ok {
+		return nil, false
+	}
+	return a.db, true
+}
