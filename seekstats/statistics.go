@@ -40,6 +40,7 @@ type Statistics struct {
 	files *fileMap
 
 	c       counters
+	lens    rangeLens
 	handoff *handoff
 	gets    getRegistry
 	db      atomic.Pointer[pebble.DB]
@@ -164,6 +165,7 @@ func (s *Statistics) Reset() {
 	for i := 0; i < numCounters; i++ {
 		s.c.pop(i)
 	}
+	s.resetRangeLens()
 	s.innerCorruptBase.Store(s.innerCorruptTotal())
 }
 
