@@ -249,7 +249,8 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 		if lens.Checks == 0 {
 			lw.FalsePositives = lw.FalsePositivesAssumed
 		} else {
-			lw.MustPass, lw.FalsePositives, lw.FPR = observedPasses(lens, cfg, c.DataBounded, useful, cand)
+			lw.MustPass, lw.FalsePositives, lw.FPR = observedPasses(lens, cfg, c.DataBounded, useful, cand,
+				min(c.FilteredRange, lens.Checks))
 		}
 		lw.Avoided = float64(cand) - lw.MustPass - lw.FalsePositives
 		if r == RowUnattributed {
@@ -283,23 +284,25 @@ func unobservedShare(ws []LevelWhatIf) float64 {
 }
 
 // observedPasses turns a row's observed checks into loads. Checks and
-// loads are not one to one (a check may end without a load, and a
-// long-lived iterator checks a table once for several seeks), so the
-// checks' shares are applied to the loads: the exact filters' checks that
-// hold a key, less the useful loads (each of which is on a table that holds
-// a key, exact or hashed, in proportion to their checks that hold one), are
-// the candidates that must pass; the hashed checks' expected false
-// positives, per check, give the false positives among the rest.
-func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand uint64) (mustPass, fp, fpr float64) {
+// loads are not one to one (a check may end without a load, a long-lived
+// iterator checks a table once for several seeks, and where range filters
+// are on, the filtered checks loaded nothing), so the shares of the checks
+// that went on to the table (all but the filtered) are applied to the
+// loads: the exact filters' checks that hold a key, less the useful loads
+// (each on a table that holds a key, exact or hashed, in proportion to their
+// checks that hold one), are the candidates that must pass; the hashed
+// checks' expected false positives, per check, give the false positives
+// among the rest.
+func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) (mustPass, fp, fpr float64) {
 	checks := float64(l.Checks)
-	perLoad := float64(loads) / checks
+	perLoad := float64(loads) / max(1, checks-float64(filtered))
 	holds := float64(l.ExactHolds) * perLoad
 	if h := l.ExactHolds + l.HashedHolds; h > 0 {
 		holds -= float64(useful) * float64(l.ExactHolds) / float64(h)
 	}
 	mustPass = min(max(0, holds), float64(cand))
 	fpr = l.ExpectedFalsePositives(cfg) / checks
-	fp = min(float64(cand)-mustPass, fpr*float64(loads))
+	fp = min(float64(cand)-mustPass, fpr*checks*perLoad)
 	return mustPass, fp, fpr
 }
 
