@@ -52,8 +52,15 @@ const LenBuckets = 34
 // the tables' own range filters would have seen them.
 type RangeLens struct {
 	// Checks are table-level checks observed: a bounded iterator opened a
-	// table that carries a range filter.
+	// table that carries a range filter. All are counted; the counts below
+	// cover a sample of them (Sampled): every check while a counter shard's
+	// row has seen up to lenSampleAll, then one in lenSampleEvery, which
+	// keeps the observation's cost a small fraction of a range filter's
+	// while its shares stay those of the workload.
 	Checks uint64
+	// Undecoded are sampled checks whose filter did not decode, or is
+	// universal; they say nothing of ℓ.
+	Undecoded uint64
 	// Outside are checks whose bounds the table's key map puts outside all
 	// its values (ℓ = 0): any range filter built from the table's keys says
 	// "no", whatever its budget.
@@ -71,6 +78,16 @@ type RangeLens struct {
 	HashedHolds uint64
 }
 
+// Sampled returns the checks whose coverage was taken: the denominator of
+// the other counts' shares.
+func (l *RangeLens) Sampled() uint64 {
+	n := l.Outside
+	for _, c := range l.Lens {
+		n += c
+	}
+	return n
+}
+
 // Hashed returns the checks of tables whose filter hashes.
 func (l *RangeLens) Hashed() uint64 {
 	var n uint64
@@ -80,7 +97,7 @@ func (l *RangeLens) Hashed() uint64 {
 	return n
 }
 
-// ExpectedFalsePositives is the sum over the hashed checks of
+// ExpectedFalsePositives is the sum over the sampled hashed checks of
 // cfg.FPRBound(ℓ): the false positives that filters of cfg's budget would
 // be expected to give on them, if none of those tables held a key in the
 // bounds (those that do pass anyway, so this is an upper bound). Checks of
@@ -125,6 +142,7 @@ func (l *RangeLens) LenQuantile(q float64) (uint64, bool) {
 // Add adds o's counts to l.
 func (l *RangeLens) Add(o RangeLens) {
 	l.Checks += o.Checks
+	l.Undecoded += o.Undecoded
 	l.Outside += o.Outside
 	l.ExactHolds += o.ExactHolds
 	l.ExactEmpty += o.ExactEmpty
@@ -139,6 +157,7 @@ func (l *RangeLens) Add(o RangeLens) {
 // The counters of one row, laid out flat in a shard.
 const (
 	lenChecks = iota
+	lenUndecoded
 	lenOutside
 	lenExactHolds
 	lenExactEmpty
@@ -150,6 +169,12 @@ const (
 )
 
 const numLenShards = 8
+
+// lenSampleAll and lenSampleEvery set the sample (see RangeLens.Checks).
+const (
+	lenSampleAll   = 1024
+	lenSampleEvery = 16
+)
 
 type lenShard struct {
 	c [int(NumRows) * lenPerRow]atomic.Uint64
@@ -176,6 +201,7 @@ func (s *rangeLens) snapshot(pop bool) [NumRows]RangeLens {
 			}
 			o := &out[r]
 			o.Checks += load(lenChecks)
+			o.Undecoded += load(lenUndecoded)
 			o.Outside += load(lenOutside)
 			o.ExactHolds += load(lenExactHolds)
 			o.ExactEmpty += load(lenExactEmpty)
@@ -202,6 +228,10 @@ func (s *Statistics) RangeLens() [NumRows]RangeLens {
 // resetRangeLens zeroes the range-length counts.
 func (s *Statistics) resetRangeLens() { s.lens.snapshot(true) }
 
+// observeRangeLens is false only in BenchmarkRangeLenObserver's runs
+// without the observer, which it compares with runs with it.
+var observeRangeLens = true
+
 // rangeLenObserver is the always-true filter that records RangeLens for
 // one tracker's bounded iterator.
 type rangeLenObserver struct {
@@ -215,7 +245,7 @@ type rangeLenObserver struct {
 // bounded; the tracker's own filter must be the last one in filters.
 func (o *rangeLenObserver) attach(t *IterTracker, filters []pebble.BlockPropertyFilter) []pebble.BlockPropertyFilter {
 	o.t = t
-	o.active = t.bounded
+	o.active = t.bounded && observeRangeLens
 	if !o.active {
 		return filters
 	}
@@ -244,12 +274,6 @@ func (o *rangeLenObserver) SyntheticSuffixIntersects(prop []byte, _ []byte) (boo
 
 func (o *rangeLenObserver) observe(prop []byte) {
 	t := o.t
-	var lo, hi []byte
-	lo, hi, o.buf = rangefilter.QueryBounds(t.s.split, t.opts.LowerBound, t.opts.UpperBound, o.buf)
-	c, ok := rangefilter.CoverageOfProperty(prop, lo, hi)
-	if !ok {
-		return
-	}
 	row := RowUnattributed
 	if t.tableArmed && t.tableNum != 0 {
 		if f := t.s.files.lookup(t.tableNum); f != nil {
@@ -257,7 +281,16 @@ func (o *rangeLenObserver) observe(prop []byte) {
 		}
 	}
 	cs := o.sh.c[int(row)*lenPerRow : (int(row)+1)*lenPerRow]
-	cs[lenChecks].Add(1)
+	if n := cs[lenChecks].Add(1); n > lenSampleAll && n%lenSampleEvery != 0 {
+		return
+	}
+	var lo, hi []byte
+	lo, hi, o.buf = rangefilter.QueryBounds(t.s.split, t.opts.LowerBound, t.opts.UpperBound, o.buf)
+	c, ok := rangefilter.CoverageOfProperty(prop, lo, hi)
+	if !ok {
+		cs[lenUndecoded].Add(1)
+		return
+	}
 	switch {
 	case c.Positions == 0:
 		cs[lenOutside].Add(1)

@@ -246,7 +246,8 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 		lw.MeasuredBitsPerKey, _ = sh.MeasuredBitsPerKey()
 		lw.LenP50, _ = lens.LenQuantile(0.5)
 		lw.LenP90, _ = lens.LenQuantile(0.9)
-		if lens.Checks == 0 {
+		if lens.Sampled() == 0 {
+			lw.Checks = 0
 			lw.FalsePositives = lw.FalsePositivesAssumed
 		} else {
 			lw.MustPass, lw.FalsePositives, lw.FPR = observedPasses(lens, cfg, c.DataBounded, useful, cand,
@@ -286,23 +287,26 @@ func unobservedShare(ws []LevelWhatIf) float64 {
 // observedPasses turns a row's observed checks into loads. Checks and
 // loads are not one to one (a check may end without a load, a long-lived
 // iterator checks a table once for several seeks, and where range filters
-// are on, the filtered checks loaded nothing), so the shares of the checks
-// that went on to the table (all but the filtered) are applied to the
-// loads: the exact filters' checks that hold a key, less the useful loads
-// (each on a table that holds a key, exact or hashed, in proportion to their
-// checks that hold one), are the candidates that must pass; the hashed
-// checks' expected false positives, per check, give the false positives
-// among the rest.
+// are on, the filtered checks loaded nothing), so the sampled checks'
+// shares are applied to the checks that went on to the table (all but the
+// filtered) and those to the loads: the exact filters' checks that hold a
+// key, less the useful loads (each on a table that holds a key, exact or
+// hashed, in proportion to their checks that hold one), are the candidates
+// that must pass; the hashed checks' expected false positives, per check,
+// give the false positives among the rest.
 func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) (mustPass, fp, fpr float64) {
-	checks := float64(l.Checks)
-	perLoad := float64(loads) / max(1, checks-float64(filtered))
-	holds := float64(l.ExactHolds) * perLoad
+	sampled := float64(l.Sampled())
+	if sampled == 0 {
+		return 0, 0, 0
+	}
+	perLoad := float64(loads) / max(1, float64(l.Checks)-float64(filtered))
+	holds := float64(l.ExactHolds) / sampled * float64(l.Checks) * perLoad
 	if h := l.ExactHolds + l.HashedHolds; h > 0 {
 		holds -= float64(useful) * float64(l.ExactHolds) / float64(h)
 	}
 	mustPass = min(max(0, holds), float64(cand))
-	fpr = l.ExpectedFalsePositives(cfg) / checks
-	fp = min(float64(cand)-mustPass, fpr*checks*perLoad)
+	fpr = l.ExpectedFalsePositives(cfg) / sampled
+	fp = min(float64(cand)-mustPass, fpr*float64(l.Checks)*perLoad)
 	return mustPass, fp, fpr
 }
 
