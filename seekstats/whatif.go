@@ -365,8 +365,11 @@ func Total(ws []LevelWhatIf) LevelWhatIf {
 		t.MeasuredBitsPerKey = float64(8*t.MeasuredFilterBytes) / measuredKeys
 	}
 	// The total's rate is its false positives per candidate left to judge.
-	if rest := float64(t.Candidates) - t.MustPass; rest > 0 && t.Checks > 0 {
-		t.FPR = t.FalsePositives / rest
+	if t.Checks > 0 {
+		t.FPR = 0
+		if rest := float64(t.Candidates) - t.MustPass; rest > 0 {
+			t.FPR = t.FalsePositives / rest
+		}
 	}
 	return t
 }
