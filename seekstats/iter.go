@@ -134,9 +134,10 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 		return &t.withFilter
 	}
 	// Pebble appends to this slice in place (levels share it), so it gets
-	// room of its own. The tracker's filter comes first and the range
-	// filters right after it, so that its table-level call immediately
-	// precedes theirs (rangecount.go).
+	// room of its own. The tracker's filter comes first, then, for a
+	// bounded iterator, the range-length observer, then the range filters,
+	// so that the tracker's table-level call precedes theirs (rangecount.go,
+	// rangelen.go).
 	n := len(t.opts.PointKeyFilters) + 3
 	if !reuse || cap(t.filters) < n {
 		t.filters = make([]pebble.BlockPropertyFilter, 0, n)

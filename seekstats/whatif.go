@@ -139,6 +139,10 @@ type LevelWhatIf struct {
 	// their size per distinct prefix; zero without such filters.
 	MeasuredFilterBytes uint64
 	MeasuredBitsPerKey  float64
+	// HashedShare is the share of the observed checks whose table's filter
+	// hashes (its false positives follow FPRBound); the others store their
+	// keys exactly or fall outside the map.
+	HashedShare float64
 	// LenP50 and LenP90 bound the median and 90th percentile of the
 	// observed ranges' lengths in key positions (RangeLens.LenQuantile);
 	// zero without observed ranges of non-zero length.
@@ -182,11 +186,12 @@ func (w LevelWhatIf) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: avoids %.2f of %d data loads (%s)", name, w.Avoided, w.Loads, percent(w.Reduction()))
 	if w.Checks > 0 {
-		fmt.Fprintf(&b, ", %.2f must pass, %.3g expected false positives at FPR %.4f%% over %d observed checks",
-			w.MustPass, w.FalsePositives, 100*w.FPR, w.Checks)
+		fmt.Fprintf(&b, ", %.2f must pass, %.3g expected false positives at FPR %.4f%% over %d observed checks (%.0f%% hashed",
+			w.MustPass, w.FalsePositives, 100*w.FPR, w.Checks, 100*w.HashedShare)
 		if w.LenP50 > 0 {
-			fmt.Fprintf(&b, " (range len p50 <= %d, p90 <= %d)", w.LenP50, w.LenP90)
+			fmt.Fprintf(&b, "; range len p50 <= %d, p90 <= %d", w.LenP50, w.LenP90)
 		}
+		b.WriteString(")")
 		fmt.Fprintf(&b, ", %.3g at an assumed len of %d", w.FalsePositivesAssumed, w.AssumedLen)
 	} else {
 		fmt.Fprintf(&b, ", %.3g expected false positives at FPR %.4f%%", w.FalsePositives, 100*w.FPR)
@@ -246,6 +251,9 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 		lw.MeasuredBitsPerKey, _ = sh.MeasuredBitsPerKey()
 		lw.LenP50, _ = lens.LenQuantile(0.5)
 		lw.LenP90, _ = lens.LenQuantile(0.9)
+		if n := lens.Sampled(); n > 0 {
+			lw.HashedShare = float64(lens.Hashed()) / float64(n)
+		}
 		if lens.Sampled() == 0 {
 			lw.Checks = 0
 			lw.FalsePositives = lw.FalsePositivesAssumed
@@ -343,7 +351,7 @@ func (sn *Snapshot) PrefixFilterWhatIf(w WhatIf) []LevelWhatIf {
 // over all levels.
 func Total(ws []LevelWhatIf) LevelWhatIf {
 	t := LevelWhatIf{Row: NumRows}
-	var measuredKeys float64
+	var measuredKeys, hashedChecks float64
 	for _, w := range ws {
 		t.Candidates += w.Candidates
 		t.Checks += w.Checks
@@ -360,6 +368,10 @@ func Total(ws []LevelWhatIf) LevelWhatIf {
 		t.Unplaced += w.Unplaced
 		t.FPR, t.AssumedLen = w.FPR, w.AssumedLen
 		t.LenP50, t.LenP90 = max(t.LenP50, w.LenP50), max(t.LenP90, w.LenP90)
+		hashedChecks += w.HashedShare * float64(w.Checks)
+	}
+	if t.Checks > 0 {
+		t.HashedShare = hashedChecks / float64(t.Checks)
 	}
 	if measuredKeys > 0 {
 		t.MeasuredBitsPerKey = float64(8*t.MeasuredFilterBytes) / measuredKeys

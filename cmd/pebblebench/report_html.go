@@ -493,7 +493,7 @@ func (r *htmlReport) rangeWhatIf(b *strings.Builder, engine string, ws []seeksta
 		groups = append(groups, barGroup{name, []float64{float64(w.Loads), math.Max(0, w.Passed()), math.Max(0, w.Avoided)}})
 		lens, checks := "assumed", "none"
 		if w.Checks > 0 {
-			checks = fmt.Sprint(w.Checks)
+			checks = fmt.Sprintf("%d (%.0f%% hashed)", w.Checks, 100*w.HashedShare)
 			lens = "-"
 			if w.LenP50 > 0 {
 				lens = fmt.Sprintf("≤ %d / ≤ %d", w.LenP50, w.LenP90)

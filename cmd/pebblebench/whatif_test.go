@@ -38,7 +38,7 @@ func TestRangeWhatIfObservedLengths(t *testing.T) {
 	off := run(append([]string{"-range_filter_bits=0", "-report_html=" + file}, read...)...)
 	on := run(append([]string{"-range_filter_bits=16"}, read...)...)
 
-	total := regexp.MustCompile(`(?m)^what-if range total: avoids (\S+) of (\d+) data loads \(\S+\), (\S+) must pass, (\S+) expected false positives .* over (\d+) observed checks \(range len p50 <= \d+, p90 <= \d+\), \S+ at an assumed len of 2, .* \((\S+ \S+) as written, (\S+) bits/key\)$`).
+	total := regexp.MustCompile(`(?m)^what-if range total: avoids (\S+) of (\d+) data loads \(\S+\), (\S+) must pass, (\S+) expected false positives .* over (\d+) observed checks \(\d+% hashed; range len p50 <= \d+, p90 <= \d+\), \S+ at an assumed len of 2, .* \((\S+ \S+) as written, (\S+) bits/key\)$`).
 		FindStringSubmatch(off)
 	require.NotNil(t, total, off)
 	num := func(s string) float64 {
@@ -65,7 +65,7 @@ func TestRangeWhatIfObservedLengths(t *testing.T) {
 
 	raw, err := os.ReadFile(file)
 	require.NoError(t, err)
-	row := regexp.MustCompile(`<tr><td>total</td><td>(\d+)</td><td>(\S+)</td><td>[^<]*</td><td>(\S+)</td><td>(\S+)</td><td>[^<]*</td><td>(\d+)</td><td>≤ \d+ / ≤ \d+</td>`).
+	row := regexp.MustCompile(`<tr><td>total</td><td>(\d+)</td><td>(\S+)</td><td>[^<]*</td><td>(\S+)</td><td>(\S+)</td><td>[^<]*</td><td>(\d+) \(\d+% hashed\)</td><td>≤ \d+ / ≤ \d+</td>`).
 		FindStringSubmatch(string(raw))
 	require.NotNil(t, row)
 	require.Equal(t, total[2], row[1])
