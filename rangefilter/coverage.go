@@ -3,6 +3,8 @@
 package rangefilter
 
 import (
+	"math"
+
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
@@ -30,6 +32,18 @@ type Coverage struct {
 	// where a bound is not a table key), so any range filter must pass it;
 	// for a hashed one, the filter answers "may intersect".
 	Holds bool
+	// FPR, for a hashed filter, is the chance that it answers "may
+	// intersect" to the query if the table holds no key in the bounds: the
+	// bound ℓ/2^(B-2) scaled by the share of the table's keys outside the
+	// query's hash blocks (keys inside them cannot collide with it; see
+	// range_hash.go), which are taken to be spread evenly over the key map.
+	// Where the map spans few blocks of r = n·2^(B-2) values, as with keys
+	// only somewhat sparser than the budget stores exactly, it is well
+	// below the bound. Zero for an exact filter.
+	FPR float64
+	// BitsPerKey, for a hashed filter, is the budget it was written with,
+	// 2 + log2(r/n) (a little over it where hashed values collided).
+	BitsPerKey float64
 }
 
 // CoverageOfProperty is Coverage for a table's range-filter block property as
@@ -84,10 +98,25 @@ func CoverageOf(filter, lower, upper []byte) (c Coverage, ok bool) {
 	}
 	if c.Hashed {
 		c.Holds, ok = v.h.anyInRange(&v.ef, lo, hi)
+		c.FPR = hashedFPR(&v, lo, hi)
+		c.BitsPerKey = 2 + math.Log2(float64(v.h.r)/float64(v.n))
 	} else {
 		c.Holds, ok = v.ef.anyInRange(lo, hi)
 	}
 	return c, ok
+}
+
+// hashedFPR is Coverage.FPR for the values [lo, hi] of a hashed filter.
+func hashedFPR(v *rangeFilterView, lo, hi uint64) float64 {
+	r := v.h.r
+	if hi-lo >= r-1 {
+		return 1 // the filter answers "may intersect" to such queries
+	}
+	u := float64(v.segs.total) + 1
+	start := float64(lo/r) * float64(r)
+	end := min((float64(hi/r)+1)*float64(r), u)
+	other := max(0, 1-(end-start)/u)
+	return min(1, float64(hi-lo+1)*float64(v.n)*other/float64(r))
 }
 
 // QueryBounds turns an iterator's bounds [lower, upper) into the bounds its

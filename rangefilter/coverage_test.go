@@ -3,6 +3,7 @@
 package rangefilter
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -115,4 +116,59 @@ func TestQueryBounds(t *testing.T) {
 	require.NotNil(t, lo)
 	require.Empty(t, lo)
 	require.Nil(t, hi)
+}
+
+// TestCoverageFPR checks Coverage.FPR against the false positives hashed
+// filters give: tables of 2000 keys spread over 100 times as many integers,
+// at 8 bits per key (so they hash, into r = 64·n values, fewer than the 100·n
+// the keys span: two hash blocks), asked about empty ranges of 8 integers.
+// The bound ℓ/2^(B-2) says 12.5%; keys in the query's own block cannot
+// collide with it, so the rate is well below, and FPR predicts it.
+func TestCoverageFPR(t *testing.T) {
+	const n, span, l = 2000, 200_000, 8
+	rng := rand.New(rand.NewPCG(9, 10))
+	key := func(x uint64) []byte { return binary.BigEndian.AppendUint64(nil, x) }
+	var predicted float64
+	var fps, queries int
+	for seed := uint64(1); seed <= 20; seed++ {
+		set := map[uint64]bool{}
+		for len(set) < n {
+			set[rng.Uint64N(span)] = true
+		}
+		keys := make([][]byte, 0, n)
+		for x := range set {
+			keys = append(keys, key(x))
+		}
+		keys = rangeSortedDistinct(keys)
+		f := rangeBuild(t, Config{BitsPerKey: 8, Seed: seed}, keys)
+		info, err := Describe(f)
+		require.NoError(t, err)
+		require.True(t, info.Hashed)
+		for range 2000 {
+			x := rng.Uint64N(span - l)
+			empty := true
+			for i := x; i < x+l; i++ {
+				empty = empty && !set[i]
+			}
+			if !empty {
+				continue
+			}
+			c, ok := CoverageOf(f, key(x), key(x+l))
+			require.True(t, ok)
+			if c.Positions == 0 {
+				continue // outside the table's keys: a certain "no"
+			}
+			require.LessOrEqual(t, c.Positions, uint64(l)) // clamped at the ends
+			require.LessOrEqual(t, c.FPR, Config{BitsPerKey: 8}.FPRBound(l))
+			require.InDelta(t, 8, c.BitsPerKey, 0.05)
+			predicted += c.FPR
+			queries++
+			if c.Holds {
+				fps++
+			}
+		}
+	}
+	t.Logf("%d queries: %d false positives, %.1f predicted, bound %.1f", queries, fps, predicted,
+		float64(queries)*Config{BitsPerKey: 8}.FPRBound(l))
+	require.InEpsilon(t, predicted, float64(fps), 0.2)
 }

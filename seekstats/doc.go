@@ -79,7 +79,15 @@
 // The what-if then takes the exact filters' share of checks that hold a key
 // as loads that must pass (less the loads that produced a value), and the
 // sum of FPRBound(ℓ) over the hashed filters' checks as the false
-// positives; the saving is what is left of the candidates. Where no table
+// positives; the saving is what is left of the candidates. The bound counts
+// every key of the table as a possible collision, but keys in the query's
+// own hash block cannot collide with it, so where the keys span few blocks
+// of r = n·2^(B-2) values (keys a little sparser than B bits store
+// exactly) the filter does much better than its bound. The observer also
+// sums each hashed filter's own expectation for the query (the bound scaled
+// by the share of keys outside the query's blocks, rangefilter.Coverage.FPR)
+// and the budget it was written with; when that is the budget asked about,
+// the what-if takes the filters' expectation instead of the bound. Where no table
 // carries a range filter, ℓ is assumed (WhatIf.RangeLen, by default 2: an
 // empty range between two adjacent keys) and every candidate is taken to
 // hold nothing in the bounds. The cost is given twice: the level's keys
@@ -103,7 +111,7 @@
 // opened per seek: one check, at most one load per table); a long-lived
 // iterator checks a table once for many seeks. The observed ℓ and exactness
 // are those of the filters as written: at another budget B, a table stored
-// exactly might hash, or the reverse. Values the fast attribution rule
+// exactly might hash, or the reverse, and the false positives are the bound. Values the fast attribution rule
 // cannot place at a level (several tables loaded blocks for one seek, as
 // over overlapping L0 tables) count in the unattributed row: where the
 // levels' checks were observed, their loads are among the must-pass ones

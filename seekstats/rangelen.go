@@ -76,6 +76,11 @@ type RangeLens struct {
 	// HashedHolds are the hashed checks where the filter said "may
 	// intersect": true and false positives together.
 	HashedHolds uint64
+	// HashedFPRSum is the sum over the hashed checks of the filter's own
+	// expected false-positive rate for the query (rangefilter.Coverage.FPR),
+	// and HashedBitsSum of the budget it was written with: the false
+	// positives the filters as written would give, and their mean budget.
+	HashedFPRSum, HashedBitsSum float64
 }
 
 // Sampled returns the checks whose coverage was taken: the denominator of
@@ -114,6 +119,16 @@ func (l *RangeLens) ExpectedFalsePositives(cfg rangefilter.Config) float64 {
 	return fp
 }
 
+// WrittenBitsPerKey is the mean budget the hashed checks' filters were
+// written with; ok is false without hashed checks.
+func (l *RangeLens) WrittenBitsPerKey() (float64, bool) {
+	n := l.Hashed()
+	if n == 0 {
+		return 0, false
+	}
+	return l.HashedBitsSum / float64(n), true
+}
+
 // LenQuantile returns an upper bound of the q-quantile (0 < q <= 1) of ℓ over
 // the checks with ℓ > 0: 2^b - 1 for the bucket b it falls in; ok is false
 // without such checks.
@@ -147,6 +162,8 @@ func (l *RangeLens) Add(o RangeLens) {
 	l.ExactHolds += o.ExactHolds
 	l.ExactEmpty += o.ExactEmpty
 	l.HashedHolds += o.HashedHolds
+	l.HashedFPRSum += o.HashedFPRSum
+	l.HashedBitsSum += o.HashedBitsSum
 	for b := range l.Lens {
 		l.Lens[b] += o.Lens[b]
 		l.HashedLens[b] += o.HashedLens[b]
@@ -162,6 +179,8 @@ const (
 	lenExactHolds
 	lenExactEmpty
 	lenHashedHolds
+	lenHashedFPR  // fixed point, lenFPRScale per 1
+	lenHashedBits // fixed point, lenBitsScale per bit
 	lenHist
 	lenHashedHist    = lenHist + LenBuckets
 	lenHashedHistSum = lenHashedHist + LenBuckets
@@ -169,6 +188,13 @@ const (
 )
 
 const numLenShards = 8
+
+// The fixed-point scales of the hashed checks' sums of rate and budget:
+// 2^32 checks of rate 1 fit, and 2^40 of 40 bits.
+const (
+	lenFPRScale  = 1 << 32
+	lenBitsScale = 1 << 16
+)
 
 // lenSampleAll and lenSampleEvery set the sample (see RangeLens.Checks).
 const (
@@ -214,6 +240,8 @@ func (s *rangeLens) snapshot(pop bool) [NumRows]RangeLens {
 			o.ExactHolds += load(lenExactHolds)
 			o.ExactEmpty += load(lenExactEmpty)
 			o.HashedHolds += load(lenHashedHolds)
+			o.HashedFPRSum += float64(load(lenHashedFPR)) / lenFPRScale
+			o.HashedBitsSum += float64(load(lenHashedBits)) / lenBitsScale
 			for b := 0; b < LenBuckets; b++ {
 				o.Lens[b] += load(lenHist + b)
 				o.HashedLens[b] += load(lenHashedHist + b)
@@ -313,6 +341,8 @@ func (o *rangeLenObserver) observe(prop []byte) {
 	b := min(bits.Len64(c.Positions), LenBuckets-1)
 	cs[lenHist+b].Add(1)
 	if c.Hashed {
+		cs[lenHashedFPR].Add(uint64(c.FPR * lenFPRScale))
+		cs[lenHashedBits].Add(uint64(c.BitsPerKey * lenBitsScale))
 		cs[lenHashedHist+b].Add(1)
 		// ℓ past 2^40 gives every budget a bound of 1; capping it keeps the
 		// sum from overflowing.

@@ -116,6 +116,15 @@ type LevelWhatIf struct {
 	// FalsePositives are the candidates the filter would let through although
 	// their table holds nothing in the bounds.
 	FalsePositives float64
+	// FalsePositivesBound, for a range what-if with Checks, are the false
+	// positives at FPRBound of the observed lengths; FalsePositives are the
+	// same unless FromWritten.
+	FalsePositivesBound float64
+	// FromWritten is set when FalsePositives are the expectation of the
+	// range filters the tables carry (rangefilter.Coverage.FPR), which is
+	// taken when they were written with the what-if's budget: sharper than
+	// the bound where their keys span few hash blocks.
+	FromWritten bool
 	// FalsePositivesAssumed, for a range what-if, are the false positives at
 	// AssumedLen instead of the observed lengths, for comparison.
 	FalsePositivesAssumed float64
@@ -186,12 +195,19 @@ func (w LevelWhatIf) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: avoids %.2f of %d data loads (%s)", name, w.Avoided, w.Loads, percent(w.Reduction()))
 	if w.Checks > 0 {
-		fmt.Fprintf(&b, ", %.2f must pass, %.3g expected false positives at FPR %.4f%% over %d observed checks (%.0f%% hashed",
-			w.MustPass, w.FalsePositives, 100*w.FPR, w.Checks, 100*w.HashedShare)
+		source := "at the FPR bound"
+		if w.FromWritten {
+			source = "as the filters written at this budget expect"
+		}
+		fmt.Fprintf(&b, ", %.2f must pass, %.3g expected false positives (%s, FPR %.4f%%) over %d observed checks (%.0f%% hashed",
+			w.MustPass, w.FalsePositives, source, 100*w.FPR, w.Checks, 100*w.HashedShare)
 		if w.LenP50 > 0 {
 			fmt.Fprintf(&b, "; range len p50 <= %d, p90 <= %d", w.LenP50, w.LenP90)
 		}
 		b.WriteString(")")
+		if w.FromWritten {
+			fmt.Fprintf(&b, ", %.3g at the bound", w.FalsePositivesBound)
+		}
 		fmt.Fprintf(&b, ", %.3g at an assumed len of %d", w.FalsePositivesAssumed, w.AssumedLen)
 	} else {
 		fmt.Fprintf(&b, ", %.3g expected false positives at FPR %.4f%%", w.FalsePositives, 100*w.FPR)
@@ -258,8 +274,9 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 			lw.Checks = 0
 			lw.FalsePositives = lw.FalsePositivesAssumed
 		} else {
-			lw.MustPass, lw.FalsePositives, lw.FPR = observedPasses(lens, cfg, c.DataBounded, useful, cand,
-				min(c.FilteredRange, lens.Checks))
+			o := observedPasses(lens, cfg, c.DataBounded, useful, cand, min(c.FilteredRange, lens.Checks))
+			lw.MustPass, lw.FalsePositives, lw.FPR = o.mustPass, o.fp, o.fpr
+			lw.FalsePositivesBound, lw.FromWritten = o.fpBound, o.fromWritten
 		}
 		lw.Avoided = float64(cand) - lw.MustPass - lw.FalsePositives
 		if r == RowUnattributed {
@@ -292,6 +309,12 @@ func unobservedShare(ws []LevelWhatIf) float64 {
 	return float64(unobserved) / float64(all)
 }
 
+// observed is what observedPasses derives from a row's observed checks.
+type observed struct {
+	mustPass, fp, fpr, fpBound float64
+	fromWritten                bool
+}
+
 // observedPasses turns a row's observed checks into loads. Checks and
 // loads are not one to one (a check may end without a load, a long-lived
 // iterator checks a table once for several seeks, and where range filters
@@ -301,21 +324,33 @@ func unobservedShare(ws []LevelWhatIf) float64 {
 // key, less the useful loads (each on a table that holds a key, exact or
 // hashed, in proportion to their checks that hold one), are the candidates
 // that must pass; the hashed checks' expected false positives, per check,
-// give the false positives among the rest.
-func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) (mustPass, fp, fpr float64) {
+// give the false positives among the rest. Those are the filters' own
+// expectation where they were written with the budget asked about, and the
+// bound FPRBound otherwise.
+func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) observed {
+	var o observed
 	sampled := float64(l.Sampled())
 	if sampled == 0 {
-		return 0, 0, 0
+		return o
 	}
 	perLoad := float64(loads) / max(1, float64(l.Checks)-float64(filtered))
 	holds := float64(l.ExactHolds) / sampled * float64(l.Checks) * perLoad
 	if h := l.ExactHolds + l.HashedHolds; h > 0 {
 		holds -= float64(useful) * float64(l.ExactHolds) / float64(h)
 	}
-	mustPass = min(max(0, holds), float64(cand))
-	fpr = l.ExpectedFalsePositives(cfg) / sampled
-	fp = min(float64(cand)-mustPass, fpr*float64(l.Checks)*perLoad)
-	return mustPass, fp, fpr
+	o.mustPass = min(max(0, holds), float64(cand))
+	toLoads := func(perSample float64) float64 {
+		return min(float64(cand)-o.mustPass, perSample*float64(l.Checks)*perLoad)
+	}
+	o.fpr = l.ExpectedFalsePositives(cfg) / sampled
+	o.fpBound = toLoads(o.fpr)
+	o.fp = o.fpBound
+	if wb, ok := l.WrittenBitsPerKey(); ok && math.Abs(wb-cfg.BitsPerKey) < 0.05 {
+		o.fromWritten = true
+		o.fpr = l.HashedFPRSum / sampled
+		o.fp = toLoads(o.fpr)
+	}
+	return o
 }
 
 // PrefixFilterWhatIf estimates, per LSM level that loaded data blocks with
@@ -358,6 +393,8 @@ func Total(ws []LevelWhatIf) LevelWhatIf {
 		t.MustPass += w.MustPass
 		t.FalsePositives += w.FalsePositives
 		t.FalsePositivesAssumed += w.FalsePositivesAssumed
+		t.FalsePositivesBound += w.FalsePositivesBound
+		t.FromWritten = t.FromWritten || w.FromWritten
 		t.Avoided += w.Avoided
 		t.Loads += w.Loads
 		t.FilterBytes += w.FilterBytes

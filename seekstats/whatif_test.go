@@ -127,6 +127,9 @@ func rangeLensTable(sn seekstats.Snapshot) string {
 		}
 		fmt.Fprintf(&b, "%s: checks=%d outside=%d exact.holds=%d exact.empty=%d hashed.holds=%d",
 			seekstats.Row(r), l.Checks, l.Outside, l.ExactHolds, l.ExactEmpty, l.HashedHolds)
+		if bits, ok := l.WrittenBitsPerKey(); ok {
+			fmt.Fprintf(&b, " hashed.fpr.sum=%.4g written.bits=%.2f", l.HashedFPRSum, bits)
+		}
 		for i, n := range l.Lens {
 			if n > 0 {
 				fmt.Fprintf(&b, " len<%d:%d", uint64(1)<<i, n)
@@ -183,6 +186,18 @@ func TestRangeWhatIfObserved(t *testing.T) {
 	require.InDelta(t, 45+fpr*200, got.Passed(), 1e-9)
 	require.InDelta(t, 180*2.0/1024, got.FalsePositivesAssumed, 1e-9)
 	require.Equal(t, seekstats.DefaultWhatIfRangeLen, got.AssumedLen)
+
+	// The filters as written at this budget: their own expectation, 0.5
+	// false positives over the 40 hashed checks, replaces the bound.
+	l.HashedFPRSum, l.HashedBitsSum = 0.5, 40*12.01
+	fromWritten := sn.RangeFilterWhatIf(w)[0]
+	require.True(t, fromWritten.FromWritten)
+	require.InDelta(t, 0.5/100*200, fromWritten.FalsePositives, 1e-9)
+	require.InDelta(t, fpr*200, fromWritten.FalsePositivesBound, 1e-9)
+	require.InDelta(t, 180-45-1.0, fromWritten.Avoided, 1e-9)
+	// At another budget, the bound.
+	require.False(t, sn.RangeFilterWhatIf(seekstats.WhatIf{BitsPerKey: 14})[0].FromWritten)
+	l.HashedFPRSum, l.HashedBitsSum = 0, 0
 
 	// Unplaced values: with every level observed, their loads are already
 	// among the must-pass ones, so the total does not change.
