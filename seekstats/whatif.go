@@ -320,11 +320,11 @@ type observed struct {
 // iterator checks a table once for several seeks, and where range filters
 // are on, the filtered checks loaded nothing), so the sampled checks'
 // shares are applied to the checks that went on to the table (all but the
-// filtered) and those to the loads: the exact filters' checks that hold a
-// key, less the useful loads (each on a table that holds a key, exact or
-// hashed, in proportion to their checks that hold one), are the candidates
-// that must pass; the hashed checks' expected false positives, per check,
-// give the false positives among the rest. Those are the filters' own
+// filtered) and those to the loads: the checks on tables that hold a key
+// (exact filters' "yes", hashed filters' "yes" less their expected false
+// positives), less the useful loads (each on a table that holds a key), are
+// the candidates that must pass; the hashed checks' expected false
+// positives, per check, give the false positives among the rest. Those are the filters' own
 // expectation where they were written with the budget asked about, and the
 // bound FPRBound otherwise.
 func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) observed {
@@ -334,10 +334,11 @@ func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, f
 		return o
 	}
 	perLoad := float64(loads) / max(1, float64(l.Checks)-float64(filtered))
-	holds := float64(l.ExactHolds) / sampled * float64(l.Checks) * perLoad
-	if h := l.ExactHolds + l.HashedHolds; h > 0 {
-		holds -= float64(useful) * float64(l.ExactHolds) / float64(h)
-	}
+	// Hashed filters' "may intersect" answers mix tables that hold a key
+	// with false positives; less their expected number, they are the rest
+	// of the tables that hold one.
+	holdChecks := float64(l.ExactHolds) + max(0, float64(l.HashedHolds)-l.HashedFPRSum)
+	holds := holdChecks/sampled*float64(l.Checks)*perLoad - float64(useful)
 	o.mustPass = min(max(0, holds), float64(cand))
 	toLoads := func(perSample float64) float64 {
 		return min(float64(cand)-o.mustPass, perSample*float64(l.Checks)*perLoad)
