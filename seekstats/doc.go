@@ -76,8 +76,8 @@
 // (Snapshot.RangeLens). Every check is counted; the coverage, which costs
 // about a filter query, is taken for every check up to 1024 per counter
 // shard and row, then for one in 16, and the what-if uses only its shares.
-// The what-if then takes the exact filters' share of checks that hold a key
-// as loads that must pass (less the loads that produced a value), and the
+// The what-if then takes the share of checks on tables that hold a key as
+// loads that must pass (less the loads that produced a value), and the
 // sum of FPRBound(ℓ) over the hashed filters' checks as the false
 // positives; the saving is what is left of the candidates. The bound counts
 // every key of the table as a possible collision, but keys in the query's
@@ -102,11 +102,12 @@
 // The estimates are wrong where their inputs are. A load "without a value"
 // is one whose value the caller never read, so a workload that does not read
 // values makes every load a candidate; where the checks were observed, the
-// loads on tables that hold a key in the bounds are taken off again, but
-// only for exactly stored filters: a hashed filter's "yes" mixes true and
-// false positives, so its tables' shadowed loads still count as savings and
-// its false positives are summed over all its checks, including those on
-// tables that hold a key (an upper bound). Checks are turned into loads by
+// loads on tables that hold a key in the bounds are taken off again. An
+// exact filter says which tables those are; a hashed filter's "yes" mixes
+// them with false positives, so its tables that hold a key are its "yes"
+// answers less its own expected false positives, an estimate; and the
+// false positives are summed over all its checks, including those on
+// tables that hold a key (a slight overestimate). Checks are turned into loads by
 // their shares, which assumes a check and a load go together (an iterator
 // opened per seek: one check, at most one load per table); a long-lived
 // iterator checks a table once for many seeks. The observed ℓ and exactness
