@@ -105,8 +105,8 @@ type LevelWhatIf struct {
 	// MustPass, for a range what-if with Checks, are the candidates on
 	// tables that hold a key in the bounds, which any range filter passes
 	// (older versions shadowed by a newer level, values the caller did not
-	// read): the exact filters' share of checks that hold a key, times the
-	// loads, less the loads that produced a value.
+	// read): the share of checks on tables that hold a key (see
+	// observedPasses), times the loads, less the loads that produced a value.
 	MustPass float64
 	// FPR is the filter's false-positive rate used: for a range filter with
 	// Checks, the expected false positives per check at the observed
