@@ -32,7 +32,9 @@ func TestRangeWhatIfObservedLengths(t *testing.T) {
 		return stdout
 	}
 	run("-range_filter_bits=16", "-benchmarks=fillrandom,flush,overwrite,flush")
-	read := []string{"-use_existing_db", "-statistics", "-benchmarks=seekrandom", "-reads=400",
+	// Few enough seeks that every table check is mapped (the observer
+	// samples past 1024 checks per counter shard and level).
+	read := []string{"-use_existing_db", "-statistics", "-benchmarks=seekrandom", "-reads=150",
 		"-seek_upper_bound_len=4", "-empty_range_fraction=0.5", "-seek_nexts=1"}
 	file := filepath.Join(dir, "report.html")
 	off := run(append([]string{"-range_filter_bits=0", "-report_html=" + file}, read...)...)
@@ -61,7 +63,8 @@ func TestRangeWhatIfObservedLengths(t *testing.T) {
 	require.Equal(t, ticker(off, "pebblerf.non.last.level.seek.data.bounded")+ticker(off, "pebblerf.last.level.seek.data.bounded"), loads)
 	measured := ticker(on, "pebblerf.non.last.level.seek.data.bounded") + ticker(on, "pebblerf.last.level.seek.data.bounded")
 	require.Positive(t, measured)
-	require.InDelta(t, measured, loads-avoided, 0.01*loads, "predicted loads left against measured")
+	t.Logf("loads %g, predicted left %g, measured %g", loads, loads-avoided, measured)
+	require.InDelta(t, measured, loads-avoided, 0.5, "predicted loads left against measured")
 
 	raw, err := os.ReadFile(file)
 	require.NoError(t, err)
