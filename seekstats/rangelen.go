@@ -30,9 +30,10 @@ import (
 //
 // The observer runs where Pebble consults a range filter: once per table
 // Pebble opens for the iterator (per seek for iterators opened per seek),
-// before any block of it is read; it maps two keys through the table's key
-// map, as a range filter's check does, and adds to counters of a shard of
-// its own; it allocates nothing. Data blocks carry no range-filter property,
+// before any block of it is read. It counts the check and, for a sample of
+// the checks, maps two keys through the table's key map, as a range filter's
+// check does (which makes a mapped check cost about a filter query), adding
+// to counters of a shard of its own; it allocates nothing. Data blocks carry no range-filter property,
 // so block loads cost it nothing. Tables written without range filters carry
 // no property and are not observed: the what-if then falls back to an
 // assumed ℓ (WhatIf.RangeLen) and says so.
@@ -54,9 +55,10 @@ type RangeLens struct {
 	// Checks are table-level checks observed: a bounded iterator opened a
 	// table that carries a range filter. All are counted; the counts below
 	// cover a sample of them (Sampled): every check while a counter shard's
-	// row has seen up to lenSampleAll, then one in lenSampleEvery, which
-	// keeps the observation's cost a small fraction of a range filter's
-	// while its shares stay those of the workload.
+	// row has seen up to 1024, then one in 16, which keeps the observation's
+	// cost a small fraction of a range filter's while its shares stay those
+	// of the workload (rare events, such as a level's few checks that hold a
+	// key, are seen only as often as the sample meets them).
 	Checks uint64
 	// Undecoded are sampled checks whose filter did not decode, or is
 	// universal; they say nothing of ℓ.
