@@ -109,9 +109,10 @@ type LevelWhatIf struct {
 	// observedPasses), times the loads, less the loads that produced a value.
 	MustPass float64
 	// FPR is the filter's false-positive rate used: for a range filter with
-	// Checks, the expected false positives per check at the observed
-	// lengths; otherwise the bound at WhatIf.RangeLen, or a Bloom filter's
-	// expected rate.
+	// Checks, the expected false positives per observed check (the bound at
+	// the observed lengths, or the filters' own expectation, see
+	// FromWritten); otherwise the bound at WhatIf.RangeLen, or a Bloom
+	// filter's expected rate.
 	FPR float64
 	// FalsePositives are the candidates the filter would let through although
 	// their table holds nothing in the bounds.
