@@ -56,48 +56,47 @@
 //
 // What-if. Snapshot.RangeFilterWhatIf estimates, per level, what range
 // filters of B bits per key would save on the workload counted without them
-// (whatif.go). Its candidates are the bounded seeks' data loads that
-// produced no value (DataBounded - UsefulBounded): a range filter rules a
-// table out only when the table holds nothing in the bounds. Two things
-// decide how many of them a filter would still let through, and neither can
-// be read off the bounds alone: whether the table holds a key in the bounds
-// (a shadowed older version, a value the caller did not read: the filter
-// must pass it), and ℓ, the number of values of the table's own key map
-// the bounds cover, which sets the false-positive bound ℓ/2^(B-2) of a
-// hashed filter (rangefilter.Config.FPRBound). Both are observed where
-// the tables carry range filters, even when the DB reads with range filters
-// off: while statistics are on, each bounded iterator carries one more
-// always-true block-property filter, under the range filter's name, and
-// Pebble hands it each table's filter when it opens the table
-// (rangelen.go). It maps the bounds through the table's key map
-// (rangefilter.CoverageOf) and records, per row, a log2 histogram of ℓ, the
-// checks whose bounds fall outside the map, and for filters that store
-// their values exactly, whether the table holds a key in the bounds
-// (Snapshot.RangeLens). Every check is counted; the coverage, which costs
-// about a filter query, is taken for every check up to 1024 per counter
-// shard and row, then for one in 16, and the what-if uses only its shares.
-// The what-if then takes the share of checks on tables that hold a key as
-// loads that must pass (less the loads that produced a value), and the
-// sum of FPRBound(ℓ) over the hashed filters' checks as the false
-// positives; the saving is what is left of the candidates. The bound counts
-// every key of the table as a possible collision, but keys in the query's
-// own hash block cannot collide with it, so where the keys span few blocks
-// of r = n·2^(B-2) values (keys a little sparser than B bits store
-// exactly) the filter does much better than its bound. The observer also
-// sums each hashed filter's own expectation for the query (the bound scaled
-// by the share of keys outside the query's blocks, rangefilter.Coverage.FPR)
-// and the budget it was written with; when that is the budget asked about,
-// the what-if takes the filters' expectation instead of the bound. Where no table
-// carries a range filter, ℓ is assumed (WhatIf.RangeLen, by default 2: an
-// empty range between two adjacent keys) and every candidate is taken to
-// hold nothing in the bounds. The cost is given twice: the level's keys
-// (point entries from the tables' properties, DB.SSTables) times B bits,
-// plus a header per table, an upper bound; and the filters the tables
-// carry, as written (rangefilter.Describe), with their bits per key.
-// Snapshot.PrefixFilterWhatIf does the same for Bloom prefix filters on
-// levels where no prefix filter decided a seek (L6 with UseL6Filters off is
-// the common case): candidates are the level's loads without a value, the
-// rate a Bloom filter's expected one (BloomFPR).
+// (whatif.go). Its candidates are the bounded seeks' data loads that produced
+// no value (DataBounded - UsefulBounded): a range filter rules a table out
+// only when the table holds nothing in the bounds. Two things decide how many
+// of them a filter would still let through, and neither can be read off the
+// bounds alone: whether the table holds a key in the bounds (a shadowed older
+// version, a value the caller did not read: the filter must pass it), and ℓ,
+// the number of values of the table's own key map the bounds cover, which
+// sets the false-positive bound ℓ/2^(B-2) of a hashed filter
+// (rangefilter.Config.FPRBound). Both are observed where the tables carry
+// range filters, even when the DB reads with range filters off: while
+// statistics are on (and not Config.FiltersOnly, which adds no filter of its
+// own), each bounded iterator carries one more always-true block-property
+// filter, under the range filter's name, and Pebble hands it each table's
+// filter when it opens the table (rangelen.go). It maps the bounds through
+// the table's key map (rangefilter.CoverageOf) and records, per row, a log2
+// histogram of ℓ, the checks whose bounds fall outside the map, and for
+// filters that store their values exactly, whether the table holds a key in
+// the bounds (Snapshot.RangeLens). Every check is counted; the coverage,
+// which costs about a filter query, is taken for every check up to 1024 per
+// counter shard and row, then for one in 16, and the what-if uses only its
+// shares. The what-if then takes the share of checks on tables that hold a
+// key as loads that must pass (less the loads that produced a value), and the
+// sum of FPRBound(ℓ) over the hashed filters' checks as the false positives;
+// the saving is what is left of the candidates. The bound counts every key of
+// the table as a possible collision, but keys in the query's own hash block
+// cannot collide with it, so where the keys span few blocks of r = n·2^(B-2)
+// values (keys a little sparser than B bits store exactly) the filter does
+// much better than its bound. The observer also sums each hashed filter's own
+// expectation for the query (the bound scaled by the share of keys outside
+// the query's blocks, rangefilter.Coverage.FPR) and the budget it was written
+// with; when that is the budget asked about, the what-if takes the filters'
+// expectation instead of the bound. Where no table carries a range filter, ℓ
+// is assumed (WhatIf.RangeLen, by default 2: an empty range between two
+// adjacent keys) and every candidate is taken to hold nothing in the bounds.
+// The cost is given twice: the level's keys (point entries from the tables'
+// properties, DB.SSTables) times B bits, plus a header per table, an upper
+// bound; and the filters the tables carry, as written (rangefilter.Describe),
+// with their bits per key. Snapshot.PrefixFilterWhatIf does the same for
+// Bloom prefix filters on levels where no prefix filter decided a seek (L6
+// with UseL6Filters off is the common case): candidates are the level's loads
+// without a value, the rate a Bloom filter's expected one (BloomFPR).
 //
 // The estimates are wrong where their inputs are. A load "without a value"
 // is one whose value the caller never read, so a workload that does not read
