@@ -56,39 +56,72 @@
 //
 // What-if. Snapshot.RangeFilterWhatIf estimates, per level, what range
 // filters of B bits per key would save on the workload counted without them
-// (whatif.go). Its candidates are the bounded seeks' data loads that
-// produced no value (DataBounded - UsefulBounded): a range filter rules a
-// table out only when the table holds nothing in the bounds, and a load of
-// such a table produces nothing. The filter would let a share of them
-// through, its false positives, taken at package rangefilter's own bound
-// ℓ/2^(B-2) (rangefilter.Config.FPRBound) for a range of ℓ key positions.
-// The statistics do not see ℓ, the positions an empty range covers in the
-// table's key map; WhatIf.RangeLen states it, DefaultWhatIfRangeLen (an
-// empty range between two adjacent keys) when not given. Avoided is
-// candidates less false positives. The cost is the level's keys (point
-// entries from the tables' properties, DB.SSTables) times B bits, plus a
-// header per table: an upper bound, since a filter holds distinct Split
-// prefixes only and stores them exactly in fewer bits when it can.
-// Snapshot.PrefixFilterWhatIf does the same for Bloom prefix filters on
-// levels where no prefix filter decided a seek (L6 with UseL6Filters off is
-// the common case): candidates are the level's loads without a value, the
-// rate a Bloom filter's expected one (BloomFPR).
+// (whatif.go). Its candidates are the bounded seeks' data loads that produced
+// no value (DataBounded - UsefulBounded): a range filter rules a table out
+// only when the table holds nothing in the bounds. Two things decide how many
+// of them a filter would still let through, and neither can be read off the
+// bounds alone: whether the table holds a key in the bounds (a shadowed older
+// version, a value the caller did not read: the filter must pass it), and ℓ,
+// the number of values of the table's own key map the bounds cover, which
+// sets the false-positive bound ℓ/2^(B-2) of a hashed filter
+// (rangefilter.Config.FPRBound). Both are observed where the tables carry
+// range filters, even when the DB reads with range filters off: while
+// statistics are on (and not Config.FiltersOnly, which adds no filter of its
+// own), each bounded iterator carries one more always-true block-property
+// filter, under the range filter's name, and Pebble hands it each table's
+// filter when it opens the table (rangelen.go). It maps the bounds through
+// the table's key map (rangefilter.CoverageOf) and records, per row, a log2
+// histogram of ℓ, the checks whose bounds fall outside the map, and for
+// filters that store their values exactly, whether the table holds a key in
+// the bounds (Snapshot.RangeLens). Every check is counted; the coverage,
+// which costs about a filter query, is taken for every check up to 1024 per
+// counter shard and row, then for one in 16, and the what-if uses only its
+// shares. The what-if then takes the share of checks on tables that hold a
+// key as loads that must pass (less the loads that produced a value), and the
+// sum of FPRBound(ℓ) over the hashed filters' checks as the false positives;
+// the saving is what is left of the candidates. The bound counts every key of
+// the table as a possible collision, but keys in the query's own hash block
+// cannot collide with it, so where the keys span few blocks of r = n·2^(B-2)
+// values (keys a little sparser than B bits store exactly) the filter does
+// much better than its bound. The observer also sums each hashed filter's own
+// expectation for the query (the bound scaled by the share of keys outside
+// the query's blocks, rangefilter.Coverage.FPR) and the budget it was written
+// with; when that is the budget asked about, the what-if takes the filters'
+// expectation instead of the bound. Where no table carries a range filter, ℓ
+// is assumed (WhatIf.RangeLen, by default 2: an empty range between two
+// adjacent keys) and every candidate is taken to hold nothing in the bounds.
+// The cost is given twice: the level's keys (point entries from the tables'
+// properties, DB.SSTables) times B bits, plus a header per table, an upper
+// bound; and the filters the tables carry, as written (rangefilter.Describe),
+// with their bits per key. Snapshot.PrefixFilterWhatIf does the same for
+// Bloom prefix filters on levels where no prefix filter decided a seek (L6
+// with UseL6Filters off is the common case): candidates are the level's loads
+// without a value, the rate a Bloom filter's expected one (BloomFPR).
 //
-// The estimates are wrong where their counts are. A load "without a value"
+// The estimates are wrong where their inputs are. A load "without a value"
 // is one whose value the caller never read, so a workload that does not read
-// values makes every load a candidate, and shadowed keys, tombstones and
-// abandoned iterators count as empty too (the table held something the
-// filter must pass). Values the fast attribution rule cannot place at a
-// level (several tables loaded blocks for one seek, as over overlapping L0
-// tables) count in the unattributed row: the what-if takes them off the
-// total, but which level's estimate they belong to is unknown, so the
-// per-level figures are upper bounds by up to that count. Reads change shape
-// once filters are on: an iterator that skips a table also stops the
-// attribution ambiguity there, and a workload that adapts to latency may
-// seek differently. The range estimate holds for workloads whose empty
-// ranges are short against the key map; long empty ranges over hashed
-// filters pass more than the default ℓ says. The prefix estimate assumes
-// the seeks were SeekPrefixGE (only those consult a prefix filter).
+// values makes every load a candidate; where the checks were observed, the
+// loads on tables that hold a key in the bounds are taken off again. An
+// exact filter says which tables those are; a hashed filter's "yes" mixes
+// them with false positives, so its tables that hold a key are its "yes"
+// answers less its own expected false positives, an estimate; and the
+// false positives are summed over all its checks, including those on
+// tables that hold a key (a slight overestimate). Checks are turned into loads by
+// their shares, which assumes a check and a load go together (an iterator
+// opened per seek: one check, at most one load per table); a long-lived
+// iterator checks a table once for many seeks. The observed ℓ and exactness
+// are those of the filters as written: at another budget B, a table stored
+// exactly might hash, or the reverse, and the false positives are the bound. Values the fast attribution rule
+// cannot place at a level (several tables loaded blocks for one seek, as
+// over overlapping L0 tables) count in the unattributed row: where the
+// levels' checks were observed, their loads are among the must-pass ones
+// already; elsewhere the what-if takes them off the total, but which level's
+// estimate they belong to is unknown, so the per-level figures are upper
+// bounds by up to that count. Reads change shape once filters are on: an
+// iterator that skips a table also stops the attribution ambiguity there,
+// and a workload that adapts to latency may seek differently. The prefix
+// estimate assumes the seeks were SeekPrefixGE (only those consult a prefix
+// filter).
 //
 // Compatibility. Filters written with statistics on are stored under the
 // name "pebblerf.tagged.<inner name>". pebblerf reads them whether
@@ -113,11 +146,15 @@
 // iterator per seek) and one more property decoded per block load; then
 // attributing filter checks and data-block loads (mostly cache misses on
 // the file map and the counter lines), and the wrappers' seek and value
-// bookkeeping. Config.FiltersOnly drops the block-property filter, and with
-// it most of the cost (its tables still carry the tags). With statistics
-// off, the wrappers cost a nil check. Pebble rebuilds an iterator on every
-// SetOptions while statistics are on, since its options then carry a
-// block-property filter. BenchmarkSeekPrefixStatistics in the root package
-// measures the cost against upstream Pebble; docs/benchmarks.md gives the
-// figures.
+// bookkeeping. A bounded iterator also carries the range-length observer,
+// which Pebble asks once per table it opens that carries a range filter: a
+// count, and for a sample of the checks a mapping of the bounds through the
+// table's key map. Config.FiltersOnly drops the block-property filters, and
+// with them most of the cost (its tables still carry the tags). With
+// statistics off, the wrappers cost a nil check. Pebble rebuilds an
+// iterator on every SetOptions while statistics are on, since its options
+// then carry a block-property filter. BenchmarkSeekPrefixStatistics in the
+// root package measures the cost against upstream Pebble, and
+// BenchmarkRangeLenObserver the observer's against its absence;
+// docs/benchmarks.md gives the figures.
 package seekstats

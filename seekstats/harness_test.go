@@ -40,6 +40,8 @@ type testDB struct {
 	stats *seekstats.Statistics
 	cmp   *pebble.Comparer
 	n     int // external tables written
+	// closed is set once reopen closed db.
+	closed bool
 }
 
 type openConfig struct {
@@ -51,7 +53,18 @@ type openConfig struct {
 }
 
 func openTestDB(t testing.TB, cfg openConfig) *testDB {
-	fs := vfs.NewMem()
+	return openTestDBOn(t, vfs.NewMem(), cfg)
+}
+
+// reopen closes d's DB and opens the same files with cfg, as a new testDB
+// with fresh statistics.
+func (d *testDB) reopen(cfg openConfig) *testDB {
+	require.NoError(d.t, d.db.Close())
+	d.closed = true
+	return openTestDBOn(d.t, d.fs, cfg)
+}
+
+func openTestDBOn(t testing.TB, fs vfs.FS, cfg openConfig) *testDB {
 	opts := &pebble.Options{
 		FS:                          fs,
 		DisableAutomaticCompactions: true,
@@ -72,12 +85,19 @@ func openTestDB(t testing.TB, cfg openConfig) *testDB {
 		StatisticsConfig: seekstats.Config{ExactAttribution: cfg.exact, FiltersOnly: cfg.filters},
 	}
 	if cfg.rangeBits > 0 {
-		plugins.RangeFilter = &rangefilter.Config{BitsPerKey: float64(cfg.rangeBits)}
+		// A fixed seed keeps hashed filters, and so their false positives, the
+		// same from run to run.
+		plugins.RangeFilter = &rangefilter.Config{BitsPerKey: float64(cfg.rangeBits), Seed: 7}
 	}
 	db, err := pebble.OpenWithPlugins("db", opts, plugins)
 	require.NoError(t, err)
-	t.Cleanup(func() { _ = db.Close() })
-	return &testDB{t: t, fs: fs, db: db, stats: db.Statistics().PerLevel(), cmp: opts.Comparer}
+	d := &testDB{t: t, fs: fs, db: db, stats: db.Statistics().PerLevel(), cmp: opts.Comparer}
+	t.Cleanup(func() {
+		if !d.closed { // Pebble panics on a second Close
+			_ = db.Close()
+		}
+	})
+	return d
 }
 
 type quietLogger struct{}

@@ -41,6 +41,9 @@ type IterTracker struct {
 	tableNum    uint64
 	tableArmed  bool
 	countsRange bool
+	// lens records how the bounds look to the tables' range filters
+	// (rangelen.go).
+	lens rangeLenObserver
 
 	// State of the current seek.
 	prefixSeek       bool
@@ -131,14 +134,15 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 		return &t.withFilter
 	}
 	// Pebble appends to this slice in place (levels share it), so it gets
-	// room of its own. The tracker's filter comes first and the range
-	// filters right after it, so that its table-level call immediately
-	// precedes theirs (rangecount.go).
-	n := len(t.opts.PointKeyFilters) + 2
+	// room of its own. The tracker's filter comes first, then, for a
+	// bounded iterator, the range-length observer, then the range filters,
+	// so that the tracker's table-level call precedes theirs (rangecount.go,
+	// rangelen.go).
+	n := len(t.opts.PointKeyFilters) + 3
 	if !reuse || cap(t.filters) < n {
 		t.filters = make([]pebble.BlockPropertyFilter, 0, n)
 	}
-	t.filters = append(t.filters[:0], &t.filter)
+	t.filters = t.lens.attach(t, append(t.filters[:0], &t.filter))
 	if t.countsRange {
 		for _, f := range t.opts.PointKeyFilters {
 			if _, ok := f.(*rangeCounter); ok {
@@ -203,7 +207,7 @@ func (t *IterTracker) observe(prop []byte) {
 	case prop[0] == propKindTable:
 		// A table being opened for the iterator: arm the range filters'
 		// attribution with its number (rangecount.go).
-		if t.countsRange {
+		if t.countsRange || t.lens.active {
 			t.tableNum, t.tableArmed = decodeTableProp(prop)
 		}
 		return

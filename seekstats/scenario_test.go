@@ -19,6 +19,7 @@ import (
 //
 //	open [prefix=n] [bloom=bits] [range=bits] [exact] [filters-only]
 //	                                      a fresh DB on a MemFS
+//	reopen [same args as open]            the same files, with new options and statistics
 //	set                                   key=value per line
 //	delete                                one key per line
 //	flush                                 memtable to a new L0 table
@@ -33,19 +34,24 @@ import (
 //	levels                                the per-level table (no reset)
 //	what-if range|prefix bits=b [range-len=n]
 //	                                      the what-if lines and their inputs (no reset)
+//	range-lens                            per row, the range lengths observed (no reset)
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		var d *testDB
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			switch td.Cmd {
-			case "open":
+			case "open", "reopen":
 				var cfg openConfig
 				td.MaybeScanArgs(t, "prefix", &cfg.prefix)
 				td.MaybeScanArgs(t, "bloom", &cfg.bloomBits)
 				cfg.exact = td.HasArg("exact")
 				cfg.filters = td.HasArg("filters-only")
 				td.MaybeScanArgs(t, "range", &cfg.rangeBits)
-				d = openTestDB(t, cfg)
+				if td.Cmd == "reopen" {
+					d = d.reopen(cfg)
+				} else {
+					d = openTestDB(t, cfg)
+				}
 				return ""
 			case "set":
 				for _, kv := range lines(td) {
@@ -94,6 +100,8 @@ func TestScenarios(t *testing.T) {
 				return d.stats.Snapshot().LevelTable()
 			case "what-if":
 				return runWhatIf(t, d, td)
+			case "range-lens":
+				return rangeLensTable(d.stats.Snapshot())
 			}
 			t.Fatalf("unknown command %q", td.Cmd)
 			return ""

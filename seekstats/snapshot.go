@@ -85,8 +85,11 @@ func loadRow(load func(int) uint64, r Row, k SeekKind) uint64 {
 // atomically, but not all of them at one instant: under concurrent reads a
 // derived figure can be off by the reads in flight.
 type Snapshot struct {
-	Rows    [NumRows]LevelCounts
-	tickers [numTickers]uint64
+	Rows [NumRows]LevelCounts
+	// RangeLens are the rows' range lengths as the tables' range filters
+	// would see them (rangelen.go), for the range-filter what-if.
+	RangeLens [NumRows]RangeLens
+	tickers   [numTickers]uint64
 }
 
 // Snapshot returns the current counts; zero for a nil *Statistics.
@@ -107,6 +110,7 @@ func (s *Statistics) Snapshot() Snapshot {
 		}
 		sn.tickers[t] = s.c.load(tickerIndex(t))
 	}
+	sn.RangeLens = s.lens.snapshot(false)
 	return sn
 }
 

@@ -41,6 +41,7 @@ type Statistics struct {
 	files *fileMap
 
 	c       counters
+	lens    rangeLens
 	handoff *handoff.Handoff
 	gets    getRegistry
 	db      atomic.Pointer[pebble.DB]
@@ -159,6 +160,7 @@ func (s *Statistics) Reset() {
 	for i := 0; i < numCounters; i++ {
 		s.c.pop(i)
 	}
+	s.resetRangeLens()
 	s.innerCorruptBase.Store(s.innerCorruptTotal())
 }
 

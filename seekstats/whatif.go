@@ -25,10 +25,16 @@ type LevelShape struct {
 	Keys uint64
 	// Bytes is the tables' size on disk.
 	Bytes uint64
+	// RangeFilterTables are the tables that carry a range filter;
+	// RangeFilterKeys and RangeFilterBytes the distinct prefixes their
+	// filters hold and the filters' size, as rangefilter.Describe reads
+	// them: the measured cost of the filters as they were written.
+	RangeFilterTables, RangeFilterKeys, RangeFilterBytes uint64
 }
 
 // ShapeFromSSTables sums DB.SSTables(WithProperties()) per row. A table
-// without properties counts as a table of no keys.
+// without properties counts as a table of no keys; a range filter that does
+// not decode counts as none.
 func ShapeFromSSTables(levels [][]upstream.SSTableInfo) [NumRows]LevelShape {
 	var out [NumRows]LevelShape
 	for l, tables := range levels {
@@ -36,12 +42,29 @@ func ShapeFromSSTables(levels [][]upstream.SSTableInfo) [NumRows]LevelShape {
 		for _, t := range tables {
 			out[r].Tables++
 			out[r].Bytes += t.Size
-			if t.Properties != nil {
-				out[r].Keys += t.Properties.NumEntries - min(t.Properties.NumRangeDeletions, t.Properties.NumEntries)
+			if t.Properties == nil {
+				continue
+			}
+			out[r].Keys += t.Properties.NumEntries - min(t.Properties.NumRangeDeletions, t.Properties.NumEntries)
+			if f, ok, err := rangefilter.FromUserProperties(t.Properties.UserProperties); ok && err == nil {
+				if info, err := rangefilter.Describe(f); err == nil && !info.Universal {
+					out[r].RangeFilterTables++
+					out[r].RangeFilterKeys += info.Keys
+					out[r].RangeFilterBytes += uint64(info.Size)
+				}
 			}
 		}
 	}
 	return out
+}
+
+// MeasuredBitsPerKey is the range filters' size per distinct prefix, as
+// written; ok is false when no table of the level carries one.
+func (s LevelShape) MeasuredBitsPerKey() (float64, bool) {
+	if s.RangeFilterKeys == 0 {
+		return 0, false
+	}
+	return float64(8*s.RangeFilterBytes) / float64(s.RangeFilterKeys), true
 }
 
 // WhatIf configures a what-if.
@@ -49,8 +72,9 @@ type WhatIf struct {
 	// BitsPerKey is the filter's budget.
 	BitsPerKey float64
 	// RangeLen is the number of key positions a bounded seek's range is
-	// taken to cover in a table that holds none of its keys: the ℓ of the
-	// range filter's bound ℓ/2^(B-2). The statistics do not observe it;
+	// taken to cover in a table that holds none of its keys (the ℓ of the
+	// range filter's bound ℓ/2^(B-2)) for rows whose ranges were not
+	// observed (Snapshot.RangeLens: their tables carry no range filter);
 	// zero means DefaultWhatIfRangeLen. Prefix what-ifs ignore it.
 	RangeLen int
 	// Shape is each row's tables and keys, for the memory estimate.
@@ -73,22 +97,66 @@ type LevelWhatIf struct {
 	// loads without a value (DataBounded - UsefulBounded); for a prefix
 	// filter, loads without a value at a row no prefix filter decided.
 	Candidates uint64
-	// FPR is the filter's false-positive rate used: the range filter's bound
-	// at WhatIf.RangeLen, or a Bloom filter's expected rate.
+	// Checks, for a range what-if, are the row's observed range-filter
+	// checks (RangeLens.Checks). Zero means none were observed (the row's
+	// tables carry no range filter) and the estimate takes every candidate's
+	// range as WhatIf.RangeLen positions long.
+	Checks uint64
+	// MustPass, for a range what-if with Checks, are the candidates on
+	// tables that hold a key in the bounds, which any range filter passes
+	// (older versions shadowed by a newer level, values the caller did not
+	// read): the share of checks on tables that hold a key (see
+	// observedPasses), times the loads, less the loads that produced a value.
+	MustPass float64
+	// FPR is the filter's false-positive rate used: for a range filter with
+	// Checks, the expected false positives per observed check (the bound at
+	// the observed lengths, or the filters' own expectation, see
+	// FromWritten); otherwise the bound at WhatIf.RangeLen, or a Bloom
+	// filter's expected rate.
 	FPR float64
-	// FalsePositives is Candidates × FPR: loads the filter would let through.
+	// FalsePositives are the candidates the filter would let through although
+	// their table holds nothing in the bounds.
 	FalsePositives float64
-	// Avoided is Candidates - FalsePositives: the loads the filter would save.
+	// FalsePositivesBound, for a range what-if with Checks, are the false
+	// positives at FPRBound of the observed lengths; FalsePositives are the
+	// same unless FromWritten.
+	FalsePositivesBound float64
+	// FromWritten is set when FalsePositives are the expectation of the
+	// range filters the tables carry (rangefilter.Coverage.FPR), which is
+	// taken when they were written with the what-if's budget: sharper than
+	// the bound where their keys span few hash blocks.
+	FromWritten bool
+	// FalsePositivesAssumed, for a range what-if, are the false positives at
+	// AssumedLen instead of the observed lengths, for comparison.
+	FalsePositivesAssumed float64
+	// AssumedLen is the range length taken where none was observed
+	// (WhatIf.RangeLen, or DefaultWhatIfRangeLen).
+	AssumedLen int
+	// Avoided is Candidates - MustPass - FalsePositives: the loads the filter
+	// would save.
 	Avoided float64
 	// Loads is the row's data-block loads of the kind the filter judges
 	// (bounded ones for a range filter, all for a prefix filter), so that
 	// Avoided/Loads is the predicted reduction.
 	Loads uint64
 	// FilterBytes is the memory (and disk) the filters of the row's tables
-	// would take: Keys × BitsPerKey / 8, plus a range filter's header per
-	// table. An upper bound (see LevelShape.Keys; range filters store a
-	// table's keys exactly in fewer bits when they can).
+	// would take at the budget: Keys × BitsPerKey / 8, plus a range filter's
+	// header per table. An upper bound (see LevelShape.Keys; range filters
+	// store a table's keys exactly in fewer bits when they can).
 	FilterBytes uint64
+	// MeasuredFilterBytes and MeasuredBitsPerKey are the range filters the
+	// row's tables carry, as written (LevelShape.RangeFilterBytes), and
+	// their size per distinct prefix; zero without such filters.
+	MeasuredFilterBytes uint64
+	MeasuredBitsPerKey  float64
+	// HashedShare is the share of the observed checks whose table's filter
+	// hashes (its false positives follow FPRBound); the others store their
+	// keys exactly or fall outside the map.
+	HashedShare float64
+	// LenP50 and LenP90 bound the median and 90th percentile of the
+	// observed ranges' lengths in key positions (RangeLens.LenQuantile);
+	// zero without observed ranges of non-zero length.
+	LenP50, LenP90 uint64
 	// Unplaced, in the unattributed row only, is the bounded seeks' values
 	// the statistics could not place at a level (the fast attribution rule
 	// gives up when several tables loaded blocks for one seek): each came
@@ -97,6 +165,11 @@ type LevelWhatIf struct {
 	// to Unplaced between them.
 	Unplaced uint64
 }
+
+// Passed is MustPass + FalsePositives: the value-less loads the filter
+// would leave, comparable with a run with filters on (its DataBounded -
+// UsefulBounded).
+func (w LevelWhatIf) Passed() float64 { return w.MustPass + w.FalsePositives }
 
 // Reduction is Avoided/Loads, or ok=false without loads.
 func (w LevelWhatIf) Reduction() (float64, bool) {
@@ -112,12 +185,39 @@ func (w LevelWhatIf) String() string {
 	if w.Row == NumRows {
 		name = "total"
 	}
+	if w.Row == RowUnattributed && w.Unplaced > 0 && w.Avoided > -0.005 {
+		return fmt.Sprintf("%s: %d values read at no known level, from loads the levels' observed checks already count as must-pass",
+			name, w.Unplaced)
+	}
 	if w.Row == RowUnattributed && w.Unplaced > 0 {
 		return fmt.Sprintf("%s: %d values read at no known level: the levels above avoid %.2f loads fewer between them",
 			name, w.Unplaced, -w.Avoided)
 	}
-	return fmt.Sprintf("%s: avoids %.2f of %d data loads (%s), %.3g expected false positives at FPR %.4f%%, %s of filters",
-		name, w.Avoided, w.Loads, percent(w.Reduction()), w.FalsePositives, 100*w.FPR, formatBytes(w.FilterBytes))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: avoids %.2f of %d data loads (%s)", name, w.Avoided, w.Loads, percent(w.Reduction()))
+	if w.Checks > 0 {
+		source := "at the FPR bound"
+		if w.FromWritten {
+			source = "as the filters written at this budget expect"
+		}
+		fmt.Fprintf(&b, ", %.2f must pass, %.3g expected false positives (%s, FPR %.4f%%) over %d observed checks (%.0f%% hashed",
+			w.MustPass, w.FalsePositives, source, 100*w.FPR, w.Checks, 100*w.HashedShare)
+		if w.LenP50 > 0 {
+			fmt.Fprintf(&b, "; range len p50 <= %d, p90 <= %d", w.LenP50, w.LenP90)
+		}
+		b.WriteString(")")
+		if w.FromWritten {
+			fmt.Fprintf(&b, ", %.3g at the bound", w.FalsePositivesBound)
+		}
+		fmt.Fprintf(&b, ", %.3g at an assumed len of %d", w.FalsePositivesAssumed, w.AssumedLen)
+	} else {
+		fmt.Fprintf(&b, ", %.3g expected false positives at FPR %.4f%%", w.FalsePositives, 100*w.FPR)
+	}
+	fmt.Fprintf(&b, ", %s of filters", formatBytes(w.FilterBytes))
+	if w.MeasuredFilterBytes > 0 {
+		fmt.Fprintf(&b, " (%s as written, %.1f bits/key)", formatBytes(w.MeasuredFilterBytes), w.MeasuredBitsPerKey)
+	}
+	return b.String()
 }
 
 // BloomFPR is a standard Bloom filter's expected false-positive rate at bits
@@ -133,41 +233,126 @@ func BloomFPR(bits float64) float64 {
 
 // RangeFilterWhatIf estimates, per LSM level (L0 to L6), what range filters
 // of w.BitsPerKey bits per key would save on the counted workload: the
-// bounded seeks' data loads that produced no value, less the filter's
-// expected false positives at w.RangeLen; and what they would cost. Levels
-// without bounded loads are left out (a filter there would save nothing);
-// the unattributed row appears when it holds values (see
-// LevelWhatIf.Unplaced). Rows
-// where range filters already judged seeks are estimated all the same
-// (their remaining empty loads are the filters' false positives and
-// overlaps, which a bigger budget may cut).
+// bounded seeks' data loads that produced no value, less those on tables
+// that hold a key in the bounds and the filter's expected false positives;
+// and what they would cost. Where the row's range-filter checks were
+// observed (Snapshot.RangeLens), both come from them: the exact filters'
+// verdicts, and the false-positive bound at each observed range length;
+// elsewhere every candidate is taken to hold nothing in the bounds and to
+// cover w.RangeLen positions. Levels without bounded loads are left out (a
+// filter there would save nothing); the unattributed row appears when it
+// holds values (see LevelWhatIf.Unplaced). Rows where range filters already
+// judged seeks are estimated all the same (their remaining empty loads are
+// the filters' false positives and overlaps, which a bigger budget may cut).
 func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 	rl := w.RangeLen
 	if rl <= 0 {
 		rl = DefaultWhatIfRangeLen
 	}
-	fpr := rangefilter.Config{BitsPerKey: w.BitsPerKey}.FPRBound(rl)
+	cfg := rangefilter.Config{BitsPerKey: w.BitsPerKey}
+	assumed := cfg.FPRBound(rl)
 	var out []LevelWhatIf
 	for r := RowL0; r <= RowUnattributed; r++ {
-		c, sh := sn.Rows[r], w.Shape[r]
+		c, sh, lens := sn.Rows[r], w.Shape[r], &sn.RangeLens[r]
 		if c.DataBounded == 0 && (r != RowUnattributed || c.UsefulBounded == 0) {
 			continue
 		}
 		useful := min(c.UsefulBounded, c.DataBounded)
 		cand := c.DataBounded - useful
-		fp := float64(cand) * fpr
 		lw := LevelWhatIf{
-			Row: r, Candidates: cand, FPR: fpr, FalsePositives: fp,
-			Avoided: float64(cand) - fp, Loads: c.DataBounded,
-			FilterBytes: filterBytes(sh.Keys, w.BitsPerKey) + sh.Tables*rangeHeaderBytes,
+			Row: r, Candidates: cand, Loads: c.DataBounded, Checks: lens.Checks,
+			FPR: assumed, FalsePositivesAssumed: float64(cand) * assumed, AssumedLen: rl,
+			FilterBytes:         filterBytes(sh.Keys, w.BitsPerKey) + sh.Tables*rangeHeaderBytes,
+			MeasuredFilterBytes: sh.RangeFilterBytes,
 		}
+		lw.MeasuredBitsPerKey, _ = sh.MeasuredBitsPerKey()
+		lw.LenP50, _ = lens.LenQuantile(0.5)
+		lw.LenP90, _ = lens.LenQuantile(0.9)
+		if n := lens.Sampled(); n > 0 {
+			lw.HashedShare = float64(lens.Hashed()) / float64(n)
+		}
+		if lens.Sampled() == 0 {
+			lw.Checks = 0
+			lw.FalsePositives = lw.FalsePositivesAssumed
+		} else {
+			o := observedPasses(lens, cfg, c.DataBounded, useful, cand, min(c.FilteredRange, lens.Checks))
+			lw.MustPass, lw.FalsePositives, lw.FPR = o.mustPass, o.fp, o.fpr
+			lw.FalsePositivesBound, lw.FromWritten = o.fpBound, o.fromWritten
+		}
+		lw.Avoided = float64(cand) - lw.MustPass - lw.FalsePositives
 		if r == RowUnattributed {
 			lw.Unplaced = c.UsefulBounded - useful
-			lw.Avoided -= float64(lw.Unplaced) * (1 - fpr)
+			// An unplaced value came from a load some level counted as a
+			// candidate. Where that level's checks were observed, the load
+			// is also among its MustPass (its table held the key), so the
+			// two cancel; elsewhere it is taken off, in the share of the
+			// candidates the unobserved levels hold.
+			lw.Avoided -= float64(lw.Unplaced) * (1 - assumed) * unobservedShare(out)
 		}
 		out = append(out, lw)
 	}
 	return out
+}
+
+// unobservedShare is the share of the candidates of ws held by rows whose
+// range-filter checks were not observed (1 when ws have no candidates).
+func unobservedShare(ws []LevelWhatIf) float64 {
+	var all, unobserved uint64
+	for _, w := range ws {
+		all += w.Candidates
+		if w.Checks == 0 {
+			unobserved += w.Candidates
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return float64(unobserved) / float64(all)
+}
+
+// observed is what observedPasses derives from a row's observed checks.
+type observed struct {
+	mustPass, fp, fpr, fpBound float64
+	fromWritten                bool
+}
+
+// observedPasses turns a row's observed checks into loads. Checks and
+// loads are not one to one (a check may end without a load, a long-lived
+// iterator checks a table once for several seeks, and where range filters
+// are on, the filtered checks loaded nothing), so the sampled checks'
+// shares are applied to the checks that went on to the table (all but the
+// filtered) and those to the loads: the checks on tables that hold a key
+// (exact filters' "yes", hashed filters' "yes" less their expected false
+// positives), less the useful loads (each on a table that holds a key), are
+// the candidates that must pass; the hashed checks' expected false
+// positives, per check, give the false positives among the rest. Those are the filters' own
+// expectation where they were written with the budget asked about, and the
+// bound FPRBound otherwise.
+func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) observed {
+	var o observed
+	sampled := float64(l.Sampled())
+	if sampled == 0 {
+		return o
+	}
+	perLoad := float64(loads) / max(1, float64(l.Checks)-float64(filtered))
+	// Hashed filters' "may intersect" answers mix tables that hold a key
+	// with false positives; less their expected number, they are the rest
+	// of the tables that hold one.
+	holdChecks := float64(l.ExactHolds) + max(0, float64(l.HashedHolds)-l.HashedFPRSum)
+	holds := holdChecks/sampled*float64(l.Checks)*perLoad - float64(useful)
+	o.mustPass = min(max(0, holds), float64(cand))
+	toLoads := func(perSample float64) float64 {
+		return min(float64(cand)-o.mustPass, perSample*float64(l.Checks)*perLoad)
+	}
+	o.fpr = l.ExpectedFalsePositives(cfg) / sampled
+	o.fpBound = toLoads(o.fpr)
+	o.fp = o.fpBound
+	if wb, ok := l.WrittenBitsPerKey(); ok && math.Abs(wb-cfg.BitsPerKey) < 0.05 {
+		o.fromWritten = true
+		o.fpr = l.HashedFPRSum / sampled
+		o.fp = toLoads(o.fpr)
+	}
+	return o
 }
 
 // PrefixFilterWhatIf estimates, per LSM level that loaded data blocks with
@@ -203,14 +388,39 @@ func (sn *Snapshot) PrefixFilterWhatIf(w WhatIf) []LevelWhatIf {
 // over all levels.
 func Total(ws []LevelWhatIf) LevelWhatIf {
 	t := LevelWhatIf{Row: NumRows}
+	var measuredKeys, hashedChecks float64
 	for _, w := range ws {
 		t.Candidates += w.Candidates
+		t.Checks += w.Checks
+		t.MustPass += w.MustPass
 		t.FalsePositives += w.FalsePositives
+		t.FalsePositivesAssumed += w.FalsePositivesAssumed
+		t.FalsePositivesBound += w.FalsePositivesBound
+		t.FromWritten = t.FromWritten || w.FromWritten
 		t.Avoided += w.Avoided
 		t.Loads += w.Loads
 		t.FilterBytes += w.FilterBytes
+		t.MeasuredFilterBytes += w.MeasuredFilterBytes
+		if w.MeasuredBitsPerKey > 0 {
+			measuredKeys += float64(8*w.MeasuredFilterBytes) / w.MeasuredBitsPerKey
+		}
 		t.Unplaced += w.Unplaced
-		t.FPR = w.FPR
+		t.FPR, t.AssumedLen = w.FPR, w.AssumedLen
+		t.LenP50, t.LenP90 = max(t.LenP50, w.LenP50), max(t.LenP90, w.LenP90)
+		hashedChecks += w.HashedShare * float64(w.Checks)
+	}
+	if t.Checks > 0 {
+		t.HashedShare = hashedChecks / float64(t.Checks)
+	}
+	if measuredKeys > 0 {
+		t.MeasuredBitsPerKey = float64(8*t.MeasuredFilterBytes) / measuredKeys
+	}
+	// The total's rate is its false positives per candidate left to judge.
+	if t.Checks > 0 {
+		t.FPR = 0
+		if rest := float64(t.Candidates) - t.MustPass; rest > 0 {
+			t.FPR = t.FalsePositives / rest
+		}
 	}
 	return t
 }

@@ -9,6 +9,9 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
@@ -111,4 +114,135 @@ func TestBloomFPR(t *testing.T) {
 		prev = f
 	}
 	require.Equal(t, 1.0, seekstats.BloomFPR(0))
+}
+
+// rangeLensTable prints each row's observed range lengths: the checks, the
+// map's and the exact filters' verdicts, and the non-empty buckets of ℓ
+// (bucket b holds 2^(b-1) <= ℓ < 2^b) with the hashed tables' count and sum.
+func rangeLensTable(sn seekstats.Snapshot) string {
+	var b strings.Builder
+	for r, l := range sn.RangeLens {
+		if l.Checks == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: checks=%d outside=%d exact.holds=%d exact.empty=%d hashed.holds=%d",
+			seekstats.Row(r), l.Checks, l.Outside, l.ExactHolds, l.ExactEmpty, l.HashedHolds)
+		if bits, ok := l.WrittenBitsPerKey(); ok {
+			fmt.Fprintf(&b, " hashed.fpr.sum=%.4g written.bits=%.2f", l.HashedFPRSum, bits)
+		}
+		for i, n := range l.Lens {
+			if n > 0 {
+				fmt.Fprintf(&b, " len<%d:%d", uint64(1)<<i, n)
+				if l.HashedLens[i] > 0 {
+					fmt.Fprintf(&b, "(hashed %d, sum %d)", l.HashedLens[i], l.HashedLenSum[i])
+				}
+			}
+		}
+		b.WriteString("\n")
+	}
+	if b.Len() == 0 {
+		return "(none)\n"
+	}
+	return b.String()
+}
+
+// TestRangeWhatIfObserved checks the range what-if on observed checks set
+// by hand: exact filters' checks that hold a key become loads that must
+// pass, hashed checks give false positives at their lengths, and the bound's
+// cap of 1 per check holds.
+func TestRangeWhatIfObserved(t *testing.T) {
+	var sn seekstats.Snapshot
+	sn.Rows[seekstats.RowL0] = seekstats.LevelCounts{Data: 200, DataBounded: 200, UsefulBounded: 20}
+	l := &sn.RangeLens[seekstats.RowL0]
+	// 100 checks: 20 outside the map, 40 of exact filters (30 holding a
+	// key), 40 of hashed ones: 38 of ℓ in [4, 8) summing 200, and 2 of
+	// ℓ = 3000, past the bound's cap at 12 bits (2^10 positions).
+	l.Checks, l.Outside, l.ExactHolds, l.ExactEmpty, l.HashedHolds = 100, 20, 30, 10, 10
+	l.Lens[3], l.HashedLens[3], l.HashedLenSum[3] = 38+40, 38, 200
+	l.Lens[12], l.HashedLens[12], l.HashedLenSum[12] = 2, 2, 6000
+
+	cfg := rangefilter.Config{BitsPerKey: 12}
+	require.InDelta(t, 200.0/1024+2, l.ExpectedFalsePositives(cfg), 1e-12)
+	require.EqualValues(t, 40, l.Hashed())
+	p50, ok := l.LenQuantile(0.5)
+	require.True(t, ok)
+	require.EqualValues(t, 7, p50)
+	p99, _ := l.LenQuantile(0.99)
+	require.EqualValues(t, 4095, p99)
+
+	w := seekstats.WhatIf{BitsPerKey: 12}
+	r := sn.RangeFilterWhatIf(w)
+	require.Len(t, r, 1)
+	got := r[0]
+	require.EqualValues(t, 180, got.Candidates)
+	require.EqualValues(t, 100, got.Checks)
+	// Two loads per check. Checks on tables holding a key: the 30 exact
+	// ones and the 10 hashed "yes" answers (no expected false positives of
+	// the filters as written are known here), so 80 loads, less the 20
+	// useful ones.
+	require.InDelta(t, 60, got.MustPass, 1e-9)
+	fpr := (200.0/1024 + 2) / 100
+	require.InDelta(t, fpr, got.FPR, 1e-12)
+	require.InDelta(t, fpr*200, got.FalsePositives, 1e-9)
+	require.InDelta(t, 180-60-fpr*200, got.Avoided, 1e-9)
+	require.InDelta(t, 60+fpr*200, got.Passed(), 1e-9)
+	require.InDelta(t, 180*2.0/1024, got.FalsePositivesAssumed, 1e-9)
+	require.Equal(t, seekstats.DefaultWhatIfRangeLen, got.AssumedLen)
+
+	// The filters as written at this budget: their own expectation, 0.5
+	// false positives over the 40 hashed checks, replaces the bound, and
+	// comes off their 10 "yes" answers: 39.5 checks hold a key, 79 loads,
+	// 59 must pass.
+	l.HashedFPRSum, l.HashedBitsSum = 0.5, 40*12.01
+	fromWritten := sn.RangeFilterWhatIf(w)[0]
+	require.True(t, fromWritten.FromWritten)
+	require.InDelta(t, 59, fromWritten.MustPass, 1e-9)
+	require.InDelta(t, 0.5/100*200, fromWritten.FalsePositives, 1e-9)
+	require.InDelta(t, fpr*200, fromWritten.FalsePositivesBound, 1e-9)
+	require.InDelta(t, 180-59-1.0, fromWritten.Avoided, 1e-9)
+	// At another budget, the bound.
+	require.False(t, sn.RangeFilterWhatIf(seekstats.WhatIf{BitsPerKey: 14})[0].FromWritten)
+	l.HashedFPRSum, l.HashedBitsSum = 0, 0
+
+	// Unplaced values: with every level observed, their loads are already
+	// among the must-pass ones, so the total does not change.
+	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{UsefulBounded: 5}
+	r = sn.RangeFilterWhatIf(w)
+	require.Len(t, r, 2)
+	require.Zero(t, r[1].Avoided)
+	require.InDelta(t, got.Avoided, seekstats.Total(r).Avoided, 1e-9)
+}
+
+// TestShapeMeasuresRangeFilters checks that the shape reads the range
+// filters tables carry, and their bits per key.
+func TestShapeMeasuresRangeFilters(t *testing.T) {
+	b, err := rangefilter.NewBuilder(rangefilter.Config{})
+	require.NoError(t, err)
+	for i := range 1000 {
+		require.NoError(t, b.Add([]byte(fmt.Sprintf("key%06d", 7*i))))
+	}
+	f := b.Finish(nil)
+	info, err := rangefilter.Describe(f)
+	require.NoError(t, err)
+	// Pebble hands user properties with a one-byte short ID before the
+	// collector's bytes; the range filter's collector writes a tableprops
+	// map of its filter.
+	withFilter := &sstable.Properties{}
+	withFilter.NumEntries = 1000
+	withFilter.UserProperties = map[string]string{rangefilter.Name: "\x00" + string(tableprops.Append(nil, map[string]string{"rangefilter.v1": string(f)}))}
+	without := &sstable.Properties{}
+	without.NumEntries = 500
+	levels := make([][]upstream.SSTableInfo, 7)
+	levels[6] = []upstream.SSTableInfo{{Properties: withFilter}, {Properties: without}}
+	sh := seekstats.ShapeFromSSTables(levels)[seekstats.RowL6]
+	require.EqualValues(t, 2, sh.Tables)
+	require.EqualValues(t, 1500, sh.Keys)
+	require.EqualValues(t, 1, sh.RangeFilterTables)
+	require.EqualValues(t, 1000, sh.RangeFilterKeys)
+	require.EqualValues(t, info.Size, sh.RangeFilterBytes)
+	bpk, ok := sh.MeasuredBitsPerKey()
+	require.True(t, ok)
+	require.InDelta(t, info.BitsPerKey(), bpk, 1e-9)
+	// Keys seven apart are stored exactly, in well under the 16-bit budget.
+	require.Less(t, bpk, 16.0)
 }

@@ -445,18 +445,15 @@ func (r *htmlReport) whatIfSection(b *strings.Builder, kind string, pick func(ht
 			b.WriteString(`<p class="note">No estimate: no candidate loads, or the what-if is off.</p>`)
 			continue
 		}
+		if kind == "range" {
+			r.rangeWhatIf(b, e.Name, ws, bits, xLabel)
+			continue
+		}
 		fmt.Fprintf(b, `<p class="note">%s filters of %g bits/key. Filter bytes are an upper bound (keys × bits).</p>`, kind, bits)
 		var groups []barGroup
 		var rows [][]string
 		for _, w := range append(ws, seekstats.Total(ws)) {
-			name := w.Row.String()
-			if w.Row == seekstats.NumRows {
-				name = "total"
-			}
-			if w.Unplaced > 0 && w.Row == seekstats.RowUnattributed {
-				rows = append(rows, []string{name, "", fmt.Sprintf("-%.1f (%d values at no known level)", -w.Avoided, w.Unplaced), "", "", ""})
-				continue
-			}
+			name := whatIfRowName(w)
 			groups = append(groups, barGroup{name, []float64{float64(w.Loads), math.Max(0, w.Avoided)}})
 			rows = append(rows, []string{name, fmt.Sprint(w.Loads), fmt.Sprintf("%.1f", w.Avoided),
 				percent(w.Reduction()), fmt.Sprintf("%.3g", w.FalsePositives), fmt.Sprint(w.FilterBytes)})
@@ -464,6 +461,68 @@ func (r *htmlReport) whatIfSection(b *strings.Builder, kind string, pick func(ht
 		b.WriteString(barChart(kind+"-whatif-"+e.Name, xLabel, []string{"loads now", "loads avoided"}, groups, 0))
 		b.WriteString(table(kind+"-whatif", []string{"level", "loads", "avoided", "reduction", "false positives", "filter bytes"}, rows))
 	}
+}
+
+func whatIfRowName(w seekstats.LevelWhatIf) string {
+	if w.Row == seekstats.NumRows {
+		return "total"
+	}
+	return w.Row.String()
+}
+
+// rangeWhatIf draws the range what-if of one engine: per level the loads
+// now, those a filter would leave (must pass and false positives) and those
+// it would avoid; and a table that sets the false positives at the observed
+// range lengths beside those at the assumed length, with the filters' bytes
+// at the budget and as written.
+func (r *htmlReport) rangeWhatIf(b *strings.Builder, engine string, ws []seekstats.LevelWhatIf, bits float64, xLabel string) {
+	fmt.Fprintf(b, `<p class="note">range filters of %g bits/key. Where the tables carry range filters, each bounded `+
+		`iterator's range was observed in each table's key map: its length ℓ (in key positions) sets the false-positive `+
+		`bound ℓ/2^(B-2), and tables that hold a key in the bounds must be passed. Where the tables' filters were `+
+		`written at this budget, the expected false positives are theirs (below the bound where keys span few hash `+
+		`blocks). Elsewhere ℓ = %d is assumed. `+
+		`Filter bytes at the budget are an upper bound (keys × bits); those as written are the tables' filters.</p>`,
+		bits, seekstats.DefaultWhatIfRangeLen)
+	var groups []barGroup
+	var rows [][]string
+	for _, w := range append(ws, seekstats.Total(ws)) {
+		name := whatIfRowName(w)
+		if w.Unplaced > 0 && w.Row == seekstats.RowUnattributed {
+			rows = append(rows, []string{name, "", fmt.Sprintf("%.1f (%d values at no known level)", w.Avoided, w.Unplaced),
+				"", "", "", "", "", "", "", "", "", ""})
+			continue
+		}
+		groups = append(groups, barGroup{name, []float64{float64(w.Loads), math.Max(0, w.Passed()), math.Max(0, w.Avoided)}})
+		lens, checks := "assumed", "none"
+		if w.Checks > 0 {
+			checks = fmt.Sprintf("%d (%.0f%% hashed)", w.Checks, 100*w.HashedShare)
+			lens = "-"
+			if w.LenP50 > 0 {
+				lens = fmt.Sprintf("≤ %d / ≤ %d", w.LenP50, w.LenP90)
+			}
+		}
+		bound := "-"
+		if w.Checks > 0 {
+			bound = fmt.Sprintf("%.3g", w.FalsePositivesBound)
+			if !w.FromWritten {
+				bound = fmt.Sprintf("%.3g", w.FalsePositives)
+			}
+		}
+		written, bpk := "-", "-"
+		if w.MeasuredFilterBytes > 0 {
+			written, bpk = fmt.Sprint(w.MeasuredFilterBytes), fmt.Sprintf("%.1f", w.MeasuredBitsPerKey)
+		}
+		rows = append(rows, []string{name, fmt.Sprint(w.Loads), fmt.Sprintf("%.1f", w.Avoided), percent(w.Reduction()),
+			fmt.Sprintf("%.1f", w.MustPass), fmt.Sprintf("%.3g", w.FalsePositives), bound,
+			fmt.Sprintf("%.3g", w.FalsePositivesAssumed), checks, lens,
+			fmt.Sprint(w.FilterBytes), written, bpk})
+	}
+	b.WriteString(barChart("range-whatif-"+engine, xLabel,
+		[]string{"loads now", "loads left (must pass + false positives)", "loads avoided"}, groups, 0))
+	b.WriteString(table("range-whatif", []string{"level", "loads", "avoided", "reduction", "must pass",
+		"false positives (expected)", "false positives (bound at observed ℓ)",
+		fmt.Sprintf("false positives (bound at ℓ = %d)", seekstats.DefaultWhatIfRangeLen),
+		"checks observed", "ℓ p50 / p90", "filter bytes (budget)", "filter bytes (as written)", "bits/key (as written)"}, rows))
 }
 
 func anyNonZero(groups []barGroup) bool {

@@ -72,7 +72,8 @@ func whatIfLines(db *pebblerf.DB, c *config) string {
 	rb, pb := c.whatIfBits()
 	var b strings.Builder
 	if len(rng) > 0 {
-		fmt.Fprintf(&b, "what-if range filters of %g bits/key (FPR bound at %d key positions per empty range; filter bytes an upper bound):\n",
+		fmt.Fprintf(&b, "what-if range filters of %g bits/key (FPR bound at the range lengths observed in the tables' range filters,"+
+			" else at %d key positions; filter bytes at the budget are an upper bound, those as written are measured):\n",
 			rb, seekstats.DefaultWhatIfRangeLen)
 		b.WriteString(seekstats.WhatIfTable("range", rng))
 	}

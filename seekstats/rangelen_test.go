@@ -1,0 +1,89 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import (
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRangeLenObserverSamples checks that a bounded iterator's observer
+// counts every table check, takes the coverage of every one up to
+// lenSampleAll, then of one in lenSampleEvery, and that unbounded iterators
+// get no observer.
+func TestRangeLenObserverSamples(t *testing.T) {
+	s, _ := installed(t, nil)
+	b, err := rangefilter.NewBuilder(rangefilter.Config{})
+	require.NoError(t, err)
+	for _, k := range []string{"a0", "a5", "a9"} {
+		require.NoError(t, b.Add([]byte(k)))
+	}
+	prop := tableprops.Append(nil, map[string]string{"rangefilter.v1": string(b.Finish(nil))})
+
+	tr, o := s.NewIter(&pebble.IterOptions{LowerBound: []byte("a1"), UpperBound: []byte("a4")})
+	defer tr.Release()
+	require.Len(t, o.PointKeyFilters, 2, "the tracker's filter, then the observer")
+	require.Equal(t, rangefilter.Name, o.PointKeyFilters[1].Name())
+	const n = lenSampleAll + 10*lenSampleEvery
+	for range n {
+		ok, err := o.PointKeyFilters[1].Intersects(prop)
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	// A block's (empty) property is no check.
+	ok, err := o.PointKeyFilters[1].Intersects(nil)
+	require.NoError(t, err)
+	require.True(t, ok)
+	l := s.RangeLens()[RowUnattributed]
+	require.EqualValues(t, n, l.Checks)
+	require.InDelta(t, lenSampleAll+10, l.Sampled(), 2)
+	require.EqualValues(t, l.Sampled(), l.ExactEmpty)
+	require.EqualValues(t, l.Sampled(), l.Lens[2]) // ℓ = 3: a1, a2, a3
+
+	// Bytes that are no filter are counted and say nothing of ℓ.
+	s.Reset()
+	_, _ = o.PointKeyFilters[1].Intersects(tableprops.Append(nil, map[string]string{"rangefilter.v1": "junk"}))
+	l = s.RangeLens()[RowUnattributed]
+	require.EqualValues(t, 1, l.Checks)
+	require.EqualValues(t, 1, l.Undecoded)
+	require.Zero(t, l.Sampled())
+
+	tu, ou := s.NewIter(nil)
+	defer tu.Release()
+	require.Len(t, ou.PointKeyFilters, 1, "no observer without bounds")
+}
+
+// TestRangeLenSampleUnbiased alternates checks of a table that holds a key
+// in the bounds with one that does not, as a seek over two tables does, and
+// checks that the sample keeps their shares: a sample that took every
+// sixteenth check would see only one of them.
+func TestRangeLenSampleUnbiased(t *testing.T) {
+	s, _ := installed(t, nil)
+	build := func(keys ...string) []byte {
+		b, err := rangefilter.NewBuilder(rangefilter.Config{})
+		require.NoError(t, err)
+		for _, k := range keys {
+			require.NoError(t, b.Add([]byte(k)))
+		}
+		return tableprops.Append(nil, map[string]string{"rangefilter.v1": string(b.Finish(nil))})
+	}
+	holds, empty := build("a0", "a2", "a9"), build("a0", "a5", "a9")
+	tr, o := s.NewIter(&pebble.IterOptions{LowerBound: []byte("a1"), UpperBound: []byte("a4")})
+	defer tr.Release()
+	const n = lenSampleAll + 32000
+	for i := range n {
+		prop := holds
+		if i%2 == 1 {
+			prop = empty
+		}
+		_, _ = o.PointKeyFilters[1].Intersects(prop)
+	}
+	l := s.RangeLens()[RowUnattributed]
+	require.EqualValues(t, n, l.Checks)
+	require.InDelta(t, lenSampleAll+32000/lenSampleEvery, l.Sampled(), 100)
+	require.InDelta(t, 0.5, float64(l.ExactHolds)/float64(l.Sampled()), 0.05)
+}
