@@ -120,13 +120,20 @@ func (t *IterTotals) load(k dbWideTicker) uint64 {
 // left it valid (which IteratorStats does not record). Zero counts are
 // skipped, so an iterator costs one atomic addition per non-zero figure.
 func (t *IterTotals) Add(st *pebble.IteratorStats, found int) {
+	t.AddQuery(st, st.ForwardSeekCount[pebble.InterfaceCall]+st.ReverseSeekCount[pebble.InterfaceCall], found)
+}
+
+// AddQuery is Add for an iterator that issues seeks of its own under the
+// caller's (a planned range query): seeks is the caller's count, which
+// replaces the stats' count of seeks made on the upstream iterator.
+func (t *IterTotals) AddQuery(st *pebble.IteratorStats, seeks, found int) {
 	sh := t.shardOf(st)
 	add := func(k dbWideTicker, n uint64) {
 		if n != 0 {
 			sh.c[k-dbWideSeek].Add(n)
 		}
 	}
-	add(dbWideSeek, uint64(st.ForwardSeekCount[pebble.InterfaceCall]+st.ReverseSeekCount[pebble.InterfaceCall]))
+	add(dbWideSeek, uint64(seeks))
 	add(dbWideSeekFound, uint64(found))
 	add(dbWideNext, uint64(st.ForwardStepCount[pebble.InterfaceCall]))
 	add(dbWidePrev, uint64(st.ReverseStepCount[pebble.InterfaceCall]))
