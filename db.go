@@ -35,6 +35,9 @@ type DB struct {
 	stopBackground func()
 	// statistics are the DB-wide tickers and the per-level statistics.
 	statistics Statistics
+	// queryClosed adds a closed range query to the DB-wide iterator totals;
+	// made once, so that a planner made per query allocates no closure.
+	queryClosed func(st *IteratorStats, seeks, found int)
 }
 
 // newDB wraps db, opened with the plug-ins in; stop stops their background
@@ -52,6 +55,7 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 		statistics:     Statistics{dbWide: dbWide, perLevel: in.stats},
 	}
 	d.readerHooks.iterTotals = dbWide.Iterators()
+	d.queryClosed = dbWide.Iterators().AddQuery
 	return d
 }
 
@@ -163,10 +167,20 @@ const (
 // DB's layout cache, so making one per query is cheap. With statistics on
 // (Plugins.Statistics), range queries report their seeks, data-block loads
 // and value reads to them as NewIter's iterators do, unless o.Observe is
-// set.
+// set. Closed queries add to the DB-wide iterator tickers as NewIter's
+// iterators do (their seeks are the caller's, not the planner's re-seeks);
+// o.Closed, if set, is called as well.
 func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 	if o.Comparer == nil {
 		o.Comparer = d.comparer
+	}
+	if user := o.Closed; user != nil {
+		o.Closed = func(st *IteratorStats, seeks, found int) {
+			d.queryClosed(st, seeks, found)
+			user(st, seeks, found)
+		}
+	} else {
+		o.Closed = d.queryClosed
 	}
 	if o.Observe == nil {
 		o.Observe = d.hooks.Observe

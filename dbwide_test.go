@@ -142,3 +142,99 @@ func TestDBWideTickers(t *testing.T) {
 		})
 	}
 }
+
+// TestDBWideTickersRangeQueries checks that planned range queries (and their
+// clones) add to the DB-wide iterator tickers when closed, as NewIter's
+// iterators do: the caller's seeks and found seeks, not the planner's own
+// re-seeks; the upstream iterator's steps and block bytes. Explain's probes
+// are not the caller's reads and add nothing; a caller's own Closed hook is
+// still called.
+func TestDBWideTickersRangeQueries(t *testing.T) {
+	for _, plugins := range []Plugins{{}, {Statistics: true}} {
+		for _, plan := range []QueryPlan{PlanAuto, PlanPlain, PlanStepped, PlanPrefix} {
+			t.Run(fmt.Sprintf("statistics=%t/plan=%s", plugins.Statistics, plan), func(t *testing.T) {
+				opts := &Options{FS: vfs.NewMem(), Comparer: defaultPathComparer, DisableAutomaticCompactions: true}
+				opts.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
+				db, err := OpenWithPlugins("db", opts, plugins)
+				require.NoError(t, err)
+				defer func() { require.NoError(t, db.Close()) }()
+				// Three L0 tables over disjoint ranges, so that the stepped
+				// plan has steps to widen past.
+				for part := 0; part < 3; part++ {
+					for p := part * 100; p < part*100+100; p += 2 {
+						require.NoError(t, db.Set(defaultPathKey(p, 0), []byte("v"), nil))
+						require.NoError(t, db.Set(defaultPathKey(p, 1), []byte("v"), nil))
+					}
+					require.NoError(t, db.Flush())
+				}
+				s := db.Statistics()
+				s.Reset()
+
+				var seeks, found, nexts, prevs, blockBytes, upstreamSeeks uint64
+				var userClosed int
+				seek := func(valid bool) {
+					seeks++
+					if valid {
+						found++
+					}
+				}
+				qo := &RangeQueryOptions{Plan: plan, Closed: func(*IteratorStats, int, int) { userClosed++ }}
+				closeQuery := func(q *RangeQuery) {
+					st := q.Stats()
+					blockBytes += st.InternalStats.BlockBytes
+					upstreamSeeks += uint64(st.ForwardSeekCount[InterfaceCall] + st.ReverseSeekCount[InterfaceCall])
+					require.NoError(t, q.Close())
+				}
+				read := func(q *RangeQuery) {
+					seek(q.First())
+					for q.Valid() && nexts < 120 {
+						q.Next()
+						nexts++
+					}
+					seek(q.SeekGE(defaultPathKey(51, 0)))
+					seek(q.SeekPrefixGE(defaultPathKey(150, 0)))
+					seek(q.SeekPrefixGE(defaultPathKey(151, 0)))
+					seek(q.SeekLT(defaultPathKey(250, 0)))
+					q.Prev()
+					prevs++
+					seek(q.Last())
+					seek(q.SeekGEWithLimit(defaultPathKey(10, 0), nil) == IterValid)
+				}
+				q, err := db.NewRangeQuery(&IterOptions{LowerBound: defaultPathKey(0, 0), UpperBound: defaultPathKey(300, 0)}, qo)
+				require.NoError(t, err)
+				read(q)
+				clone, err := q.Clone(CloneOptions{})
+				require.NoError(t, err)
+				read(clone)
+				closeQuery(clone)
+				closeQuery(q)
+				_, err = db.RangeQueries(*qo).Explain(&IterOptions{UpperBound: defaultPathKey(300, 0)}, defaultPathKey(5, 0), 10)
+				require.NoError(t, err)
+
+				require.Positive(t, found)
+				require.Less(t, found, seeks)
+				require.Positive(t, blockBytes)
+				require.Equal(t, 2, userClosed)
+				if plan == PlanStepped {
+					// The planner re-seeked under the caller's seeks; those
+					// are not the caller's.
+					require.Greater(t, upstreamSeeks, seeks)
+				}
+				want := map[string]uint64{
+					"pebblerf.dbwide.number.db.seek":       seeks,
+					"pebblerf.dbwide.number.db.seek.found": found,
+					"pebblerf.dbwide.number.db.next":       nexts,
+					"pebblerf.dbwide.number.db.prev":       prevs,
+					"pebblerf.dbwide.iter.block.bytes":     blockBytes,
+				}
+				for name, n := range want {
+					require.Equal(t, n, s.Get(name), name)
+				}
+				if plugins.Statistics {
+					require.Equal(t, seeks, s.Get("rocksdb.number.db.seek"))
+					require.Equal(t, found, s.Get("rocksdb.number.db.seek.found"))
+				}
+			})
+		}
+	}
+}

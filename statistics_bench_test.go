@@ -3,6 +3,7 @@ package pebble
 import (
 	"context"
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -103,6 +104,11 @@ func seekerFor[I interface {
 	return run, func() { _ = it.Close() }
 }
 
+// benchEngine, if set, makes BenchmarkSeekPrefixStatistics run one engine
+// alone, so that a CPU profile shows that engine's costs only (compare the
+// profiles of two runs); its ratios are then meaningless.
+var benchEngine = flag.String("statistics.engine", "", "BenchmarkSeekPrefixStatistics: run only this engine (upstream, off, on or filtersonly), for profiles")
+
 // BenchmarkSeekPrefixStatistics compares upstream Pebble with pebblerf with
 // statistics off, on, and on with FiltersOnly, over identical LSMs with identical filters (Pebble's
 // Bloom, 10 bits per key), on db_bench seekrandom's loop. The engines take
@@ -147,11 +153,15 @@ func BenchmarkSeekPrefixStatistics(b *testing.B) {
 				keys := make([][]byte, slice)
 				rng := rand.New(rand.NewPCG(1, 2))
 				var spent [4]time.Duration
+				engines := []string{"upstream", "off", "on", "filtersonly"}
 				for done := 0; done < b.N; done += slice {
 					for i := range keys {
 						keys[i] = benchKey(keys[i], uint64(rng.IntN(2*n)))
 					}
 					for e, seek := range seekers {
+						if *benchEngine != "" && engines[e] != *benchEngine {
+							continue
+						}
 						start := cputime.Thread()
 						for _, k := range keys {
 							seek(k, nexts, perSeek)

@@ -36,8 +36,10 @@ const (
 // Counters counts what the policies bound to it (Bind) met while reading.
 // A DB's reads go to the policies of that DB's options, so one Counters
 // bound to all of them counts for that DB alone: pebblerf binds the policies
-// of every DB it opens to a Counters of the DB's own. The zero value is
-// ready to use; it is safe for concurrent use.
+// of every DB it opens to a Counters of the DB's own. Counts are kept only
+// there: a policy is often shared by several DBs, so a count of its own
+// would mix them. The zero value is ready to use; it is safe for
+// concurrent use.
 type Counters struct {
 	corrupt atomic.Uint64
 }
@@ -49,10 +51,10 @@ type Counters struct {
 func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
 
 // Bind returns a policy that writes and reads exactly as p does, under the
-// same Name, and counts what it meets in c as well as in its own
-// CorruptFilters. The bound policy is a new instance with its own counts; p
-// is not changed. A policy not of this package is returned as it is, for it
-// has nothing to count here; so is p when c is nil.
+// same Name, and counts what it meets in c. The bound policy is a new
+// instance; p is not changed. A policy not of this package is returned as
+// it is, for it has nothing to count here; so is p when c is nil. A policy
+// that is not bound counts nothing.
 func Bind(p pebble.FilterPolicy, c *Counters) pebble.FilterPolicy {
 	if c == nil {
 		return p
@@ -80,10 +82,9 @@ func pointCheckBits(what string, bits float64) error {
 	return nil
 }
 
-// pointReader is the query side both policies share.
+// pointReader is the query side the policies share.
 type pointReader struct {
-	corrupt atomic.Uint64
-	// counters, if set, is where the policy counts besides corrupt (Bind).
+	// counters, if set, is where the policy counts (Bind).
 	counters *Counters
 }
 
@@ -168,16 +169,15 @@ func (r *pointReader) mayContainSlow(filter []byte, h uint64) bool {
 
 // failOpen counts a filter that did not decode and answers "may contain".
 func (r *pointReader) failOpen() bool {
-	r.corrupt.Add(1)
 	if r.counters != nil {
 		r.counters.corrupt.Add(1)
 	}
 	return true
 }
 
-// CorruptFilters returns how many MayContain calls on this policy met a
-// filter that did not decode (see Counters.Corrupt).
-func (r *pointReader) CorruptFilters() uint64 { return r.corrupt.Load() }
+// Counters returns the counters the policy was bound to (Bind), or nil if
+// it was not bound.
+func (r *pointReader) Counters() *Counters { return r.counters }
 
 // pointWriter collects the hashes of a table's keys and builds the filter at
 // Finish. Keys arrive in order, one AddKey per point key, so a prefix shared

@@ -42,6 +42,12 @@ type Options struct {
 	// its reads to the observer; Explain's probes are not reported. See
 	// Hooks.
 	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
+	// Closed, if set, is called as each query closes (not Explain's probes)
+	// with its upstream iterator's stats, the absolute positionings the
+	// caller made and how many of them left the query valid. The stats
+	// include the planner's own re-seeks (widenings, prefix exits); seeks
+	// does not. st is valid only during the call.
+	Closed func(st *pebble.IteratorStats, seeks, found int)
 }
 
 // Reader creates upstream iterators: a *pebble.DB, *pebble.Snapshot or
@@ -189,6 +195,9 @@ func (b *Builder) newIter(r Reader, o *pebble.IterOptions, unobserved bool) (*It
 	// the closest to the iterator's view.
 	i := iterPool.Get().(*Iterator)
 	i.b = b
+	if !unobserved {
+		i.closed = b.opts.Closed
+	}
 	hooks := &b.hooks
 	if _, ok := r.(*pebble.Batch); ok {
 		hooks = &b.batchHooks

@@ -36,6 +36,11 @@ type Iterator struct {
 	window struct{ steps, widenings int }
 	keyBuf []byte
 	stats  QueryStats
+	// closed is Options.Closed for a query the caller opened (nil for
+	// Explain's probes); seeks and found count the caller's absolute
+	// positionings and those that left the query valid, for it.
+	closed       func(st *pebble.IteratorStats, seeks, found int)
+	seeks, found int
 }
 
 // QueryStats counts what the planner did for one iterator.
@@ -88,9 +93,27 @@ func (i *Iterator) replan() error {
 	return nil
 }
 
-// beginAbsolute resets per-position state before an absolute positioning.
+// beginAbsolute resets per-position state before an absolute positioning,
+// and counts it.
 func (i *Iterator) beginAbsolute() {
 	i.prefixMode, i.userPrefix = false, false
+	i.seeks++
+}
+
+// counted counts an absolute positioning that left the query valid.
+func (i *Iterator) counted(valid bool) bool {
+	if valid {
+		i.found++
+	}
+	return valid
+}
+
+// countedState is counted for the WithLimit positionings.
+func (i *Iterator) countedState(s pebble.IterValidityState) pebble.IterValidityState {
+	if s == pebble.IterValid {
+		i.found++
+	}
+	return s
 }
 
 // stepFor narrows the upstream upper bound for a forward seek to key (nil:
@@ -235,7 +258,7 @@ func (i *Iterator) SeekGE(key []byte) bool {
 	if i.plan == PlanPlain && !i.h.Observed() {
 		// The hot path of a query the planner left plain costs one branch.
 		i.beginAbsolute()
-		return i.it.SeekGE(key)
+		return i.counted(i.it.SeekGE(key))
 	}
 	return i.SeekGEWithLimit(key, nil) == pebble.IterValid
 }
@@ -243,7 +266,7 @@ func (i *Iterator) SeekGE(key []byte) bool {
 // SeekGEWithLimit is pebble.Iterator.SeekGEWithLimit.
 func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
 	i.h.BeginSeek(i.plan == PlanPrefix && limit == nil)
-	return i.h.EndSeekState(i.seekGE(key, limit))
+	return i.h.EndSeekState(i.countedState(i.seekGE(key, limit)))
 }
 
 func (i *Iterator) seekGE(key, limit []byte) pebble.IterValidityState {
@@ -271,13 +294,13 @@ func (i *Iterator) SeekPrefixGE(key []byte) bool {
 		i.stepFor(key)
 	}
 	i.userPrefix = true
-	return i.h.EndSeek(i.it.SeekPrefixGE(key))
+	return i.h.EndSeek(i.counted(i.it.SeekPrefixGE(key)))
 }
 
 // First is pebble.Iterator.First.
 func (i *Iterator) First() bool {
 	i.h.BeginSeek(i.plan == PlanPrefix)
-	return i.h.EndSeek(i.first())
+	return i.h.EndSeek(i.counted(i.first()))
 }
 
 func (i *Iterator) first() bool {
@@ -311,7 +334,7 @@ func (i *Iterator) SeekLTWithLimit(key, limit []byte) pebble.IterValidityState {
 	if i.step != nil && i.cmp(key, i.step) > 0 {
 		i.widen()
 	}
-	return i.h.EndSeekState(i.it.SeekLTWithLimit(key, limit))
+	return i.h.EndSeekState(i.countedState(i.it.SeekLTWithLimit(key, limit)))
 }
 
 // Last is pebble.Iterator.Last.
@@ -319,7 +342,7 @@ func (i *Iterator) Last() bool {
 	i.h.BeginSeek(false)
 	i.beginAbsolute()
 	i.widen()
-	return i.h.EndSeek(i.it.Last())
+	return i.h.EndSeek(i.counted(i.it.Last()))
 }
 
 // Next is pebble.Iterator.Next.

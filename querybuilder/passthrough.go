@@ -20,7 +20,7 @@ func (i *Iterator) Clone(opts pebble.CloneOptions) (*Iterator, error) {
 // CloneWithContext is pebble.Iterator.CloneWithContext.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts pebble.CloneOptions) (*Iterator, error) {
 	c := iterPool.Get().(*Iterator)
-	c.b = i.b
+	c.b, c.closed = i.b, i.closed
 	opts.IterOptions = c.h.InitClone(&i.h, opts.IterOptions)
 	return c.start(i.it.CloneWithContext(ctx, opts))
 }
@@ -60,6 +60,10 @@ func (i *Iterator) Error() error { return i.it.Error() }
 func (i *Iterator) Close() error {
 	if i.it == nil {
 		return nil
+	}
+	if i.closed != nil {
+		st := i.it.Stats()
+		i.closed(&st, i.seeks, i.found)
 	}
 	err := i.it.Close()
 	i.recycle()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -74,28 +75,65 @@ var dbWideNames = [numDBWideTickers]string{
 
 // IterTotals are the sums of closed iterators' IteratorStats. The zero
 // value is ready; Add is safe for concurrent use.
+//
+// Every iterator's Close adds to them, so they are sharded as the per-level
+// counters are: goroutines that close iterators at the same time add to
+// different cache lines. A closing iterator's stats live on its goroutine's
+// stack, and goroutines' stacks lie apart, so the stats' address picks the
+// shard: a goroutine keeps to one shard (its line stays in its core's
+// cache) and concurrent goroutines spread over all of them, without a
+// shared counter to hand shards out. Reading a total sums the shards.
 type IterTotals struct {
-	// c holds the iterator tickers, from dbWideSeek on, on one cache line
-	// of their own (between the paddings), so that closing an iterator
-	// touches one line.
-	_ [64]byte
-	c [numDBWideTickers - dbWideSeek]atomic.Uint64
-	_ [64]byte
+	shards [numIterShards]iterShard
 }
 
-// counter returns the counter of iterator ticker k.
-func (t *IterTotals) counter(k dbWideTicker) *atomic.Uint64 { return &t.c[k-dbWideSeek] }
+// numIterShards is a power of two, so that picking a shard is a mask.
+const numIterShards = 16
+
+// iterShard holds one shard of the iterator tickers (from dbWideSeek on).
+// Its size is two cache lines whatever the array's alignment, and its
+// counters fill less than one, so no two shards' counters share a line.
+type iterShard struct {
+	c [numDBWideTickers - dbWideSeek]atomic.Uint64
+	_ [128 - 8*int(numDBWideTickers-dbWideSeek)]byte
+}
+
+// shardOf picks the shard for stats at address st. Bits below 10 are the
+// same for every goroutine that closes an iterator through the same calls
+// (the offset within its stack frame), so the higher ones choose.
+func (t *IterTotals) shardOf(st *pebble.IteratorStats) *iterShard {
+	p := uintptr(unsafe.Pointer(st))
+	return &t.shards[(p>>10^p>>14^p>>18)&(numIterShards-1)]
+}
+
+// load sums iterator ticker k over the shards. Each shard's count only
+// grows, so a load that starts after another ended never returns less.
+func (t *IterTotals) load(k dbWideTicker) uint64 {
+	var n uint64
+	for i := range t.shards {
+		n += t.shards[i].c[k-dbWideSeek].Load()
+	}
+	return n
+}
 
 // Add adds one closed iterator's stats, and the number of its seeks that
 // left it valid (which IteratorStats does not record). Zero counts are
 // skipped, so an iterator costs one atomic addition per non-zero figure.
 func (t *IterTotals) Add(st *pebble.IteratorStats, found int) {
+	t.AddQuery(st, st.ForwardSeekCount[pebble.InterfaceCall]+st.ReverseSeekCount[pebble.InterfaceCall], found)
+}
+
+// AddQuery is Add for an iterator that issues seeks of its own under the
+// caller's (a planned range query): seeks is the caller's count, which
+// replaces the stats' count of seeks made on the upstream iterator.
+func (t *IterTotals) AddQuery(st *pebble.IteratorStats, seeks, found int) {
+	sh := t.shardOf(st)
 	add := func(k dbWideTicker, n uint64) {
 		if n != 0 {
-			t.counter(k).Add(n)
+			sh.c[k-dbWideSeek].Add(n)
 		}
 	}
-	add(dbWideSeek, uint64(st.ForwardSeekCount[pebble.InterfaceCall]+st.ReverseSeekCount[pebble.InterfaceCall]))
+	add(dbWideSeek, uint64(seeks))
 	add(dbWideSeekFound, uint64(found))
 	add(dbWideNext, uint64(st.ForwardStepCount[pebble.InterfaceCall]))
 	add(dbWidePrev, uint64(st.ReverseStepCount[pebble.InterfaceCall]))
@@ -129,7 +167,7 @@ func (w *DBWide) Iterators() *IterTotals { return &w.iters }
 func (w *DBWide) load() [numDBWideTickers]uint64 {
 	var v [numDBWideTickers]uint64
 	for k := dbWideSeek; k < numDBWideTickers; k++ {
-		v[k] = w.iters.counter(k).Load()
+		v[k] = w.iters.load(k)
 	}
 	if m := w.metrics(); m != nil {
 		v[dbWideFilterUseful] = uint64(m.Filter.Hits)

@@ -140,21 +140,26 @@
 // would push a small table's index past IndexBlockSize and make it
 // two-level, one more index block per seek, so Install widens the index
 // block size by the tag's share (indexshape.go) and tables keep upstream's
-// index shape. What is left is mostly Pebble's block-property machinery,
-// which an iterator with any block-property filter pays: a filterer set up
-// for every table the iterator opens (per seek, for programs that open an
-// iterator per seek) and one more property decoded per block load; then
-// attributing filter checks and data-block loads (mostly cache misses on
-// the file map and the counter lines), and the wrappers' seek and value
-// bookkeeping. A bounded iterator also carries the range-length observer,
-// which Pebble asks once per table it opens that carries a range filter: a
-// count, and for a sample of the checks a mapping of the bounds through the
-// table's key map. Config.FiltersOnly drops the block-property filters, and
-// with them most of the cost (its tables still carry the tags). With
-// statistics off, the wrappers cost a nil check. Pebble rebuilds an
-// iterator on every SetOptions while statistics are on, since its options
-// then carry a block-property filter. BenchmarkSeekPrefixStatistics in the
-// root package measures the cost against upstream Pebble, and
-// BenchmarkRangeLenObserver the observer's against its absence;
-// docs/benchmarks.md gives the figures.
+// index shape. What is left is in two about equal parts. One is Pebble's
+// block-property machinery, which an iterator with any block-property
+// filter pays and no exported option avoids: for every table the iterator
+// opens, a filterer from a pool, a lookup of the filter's name in the
+// table's user properties and the filter's table-level call, all before the
+// table's point filter is consulted (so also for tables that filter then
+// rules out); and one more property decoded per data-block load. A program
+// that opens an iterator per seek pays the set-up on every seek, for every
+// table of every level the seek reaches. The other part is ours:
+// attributing filter checks, data-block loads and values (mostly cache
+// misses on the file map and the counter lines), and, per iterator, taking
+// and returning the plug-in state. A bounded iterator also carries the
+// range-length observer, which Pebble asks once per table it opens that
+// carries a range filter: a count, and for a sample of the checks a mapping
+// of the bounds through the table's key map. Config.FiltersOnly drops the
+// block-property filters, and with them Pebble's part and the data-block
+// attribution (its tables still carry the tags). With statistics off, the
+// wrappers cost a nil check. Pebble rebuilds an iterator on every
+// SetOptions while statistics are on, since its options then carry a
+// block-property filter. BenchmarkSeekPrefixStatistics in the root package
+// measures the cost against upstream Pebble, and BenchmarkRangeLenObserver
+// the observer's against its absence; docs/benchmarks.md gives the figures.
 package seekstats

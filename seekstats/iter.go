@@ -27,14 +27,18 @@ type IterTracker struct {
 	s      *Statistics
 	sh     *shard
 	filter iterFilter
-	// opts are the options as last set (without the tracker's filter), for
-	// UseL6Filters; withFilter are the options Pebble is given, and filters
-	// their PointKeyFilters.
-	opts       pebble.IterOptions
-	withFilter pebble.IterOptions
-	filters    []pebble.BlockPropertyFilter
-	// bounded is set while the iterator has a lower or upper bound.
-	bounded bool
+	// withFilter are the options Pebble is given, and filters their
+	// PointKeyFilters; useL6Filters is the caller's UseL6Filters. The
+	// caller's options themselves are not kept: an iterator per seek would
+	// pay for every copy and clear of them.
+	withFilter   pebble.IterOptions
+	filters      []pebble.BlockPropertyFilter
+	useL6Filters bool
+	// bounded is set while the iterator has a lower or upper bound;
+	// lower and upper are those bounds, for the range-length observer
+	// (Pebble's contract keeps them unchanged until the next SetOptions).
+	bounded      bool
+	lower, upper []byte
 	// tableNum is the table whose table-level check the tracker's filter
 	// saw last, while tableArmed (rangecount.go); only iterators with range
 	// filters to count (countsRange) arm.
@@ -100,7 +104,8 @@ var trackerPool = sync.Pool{New: func() any { return new(IterTracker) }}
 // used afterwards. Pebble keeps no reference to the filter past Close.
 func (t *IterTracker) Release() {
 	clear(t.filters[:cap(t.filters)])
-	t.opts, t.withFilter = pebble.IterOptions{}, pebble.IterOptions{}
+	t.withFilter = pebble.IterOptions{}
+	t.lower, t.upper = nil, nil
 	t.BeginSeek(false)
 	clear(t.buf[:])
 	trackerPool.Put(t)
@@ -116,48 +121,54 @@ func (t *IterTracker) SetOptions(o *pebble.IterOptions) *pebble.IterOptions {
 }
 
 func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.IterOptions {
-	if o != nil {
-		t.opts = *o
-	} else {
-		t.opts = pebble.IterOptions{}
-	}
 	t.BeginSeek(false)
-	t.bounded = t.opts.LowerBound != nil || t.opts.UpperBound != nil
-	t.countsRange = false
-	for _, f := range t.opts.PointKeyFilters {
+	var caller []pebble.BlockPropertyFilter
+	t.bounded, t.useL6Filters, t.countsRange = false, false, false
+	t.lower, t.upper = nil, nil
+	if o != nil {
+		caller = o.PointKeyFilters
+		t.lower, t.upper = o.LowerBound, o.UpperBound
+		t.bounded = o.LowerBound != nil || o.UpperBound != nil
+		t.useL6Filters = o.UseL6Filters
+	}
+	for _, f := range caller {
 		if c, ok := f.(*rangeCounter); ok && c.t == nil {
 			c.t, t.countsRange = t, true
 		}
 	}
 	if t.s.cfg.FiltersOnly {
-		t.withFilter = t.opts
-		return &t.withFilter
+		// Nothing to add: Pebble gets the caller's options as they are.
+		return o
 	}
 	// Pebble appends to this slice in place (levels share it), so it gets
 	// room of its own. The tracker's filter comes first, then, for a
 	// bounded iterator, the range-length observer, then the range filters,
 	// so that the tracker's table-level call precedes theirs (rangecount.go,
 	// rangelen.go).
-	n := len(t.opts.PointKeyFilters) + 3
+	n := len(caller) + 3
 	if !reuse || cap(t.filters) < n {
 		t.filters = make([]pebble.BlockPropertyFilter, 0, n)
 	}
 	t.filters = t.lens.attach(t, append(t.filters[:0], &t.filter))
 	if t.countsRange {
-		for _, f := range t.opts.PointKeyFilters {
+		for _, f := range caller {
 			if _, ok := f.(*rangeCounter); ok {
 				t.filters = append(t.filters, f)
 			}
 		}
-		for _, f := range t.opts.PointKeyFilters {
+		for _, f := range caller {
 			if _, ok := f.(*rangeCounter); !ok {
 				t.filters = append(t.filters, f)
 			}
 		}
 	} else {
-		t.filters = append(t.filters, t.opts.PointKeyFilters...)
+		t.filters = append(t.filters, caller...)
 	}
-	t.withFilter = t.opts
+	if o != nil {
+		t.withFilter = *o
+	} else {
+		t.withFilter = pebble.IterOptions{}
+	}
 	t.withFilter.PointKeyFilters = t.filters
 	// Pebble copies the options it is given; the pointer does not escape
 	// into the iterator.
@@ -245,7 +256,7 @@ func (t *IterTracker) dataLoad(num uint64) {
 		// In a prefix seek Pebble checks the filter of every table it
 		// positions, except L6 tables without UseL6Filters.
 		st.filterUsed = t.prefixSeek && st.f.filtered() &&
-			(st.f.level != 6 || t.opts.UseL6Filters)
+			(st.f.level != 6 || t.useL6Filters)
 	}
 	t.pending = append(t.pending, st)
 	if len(t.pending) > 16 {

@@ -323,7 +323,7 @@ func (o *rangeLenObserver) observe(prop []byte) {
 		return
 	}
 	var lo, hi []byte
-	lo, hi, o.buf = rangefilter.QueryBounds(t.s.split, t.opts.LowerBound, t.opts.UpperBound, o.buf)
+	lo, hi, o.buf = rangefilter.QueryBounds(t.s.split, t.lower, t.upper, o.buf)
 	c, ok := rangefilter.CoverageOfProperty(prop, lo, hi)
 	if !ok {
 		cs[lenUndecoded].Add(1)

@@ -4,11 +4,13 @@ package seekstats
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/handoff"
+	"github.com/pebblerf/pebble/pointfilter"
 )
 
 // Config chooses how the statistics are collected.
@@ -205,11 +207,20 @@ func (s *Statistics) read(name string, pop bool) uint64 {
 	return 0
 }
 
+// innerCorruptTotal sums the corruption counts of the counters the inner
+// policies are bound to, each counters once: the policies of one DB share
+// the DB's (pointfilter.Bind).
 func (s *Statistics) innerCorruptTotal() uint64 {
 	var n uint64
+	var seen []*pointfilter.Counters
 	for _, p := range s.policies {
-		if r, ok := p.inner.(interface{ CorruptFilters() uint64 }); ok {
-			n += r.CorruptFilters()
+		r, ok := p.inner.(interface{ Counters() *pointfilter.Counters })
+		if !ok {
+			continue
+		}
+		if c := r.Counters(); c != nil && !slices.Contains(seen, c) {
+			seen = append(seen, c)
+			n += c.Corrupt()
 		}
 	}
 	return n

@@ -167,8 +167,9 @@ const (
 	// unattributed.
 	BlockTagCorrupt
 	// InnerFilterCorrupt counts filters the inner policies themselves could
-	// not decode and answered with "may contain", for policies that report it
-	// (pebblerf's pointfilter Bloom and Ribbon do).
+	// not decode and answered with "may contain", for policies of package
+	// pointfilter bound to a pointfilter.Counters (pebblerf binds those of
+	// every DB it opens to the DB's own); it is that Counters' count.
 	InnerFilterCorrupt
 
 	// The verification tickers are counted in exact mode only: for every

@@ -62,14 +62,18 @@ func TestFilterTag(t *testing.T) {
 }
 
 func TestInnerFilterCorrupt(t *testing.T) {
-	policy, err := pointfilter.NewBloom(10)
+	unbound, err := pointfilter.NewBloom(10)
 	require.NoError(t, err)
-	s, opts := installed(t, policy)
+	// The policy counts in the counters it is bound to, as the root package
+	// binds every DB's policies to the DB's own.
+	var counters pointfilter.Counters
+	s, opts := installed(t, pointfilter.Bind(unbound, &counters))
 	tagged := opts.Levels[0].FilterPolicy
 	// A valid tag around bytes the inner policy cannot decode: the inner
 	// policy fails open and counts it; the statistics surface its count.
 	garbage := appendFilterTag([]byte("not a filter at all, not at all"), 7)
 	require.True(t, tagged.MayContain(pebble.TableFilter, garbage, []byte("k")))
+	require.EqualValues(t, 1, counters.Corrupt())
 	require.EqualValues(t, 1, s.Get("pebblerf.filter.corrupt"))
 	require.EqualValues(t, 1, s.Pop("pebblerf.filter.corrupt"))
 	require.Zero(t, s.Get("pebblerf.filter.corrupt"))

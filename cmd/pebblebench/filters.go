@@ -17,13 +17,15 @@ import (
 // Table filters for -bloom_bits, -use_ribbon_filter, -bloom_before_level
 // and -use_l6_filters.
 //
-// pebblerf gets dbBenchFilterPlan, which maps the flags as
-// RocksDB reads them: -bloom_bits below 0.5 means no filter, other values are
-// clamped to [1, 100]; Bloom everywhere, or with -use_ribbon_filter Ribbon
-// from the level -bloom_before_level names (-1: everywhere; 0: all but L0,
-// where flushes write). Upstream Pebble has only its own Bloom filter, so it
-// gets bloom.FilterPolicy with the bits rounded to whole bits on every level
-// and ignores -use_ribbon_filter.
+// When pebblerf runs as pebble.Open opens it (defaultPath), both engines
+// get upstream's policy described below. Otherwise pebblerf gets
+// dbBenchFilterPlan, which maps the flags as RocksDB reads them:
+// -bloom_bits below 0.5 means no filter, other values are clamped to
+// [1, 100]; Bloom everywhere, or with -use_ribbon_filter Ribbon from the
+// level -bloom_before_level names (-1: everywhere; 0: all but L0, where
+// flushes write). Upstream Pebble has only its own Bloom filter, so it gets
+// bloom.FilterPolicy with the bits rounded to whole bits on every level and
+// ignores -use_ribbon_filter.
 //
 // L6 is treated alike in both engines: its tables get filters only with
 // -use_l6_filters, which also makes the reads ask for them
@@ -95,6 +97,9 @@ func (c *config) filterDescription() string {
 	levels := "L0-L5, none on L6"
 	if c.useL6Filters {
 		levels = "L0-L6 (L6 read with UseL6Filters)"
+	}
+	if c.defaultPath() {
+		return fmt.Sprintf("bloom.FilterPolicy(%d) on %s for both (pebblerf as pebble.Open opens it)", c.upstreamBloomBits(), levels)
 	}
 	return fmt.Sprintf("pebble: bloom.FilterPolicy(%d) on %s; pebblerf: %s", c.upstreamBloomBits(), levels, plan)
 }

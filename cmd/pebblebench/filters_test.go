@@ -46,8 +46,12 @@ func TestFilterFlags(t *testing.T) {
 	}{
 		{nil, "-------", "-------"},
 		{[]string{"-bloom_bits=0"}, "-------", "-------"},
-		{[]string{"-bloom_bits=10"}, "UUUUUU-", "BBBBBB-"},
-		{[]string{"-bloom_bits=10", "-use_l6_filters"}, "UUUUUUU", "BBBBBBB"},
+		// Without plug-ins pebblerf runs as pebble.Open opens it, with the
+		// policy upstream gets; with any, it gets pebblerf's Bloom.
+		{[]string{"-bloom_bits=10"}, "UUUUUU-", "UUUUUU-"},
+		{[]string{"-bloom_bits=10", "-use_l6_filters"}, "UUUUUUU", "UUUUUUU"},
+		{[]string{"-bloom_bits=10", "-pebblerf_statistics"}, "UUUUUU-", "BBBBBB-"},
+		{[]string{"-bloom_bits=10", "-use_l6_filters", "-range_filter_bits=16"}, "UUUUUUU", "BBBBBBB"},
 		// RocksDB's bloom_before_level: 0 (default) keeps Bloom for
 		// flushes, which Pebble writes to L0; -1 means Ribbon everywhere.
 		{[]string{"-bloom_bits=10", "-use_ribbon_filter"}, "UUUUUU-", "BRRRRR-"},

@@ -170,7 +170,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom reuses one iterator per thread (which does not see later writes)")
 	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second of the writer of the *whilewriting benchmarks; 0 = unlimited")
 
-	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 = none, else clamped to [1, 100];\nupstream gets its Bloom filter (whole bits), pebblerf its Bloom or Ribbon")
+	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 = none, else clamped to [1, 100];\nupstream gets its Bloom filter (whole bits), pebblerf too without plug-ins, else pebblerf's Bloom or Ribbon")
 	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: Ribbon filters with the false-positive rate of a Bloom filter of -bloom_bits")
 	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "pebblerf, with -use_ribbon_filter: levels before this one use Bloom; 0 = Bloom on L0 only, -1 = Ribbon everywhere")
 	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "write and read filters on L6 too (IterOptions.UseL6Filters), on both engines")

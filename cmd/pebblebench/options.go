@@ -75,7 +75,11 @@ func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Op
 	if c.keyFormat == keyFormatMVCC {
 		applyCockroachOptions(o)
 	}
-	if err := c.applyFilters(engineName, o); err != nil {
+	filters := engineName
+	if c.defaultPath() {
+		filters = enginePebble
+	}
+	if err := c.applyFilters(filters, o); err != nil {
 		return nil, err
 	}
 	return o, nil

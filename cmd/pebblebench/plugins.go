@@ -176,6 +176,17 @@ func (c *config) pebblerfPlugins() pebblerf.Plugins {
 	return plugins
 }
 
+// defaultPath reports whether pebblerf runs as pebble.Open opens it: no
+// plug-in and no pebblerf-only flag (-compaction_style's shape is given to
+// both engines, so it does not count). pebblerf then gets upstream's filter
+// policy as well (applyFilters), as a program that switched its import
+// path keeps the policy its options name, so that the two engines differ
+// only by what the drop-in itself costs.
+func (c *config) defaultPath() bool {
+	return !c.pebblerfStatistics && c.rangeFilterBits == 0 && !c.compactionAdvisor &&
+		!c.useRibbonFilter && c.filterPlanName == "" && !c.useQueryBuilder
+}
+
 // pluginDescription says what pebblerf runs with, for the header.
 func (c *config) pluginDescription() string {
 	shape := "level (Pebble's compactions)"
