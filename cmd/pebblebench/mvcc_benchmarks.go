@@ -36,9 +36,10 @@ import (
 //     filter (cockroachkvs.NewMVCCTimeIntervalFilter) skips tables and
 //     blocks with no version in the interval, and SkipPoint hides the rest.
 //
-// The scans use -use_query_builder as seekrandom does, and add the block
-// bytes their iterators read to the run's figures. Read timestamps and
-// intervals are drawn per operation from the rounds fillmvcc wrote.
+// The scans use -use_query_builder and -use_tailing_iterator as seekrandom
+// does (boundedScan), and add the block bytes their iterators read to the
+// run's figures. Read timestamps and intervals are drawn per operation from
+// the rounds fillmvcc wrote.
 func init() {
 	for name, b := range map[string]*benchmark{
 		"fillmvcc": {fresh: true, writes: true, singleThread: true, ignoresDuration: true,
