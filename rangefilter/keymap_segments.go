@@ -139,26 +139,36 @@ func rangeSegmentFirst(b []byte) ([]byte, bool) {
 	return b[rangeSegFixed : rangeSegFixed+n : rangeSegFixed+n], true
 }
 
+// rangeCheckSegment checks the record at b, which must be segment idx: its
+// fixed fields against each other and its checksum. It returns the
+// record's length.
+func rangeCheckSegment(b []byte, idx int) (recLen uint64, ok bool) {
+	if len(b) < rangeSegFixed {
+		return 0, false
+	}
+	recLen = uint64(binary.LittleEndian.Uint32(b[4:]))
+	firstLen := uint64(binary.LittleEndian.Uint32(b[16:]))
+	lcpLen := uint64(binary.LittleEndian.Uint32(b[20:]))
+	end := uint64(binary.LittleEndian.Uint32(b[24:]))
+	if recLen > uint64(len(b)) || b[10]&^rangeSegFlags != 0 || int(binary.LittleEndian.Uint16(b[8:])) != idx ||
+		lcpLen > firstLen || end < lcpLen || end-lcpLen > rangeMaxDigits ||
+		recLen != rangeSegFixed+firstLen+2*(end-lcpLen)+uint64(b[11])+uint64(b[12]) {
+		return 0, false
+	}
+	return recLen, binary.LittleEndian.Uint32(b) == crc32.Checksum(b[4:recLen], rangeCastagnoli)
+}
+
 // rangeParseSegment parses and checks the record at b, which must be
 // segment idx, into s.
 func rangeParseSegment(b []byte, idx int, s *rangeSegment) bool {
-	if len(b) < rangeSegFixed {
+	if _, ok := rangeCheckSegment(b, idx); !ok {
 		return false
 	}
-	recLen := uint64(binary.LittleEndian.Uint32(b[4:]))
 	firstLen := uint64(binary.LittleEndian.Uint32(b[16:]))
 	lcpLen := uint64(binary.LittleEndian.Uint32(b[20:]))
 	end := uint64(binary.LittleEndian.Uint32(b[24:]))
 	flags := b[10]
 	minTail, maxTail := uint64(b[11]), uint64(b[12])
-	if recLen > uint64(len(b)) || flags&^rangeSegFlags != 0 || int(binary.LittleEndian.Uint16(b[8:])) != idx ||
-		lcpLen > firstLen || end < lcpLen || end-lcpLen > rangeMaxDigits ||
-		recLen != rangeSegFixed+firstLen+2*(end-lcpLen)+minTail+maxTail {
-		return false
-	}
-	if binary.LittleEndian.Uint32(b) != crc32.Checksum(b[4:recLen], rangeCastagnoli) {
-		return false
-	}
 	p := uint64(rangeSegFixed)
 	s.first = b[p : p+firstLen : p+firstLen]
 	s.m.lcp = s.first[:lcpLen:lcpLen]
@@ -198,15 +208,27 @@ func (sm *rangeSegmentedMap) record(i int) ([]byte, bool) {
 }
 
 // find returns the last segment whose first key is <= q (strict: < q), or
-// -1, and whether the records read decoded. With one segment, already
-// parsed into c, it compares q with that segment's first key only.
+// -1, and whether the records read decoded. When c holds a parsed segment
+// it first tries that one: a query's upper bound usually falls in the
+// segment of its lower bound, and the first keys that decide it (the
+// segment's and its successor's) were checked when c was filled.
 func (sm *rangeSegmentedMap) find(q []byte, strict bool, c *rangeSegCache) (int, bool) {
-	if sm.count == 1 && c.idx == 1 {
-		cmp := bytes.Compare(c.seg.first, q)
-		if cmp < 0 || (cmp == 0 && !strict) {
-			return 0, true
+	if c.idx > 0 {
+		i := c.idx - 1
+		if cmp := bytes.Compare(c.seg.first, q); cmp < 0 || (cmp == 0 && !strict) {
+			if i+1 == sm.count {
+				return i, true
+			}
+			if rec, ok := sm.record(i + 1); ok {
+				if first, ok := rangeSegmentFirst(rec); ok {
+					if cmp := bytes.Compare(first, q); cmp > 0 || (cmp == 0 && strict) {
+						return i, true
+					}
+				}
+			}
+		} else if i == 0 {
+			return -1, true
 		}
-		return -1, true
 	}
 	lo, hi := 0, sm.count // answer in [lo-1, hi-1]
 	for lo < hi {
@@ -262,9 +284,12 @@ func (sm *rangeSegmentedMap) segmentInto(i int, s *rangeSegment) bool {
 		return false
 	}
 	if i+1 < sm.count {
+		// Only its checksum matters: its first key steered the search.
 		next, ok := sm.record(i + 1)
-		var ns rangeSegment
-		if !ok || !rangeParseSegment(next, i+1, &ns) {
+		if !ok {
+			return false
+		}
+		if _, ok := rangeCheckSegment(next, i+1); !ok {
 			return false
 		}
 	}

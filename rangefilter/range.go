@@ -40,8 +40,11 @@ import (
 // not table keys), clamps them to the smallest and largest stored value, and
 // asks Elias-Fano about at most four intervals. It reads only the header,
 // the one or two segment records it needs and a few words, and allocates
-// nothing. A table of one segment (most tables) has it parsed once per query
-// and skips the segment search for both bounds. Its cost: one CRC of the
+// nothing. The segment of the lower bound is parsed once per query; the
+// upper bound, which usually falls in the same segment, skips the segment
+// search (a table of one segment, most tables, skips it for both bounds).
+// Of the next segment, whose first key ends the search, only the checksum
+// is checked, not the fields. Its cost: one CRC of the
 // header, one of the segment record, a multiply-add per digit of each bound,
 // and the Elias-Fano lookup (a sampled select and usually one cache miss in
 // the low bits). The filter is worth consulting only while a query costs

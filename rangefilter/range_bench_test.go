@@ -16,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/cputime"
+	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
 // The filter-alone measurements: key kinds built from integer key positions,
@@ -343,4 +345,64 @@ func TestRangeWorkloadQueriesAreEmpty(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkRangeFilterLockSpan measures what a CockroachDB-style lock-table
+// span check costs per table it overlaps (the cockroach-locktable scenario
+// of cmd/pebblebench): Pebble hands a bounds filter the table's property
+// bytes when it opens the table. The table is one flush: a few lock-table
+// keys, then many MVCC roach keys (two key-map segments); the spans are
+// empty spans of 10 roach keys in the lock table.
+func BenchmarkRangeFilterLockSpan(b *testing.B) {
+	roach := func(prefix []byte, i uint64) []byte {
+		k := append(slices.Clone(prefix), 0xf6, 0x68, 0x89) // table and index ID
+		k = binary.BigEndian.AppendUint64(k, i)
+		k = append(k, "00000000"...) // db_bench padding to 16 bytes
+		return append(k, 0)          // the MVCC sentinel ends a Split prefix
+	}
+	lock := []byte("\x01zk")
+	const keys, lockEvery = 17_895, 3125
+	p, err := NewPolicy(nil, Config{BitsPerKey: 16, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &rangeCollector{p: p}
+	var locked []uint64
+	for i := uint64(0); i < 200_000; i += 4 * lockEvery {
+		locked = append(locked, i)
+		if err := c.Add(pebble.InternalKey{UserKey: roach(lock, i)}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range uint64(keys) {
+		if err := c.Add(pebble.InternalKey{UserKey: roach(nil, 1_000_000+i)}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	props := map[string]string{}
+	if err := c.Finish(props); err != nil {
+		b.Fatal(err)
+	}
+	prop := tableprops.Append(nil, props)
+	var filters []pebble.BlockPropertyFilter
+	for i := uint64(0); len(filters) < 1024; i += 191 {
+		lo := i % 200_000
+		j, _ := slices.BinarySearch(locked, lo)
+		if j < len(locked) && locked[j] < lo+10 {
+			continue // a span holding a lock
+		}
+		filters = append(filters, p.BoundsFilter(roach(lock, lo), roach(lock, lo+10)))
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	fp := 0
+	b.ResetTimer()
+	cpu := cputime.Thread()
+	for i := range b.N {
+		if ok, _ := filters[i%len(filters)].Intersects(prop); ok {
+			fp++
+		}
+	}
+	b.ReportMetric(float64((cputime.Thread()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(fp)/float64(b.N), "fpr")
 }

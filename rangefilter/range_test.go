@@ -603,3 +603,61 @@ func TestRangeOneSegmentBoundsAtFirstKey(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeSegmentBoundsAtSegmentEdges checks the segment search of a
+// table of several segments, where the upper bound first tries the lower
+// bound's segment: bounds at and around every segment's first and last key,
+// in every pair, must never lose a key, and an exact filter must answer
+// exactly when both bounds are table keys.
+func TestRangeSegmentBoundsAtSegmentEdges(t *testing.T) {
+	var list rangeKeyList
+	var keys [][]byte
+	// Lock-table keys, then ids of three varint lengths: four segments.
+	for i := range uint64(8) {
+		k := append([]byte("\x01zk"), rangeCRDBPrefix(1000*i)...)
+		list.add(k)
+		keys = append(keys, k)
+	}
+	for _, base := range []uint64{200, 20_000, 3_000_000} {
+		for i := range uint64(300) {
+			k := rangeCRDBPrefix(base + 3*i)
+			list.add(k)
+			keys = append(keys, k)
+		}
+	}
+	starts := rangeSegmentStarts(&list)
+	require.GreaterOrEqual(t, len(starts), 3)
+	var edges [][]byte
+	for i, s := range starts {
+		edges = append(edges, rangeNeighbours(keys[s])...)
+		edges = append(edges, rangeNeighbours(keys[max(s, 1)-1])...)
+		if i == len(starts)-1 {
+			edges = append(edges, rangeNeighbours(keys[len(keys)-1])...)
+		}
+	}
+	edges = append(edges, nil, []byte{})
+	for _, bpk := range []float64{4, 16, 40} {
+		f := rangeBuild(t, Config{BitsPerKey: bpk, Seed: 7}, keys)
+		info, err := Describe(f)
+		require.NoError(t, err)
+		require.Equal(t, len(starts), info.Segments)
+		for _, lo := range edges {
+			for _, hi := range edges {
+				if rangeOracle(keys, lo, hi) && !MayIntersect(f, lo, hi) {
+					t.Fatalf("B=%g: false negative for [%q, %q)", bpk, lo, hi)
+				}
+			}
+		}
+		if !info.Hashed {
+			for _, i := range starts {
+				for _, j := range starts {
+					for _, d := range []int{-1, 0, 1} {
+						hi := keys[min(max(j+d, 0), len(keys)-1)]
+						require.Equal(t, rangeOracle(keys, keys[i], hi), MayIntersect(f, keys[i], hi),
+							"B=%g [%q, %q)", bpk, keys[i], hi)
+					}
+				}
+			}
+		}
+	}
+}

@@ -55,6 +55,7 @@ type iterator interface {
 	SeekGE(key []byte) bool
 	SeekPrefixGE(key []byte) bool
 	SetBounds(lower, upper []byte)
+	SetOptions(o *upstream.IterOptions)
 	Next() bool
 	Valid() bool
 	Key() []byte

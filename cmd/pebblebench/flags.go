@@ -167,7 +167,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Float64Var(&c.missingFraction, "missing_fraction", 0, "fraction of readrandom and seekrandom targets made absent (a '1' in the first padding byte; needs key_size > 8 + prefix)")
 
 	fs.BoolVar(&c.totalOrderSeek, "total_order_seek", false, "with -prefix_size, seek with SeekGE instead of SeekPrefixGE")
-	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom reuses one iterator per thread (which does not see later writes)")
+	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom, mvccscan, locktablescan and mvcctimebound reuse one iterator per thread (which does not see later writes)")
 	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second of the writer of the *whilewriting benchmarks; 0 = unlimited")
 
 	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 = none, else clamped to [1, 100];\nupstream gets its Bloom filter (whole bits), pebblerf too without plug-ins, else pebblerf's Bloom or Ribbon")

@@ -36,9 +36,10 @@ import (
 //     filter (cockroachkvs.NewMVCCTimeIntervalFilter) skips tables and
 //     blocks with no version in the interval, and SkipPoint hides the rest.
 //
-// The scans use -use_query_builder as seekrandom does, and add the block
-// bytes their iterators read to the run's figures. Read timestamps and
-// intervals are drawn per operation from the rounds fillmvcc wrote.
+// The scans use -use_query_builder and -use_tailing_iterator as seekrandom
+// does (boundedScan), and add the block bytes their iterators read to the
+// run's figures. Read timestamps and intervals are drawn per operation from
+// the rounds fillmvcc wrote.
 func init() {
 	for name, b := range map[string]*benchmark{
 		"fillmvcc": {fresh: true, writes: true, singleThread: true, ignoresDuration: true,
@@ -217,19 +218,29 @@ func scanSpan(c *config, w *worker, m *mvccKeys, lower, upper []byte, encode fun
 	return lower, upper
 }
 
-// boundedScan runs each operation of a scan benchmark on a new iterator
-// over a span scanSpan draws: opts gets the bounds, scan does the reading
-// and returns the bytes read and whether it found anything; setup, if
-// given, changes opts before each iterator is made.
+// boundedScan runs each operation of a scan benchmark over a span
+// scanSpan draws: opts gets the bounds, scan does the reading and returns
+// the bytes read and whether it found anything; setup, if given, changes
+// opts before each operation. Each operation gets a new iterator, or with
+// -use_tailing_iterator the worker's one iterator, given the operation's
+// options with SetOptions, as CockroachDB's pebbleReadOnly reuses its
+// iterator for the spans one request reads.
 func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf, roach []byte) []byte,
-	scan func(it iterator, lower []byte) (n int64, found bool), setup ...func()) error {
+	scan func(it iterator, lower []byte) (n int64, found bool), setup ...func()) (err error) {
 	newIter := r.db.NewIter
 	if r.cfg.useQueryBuilder {
 		newIter = r.db.NewQueryIter
 	}
+	var reused iterator
+	defer func() {
+		if reused != nil {
+			w.blockBytes += int64(reused.Stats().InternalStats.BlockBytes)
+			err = errors.CombineErrors(err, reused.Close())
+		}
+	}()
 	var m mvccKeys
 	// Two buffers each, alternated: Pebble may hold the previous bounds
-	// until the next iterator is created.
+	// until the next iterator is created or given new options.
 	var lowers, uppers [2][]byte
 	for op := 0; w.next(); op++ {
 		lowers[op%2], uppers[op%2] = scanSpan(r.cfg, w, &m, lowers[op%2], uppers[op%2], encode)
@@ -237,17 +248,26 @@ func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf,
 		for _, f := range setup {
 			f()
 		}
-		it, err := newIter(opts)
-		if err != nil {
+		it := reused
+		if it != nil {
+			it.SetOptions(opts)
+		} else if it, err = newIter(opts); err != nil {
 			return err
+		} else if r.cfg.useTailingIterator {
+			reused = it
 		}
 		n, found := scan(it, opts.LowerBound)
 		if found {
 			w.found++
 		}
-		w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
-		if err := errors.CombineErrors(it.Error(), it.Close()); err != nil {
+		if err := it.Error(); err != nil {
 			return err
+		}
+		if reused == nil {
+			w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
+			if err := it.Close(); err != nil {
+				return err
+			}
 		}
 		w.done(1, n)
 	}
