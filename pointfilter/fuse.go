@@ -113,8 +113,19 @@ const fuseBloomFallbackBits = 12.5
 
 // fuseCheck checks a fuse trailer's segment count a, fingerprint bits p and
 // segment shift q against a body of n bytes.
+//
+// The query path runs it before every fuse query, on trailer bytes a cold
+// query is still waiting for, so the parameters are checked with arithmetic
+// and one branch rather than a branch each: in a run of queries, every
+// branch still waiting on a cache miss holds back the queries behind it
+// (see fuseMayContain).
 func fuseCheck(n int, a uint32, p, q uint8) pointFault {
-	if p != fuseFingerprintBits || q > fuseMaxSegmentShift || a == 0 || a > math.MaxUint32>>fuseMaxSegmentShift-fuseArity {
+	// params is at most fuseMaxSegmentShift if and only if p is 8 and q is
+	// at most fuseMaxSegmentShift; the bit taken from each difference is
+	// its borrow, set when the value is out of range (a = 0 included, as
+	// a-1 then wraps around).
+	params := uint32(p^fuseFingerprintBits)<<8 | uint32(q)
+	if (fuseMaxSegmentShift-params)>>31|uint32((fuseMaxSegments-1-uint64(a-1))>>63) != 0 {
 		return pointFaultParams
 	}
 	if uint64(n) != fuseBodyBytes(a, q) {
@@ -122,6 +133,11 @@ func fuseCheck(n int, a uint32, p, q uint8) pointFault {
 	}
 	return pointOK
 }
+
+// fuseMaxSegments bounds a fuse trailer's segment count, so that the
+// segments with the two after them hold fewer than 2^32 bytes at the largest
+// segment length, as the library's uint32 positions require.
+const fuseMaxSegments = math.MaxUint32>>fuseMaxSegmentShift - fuseArity
 
 // fuseBodyBytes is the body length a fuse trailer implies.
 func fuseBodyBytes(a uint32, q uint8) uint64 {
@@ -135,18 +151,154 @@ func fuseSeed(body []byte, b uint32) (uint64, bool) {
 	return seed, fuseSeedFold(seed) == b
 }
 
-// fuseMayContain answers a query against a fuse body whose trailer and seed
-// have been checked. The filter value lives on the stack: Contains does not
-// keep it.
+// fuseMayContain answers for key hash h against a fuse body whose trailer
+// and seed have been checked: seed, segment count and segment shift q are
+// the filter's own.
+//
+// It computes what the library's Contains does (fuseProbe), but first
+// guesses the seed and q from what it knows before any of the filter's
+// bytes arrive: the library tries a fixed sequence of seeds and nearly
+// always keeps the first, and q follows from the body's length (see
+// fuseGuessShift). With the guess, the three fingerprint addresses depend
+// only on h and len(body), so a cold query fetches the body's lines while
+// the trailer's is still on its way, instead of after it; the guess is
+// confirmed against the trailer and the seed once they arrive, and a filter
+// that does not match it takes fuseMayContainExact.
 func fuseMayContain(body []byte, seed uint64, count uint32, q uint8, h uint64) bool {
-	seg := uint32(1) << q
-	f := xorfilter.BinaryFuse[uint8]{
-		Seed:               seed,
-		SegmentLength:      seg,
-		SegmentLengthMask:  seg - 1,
-		SegmentCount:       count,
-		SegmentCountLength: count * seg,
-		Fingerprints:       body[:len(body)-8],
+	n := uint64(len(body) - 8)
+	gq := fuseGuessShift(n)
+	s := uint64(fuseFirstSeed)
+	if seed^s|uint64(q^gq) != 0 {
+		// The filter's own parameters, which the addresses then wait for.
+		// Set here rather than passed to a second function, so that this
+		// one stays a leaf, without a stack frame to set up per query.
+		s, gq, n = seed, q, uint64(count+fuseArity-1)<<q
 	}
-	return f.Contains(h)
+	x := h + s
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	seg := uint64(1) << gq
+	h0, _ := bits.Mul64(x, n-2*seg)
+	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
+	h2 := (h0 + 2*seg) ^ x&(seg-1)
+	return uint8(x^x>>32)^body[h0]^body[h1]^body[h2] == 0
+}
+
+// fuseProbe is the library's BinaryFuse[uint8].Contains(h) (binaryfusefilter.go
+// in github.com/FastFilter/xorfilter v0.5.1) over the filter's bytes: the key
+// is mixed with the seed by murmur3's 64-bit finalizer; the high half of its
+// product with the length of all segments but the last two picks the first
+// slot; the second and third slots are the same offset one and two segments
+// on, with bits 18 up and 0 up of the mixed hash XORed into their offsets
+// within the segment; the fingerprint is the mixed hash XORed with its upper
+// half, truncated to 8 bits. TestFuseProbeMatchesLibrary holds it to the
+// library's answer.
+//
+// count segments of 2^q bytes, plus two, must fit in body, so that all three
+// slots are inside it.
+func fuseProbe(body []byte, seed, count uint64, q uint8, h uint64) bool {
+	x := h + seed
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	seg := uint64(1) << q
+	h0, _ := bits.Mul64(x, count<<q)
+	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
+	h2 := (h0 + 2*seg) ^ x&(seg-1)
+	return uint8(x^x>>32)^body[h0]^body[h1]^body[h2] == 0
+}
+
+// fuseFirstSeed is the first seed the library tries: splitmix64 of its
+// counter, which starts at 1 for every build. A build keeps it unless
+// peeling fails, which for tables of thousands of keys or more is rare
+// (TestFuseFirstSeedIsUsual).
+const fuseFirstSeed = 0x910a2dec89025cc1
+
+// fuseGuessShift returns the segment shift q the library picks for a filter
+// whose fingerprints take n bytes, when it keeps its first choice of segment
+// length. The library derives the segment length 2^q and the length n from
+// the key count, both growing with it, so n alone tells q except for a few
+// key counts at each step of q, whose n the previous q's largest key counts
+// also produce (the guess is the previous q; the others take
+// fuseMayContainExact).
+//
+// Each step of q multiplies the key count by 3.33, so every power of two
+// holds at most one step's smallest n: the table gives, for n's bit length,
+// that n (from the top 56 bits) and the q below it (the low 8 bits).
+func fuseGuessShift(n uint64) uint8 {
+	e := fuseShiftSteps[bits.Len64(n)&63]
+	q := uint8(e)
+	if n >= e>>8 {
+		q++
+	}
+	return q
+}
+
+// fuseShiftSteps is fuseGuessShift's table.
+var fuseShiftSteps = fuseMakeShiftSteps()
+
+// fuseMakeShiftSteps builds fuseShiftSteps from the library's sizing rule
+// (calculateSegmentLength and calculateSizeFactor in binaryfusefilter.go):
+// for s keys the segment length is 2^⌊log_3.33(s) + 2.25⌋, at most 2^18, and
+// the fingerprints fill ⌈c·s⌉ rounded up to whole segments, at least three,
+// with c as in fuseBitsPerKey. It finds each q's smallest key count by
+// bisection, since q grows with s.
+func fuseMakeShiftSteps() (t [64]uint64) {
+	shift := func(s uint64) uint8 {
+		if s == 0 {
+			return 2
+		}
+		return uint8(min(fuseMaxSegmentShift, math.Floor(math.Log(float64(s))/math.Log(3.33)+2.25)))
+	}
+	length := func(s uint64) uint64 {
+		seg := uint64(1) << shift(s)
+		var c uint64
+		if s > 1 {
+			c = uint64(math.Round(float64(s) * math.Max(1.125, 0.875+0.25*math.Log(1e6)/math.Log(float64(s)))))
+		}
+		return max((c+seg-1)/seg, fuseArity) * seg
+	}
+	// steps[q] is the smallest n of shift q; below q = 2, the least n that
+	// three segments need, so that every guess leaves three segments.
+	var steps [fuseMaxSegmentShift + 1]uint64
+	for q := range steps {
+		steps[q] = fuseArity << q
+		if q <= 2 {
+			continue
+		}
+		lo, hi := uint64(1), uint64(math.MaxUint32)
+		for lo < hi {
+			if mid := lo + (hi-lo)/2; shift(mid) >= uint8(q) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		steps[q] = max(length(lo), steps[q])
+		if length(lo-1) == steps[q] {
+			// A length both q-1 and q produce: the smaller guess, since
+			// key counts at a step's start are where the library's first
+			// segment length fails most and it falls back to half.
+			steps[q]++
+		}
+	}
+	for l := range t {
+		// The q of the largest step at or below 2^(l-1), the smallest n
+		// of bit length l, and the next step if it lies within length l.
+		q := 0
+		for q+1 < len(steps) && steps[q+1] < 1<<max(l-1, 0) {
+			q++
+		}
+		next := uint64(math.MaxUint64 >> 8)
+		if q+1 < len(steps) && steps[q+1]>>l == 0 {
+			next = steps[q+1]
+		}
+		t[l] = next<<8 | uint64(q)
+	}
+	return t
 }
