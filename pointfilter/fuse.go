@@ -32,13 +32,18 @@ import (
 // 8·c bits per key: 9.0 at a million keys, about 9.4 at 100,000 and 11 at a
 // thousand (plus rounding up to whole segments). That is 1.13 times the lower
 // bound log2(1/ε) = 8, against 1.44 for Bloom; a query reads three bytes
-// within three consecutive segments, that is at most three cache lines, where
-// the cache-local Bloom filter reads one. The build is a few linear passes
-// over the keys and needs about 20 bytes of scratch memory per key.
+// within three consecutive segments, that is three cache lines (and, once a
+// segment spans a 4 KiB page, three pages), where the cache-local Bloom
+// filter reads one. The build is a few linear passes over the keys and needs
+// about 20 bytes of scratch memory per key.
 //
 // Keys are this package's pointHash values; the library mixes them with the
 // filter's 64-bit seed before use, so its fingerprints and slots are as good
-// as pointHash is uniform.
+// as pointHash is uniform. The library builds the filter; queries compute
+// the same three slots and fingerprint over the stored bytes themselves
+// (fuseMayContain), which saves building the library's filter value and a
+// call per query, and lets a cold query fetch the fingerprints before the
+// seed and trailer have arrived.
 //
 // Layout: the m fingerprints, then the 64-bit seed (little-endian), then the
 // trailer (see trailer.go), format version 2, kind fuse:
@@ -49,9 +54,9 @@ import (
 //   - p: fingerprint bits (8);
 //   - q: log2 of the segment length s.
 //
-// The seed sits next to the trailer so that a cold query finds both in the
-// same or adjacent cache lines, and the trailer fixes the body's length:
-// (a+2)·s + 8 bytes.
+// The seed sits next to the trailer, so that checking both costs one cache
+// line (two when they straddle a line), and the trailer fixes the body's
+// length: (a+2)·s + 8 bytes.
 
 const (
 	// fuseFingerprintBits is the fingerprint width this package writes.
@@ -152,27 +157,37 @@ func fuseSeed(body []byte, b uint32) (uint64, bool) {
 }
 
 // fuseMayContain answers for key hash h against a fuse body whose trailer
-// and seed have been checked: seed, segment count and segment shift q are
-// the filter's own.
+// and seed have been checked (fuseCheck, fuseSeed): seed and segment shift q
+// are the filter's own; its segment count is implied by the body's length,
+// which fuseCheck compared with it.
 //
-// It computes what the library's Contains does (fuseProbe), but first
-// guesses the seed and q from what it knows before any of the filter's
-// bytes arrive: the library tries a fixed sequence of seeds and nearly
-// always keeps the first, and q follows from the body's length (see
-// fuseGuessShift). With the guess, the three fingerprint addresses depend
-// only on h and len(body), so a cold query fetches the body's lines while
-// the trailer's is still on its way, instead of after it; the guess is
-// confirmed against the trailer and the seed once they arrive, and a filter
-// that does not match it takes fuseMayContainExact.
-func fuseMayContain(body []byte, seed uint64, count uint32, q uint8, h uint64) bool {
+// It computes what the library's BinaryFuse[uint8].Contains(h) computes
+// (binaryfusefilter.go in github.com/FastFilter/xorfilter v0.5.1), over the
+// filter's bytes: h plus the seed goes through murmur3's 64-bit finalizer;
+// the high half of the product of that mix x with the length of all
+// segments but the last two is the first slot; the second and third are the
+// same offset one and two segments on, with bits 18 up and 0 up of x XORed
+// into their offsets within the segment; the fingerprint is x XORed with its
+// upper half, truncated to 8 bits. TestFuseProbeMatchesLibrary holds it to
+// the library's answers.
+//
+// The seed and q come from the filter's last bytes, which a cold query waits
+// for. So the query first guesses both from what it has before any of the
+// filter's bytes arrive: the library tries a fixed sequence of seeds and
+// nearly always keeps the first (fuseFirstSeed), and q follows from the
+// body's length (fuseGuessShift). With the guess, the three fingerprint
+// addresses depend only on h and len(body), so the body's lines are fetched
+// while the trailer's is still on its way instead of after it; the guess is
+// confirmed once the seed and trailer arrive. A filter built otherwise takes
+// its own seed and q, and its query waits for them.
+func fuseMayContain(body []byte, seed uint64, _ uint32, q uint8, h uint64) bool {
 	n := uint64(len(body) - 8)
 	gq := fuseGuessShift(n)
 	s := uint64(fuseFirstSeed)
 	if seed^s|uint64(q^gq) != 0 {
-		// The filter's own parameters, which the addresses then wait for.
 		// Set here rather than passed to a second function, so that this
 		// one stays a leaf, without a stack frame to set up per query.
-		s, gq, n = seed, q, uint64(count+fuseArity-1)<<q
+		s, gq = seed, q
 	}
 	x := h + s
 	x ^= x >> 33
@@ -182,32 +197,6 @@ func fuseMayContain(body []byte, seed uint64, count uint32, q uint8, h uint64) b
 	x ^= x >> 33
 	seg := uint64(1) << gq
 	h0, _ := bits.Mul64(x, n-2*seg)
-	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
-	h2 := (h0 + 2*seg) ^ x&(seg-1)
-	return uint8(x^x>>32)^body[h0]^body[h1]^body[h2] == 0
-}
-
-// fuseProbe is the library's BinaryFuse[uint8].Contains(h) (binaryfusefilter.go
-// in github.com/FastFilter/xorfilter v0.5.1) over the filter's bytes: the key
-// is mixed with the seed by murmur3's 64-bit finalizer; the high half of its
-// product with the length of all segments but the last two picks the first
-// slot; the second and third slots are the same offset one and two segments
-// on, with bits 18 up and 0 up of the mixed hash XORed into their offsets
-// within the segment; the fingerprint is the mixed hash XORed with its upper
-// half, truncated to 8 bits. TestFuseProbeMatchesLibrary holds it to the
-// library's answer.
-//
-// count segments of 2^q bytes, plus two, must fit in body, so that all three
-// slots are inside it.
-func fuseProbe(body []byte, seed, count uint64, q uint8, h uint64) bool {
-	x := h + seed
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	seg := uint64(1) << q
-	h0, _ := bits.Mul64(x, count<<q)
 	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
 	h2 := (h0 + 2*seg) ^ x&(seg-1)
 	return uint8(x^x>>32)^body[h0]^body[h1]^body[h2] == 0
@@ -224,8 +213,8 @@ const fuseFirstSeed = 0x910a2dec89025cc1
 // length. The library derives the segment length 2^q and the length n from
 // the key count, both growing with it, so n alone tells q except for a few
 // key counts at each step of q, whose n the previous q's largest key counts
-// also produce (the guess is the previous q; the others take
-// fuseMayContainExact).
+// also produce (the guess is the previous q; the others are queried with
+// their own).
 //
 // Each step of q multiplies the key count by 3.33, so every power of two
 // holds at most one step's smallest n: the table gives, for n's bit length,

@@ -86,7 +86,7 @@ func pointFuseBody(f xorfilter.BinaryFuse[uint8]) []byte {
 // smallest filters), for the keys they hold (no false negatives) and for
 // random others; and with the seed replaced by other seeds, where the
 // bytes no longer hold the keys but both sides must still agree on every
-// answer (fuseMayContain then takes fuseMayContainExact).
+// answer (fuseMayContain then queries with the filter's own seed).
 func TestFuseProbeMatchesLibrary(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 1))
 	sizes := []int{1, 2, 3, 5, 9, 27, 28, 91, 92, 100, 303, 304, 1000, 1009, 1010, 3361, 3362, 11192, 11193, 37272, 37273, 124117, 124118}
