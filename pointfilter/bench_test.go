@@ -72,6 +72,7 @@ func BenchmarkPointQuery(b *testing.B) {
 			}
 			for _, mode := range []string{"hot", "cold"} {
 				b.Run(fmt.Sprintf("keys=%s/filter=%s/%s", set.Name, c.Name, mode), func(b *testing.B) {
+					b.ReportAllocs()
 					copies := []filterbench.Filter{f}
 					keys := 1024
 					if mode == "cold" {

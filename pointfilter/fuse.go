@@ -32,13 +32,18 @@ import (
 // 8·c bits per key: 9.0 at a million keys, about 9.4 at 100,000 and 11 at a
 // thousand (plus rounding up to whole segments). That is 1.13 times the lower
 // bound log2(1/ε) = 8, against 1.44 for Bloom; a query reads three bytes
-// within three consecutive segments, that is at most three cache lines, where
-// the cache-local Bloom filter reads one. The build is a few linear passes
-// over the keys and needs about 20 bytes of scratch memory per key.
+// within three consecutive segments, that is three cache lines (and, once a
+// segment spans a 4 KiB page, three pages), where the cache-local Bloom
+// filter reads one. The build is a few linear passes over the keys and needs
+// about 20 bytes of scratch memory per key.
 //
 // Keys are this package's pointHash values; the library mixes them with the
 // filter's 64-bit seed before use, so its fingerprints and slots are as good
-// as pointHash is uniform.
+// as pointHash is uniform. The library builds the filter; queries compute
+// the same three slots and fingerprint over the stored bytes themselves
+// (fuseMayContain), which saves building the library's filter value and a
+// call per query, and lets a cold query fetch the fingerprints before the
+// seed and trailer have arrived.
 //
 // Layout: the m fingerprints, then the 64-bit seed (little-endian), then the
 // trailer (see trailer.go), format version 2, kind fuse:
@@ -49,9 +54,9 @@ import (
 //   - p: fingerprint bits (8);
 //   - q: log2 of the segment length s.
 //
-// The seed sits next to the trailer so that a cold query finds both in the
-// same or adjacent cache lines, and the trailer fixes the body's length:
-// (a+2)·s + 8 bytes.
+// The seed sits next to the trailer, so that checking both costs one cache
+// line (two when they straddle a line), and the trailer fixes the body's
+// length: (a+2)·s + 8 bytes.
 
 const (
 	// fuseFingerprintBits is the fingerprint width this package writes.
@@ -113,8 +118,19 @@ const fuseBloomFallbackBits = 12.5
 
 // fuseCheck checks a fuse trailer's segment count a, fingerprint bits p and
 // segment shift q against a body of n bytes.
+//
+// The query path runs it before every fuse query, on trailer bytes a cold
+// query is still waiting for, so the parameters are checked with arithmetic
+// and one branch rather than a branch each: in a run of queries, every
+// branch still waiting on a cache miss holds back the queries behind it
+// (see fuseMayContain).
 func fuseCheck(n int, a uint32, p, q uint8) pointFault {
-	if p != fuseFingerprintBits || q > fuseMaxSegmentShift || a == 0 || a > math.MaxUint32>>fuseMaxSegmentShift-fuseArity {
+	// params is at most fuseMaxSegmentShift if and only if p is 8 and q is
+	// at most fuseMaxSegmentShift; the bit taken from each difference is
+	// its borrow, set when the value is out of range (a = 0 included, as
+	// a-1 then wraps around).
+	params := uint32(p^fuseFingerprintBits)<<8 | uint32(q)
+	if (fuseMaxSegmentShift-params)>>31|uint32((fuseMaxSegments-1-uint64(a-1))>>63) != 0 {
 		return pointFaultParams
 	}
 	if uint64(n) != fuseBodyBytes(a, q) {
@@ -122,6 +138,11 @@ func fuseCheck(n int, a uint32, p, q uint8) pointFault {
 	}
 	return pointOK
 }
+
+// fuseMaxSegments bounds a fuse trailer's segment count, so that the
+// segments with the two after them hold fewer than 2^32 bytes at the largest
+// segment length, as the library's uint32 positions require.
+const fuseMaxSegments = math.MaxUint32>>fuseMaxSegmentShift - fuseArity
 
 // fuseBodyBytes is the body length a fuse trailer implies.
 func fuseBodyBytes(a uint32, q uint8) uint64 {
@@ -135,18 +156,138 @@ func fuseSeed(body []byte, b uint32) (uint64, bool) {
 	return seed, fuseSeedFold(seed) == b
 }
 
-// fuseMayContain answers a query against a fuse body whose trailer and seed
-// have been checked. The filter value lives on the stack: Contains does not
-// keep it.
-func fuseMayContain(body []byte, seed uint64, count uint32, q uint8, h uint64) bool {
-	seg := uint32(1) << q
-	f := xorfilter.BinaryFuse[uint8]{
-		Seed:               seed,
-		SegmentLength:      seg,
-		SegmentLengthMask:  seg - 1,
-		SegmentCount:       count,
-		SegmentCountLength: count * seg,
-		Fingerprints:       body[:len(body)-8],
+// fuseMayContain answers for key hash h against a fuse body whose trailer
+// and seed have been checked (fuseCheck, fuseSeed): seed and segment shift q
+// are the filter's own; its segment count is implied by the body's length,
+// which fuseCheck compared with it.
+//
+// It computes what the library's BinaryFuse[uint8].Contains(h) computes
+// (binaryfusefilter.go in github.com/FastFilter/xorfilter v0.5.1), over the
+// filter's bytes: h plus the seed goes through murmur3's 64-bit finalizer;
+// the high half of the product of that mix x with the length of all
+// segments but the last two is the first slot; the second and third are the
+// same offset one and two segments on, with bits 18 up and 0 up of x XORed
+// into their offsets within the segment; the fingerprint is x XORed with its
+// upper half, truncated to 8 bits. TestFuseProbeMatchesLibrary holds it to
+// the library's answers.
+//
+// The seed and q come from the filter's last bytes, which a cold query waits
+// for. So the query first guesses both from what it has before any of the
+// filter's bytes arrive: the library tries a fixed sequence of seeds and
+// nearly always keeps the first (fuseFirstSeed), and q follows from the
+// body's length (fuseGuessShift). With the guess, the three fingerprint
+// addresses depend only on h and len(body), so the body's lines are fetched
+// while the trailer's is still on its way instead of after it; the guess is
+// confirmed once the seed and trailer arrive. A filter built otherwise takes
+// its own seed and q, and its query waits for them.
+func fuseMayContain(body []byte, seed uint64, _ uint32, q uint8, h uint64) bool {
+	n := uint64(len(body) - 8)
+	gq := fuseGuessShift(n)
+	s := uint64(fuseFirstSeed)
+	if seed^s|uint64(q^gq) != 0 {
+		// Set here rather than passed to a second function, so that this
+		// one stays a leaf, without a stack frame to set up per query.
+		s, gq = seed, q
 	}
-	return f.Contains(h)
+	x := h + s
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	seg := uint64(1) << gq
+	h0, _ := bits.Mul64(x, n-2*seg)
+	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
+	h2 := (h0 + 2*seg) ^ x&(seg-1)
+	return uint8(x^x>>32)^body[h0]^body[h1]^body[h2] == 0
+}
+
+// fuseFirstSeed is the first seed the library tries: splitmix64 of its
+// counter, which starts at 1 for every build. A build keeps it unless
+// peeling fails, which for tables of thousands of keys or more is rare
+// (TestFuseFirstSeedIsUsual).
+const fuseFirstSeed = 0x910a2dec89025cc1
+
+// fuseGuessShift returns the segment shift q the library picks for a filter
+// whose fingerprints take n bytes, when it keeps its first choice of segment
+// length. The library derives the segment length 2^q and the length n from
+// the key count, both growing with it, so n alone tells q except for a few
+// key counts at each step of q, whose n the previous q's largest key counts
+// also produce (the guess is the previous q; the others are queried with
+// their own).
+//
+// Each step of q multiplies the key count by 3.33, so every power of two
+// holds at most one step's smallest n: the table gives, for n's bit length,
+// that n (from the top 56 bits) and the q below it (the low 8 bits).
+func fuseGuessShift(n uint64) uint8 {
+	e := fuseShiftSteps[bits.Len64(n)&63]
+	q := uint8(e)
+	if n >= e>>8 {
+		q++
+	}
+	return q
+}
+
+// fuseShiftSteps is fuseGuessShift's table.
+var fuseShiftSteps = fuseMakeShiftSteps()
+
+// fuseMakeShiftSteps builds fuseShiftSteps from the library's sizing rule
+// (calculateSegmentLength and calculateSizeFactor in binaryfusefilter.go):
+// for s keys the segment length is 2^⌊log_3.33(s) + 2.25⌋, at most 2^18, and
+// the fingerprints fill ⌈c·s⌉ rounded up to whole segments, at least three,
+// with c as in fuseBitsPerKey. It finds each q's smallest key count by
+// bisection, since q grows with s.
+func fuseMakeShiftSteps() (t [64]uint64) {
+	shift := func(s uint64) uint8 {
+		if s == 0 {
+			return 2
+		}
+		return uint8(min(fuseMaxSegmentShift, math.Floor(math.Log(float64(s))/math.Log(3.33)+2.25)))
+	}
+	length := func(s uint64) uint64 {
+		seg := uint64(1) << shift(s)
+		var c uint64
+		if s > 1 {
+			c = uint64(math.Round(float64(s) * math.Max(1.125, 0.875+0.25*math.Log(1e6)/math.Log(float64(s)))))
+		}
+		return max((c+seg-1)/seg, fuseArity) * seg
+	}
+	// steps[q] is the smallest n of shift q; below q = 2, the least n that
+	// three segments need, so that every guess leaves three segments.
+	var steps [fuseMaxSegmentShift + 1]uint64
+	for q := range steps {
+		steps[q] = fuseArity << q
+		if q <= 2 {
+			continue
+		}
+		lo, hi := uint64(1), uint64(math.MaxUint32)
+		for lo < hi {
+			if mid := lo + (hi-lo)/2; shift(mid) >= uint8(q) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		steps[q] = max(length(lo), steps[q])
+		if length(lo-1) == steps[q] {
+			// A length both q-1 and q produce: the smaller guess, since
+			// key counts at a step's start are where the library's first
+			// segment length fails most and it falls back to half.
+			steps[q]++
+		}
+	}
+	for l := range t {
+		// The q of the largest step at or below 2^(l-1), the smallest n
+		// of bit length l, and the next step if it lies within length l.
+		q := 0
+		for q+1 < len(steps) && steps[q+1] < 1<<max(l-1, 0) {
+			q++
+		}
+		next := uint64(math.MaxUint64 >> 8)
+		if q+1 < len(steps) && steps[q+1]>>l == 0 {
+			next = steps[q+1]
+		}
+		t[l] = next<<8 | uint64(q)
+	}
+	return t
 }
