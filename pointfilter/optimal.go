@@ -210,7 +210,53 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 	for i := range plan.Levels {
 		plan.Levels[i] = options[i][choice[i]].filter
 	}
+	fillEmptyLevels(&plan, loads)
 	return plan, nil
+}
+
+// fillEmptyLevels gives each level that holds no keys the filter of the
+// nearest level that holds keys and is consulted, looking first at the
+// levels above (whose tables compactions move down into it), then below.
+// An empty level costs nothing today, so the optimisation leaves it without
+// a filter; but the plan stays in force until the next re-plan, and an
+// empty L0 is the common case between flushes: the tables written there in
+// the meantime would have no filter at all.
+func fillEmptyLevels(p *Plan, loads []LevelLoad) {
+	donor := func(i int) (LevelFilter, bool) {
+		for _, j := range nearestFirst(i) {
+			if loads[j].Keys > 0 && loads[j].Checks > 0 && p.Levels[j].Kind != KindNone {
+				return p.Levels[j], true
+			}
+		}
+		return LevelFilter{}, false
+	}
+	var filled [planLevels]LevelFilter
+	for i := range p.Levels {
+		if loads[i].Keys > 0 {
+			continue
+		}
+		if f, ok := donor(i); ok {
+			filled[i] = f
+		}
+	}
+	for i, f := range filled {
+		if loads[i].Keys == 0 {
+			p.Levels[i] = f
+		}
+	}
+}
+
+// nearestFirst lists the levels other than i, those above it nearest
+// first, then those below it nearest first.
+func nearestFirst(i int) []int {
+	out := make([]int, 0, planLevels-1)
+	for j := i - 1; j >= 0; j-- {
+		out = append(out, j)
+	}
+	for j := i + 1; j < planLevels; j++ {
+		out = append(out, j)
+	}
+	return out
 }
 
 // planMinSaving is the least saving Optimal buys with a bit per key over

@@ -84,3 +84,38 @@ func TestPresets(t *testing.T) {
 	_, err = Plan{Levels: []LevelFilter{{Kind: KindBloom, Bits: 0.5}, {}, {}, {}, {}, {}, {}}}.Policies()
 	require.ErrorContains(t, err, "Levels[0]")
 }
+
+// TestOptimalFillsEmptyLevels checks that a level holding no keys when the
+// plan is made (an empty L0 between flushes, a level not yet reached) gets
+// the filter of its nearest consulted neighbour, looking up first, so the
+// tables written there before the next re-plan are filtered; and that it
+// gets none when no consulted level has one.
+func TestOptimalFillsEmptyLevels(t *testing.T) {
+	keys := [planLevels]float64{0, 0, 0, 1e5, 1e6, 1e7, 1e8}
+	tables := [planLevels]float64{0, 0, 0, 2, 16, 150, 1500}
+	loads := UniformLoads(keys, tables, 0, false)
+	p, err := Optimal(10, loads)
+	require.NoError(t, err)
+	for i := 0; i < 3; i++ {
+		require.Equal(t, p.Levels[3], p.Levels[i], "L%d in %s", i, p)
+	}
+	require.NotEqual(t, KindNone, p.Levels[0].Kind, "%s", p)
+	// The empty levels cost nothing: the plan's expected cost is the same
+	// as without them filled.
+	_, spent, err := ExpectedCost(p, loads)
+	require.NoError(t, err)
+	require.LessOrEqual(t, spent, 10*(1+1e-9))
+
+	// An empty level between two consulted ones takes the one above.
+	keys = [planLevels]float64{3e5, 0, 0, 1e5, 1e6, 1e7, 1e8}
+	p, err = Optimal(10, UniformLoads(keys, tables, 3, false))
+	require.NoError(t, err)
+	require.Equal(t, p.Levels[0], p.Levels[1], "%s", p)
+
+	// No budget: no level has a filter to lend.
+	p, err = Optimal(0, loads)
+	require.NoError(t, err)
+	for i, f := range p.Levels {
+		require.Equal(t, KindNone, f.Kind, "L%d in %s", i, p)
+	}
+}
