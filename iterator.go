@@ -27,7 +27,11 @@ import (
 //     filter's go to SetBounds (a filter for wider bounds only prunes less)
 //     and any others to SetOptions with a new filter, which rebuilds Pebble's
 //     iterator stack: widening the bounds costs a rebuild, never a wrong
-//     answer.
+//     answer. An iterator reused across many spans would pay that rebuild
+//     per span and lose what reuse keeps (open tables, loaded blocks), so
+//     the third time its bounds move outside its filter's it drops its
+//     range filters and reads on as upstream's
+//     (querybuilder.IterHooks.LimitRebuilds); range queries keep theirs.
 //
 // Without plug-ins a method costs one nil check, and a seek one more
 // increment: whether it found a key, for the DB-wide tickers, which Close
@@ -246,10 +250,10 @@ func (i *Iterator) SetBounds(lower, upper []byte) {
 	i.Iterator.SetBounds(lower, upper)
 }
 
-// SetOptions is upstream's Iterator.SetOptions. Range filters are rebuilt
-// for the new bounds; with statistics on, the options also carry the
-// tracker's block-property filter. Either way Pebble rebuilds the iterator
-// stack.
+// SetOptions is upstream's Iterator.SetOptions. Range filters, unless the
+// iterator has dropped them (see the type's comment), are rebuilt for the
+// new bounds; with statistics on, the options also carry the tracker's
+// block-property filter. Either way Pebble rebuilds the iterator stack.
 func (i *Iterator) SetOptions(o *IterOptions) {
 	if i.h != nil {
 		o = i.h.SetOptions(o)

@@ -60,3 +60,92 @@ func TestCloseTwice(t *testing.T) {
 	require.NoError(t, it.Close())
 	require.NoError(t, plain.Close())
 }
+
+// TestReusedIteratorDropsRangeFilters checks the rule for an iterator
+// reused across spans (querybuilder.IterHooks.LimitRebuilds): a plain
+// iterator whose bounds move outside its range filter's gets new filters
+// twice, and the third time gives its range filters up, reading blocks as
+// upstream does and the same keys; a range query keeps its filters; a new
+// iterator has them again. Both ways of re-bounding are checked.
+func TestReusedIteratorDropsRangeFilters(t *testing.T) {
+	db := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
+	ref := gappyDB(t, Plugins{})
+	// Empty spans (the tables hold keys ending in 0, 1 and 2), each outside
+	// the one before.
+	spans := [][2]string{{"key105", "key109"}, {"key205", "key209"}, {"key305", "key309"}, {"key405", "key409"}, {"key505", "key509"}}
+	type iter interface {
+		First() bool
+		Next() bool
+		Key() []byte
+		Error() error
+		SetBounds(lower, upper []byte)
+		SetOptions(o *IterOptions)
+		Stats() IteratorStats
+		ResetStats()
+		Close() error
+	}
+	scan := func(it iter) ([]string, uint64) {
+		it.ResetStats()
+		var keys []string
+		for valid := it.First(); valid; valid = it.Next() {
+			keys = append(keys, string(it.Key()))
+		}
+		require.NoError(t, it.Error())
+		return keys, it.Stats().InternalStats.BlockBytes
+	}
+	for _, viaOptions := range []bool{false, true} {
+		rebound := func(it iter, lower, upper string) {
+			if viaOptions {
+				it.SetOptions(&IterOptions{LowerBound: []byte(lower), UpperBound: []byte(upper)})
+			} else {
+				it.SetBounds([]byte(lower), []byte(upper))
+			}
+		}
+		first := &IterOptions{LowerBound: []byte(spans[0][0]), UpperBound: []byte(spans[0][1])}
+		it, err := db.NewIter(first)
+		require.NoError(t, err)
+		q, err := db.NewRangeQuery(first, nil)
+		require.NoError(t, err)
+		for n, span := range spans {
+			if n > 0 {
+				rebound(it, span[0], span[1])
+				rebound(q, span[0], span[1])
+			}
+			keys, bytes := scan(it)
+			require.Empty(t, keys, "span %q", span)
+			switch n {
+			case 0, 1, 2:
+				require.Zero(t, bytes, "setOptions=%t span %d: the filter still skips every table", viaOptions, n)
+			case 3:
+				require.Positive(t, bytes, "setOptions=%t span %d: the filters were dropped, blocks are read", viaOptions, n)
+			default:
+				// Pebble kept the stack: the blocks the last span loaded
+				// serve this one, as on a reused upstream iterator.
+				require.Zero(t, bytes, "setOptions=%t span %d: the iterator stack was rebuilt again", viaOptions, n)
+			}
+			keys, bytes = scan(q)
+			require.Empty(t, keys)
+			require.Zero(t, bytes, "setOptions=%t span %d: a range query keeps its filters", viaOptions, n)
+		}
+		// After the drop the iterator reads what upstream reads.
+		want, err := ref.NewIter(nil)
+		require.NoError(t, err)
+		want.SetBounds([]byte("key100"), []byte("key150"))
+		wantKeys, _ := scanBytes(t, want)
+		require.NoError(t, want.Close())
+		rebound(it, "key100", "key150")
+		gotKeys, _ := scan(it)
+		require.NotEmpty(t, gotKeys)
+		require.Equal(t, wantKeys, gotKeys)
+		require.NoError(t, it.Close())
+		require.NoError(t, q.Close())
+
+		// A new iterator (from the pool that took the old one's state) has
+		// its filters again.
+		it, err = db.NewIter(&IterOptions{LowerBound: []byte(spans[4][0]), UpperBound: []byte(spans[4][1])})
+		require.NoError(t, err)
+		_, bytes := scan(it)
+		require.Zero(t, bytes)
+		require.NoError(t, it.Close())
+	}
+}

@@ -117,7 +117,9 @@ func (r *readerHooks) newIter(ctx context.Context, src reader, o *IterOptions) (
 		it, err = wrapIter(src.NewIterWithContext(ctx, o))
 	} else {
 		h := iterHooksPool.Get().(*querybuilder.IterHooks)
-		up, upErr := src.NewIterWithContext(ctx, h.Init(&r.hooks, o, true /* observe */))
+		o := h.Init(&r.hooks, o, true /* observe */)
+		h.LimitRebuilds()
+		up, upErr := src.NewIterWithContext(ctx, o)
 		it, err = wrapHooked(up, upErr, h)
 	}
 	if it != nil {

@@ -81,7 +81,8 @@ type Observer interface {
 // bounds of an iterator that had none, need filters built for them, which
 // Pebble takes only through SetOptions (it rebuilds the iterator stack):
 // Pebble's SetBounds would keep a filter that skips tables holding keys in
-// the wider range.
+// the wider range. An iterator under LimitRebuilds stops paying for that
+// once it is plainly being reused across spans.
 type IterHooks struct {
 	hooks *Hooks
 	// opts are the caller's options as last set, bounds included; the
@@ -104,7 +105,35 @@ type IterHooks struct {
 	// while it takes the new ones.
 	firstFilters [4]pebble.BlockPropertyFilter
 	obs          Observer
+	// limitRebuilds is set by LimitRebuilds; rebuilds counts the caller's
+	// bounds changes that needed new range filters, and dropped is set once
+	// the iterator has given its range filters up.
+	limitRebuilds bool
+	rebuilds      int
+	dropped       bool
 }
+
+// rebuildsBeforeDrop is how many moves of its bounds outside its range
+// filters' an iterator under LimitRebuilds pays for with a rebuild before
+// it drops them. Giving bounds to an iterator that had none (NewIter(nil),
+// then SetBounds) is its opening, not a move, and is not counted. Two lets
+// an iterator used for a span or two keep its filters; past that it is
+// being reused across spans.
+const rebuildsBeforeDrop = 2
+
+// LimitRebuilds makes s give up its range filters, rather than rebuild
+// Pebble's iterator stack once more, when the caller keeps moving the
+// bounds outside the filters' (more than rebuildsBeforeDrop times). It is for iterators reused across many
+// spans, the way CockroachDB reuses one per request through SetOptions:
+// Pebble keeps such an iterator's stack, its open tables and their loaded
+// blocks across bounds changes, but only while its block-property filters
+// stay the same, and a range filter is built for one span. Rebuilding per
+// span costs what a new iterator costs, and when the spans' blocks stay
+// cached that is more than the filters save (docs/benchmarks.md,
+// "CockroachDB-style reads"). After the drop the iterator reads as
+// upstream's does; a new iterator gets its filters again. The planner's
+// iterators do not call it: their stepped bounds need the filters.
+func (s *IterHooks) LimitRebuilds() { s.limitRebuilds = true }
 
 // Init readies s for a new iterator of a reader with hooks h and the
 // caller's options o (nil: defaults), and returns the options to create the
@@ -131,7 +160,9 @@ func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) *pebble.
 	if o == nil {
 		o = &parent.opts
 	}
-	return s.Init(parent.hooks, o, parent.obs != nil)
+	up := s.Init(parent.hooks, o, parent.obs != nil)
+	s.limitRebuilds = parent.limitRebuilds
+	return up
 }
 
 // Options returns the caller's options as last set (by Init, SetOptions or
@@ -143,8 +174,31 @@ func (s *IterHooks) Options() *pebble.IterOptions { return &s.opts }
 // hand Pebble's SetOptions: o with range filters for its bounds and the
 // observer's filters.
 func (s *IterHooks) SetOptions(o *pebble.IterOptions) *pebble.IterOptions {
+	covered := s.covers(boundsOf(o))
 	s.setOptions(o)
+	if !covered {
+		s.countRebuild()
+	}
 	return s.rebuild()
+}
+
+func boundsOf(o *pebble.IterOptions) (lower, upper []byte) {
+	if o == nil {
+		return nil, nil
+	}
+	return o.LowerBound, o.UpperBound
+}
+
+// countRebuild counts a bounds change the range filters do not cover, and
+// under LimitRebuilds drops them once the limit is passed.
+func (s *IterHooks) countRebuild() {
+	if !s.limitRebuilds || s.hooks.RangeFilters == nil || !s.filtered {
+		return
+	}
+	s.rebuilds++
+	if s.rebuilds > rebuildsBeforeDrop {
+		s.dropped = true
+	}
 }
 
 // SetBounds records new bounds. It returns nil when the attached range
@@ -156,6 +210,7 @@ func (s *IterHooks) SetBounds(lower, upper []byte) *pebble.IterOptions {
 	if s.hooks.RangeFilters == nil || s.covers(lower, upper) {
 		return nil
 	}
+	s.countRebuild()
 	return s.rebuild()
 }
 
@@ -267,7 +322,8 @@ func (s *IterHooks) rebuild() *pebble.IterOptions {
 func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 	s.up = s.opts
 	rf := s.hooks.RangeFilters
-	if rf == nil {
+	if rf == nil || s.dropped {
+		s.filtered = false
 		return &s.up
 	}
 	lower, upper := s.opts.LowerBound, s.opts.UpperBound
@@ -302,6 +358,9 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 // for. An iterator without filters is covered only while it has no bounds:
 // new bounds deserve a filter.
 func (s *IterHooks) covers(lower, upper []byte) bool {
+	if s.dropped {
+		return true
+	}
 	if !s.filtered {
 		return lower == nil && upper == nil
 	}
