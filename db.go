@@ -38,6 +38,9 @@ type DB struct {
 	// queryClosed adds a closed range query to the DB-wide iterator totals;
 	// made once, so that a planner made per query allocates no closure.
 	queryClosed func(st *IteratorStats, seeks, found int)
+	// levelFiltersFn is d.levelFilters, made once: a method value is a new
+	// closure each time it is taken, and RangeQueries is called per query.
+	levelFiltersFn func() []querybuilder.LevelFilters
 }
 
 // newDB wraps db, opened with the plug-ins in; stop stops their background
@@ -56,6 +59,7 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 	}
 	d.readerHooks.iterTotals = dbWide.Iterators()
 	d.queryClosed = dbWide.Iterators().AddQuery
+	d.levelFiltersFn = d.levelFilters
 	return d
 }
 
@@ -189,7 +193,7 @@ func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 		o.RangeFilters = d.hooks.RangeFilters
 	}
 	if o.LevelFilters == nil && (d.planner != nil || d.rangeFilter != nil) {
-		o.LevelFilters = d.levelFilters
+		o.LevelFilters = d.levelFiltersFn
 	}
 	return querybuilder.NewWithCache(d.DB, o, &d.layouts)
 }

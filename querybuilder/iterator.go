@@ -41,6 +41,9 @@ type Iterator struct {
 	// positionings and those that left the query valid, for it.
 	closed       func(st *pebble.IteratorStats, seeks, found int)
 	seeks, found int
+	// closeStats holds the stats closed is given, so that passing their
+	// address does not move them to the heap.
+	closeStats pebble.IteratorStats
 }
 
 // QueryStats counts what the planner did for one iterator.

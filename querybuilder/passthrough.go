@@ -62,8 +62,8 @@ func (i *Iterator) Close() error {
 		return nil
 	}
 	if i.closed != nil {
-		st := i.it.Stats()
-		i.closed(&st, i.seeks, i.found)
+		i.closeStats = i.it.Stats()
+		i.closed(&i.closeStats, i.seeks, i.found)
 	}
 	err := i.it.Close()
 	i.recycle()

@@ -46,6 +46,15 @@ type Coverage struct {
 	BitsPerKey float64
 }
 
+// HasFilter reports whether a table's range-filter block property, as
+// CoverageOfProperty takes it, holds a filter or fails to decode; it is
+// false for the empty property of a table its level's plan left without a
+// filter, which there is nothing to observe in.
+func HasFilter(prop []byte) bool {
+	_, ok, err := tableprops.Lookup(prop, rangeFilterProp)
+	return ok || err != nil
+}
+
 // CoverageOfProperty is Coverage for a table's range-filter block property as
 // Pebble passes it to a BlockPropertyFilter's Intersects at the table level
 // (the property named Name). lower and upper are bounds prepared by

@@ -141,7 +141,11 @@ func (p *Policy) SetPlan(plan Plan) error {
 func (p *Policy) Plan() Plan { return *p.plan.Load() }
 
 // EventListener returns the events through which the collector learns each
-// table's output level; add it to the options the collector is in.
+// table's output level; add it to the options the collector is in. Those
+// events name flushes and compactions by job number, which each DB counts
+// from 1, so a policy whose plan is not the same on every level must serve
+// one DB only (OpenWithPlugins makes one per DB): in two DBs, one's job
+// could place the other's tables on the wrong level.
 func (p *Policy) EventListener() pebble.EventListener { return p.handoff.Listener() }
 
 // builder returns a pooled builder of bits bits per key.

@@ -34,9 +34,10 @@ import (
 // the checks, maps two keys through the table's key map, as a range filter's
 // check does (which makes a mapped check cost about a filter query), adding
 // to counters of a shard of its own; it allocates nothing. Data blocks carry no range-filter property,
-// so block loads cost it nothing. Tables written without range filters carry
-// no property and are not observed: the what-if then falls back to an
-// assumed ℓ (WhatIf.RangeLen) and says so.
+// so block loads cost it nothing. Tables written without range filters
+// (before the plug-in was on, or on a level a per-level plan leaves out,
+// whose tables carry an empty property) are not observed: the what-if then
+// falls back to an assumed ℓ (WhatIf.RangeLen) and says so.
 //
 // Pebble calls an iterator's filters at a table in the order of
 // PointKeyFilters, and the observer comes right after the tracker's own
@@ -311,6 +312,9 @@ func (o *rangeLenObserver) SyntheticSuffixIntersects(prop []byte, _ []byte) (boo
 }
 
 func (o *rangeLenObserver) observe(prop []byte) {
+	if !rangefilter.HasFilter(prop) {
+		return
+	}
 	t := o.t
 	row := RowUnattributed
 	if t.tableArmed && t.tableNum != 0 {

@@ -276,10 +276,17 @@ func (c *config) startReplanning(e engine) (stop func()) {
 }
 
 // levelFilterOf returns the filter pebblerf's plan gives level i now, for
-// levelstats: the planner's under -filter_plan, else the fixed plan's.
+// levelstats: the planner's under -filter_plan, else the fixed plan's; on
+// the default path, upstream's Bloom, which pebblerf is then given.
 func (c *config) levelFilterOf(e engine, i int) string {
 	if e.Name() != enginePebbleRF || !c.filtersEnabled() {
 		return "-"
+	}
+	if c.defaultPath() {
+		if i == 6 && !c.useL6Filters {
+			return "-"
+		}
+		return fmt.Sprintf("pebble-bloom(%d)", c.upstreamBloomBits())
 	}
 	if pl := c.planner; pl != nil && c.filterPlanName != "" {
 		return pl.Level(i).String()
