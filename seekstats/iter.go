@@ -27,6 +27,9 @@ type IterTracker struct {
 	s      *Statistics
 	sh     *shard
 	filter iterFilter
+	// held is set for a tracker kept in its iterator's memory (InitIter),
+	// which Release leaves there.
+	held bool
 	// withFilter are the options Pebble is given, and filters their
 	// PointKeyFilters; useL6Filters is the caller's UseL6Filters. The
 	// caller's options themselves are not kept: an iterator per seek would
@@ -95,6 +98,20 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 	return t, t.setOptions(o, true /* reuse */)
 }
 
+// InitIter is NewIter for a tracker t that the caller keeps in memory of
+// its own, such as a pooled iterator wrapper that holds its plug-ins' state
+// in one object, so that an iterator per seek takes one object from a pool
+// rather than one per plug-in. t must be unused (zero, or released); its
+// Release then leaves it to its holder rather than pooling it.
+func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
+	if t.s != s {
+		t.s, t.sh = s, s.c.pickShard()
+	}
+	t.filter.t = t
+	t.held = true
+	return t.setOptions(o, true /* reuse */)
+}
+
 // Trackers are pooled: programs that open an iterator per seek (db_bench's
 // seekrandom does) would otherwise allocate one, with two copies of the
 // options, per seek.
@@ -108,7 +125,9 @@ func (t *IterTracker) Release() {
 	t.lower, t.upper = nil, nil
 	t.BeginSeek(false)
 	clear(t.buf[:])
-	trackerPool.Put(t)
+	if !t.held {
+		trackerPool.Put(t)
+	}
 }
 
 // SetOptions records o as the iterator's new options and returns the
