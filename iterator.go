@@ -278,7 +278,7 @@ func (i *Iterator) SetOptions(o *IterOptions) {
 
 // Close is upstream's Iterator.Close. The iterator's stats are added to the
 // DB-wide tickers (once per iterator, so reads pay nothing for them), and
-// the wrapper and its plug-in state go back to their pools: as with
+// the wrapper, with its plug-in state, goes back to its pool: as with
 // upstream's iterators, no method may be called after Close. A second Close
 // right after the first returns nil rather than panic; once the wrapper has
 // been reused for another iterator, it would close that one.
