@@ -42,33 +42,69 @@ import (
 // one into the other would change what the caller sees.
 type Iterator struct {
 	*upstream.Iterator
-	// h is the plug-in state; nil for an iterator of a reader without
-	// plug-ins (and of none, such as an external iterator), and after Close.
+	// h is the plug-in state, &hooks; nil for an iterator of a reader
+	// without plug-ins (and of none, such as an external iterator), and
+	// after Close.
 	h *querybuilder.IterHooks
 	// totals, if set, are the DB-wide tickers' iterator totals, to which
 	// Close adds the iterator's stats; found counts the seeks that left the
 	// iterator valid, which upstream's stats do not.
 	totals *seekstats.IterTotals
 	found  int
+	// hooks and tracker (the statistics' observer, when they are on) live
+	// in the wrapper, so that opening an iterator takes one object from a
+	// pool rather than one per plug-in: a program that opens an iterator
+	// per seek pays for each pool's Get and Put on every seek.
+	hooks   querybuilder.IterHooks
+	tracker seekstats.IterTracker
 }
 
-// iterHooksPool recycles iterators' plug-in state: programs that open an
-// iterator per seek (db_bench's seekrandom does) would otherwise allocate
-// one, with its copies of the options, per seek.
-var iterHooksPool = sync.Pool{New: func() any { return new(querybuilder.IterHooks) }}
-
-// iterPool recycles the wrappers themselves, as upstream recycles its
-// iterators: a program that opens an iterator per seek would otherwise
-// allocate one per seek, and that allocation, small as it is, costs a
-// measurable share of such a seek in GC work. Upstream's contract already
-// forbids any use of an iterator after Close.
+// iterPool recycles the wrappers, with their plug-in state, as upstream
+// recycles its iterators: a program that opens an iterator per seek would
+// otherwise allocate one per seek, and that allocation, small as it is,
+// costs a measurable share of such a seek in GC work. Upstream's contract
+// already forbids any use of an iterator after Close.
 var iterPool = sync.Pool{New: func() any { return new(Iterator) }}
 
-// newIterator returns a wrapper of it with plug-in state h (nil: none).
-func newIterator(it *upstream.Iterator, h *querybuilder.IterHooks) *Iterator {
-	i := iterPool.Get().(*Iterator)
-	*i = Iterator{Iterator: it, h: h}
-	return i
+func getIterator() *Iterator { return iterPool.Get().(*Iterator) }
+
+// initHooks readies i's plug-in state for a new iterator of a reader with
+// hooks h and statistics stats (nil: off), opened with the caller's options
+// o, and returns the options to open the upstream iterator with. The
+// statistics' tracker is i's own, attached in place of the one h.Observe
+// would take from the tracker's pool.
+func (i *Iterator) initHooks(h *querybuilder.Hooks, stats *seekstats.Statistics, o *IterOptions) *IterOptions {
+	i.h = &i.hooks
+	if stats == nil {
+		up := i.hooks.Init(h, o, true /* observe */)
+		i.hooks.LimitRebuilds()
+		return up
+	}
+	up := stats.InitIter(&i.tracker, i.hooks.Init(h, o, false /* observe */))
+	i.hooks.Attach(&i.tracker)
+	i.hooks.LimitRebuilds()
+	return up
+}
+
+// finish completes a wrapper whose upstream iterator was opened (it, err),
+// keeping upstream's nil-on-error contract.
+func (i *Iterator) finish(it *upstream.Iterator, err error, totals *seekstats.IterTotals) (*Iterator, error) {
+	if err != nil {
+		i.release()
+		return nil, err
+	}
+	i.Iterator, i.totals = it, totals
+	return i, nil
+}
+
+// release empties i, whose upstream iterator is closed or was never opened,
+// and returns it to the pool.
+func (i *Iterator) release() {
+	if i.h != nil {
+		i.h.Release()
+	}
+	i.Iterator, i.h, i.totals, i.found = nil, nil, nil, 0
+	iterPool.Put(i)
 }
 
 // wrapIter wraps an upstream iterator that has no plug-in state, keeping
@@ -77,21 +113,7 @@ func wrapIter(it *upstream.Iterator, err error) (*Iterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newIterator(it, nil), nil
-}
-
-// wrapHooked wraps an upstream iterator opened with options from h.
-func wrapHooked(it *upstream.Iterator, err error, h *querybuilder.IterHooks) (*Iterator, error) {
-	if err != nil {
-		releaseHooks(h)
-		return nil, err
-	}
-	return newIterator(it, h), nil
-}
-
-func releaseHooks(h *querybuilder.IterHooks) {
-	h.Release()
-	iterHooksPool.Put(h)
+	return getIterator().finish(it, nil, nil)
 }
 
 // Clone is upstream's Iterator.Clone.
@@ -105,20 +127,20 @@ func (i *Iterator) Clone(opts CloneOptions) (*Iterator, error) {
 // options of its own it inherits the caller's options, as upstream's clone
 // does, not the plug-ins' filters.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*Iterator, error) {
-	var clone *Iterator
-	var err error
 	if i.h == nil {
-		clone, err = wrapIter(i.Iterator.CloneWithContext(ctx, opts))
-	} else {
-		h := iterHooksPool.Get().(*querybuilder.IterHooks)
-		opts.IterOptions = h.InitClone(i.h, opts.IterOptions)
-		it, itErr := i.Iterator.CloneWithContext(ctx, opts)
-		clone, err = wrapHooked(it, itErr, h)
+		clone, err := wrapIter(i.Iterator.CloneWithContext(ctx, opts))
+		if clone != nil {
+			clone.totals = i.totals
+		}
+		return clone, err
 	}
-	if clone != nil {
-		clone.totals = i.totals
-	}
-	return clone, err
+	clone := getIterator()
+	// Clones are rare: the clone's tracker comes from the hooks' Observe
+	// (and its pool), not from the clone's own memory.
+	clone.h = &clone.hooks
+	opts.IterOptions = clone.hooks.InitClone(i.h, opts.IterOptions)
+	it, err := i.Iterator.CloneWithContext(ctx, opts)
+	return clone.finish(it, err, i.totals)
 }
 
 // seek runs one of the seeks that take a key as an observed seek. The seek
@@ -263,7 +285,7 @@ func (i *Iterator) SetOptions(o *IterOptions) {
 
 // Close is upstream's Iterator.Close. The iterator's stats are added to the
 // DB-wide tickers (once per iterator, so reads pay nothing for them), and
-// the wrapper and its plug-in state go back to their pools: as with
+// the wrapper, with its plug-in state, goes back to its pool: as with
 // upstream's iterators, no method may be called after Close. A second Close
 // right after the first returns nil rather than panic; once the wrapper has
 // been reused for another iterator, it would close that one.
@@ -276,10 +298,6 @@ func (i *Iterator) Close() error {
 		t.Add(&st, i.found)
 	}
 	err := i.Iterator.Close()
-	if h := i.h; h != nil {
-		releaseHooks(h)
-	}
-	*i = Iterator{}
-	iterPool.Put(i)
+	i.release()
 	return err
 }

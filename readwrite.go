@@ -111,21 +111,12 @@ type reader interface {
 // newIter opens an iterator of src, which r's wrapper embeds, with r's
 // plug-ins attached.
 func (r *readerHooks) newIter(ctx context.Context, src reader, o *IterOptions) (*Iterator, error) {
-	var it *Iterator
-	var err error
-	if !r.hooks.Enabled() {
-		it, err = wrapIter(src.NewIterWithContext(ctx, o))
-	} else {
-		h := iterHooksPool.Get().(*querybuilder.IterHooks)
-		o := h.Init(&r.hooks, o, true /* observe */)
-		h.LimitRebuilds()
-		up, upErr := src.NewIterWithContext(ctx, o)
-		it, err = wrapHooked(up, upErr, h)
+	i := getIterator()
+	if r.hooks.Enabled() {
+		o = i.initHooks(&r.hooks, r.stats, o)
 	}
-	if it != nil {
-		it.totals = r.iterTotals
-	}
-	return it, err
+	it, err := src.NewIterWithContext(ctx, o)
+	return i.finish(it, err, r.iterTotals)
 }
 
 // get is src's Get, with its filter checks reported to the statistics when

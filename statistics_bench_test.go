@@ -181,3 +181,70 @@ func BenchmarkSeekPrefixStatistics(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSeekPrefixStatisticsSplit splits the cost of statistics for an
+// iterator per seek (db_bench seekrandom's loop, one Next) into three
+// steps, each engine over the one before it in the same run, as
+// BenchmarkSeekPrefixStatistics interleaves them: statistics off over
+// untagged tables; off over tables written with statistics (the tables'
+// tags and the reader that strips them from the filters); FiltersOnly over
+// those tables (the plug-in's own work per iterator, seek and filter
+// check); and on (the block-property filter: Pebble's per-table set-up and
+// the data-block and value attribution).
+func BenchmarkSeekPrefixStatisticsSplit(b *testing.B) {
+	const n = 100_000
+	ctx := context.Background()
+	lo, hi := benchKey(nil, 0), benchKey(nil, 2*n)
+	filtersOnly := Plugins{Statistics: true, StatisticsConfig: seekstats.Config{FiltersOnly: true}}
+	engines := []struct{ write, read Plugins }{
+		{Plugins{}, Plugins{}},
+		{filtersOnly, Plugins{}},
+		{filtersOnly, filtersOnly},
+		{Plugins{Statistics: true}, Plugins{Statistics: true}},
+	}
+	var seekers []seeker
+	for _, e := range engines {
+		opts := benchOptions()
+		db, err := OpenWithPlugins("db", opts, e.write)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fillBench(b, func(k []byte) error { return db.Set(k, k, nil) }, db.Flush,
+			func() error { return db.Compact(ctx, lo, hi, false) }, n)
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+		reopen := benchOptions()
+		reopen.FS, reopen.Logger = opts.FS, quietLogger{}
+		if db, err = OpenWithPlugins("db", reopen, e.read); err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		s, c := seekerFor[*Iterator](b, db)
+		defer c()
+		seekers = append(seekers, s)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const slice = 256
+	keys := make([][]byte, slice)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var spent [4]time.Duration
+	b.ResetTimer()
+	for done := 0; done < b.N; done += slice {
+		for i := range keys {
+			keys[i] = benchKey(keys[i], uint64(rng.IntN(2*n)))
+		}
+		for e, seek := range seekers {
+			start := cputime.Thread()
+			for _, k := range keys {
+				seek(k, 1, true)
+			}
+			spent[e] += cputime.Thread() - start
+		}
+	}
+	b.ReportMetric(float64(spent[1])/float64(spent[0]), "offtagged/off")
+	b.ReportMetric(float64(spent[2])/float64(spent[1]), "filtersonly/offtagged")
+	b.ReportMetric(float64(spent[3])/float64(spent[2]), "on/filtersonly")
+	b.ReportMetric(float64(spent[3])/float64(spent[0]), "on/off")
+}

@@ -149,6 +149,13 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 	return up
 }
 
+// Attach makes obs the iterator's Observer, in place of the one Init would
+// have asked Hooks.Observe for: an iterator that keeps its observer's state
+// in its own memory calls Init with observe false, readies obs for the
+// options Init returned (obs gives Pebble the options it returns), and
+// attaches it. Release releases it like any other.
+func (s *IterHooks) Attach(obs Observer) { s.obs = obs }
+
 // InitClone readies s for a clone of the iterator that parent follows, and
 // returns the options to clone the upstream iterator with. With o nil the
 // clone gets the parent's options as the caller last set them (bounds from
@@ -254,10 +261,17 @@ func (s *IterHooks) Release() {
 	if s.obs != nil {
 		s.obs.Release()
 	}
-	*s = IterHooks{
-		boundsBuf: [2][]byte{keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])},
-		filterBuf: keepBuf(s.filterBuf),
-	}
+	// Field by field rather than one assignment of the whole struct, which
+	// an iterator per seek pays for on every seek: Init sets every other
+	// field, and these are the references the pool should not keep alive.
+	s.hooks, s.obs = nil, nil
+	s.opts, s.up = pebble.IterOptions{}, pebble.IterOptions{}
+	clear(s.firstFilters[:])
+	s.filterLower, s.filterUpper, s.filtered = nil, nil, false
+	s.boundsBuf[0], s.boundsBuf[1] = keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])
+	s.boundsIdx = 0
+	s.filterBuf = keepBuf(s.filterBuf)
+	s.limitRebuilds, s.rebuilds, s.dropped = false, 0, false
 }
 
 // maxKeptBuf is the largest bounds buffer an IterHooks keeps for reuse.

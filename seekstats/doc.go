@@ -150,8 +150,10 @@
 // that opens an iterator per seek pays the set-up on every seek, for every
 // table of every level the seek reaches. The other part is ours:
 // attributing filter checks, data-block loads and values (mostly cache
-// misses on the file map and the counter lines), and, per iterator, taking
-// and returning the plug-in state. A bounded iterator also carries the
+// misses on the file map and the counter lines), and, per iterator,
+// readying and releasing the plug-in state (the root package's iterator
+// holds its tracker in its own pooled wrapper, InitIter, so that this is
+// one pool's Get and Put, not one per plug-in). A bounded iterator also carries the
 // range-length observer, which Pebble asks once per table it opens that
 // carries a range filter: a count, and for a sample of the checks a mapping
 // of the bounds through the table's key map. Config.FiltersOnly drops the

@@ -27,6 +27,9 @@ type IterTracker struct {
 	s      *Statistics
 	sh     *shard
 	filter iterFilter
+	// held is set for a tracker kept in its iterator's memory (InitIter),
+	// which Release leaves there.
+	held bool
 	// withFilter are the options Pebble is given, and filters their
 	// PointKeyFilters; useL6Filters is the caller's UseL6Filters. The
 	// caller's options themselves are not kept: an iterator per seek would
@@ -92,7 +95,26 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 		t.s, t.sh = s, s.c.pickShard()
 	}
 	t.filter.t = t
-	return t, t.setOptions(o, true /* reuse */)
+	return t, t.setOptions(o, true /* reuse */, false)
+}
+
+// InitIter is NewIter for a tracker t that the caller keeps in memory of
+// its own, such as a pooled iterator wrapper that holds its plug-ins' state
+// in one object, so that an iterator per seek takes one object from a pool
+// rather than one per plug-in. t must be unused (zero, or released); its
+// Release then leaves it to its holder rather than pooling it.
+//
+// Unlike NewIter, InitIter adds the tracker's filters to o itself, not to a
+// copy (one copy of the options fewer per iterator), and returns o: o must
+// be options made for this iterator alone, such as those
+// querybuilder.IterHooks.Init returns, and not nil.
+func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
+	if t.s != s {
+		t.s, t.sh = s, s.c.pickShard()
+	}
+	t.filter.t = t
+	t.held = true
+	return t.setOptions(o, true /* reuse */, true /* inPlace */)
 }
 
 // Trackers are pooled: programs that open an iterator per seek (db_bench's
@@ -104,11 +126,17 @@ var trackerPool = sync.Pool{New: func() any { return new(IterTracker) }}
 // used afterwards. Pebble keeps no reference to the filter past Close.
 func (t *IterTracker) Release() {
 	clear(t.filters[:cap(t.filters)])
-	t.withFilter = pebble.IterOptions{}
+	if t.withFilter.PointKeyFilters != nil {
+		// Set only by NewIter and SetOptions (InitIter uses the holder's
+		// options); clearing it unconditionally costs every iterator.
+		t.withFilter = pebble.IterOptions{}
+	}
 	t.lower, t.upper = nil, nil
 	t.BeginSeek(false)
 	clear(t.buf[:])
-	trackerPool.Put(t)
+	if !t.held {
+		trackerPool.Put(t)
+	}
 }
 
 // SetOptions records o as the iterator's new options and returns the
@@ -117,10 +145,10 @@ func (t *IterTracker) Release() {
 // statistics are on.
 func (t *IterTracker) SetOptions(o *pebble.IterOptions) *pebble.IterOptions {
 	// The live iterator still holds the old filter slice: make a new one.
-	return t.setOptions(o, false)
+	return t.setOptions(o, false, false)
 }
 
-func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.IterOptions {
+func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse, inPlace bool) *pebble.IterOptions {
 	t.BeginSeek(false)
 	var caller []pebble.BlockPropertyFilter
 	t.bounded, t.useL6Filters, t.countsRange = false, false, false
@@ -163,6 +191,10 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse bool) *pebble.Iter
 		}
 	} else {
 		t.filters = append(t.filters, caller...)
+	}
+	if inPlace {
+		o.PointKeyFilters = t.filters
+		return o
 	}
 	if o != nil {
 		t.withFilter = *o

@@ -239,3 +239,36 @@ func TestDerivedFigures(t *testing.T) {
 	sn.tickers[BloomFilterUseful] = 95
 	rate(5.0 / 100)(sn.PointWholeKeyFalsePositiveRate())
 }
+
+// TestInitIterHeld checks the tracker an iterator keeps in its own memory:
+// its filter goes first into the holder's options, ahead of the caller's,
+// it counts like a pooled one, and Release leaves it with its holder, even
+// across reuse.
+func TestInitIterHeld(t *testing.T) {
+	s, _ := installed(t, nil)
+	var holder struct{ tr IterTracker }
+	var caller nopFilter
+	for round := 1; round <= 2; round++ {
+		o := &pebble.IterOptions{UpperBound: []byte("z"), PointKeyFilters: []pebble.BlockPropertyFilter{caller}}
+		up := s.InitIter(&holder.tr, o)
+		require.Same(t, o, up)
+		require.Len(t, up.PointKeyFilters, 3) // the tracker's, the range-length observer, the caller's
+		require.Same(t, &holder.tr.filter, up.PointKeyFilters[0])
+		require.Equal(t, caller, up.PointKeyFilters[2])
+		holder.tr.BeginSeek(false)
+		holder.tr.EndSeek(true)
+		require.EqualValues(t, round, s.Get("rocksdb.number.db.seek"))
+		holder.tr.Release()
+		// A released held tracker is not in the pool: NewIter hands out
+		// another (a pooled one, or a new one if the pool dropped it).
+		pooled, _ := s.NewIter(nil)
+		require.NotSame(t, &holder.tr, pooled)
+		pooled.Release()
+	}
+}
+
+type nopFilter struct{}
+
+func (nopFilter) Name() string                                           { return "nop" }
+func (nopFilter) Intersects([]byte) (bool, error)                        { return true, nil }
+func (nopFilter) SyntheticSuffixIntersects([]byte, []byte) (bool, error) { return true, nil }
