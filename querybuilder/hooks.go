@@ -57,6 +57,10 @@ type Observer interface {
 	// upstream options change to o; the observer may add block-property
 	// filters of its own. o is not modified.
 	SetOptions(o *pebble.IterOptions) *pebble.IterOptions
+	// SetBounds reports new bounds that Pebble takes through its own
+	// SetBounds, the filters staying as they are; the slices stay valid
+	// until the next SetBounds or SetOptions.
+	SetBounds(lower, upper []byte)
 	// BeginSeek and EndSeek bracket an absolute positioning; prefix is set
 	// when Pebble consults table filters for it (SeekPrefixGE, or a SeekGE
 	// the prefix plan issues as one).
@@ -215,6 +219,9 @@ func (s *IterHooks) countRebuild() {
 func (s *IterHooks) SetBounds(lower, upper []byte) *pebble.IterOptions {
 	s.setBounds(lower, upper)
 	if s.hooks.RangeFilters == nil || s.covers(lower, upper) {
+		if s.obs != nil {
+			s.obs.SetBounds(s.opts.LowerBound, s.opts.UpperBound)
+		}
 		return nil
 	}
 	s.countRebuild()

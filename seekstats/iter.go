@@ -139,6 +139,14 @@ func (t *IterTracker) Release() {
 	}
 }
 
+// SetBounds records bounds that Pebble takes through its SetBounds, which
+// keeps the iterator's filters: the range-length observer maps them, and a
+// seek within them is a bounded one.
+func (t *IterTracker) SetBounds(lower, upper []byte) {
+	t.lower, t.upper = lower, upper
+	t.bounded = lower != nil || upper != nil
+}
+
 // SetOptions records o as the iterator's new options and returns the
 // options to pass to Pebble's SetOptions. Because they carry a block-property
 // filter, Pebble rebuilds the iterator stack on every SetOptions while

@@ -87,3 +87,25 @@ func TestRangeLenSampleUnbiased(t *testing.T) {
 	require.InDelta(t, lenSampleAll+32000/lenSampleEvery, l.Sampled(), 100)
 	require.InDelta(t, 0.5, float64(l.ExactHolds)/float64(l.Sampled()), 0.05)
 }
+
+// TestRangeLenFollowsSetBounds checks that bounds Pebble takes through its
+// own SetBounds (the filters kept) are the ones the observer maps
+// afterwards, not those the iterator was opened with.
+func TestRangeLenFollowsSetBounds(t *testing.T) {
+	s, _ := installed(t, nil)
+	b, err := rangefilter.NewBuilder(rangefilter.Config{})
+	require.NoError(t, err)
+	for _, k := range []string{"a0", "a5", "a9"} {
+		require.NoError(t, b.Add([]byte(k)))
+	}
+	prop := tableprops.Append(nil, map[string]string{"rangefilter.v1": string(b.Finish(nil))})
+
+	tr, o := s.NewIter(&pebble.IterOptions{LowerBound: []byte("a0"), UpperBound: []byte("a9")})
+	defer tr.Release()
+	tr.SetBounds([]byte("a1"), []byte("a4"))
+	_, err = o.PointKeyFilters[1].Intersects(prop)
+	require.NoError(t, err)
+	l := s.RangeLens()[RowUnattributed]
+	require.EqualValues(t, 1, l.ExactEmpty, "a1..a3 holds no key")
+	require.EqualValues(t, 1, l.Lens[2], "ℓ = 3: a1, a2, a3")
+}
