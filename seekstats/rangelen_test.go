@@ -11,18 +11,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// a0a5a9Property is the range-filter property of a table holding a0, a5
+// and a9, as Pebble hands it to a filter at the table level.
+func a0a5a9Property(t *testing.T) []byte {
+	b, err := rangefilter.NewBuilder(rangefilter.Config{})
+	require.NoError(t, err)
+	for _, k := range []string{"a0", "a5", "a9"} {
+		require.NoError(t, b.Add([]byte(k)))
+	}
+	return tableprops.Append(nil, map[string]string{"rangefilter.v1": string(b.Finish(nil))})
+}
+
 // TestRangeLenObserverSamples checks that a bounded iterator's observer
 // counts every table check, takes the coverage of every one up to
 // lenSampleAll, then of one in lenSampleEvery, and that unbounded iterators
 // get no observer.
 func TestRangeLenObserverSamples(t *testing.T) {
 	s, _ := installed(t, nil)
-	b, err := rangefilter.NewBuilder(rangefilter.Config{})
-	require.NoError(t, err)
-	for _, k := range []string{"a0", "a5", "a9"} {
-		require.NoError(t, b.Add([]byte(k)))
-	}
-	prop := tableprops.Append(nil, map[string]string{"rangefilter.v1": string(b.Finish(nil))})
+	prop := a0a5a9Property(t)
 
 	tr, o := s.NewIter(&pebble.IterOptions{LowerBound: []byte("a1"), UpperBound: []byte("a4")})
 	defer tr.Release()
@@ -93,17 +99,12 @@ func TestRangeLenSampleUnbiased(t *testing.T) {
 // afterwards, not those the iterator was opened with.
 func TestRangeLenFollowsSetBounds(t *testing.T) {
 	s, _ := installed(t, nil)
-	b, err := rangefilter.NewBuilder(rangefilter.Config{})
-	require.NoError(t, err)
-	for _, k := range []string{"a0", "a5", "a9"} {
-		require.NoError(t, b.Add([]byte(k)))
-	}
-	prop := tableprops.Append(nil, map[string]string{"rangefilter.v1": string(b.Finish(nil))})
+	prop := a0a5a9Property(t)
 
 	tr, o := s.NewIter(&pebble.IterOptions{LowerBound: []byte("a0"), UpperBound: []byte("a9")})
 	defer tr.Release()
 	tr.SetBounds([]byte("a1"), []byte("a4"))
-	_, err = o.PointKeyFilters[1].Intersects(prop)
+	_, err := o.PointKeyFilters[1].Intersects(prop)
 	require.NoError(t, err)
 	l := s.RangeLens()[RowUnattributed]
 	require.EqualValues(t, 1, l.ExactEmpty, "a1..a3 holds no key")
