@@ -26,5 +26,7 @@ func TestEncoding(t *testing.T) {
 	for _, bad := range [][]byte{nil, {2}, enc[:len(enc)-1], append(slices.Clone(enc), 0)} {
 		_, err := Decode(bad)
 		require.Error(t, err)
+		_, _, err = Lookup(bad, "c")
+		require.Error(t, err, "a name not found in bad bytes")
 	}
 }
