@@ -122,7 +122,9 @@ func ribbonBitsPerKey(n, b float64) (float64, bool) {
 // Optimal returns the per-level plan that minimises the expected false
 // positives per absent-key lookup, Σ Checks·FPR, spending at most
 // budgetBitsPerKey bits per key averaged over all the levels' keys (see the
-// math above). loads has one entry per level, L0 first (seven).
+// math above). loads has one entry per level, L0 first (seven). A level
+// with no keys costs nothing now and gets the filter of its nearest
+// consulted neighbour, for the tables written there before the next plan.
 func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 	if len(loads) != planLevels {
 		return Plan{}, errors.Newf("pointfilter: Optimal needs %d levels, not %d", planLevels, len(loads))

@@ -127,8 +127,9 @@ const rebuildsBeforeDrop = 2
 
 // LimitRebuilds makes s give up its range filters, rather than rebuild
 // Pebble's iterator stack once more, when the caller keeps moving the
-// bounds outside the filters' (more than rebuildsBeforeDrop times). It is for iterators reused across many
-// spans, the way CockroachDB reuses one per request through SetOptions:
+// bounds outside the filters' (more than rebuildsBeforeDrop times). It is
+// for iterators reused across many spans, the way CockroachDB reuses one
+// per request through SetOptions:
 // Pebble keeps such an iterator's stack, its open tables and their loaded
 // blocks across bounds changes, but only while its block-property filters
 // stay the same, and a range filter is built for one span. Rebuilding per
