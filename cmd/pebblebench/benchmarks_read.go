@@ -112,8 +112,7 @@ func seekRandom(r *run, w *worker) error {
 	var reused iterator
 	defer func() {
 		if reused != nil {
-			w.blockBytes += int64(reused.Stats().InternalStats.BlockBytes)
-			_ = reused.Close()
+			_ = w.closeIter(reused)
 		}
 	}()
 	for seek := 0; w.next(); seek++ {
@@ -157,8 +156,7 @@ func seekRandom(r *run, w *worker) error {
 			return err
 		}
 		if reused == nil {
-			w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
-			if err := it.Close(); err != nil {
+			if err := w.closeIter(it); err != nil {
 				return err
 			}
 		}

@@ -202,8 +202,7 @@ func mvccGet(r *run, w *worker) error {
 		}
 		w.done(1, n)
 	}
-	w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
-	return errors.CombineErrors(it.Error(), it.Close())
+	return errors.CombineErrors(it.Error(), w.closeIter(it))
 }
 
 // scanSpan draws the first roach key of a scan and sets lower and upper to
@@ -234,8 +233,7 @@ func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf,
 	var reused iterator
 	defer func() {
 		if reused != nil {
-			w.blockBytes += int64(reused.Stats().InternalStats.BlockBytes)
-			err = errors.CombineErrors(err, reused.Close())
+			err = errors.CombineErrors(err, w.closeIter(reused))
 		}
 	}()
 	var m mvccKeys
@@ -264,8 +262,7 @@ func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf,
 			return err
 		}
 		if reused == nil {
-			w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
-			if err := it.Close(); err != nil {
+			if err := w.closeIter(it); err != nil {
 				return err
 			}
 		}

@@ -132,3 +132,9 @@ func (w *worker) done(ops, bytes int64) {
 		w.progress.Store(w.ops)
 	}
 }
+
+// closeIter adds the block bytes it read to the worker's and closes it.
+func (w *worker) closeIter(it iterator) error {
+	w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
+	return it.Close()
+}
