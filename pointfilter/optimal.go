@@ -224,27 +224,19 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 // empty L0 is the common case between flushes: the tables written there in
 // the meantime would have no filter at all.
 func fillEmptyLevels(p *Plan, loads []LevelLoad) {
-	donor := func(i int) (LevelFilter, bool) {
-		for _, j := range nearestFirst(i) {
-			if loads[j].Keys > 0 && loads[j].Checks > 0 && p.Levels[j].Kind != KindNone {
-				return p.Levels[j], true
-			}
-		}
-		return LevelFilter{}, false
-	}
-	var filled [planLevels]LevelFilter
+	// A donor holds keys, so no level filled here is read as a donor.
 	for i := range p.Levels {
 		if loads[i].Keys > 0 {
 			continue
 		}
-		if f, ok := donor(i); ok {
-			filled[i] = f
+		donor := LevelFilter{}
+		for _, j := range nearestFirst(i) {
+			if loads[j].Keys > 0 && loads[j].Checks > 0 && p.Levels[j].Kind != KindNone {
+				donor = p.Levels[j]
+				break
+			}
 		}
-	}
-	for i, f := range filled {
-		if loads[i].Keys == 0 {
-			p.Levels[i] = f
-		}
+		p.Levels[i] = donor
 	}
 }
 
