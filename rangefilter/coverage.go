@@ -46,13 +46,13 @@ type Coverage struct {
 	BitsPerKey float64
 }
 
-// HasFilter reports whether a table's range-filter block property, as
-// CoverageOfProperty takes it, holds a filter or fails to decode; it is
-// false for the empty property of a table its level's plan left without a
-// filter, which there is nothing to observe in.
-func HasFilter(prop []byte) bool {
-	_, ok, err := tableprops.Lookup(prop, rangeFilterProp)
-	return ok || err != nil
+// FilterOfProperty returns the range filter held in a table's range-filter
+// block property, as Pebble passes it to a BlockPropertyFilter's Intersects
+// at the table level. ok is false, with no error, for the empty property of
+// a table its level's plan left without a filter; err is set when the
+// property does not decode.
+func FilterOfProperty(prop []byte) (filter []byte, ok bool, err error) {
+	return tableprops.Lookup(prop, rangeFilterProp)
 }
 
 // CoverageOfProperty is Coverage for a table's range-filter block property as
@@ -61,7 +61,7 @@ func HasFilter(prop []byte) bool {
 // QueryBounds. ok is false when the property holds no filter, or one that
 // does not decode or is universal (it answers "may intersect" to all).
 func CoverageOfProperty(prop, lower, upper []byte) (c Coverage, ok bool) {
-	filter, ok, err := tableprops.Lookup(prop, rangeFilterProp)
+	filter, ok, err := FilterOfProperty(prop)
 	if err != nil || !ok {
 		return Coverage{}, false
 	}

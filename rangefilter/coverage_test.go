@@ -173,17 +173,24 @@ func TestCoverageFPR(t *testing.T) {
 	require.InEpsilon(t, predicted, float64(fps), 0.2)
 }
 
-// TestHasFilter checks which table properties the range-length observer
-// skips: the empty property of a table a per-level plan left without a
-// filter, but neither a filter nor bytes that do not decode (those are
-// counted as undecoded).
-func TestHasFilter(t *testing.T) {
+// TestFilterOfProperty checks which table properties the range-length
+// observer skips: the empty property of a table a per-level plan left
+// without a filter (no filter, no error), but neither a filter nor bytes
+// that do not decode (those are counted as undecoded).
+func TestFilterOfProperty(t *testing.T) {
 	b, err := NewBuilder(Config{BitsPerKey: 16})
 	require.NoError(t, err)
 	require.NoError(t, b.Add([]byte("k1")))
-	withFilter := tableprops.Append(nil, map[string]string{rangeFilterProp: string(b.Finish(nil))})
-	require.True(t, HasFilter(withFilter))
-	require.False(t, HasFilter(tableprops.Append(nil, map[string]string{})))
-	require.False(t, HasFilter(tableprops.Append(nil, map[string]string{"other": "x"})))
-	require.True(t, HasFilter([]byte{0xff, 0xff}))
+	f := b.Finish(nil)
+	got, ok, err := FilterOfProperty(tableprops.Append(nil, map[string]string{rangeFilterProp: string(f)}))
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, f, got)
+	for _, empty := range []map[string]string{{}, {"other": "x"}} {
+		_, ok, err = FilterOfProperty(tableprops.Append(nil, empty))
+		require.NoError(t, err)
+		require.False(t, ok)
+	}
+	_, _, err = FilterOfProperty([]byte{0xff, 0xff})
+	require.Error(t, err)
 }

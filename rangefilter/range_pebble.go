@@ -352,7 +352,7 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 	if !ok || len(prop) < 1 {
 		return nil, false, nil
 	}
-	return tableprops.Lookup([]byte(prop[1:]), rangeFilterProp)
+	return FilterOfProperty([]byte(prop[1:]))
 }
 
 // rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
@@ -374,7 +374,7 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	if len(prop) == 0 {
 		return true, nil
 	}
-	filter, ok, err := tableprops.Lookup(prop, rangeFilterProp)
+	filter, ok, err := FilterOfProperty(prop)
 	if err != nil {
 		f.counters.corrupt.Add(1)
 		return true, nil

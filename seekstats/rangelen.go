@@ -312,7 +312,9 @@ func (o *rangeLenObserver) SyntheticSuffixIntersects(prop []byte, _ []byte) (boo
 }
 
 func (o *rangeLenObserver) observe(prop []byte) {
-	if !rangefilter.HasFilter(prop) {
+	filter, ok, err := rangefilter.FilterOfProperty(prop)
+	if err == nil && !ok {
+		// A table its level's plan left without a filter.
 		return
 	}
 	t := o.t
@@ -328,8 +330,11 @@ func (o *rangeLenObserver) observe(prop []byte) {
 	}
 	var lo, hi []byte
 	lo, hi, o.buf = rangefilter.QueryBounds(t.s.split, t.lower, t.upper, o.buf)
-	c, ok := rangefilter.CoverageOfProperty(prop, lo, hi)
-	if !ok {
+	var c rangefilter.Coverage
+	if err == nil {
+		c, ok = rangefilter.CoverageOf(filter, lo, hi)
+	}
+	if err != nil || !ok {
 		cs[lenUndecoded].Add(1)
 		return
 	}
