@@ -254,30 +254,16 @@ func (p *Policy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
 // [Split(lower), Split(upper)+"\x00"). With clone false, f aliases the
 // bounds' bytes where it can.
 func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
-	f.lower, f.upper, f.counters = nil, nil, &p.counters
-	if lower != nil {
-		f.lower = p.prefix(lower)
-		if clone {
-			f.lower = slices.Clone(f.lower)
-		}
-		if f.lower == nil {
-			f.lower = []byte{}
-		}
-	}
-	if upper != nil {
-		up := p.prefix(upper)
-		switch {
-		case len(up) < len(upper):
-			f.upper = append(append(make([]byte, 0, len(up)+1), up...), 0)
-		case clone:
-			f.upper = slices.Clone(up)
-		default:
-			f.upper = up
-		}
-		if f.upper == nil {
-			f.upper = []byte{}
+	lo, hi, rebuilt := QueryBounds(p.split, lower, upper, nil)
+	if clone {
+		lo = slices.Clone(lo)
+		if rebuilt == nil {
+			// hi aliases upper; an upper bound QueryBounds had to extend
+			// is in a slice of its own already.
+			hi = slices.Clone(hi)
 		}
 	}
+	f.lower, f.upper, f.counters = lo, hi, &p.counters
 }
 
 // AttachBoundsFilter returns a copy of o with a bounds filter for
