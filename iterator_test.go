@@ -74,24 +74,15 @@ func TestReusedIteratorDropsRangeFilters(t *testing.T) {
 	// the one before.
 	spans := [][2]string{{"key105", "key109"}, {"key205", "key209"}, {"key305", "key309"}, {"key405", "key409"}, {"key505", "key509"}}
 	type iter interface {
-		First() bool
-		Next() bool
-		Key() []byte
-		Error() error
+		scannable
 		SetBounds(lower, upper []byte)
 		SetOptions(o *IterOptions)
-		Stats() IteratorStats
 		ResetStats()
 		Close() error
 	}
 	scan := func(it iter) ([]string, uint64) {
 		it.ResetStats()
-		var keys []string
-		for valid := it.First(); valid; valid = it.Next() {
-			keys = append(keys, string(it.Key()))
-		}
-		require.NoError(t, it.Error())
-		return keys, it.Stats().InternalStats.BlockBytes
+		return scanBytes(t, it)
 	}
 	for _, viaOptions := range []bool{false, true} {
 		rebound := func(it iter, lower, upper string) {

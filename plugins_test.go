@@ -29,9 +29,18 @@ func gappyDB(t *testing.T, plugins Plugins) *DB {
 	return db
 }
 
+// scannable is what scanBytes needs of an iterator or a range query.
+type scannable interface {
+	First() bool
+	Next() bool
+	Key() []byte
+	Error() error
+	Stats() IteratorStats
+}
+
 // scanBytes scans it from First and returns the keys and the block bytes
 // Pebble loaded.
-func scanBytes(t *testing.T, it *Iterator) ([]string, uint64) {
+func scanBytes(t *testing.T, it scannable) ([]string, uint64) {
 	var keys []string
 	for valid := it.First(); valid; valid = it.Next() {
 		keys = append(keys, string(it.Key()))
