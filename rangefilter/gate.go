@@ -22,12 +22,14 @@ import (
 //   - The filters of admitted iterators count their table-level answers
 //     (tables without a filter are not counted: they cost no query). When
 //     an iterator closes its counts join the gate's window; each time the
-//     window reaches GateWindow checks it gives a verdict and starts again.
+//     window is full it gives a verdict and starts again.
 //   - A window in which fewer than one check in GateMinRuledOut ruled its
 //     table out closes the gate; any other window opens it.
 //   - While the gate is closed, one new iterator in GateSampleEvery still
 //     gets filters, so that the gate notices when spans start missing
-//     tables again (a window then fills from those samples alone).
+//     tables again. The window then fills from those samples alone, and
+//     is GateSampleEvery times shorter (GateWindow/GateSampleEvery checks),
+//     so that reopening takes about as many new iterators as closing.
 //
 // Leaving a filter off never loses a key: an iterator without one reads as
 // upstream's does. What a closed gate can cost is the skips the sampled-out
@@ -52,7 +54,8 @@ type Gate struct {
 }
 
 const (
-	// GateWindow is the number of table checks behind each verdict.
+	// GateWindow is the number of table checks behind each verdict of an
+	// open gate; a closed one judges every GateWindow/GateSampleEvery.
 	GateWindow = 512
 	// GateMinRuledOut: a window in which fewer than one check in
 	// GateMinRuledOut rules its table out closes the gate.
@@ -95,7 +98,11 @@ func (g *Gate) add(checks, ruledOut uint64) {
 	}
 	w := g.window.Add(checks | ruledOut<<32)
 	n, out := uint64(uint32(w)), w>>32
-	if n < GateWindow {
+	size := uint64(GateWindow)
+	if g.closed.Load() {
+		size = GateWindow / GateSampleEvery
+	}
+	if n < size {
 		return
 	}
 	// The reporter whose swap empties the window gives the verdict; a

@@ -10,8 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestGateVerdicts checks the gate's rule: no verdict before a window is
-// full; a full window with fewer than one check in GateMinRuledOut ruling
+// TestGateVerdicts checks the gate's rule: no verdict before a window
+// (GateWindow checks open, GateWindow/GateSampleEvery closed) is full; a
+// full window with fewer than one check in GateMinRuledOut ruling
 // its table out closes the gate, one at that rate opens it; while closed,
 // exactly one iterator in GateSampleEvery is admitted.
 func TestGateVerdicts(t *testing.T) {
@@ -45,6 +46,14 @@ func TestGateVerdicts(t *testing.T) {
 	require.True(t, g.Closed())
 	g.add(0, 0)
 	require.True(t, g.Closed(), "an empty report changes nothing")
+
+	// Closed, the window is GateSampleEvery times shorter.
+	g.add(GateWindow/GateSampleEvery-1, 0)
+	require.True(t, g.Closed(), "no verdict before the closed window is full")
+	g.add(1, 1)
+	require.False(t, g.Closed(), "one table in GateMinRuledOut ruled out reopens it")
+	g.add(GateWindow/GateSampleEvery, 0)
+	require.False(t, g.Closed(), "open, the window is GateWindow checks")
 }
 
 // TestGateCountsFilterAnswers checks that a bounds filter counts the
@@ -97,6 +106,6 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 		require.Equal(t, uint64(3|3<<32), slot.f.tally.Load(), "three checks, all ruled out")
 		g.Report(f)
 		reports++
-		require.LessOrEqual(t, reports, GateWindow/3+1, "the gate must reopen after a window of checks")
+		require.LessOrEqual(t, reports, GateWindow/GateSampleEvery/3+1, "the gate must reopen after a closed window of checks")
 	}
 }
