@@ -177,10 +177,10 @@ func (p *Policy) release(b *Builder, bits float64) {
 // installed in (pebblerf's OpenWithPlugins makes one policy per DB).
 func (p *Policy) Counters() *Counters { return &p.counters }
 
-// Gate returns the policy's gate, which the bounds filters of every
-// iterator the policy's DB opens report to. A reader that asks it before
-// attaching filters to a plain iterator stops paying for filters that rule
-// out nothing (see Gate).
+// Gate returns the policy's gate: a reader that asks it before attaching
+// bounds filters to a plain iterator, and reports what they answered when
+// the iterator closes, stops paying for filters that rule out nothing (see
+// Gate). pebblerf makes one policy, hence one gate, per DB.
 func (p *Policy) Gate() *Gate { return &p.gate }
 
 // Config returns the policy's configuration.
