@@ -76,13 +76,12 @@ func getIterator() *Iterator { return iterPool.Get().(*Iterator) }
 func (i *Iterator) initHooks(h *querybuilder.Hooks, stats *seekstats.Statistics, o *IterOptions) *IterOptions {
 	i.h = &i.hooks
 	if stats == nil {
-		up := i.hooks.Init(h, o, true /* observe */)
 		i.hooks.LimitRebuilds()
-		return up
+		return i.hooks.Init(h, o, true /* observe */)
 	}
+	i.hooks.LimitRebuilds()
 	up := stats.InitIter(&i.tracker, i.hooks.Init(h, o, false /* observe */))
 	i.hooks.Attach(&i.tracker)
-	i.hooks.LimitRebuilds()
 	return up
 }
 

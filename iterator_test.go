@@ -1,6 +1,7 @@
 package pebble
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -138,5 +139,55 @@ func TestReusedIteratorDropsRangeFilters(t *testing.T) {
 		_, bytes := scan(it)
 		require.Zero(t, bytes)
 		require.NoError(t, it.Close())
+	}
+}
+
+// TestPlainIteratorsGateRangeFilters checks the range-filter gate on plain
+// iterators (rangefilter.Gate): while their filters rule out no table (each
+// span holds a key of every table), the gate closes and new iterators but
+// one in GateSampleEvery read as upstream's; once the sampled iterators'
+// filters rule tables out again (empty spans), it reopens and every new
+// iterator skips the tables. Every scan returns upstream's keys.
+func TestPlainIteratorsGateRangeFilters(t *testing.T) {
+	db := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
+	ref := gappyDB(t, Plugins{})
+	gate := db.rangeFilter.Gate()
+	scan := func(d *DB, lower, upper string) ([]string, uint64) {
+		it, err := d.NewIter(&IterOptions{LowerBound: []byte(lower), UpperBound: []byte(upper)})
+		require.NoError(t, err)
+		defer func() { require.NoError(t, it.Close()) }()
+		return scanBytes(t, it)
+	}
+	check := func(n int, lower, upper string) uint64 {
+		got, bytes := scan(db, lower, upper)
+		want, _ := scan(ref, lower, upper)
+		require.Equal(t, want, got, "iterator %d, [%s, %s)", n, lower, upper)
+		return bytes
+	}
+	// key%d0..key%d3 holds one key of each of the three tables.
+	n := 0
+	for ; !gate.Closed(); n++ {
+		require.Less(t, n, rangefilter.GateWindow, "the gate must close when filters rule nothing out")
+		d := n % 99
+		check(n, fmt.Sprintf("key%02d0", d), fmt.Sprintf("key%02d3", d))
+	}
+	// Closed: of GateSampleEvery new iterators on an empty span, one has
+	// its filters (and reads no block), the others read blocks.
+	skipped := 0
+	for i := range rangefilter.GateSampleEvery {
+		if check(n+i, "key105", "key109") == 0 {
+			skipped++
+		}
+	}
+	require.Equal(t, 1, skipped)
+	// Empty spans: the samples' filters rule every table out, and the gate
+	// reopens after about as many iterators as it took to close.
+	for n = 0; gate.Closed(); n++ {
+		require.Less(t, n, rangefilter.GateWindow, "the gate must reopen")
+		d := n % 99
+		check(n, fmt.Sprintf("key%02d5", d), fmt.Sprintf("key%02d9", d))
+	}
+	for i := range rangefilter.GateSampleEvery {
+		require.Zero(t, check(i, "key205", "key209"), "reopened: every iterator skips the tables")
 	}
 }

@@ -73,6 +73,12 @@ func newReaderHooks(
 	}
 	if policy != nil {
 		r.hooks.Compare = cmp
+		if stats == nil {
+			// Plain iterators stop getting range filters while those rule
+			// out almost nothing (rangefilter.Gate). Not with statistics
+			// on: they report what the filters of every iterator rule out.
+			r.hooks.Gate = policy.Gate()
+		}
 		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
 			if lower == nil && upper == nil {
 				return nil

@@ -30,6 +30,23 @@ type Hooks struct {
 	// options o, and the options to create the upstream iterator with (o,
 	// possibly with filters of the observer's appended).
 	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
+	// Gate, if set with RangeFilters, decides whether a plain iterator (one
+	// under LimitRebuilds) opened with bounds gets range filters at all. An
+	// iterator it turns away reads as upstream's for its life, as one that
+	// dropped its filters does; one it admits reports its filters' answers
+	// to it when released. Planned iterators neither ask nor report: their
+	// stepped bounds are where the filters earn their keep.
+	Gate RangeFilterGate
+}
+
+// RangeFilterGate decides, from what the range filters of earlier
+// iterators ruled out, whether a new one gets them (rangefilter.Gate).
+type RangeFilterGate interface {
+	// Admit reports whether an iterator opening now gets range filters.
+	Admit() bool
+	// Report is given the range filters an admitted iterator was opened
+	// with, once its upstream iterator is closed.
+	Report(filters []pebble.BlockPropertyFilter)
 }
 
 // Enabled reports whether h attaches anything; an iterator of a reader
@@ -42,7 +59,7 @@ func (h *Hooks) Enabled() bool { return h.RangeFilters != nil || h.Observe != ni
 // view of its batch where SetBounds does not, so a batch iterator with
 // range filters would see writes made to the batch after it was opened.
 func (h Hooks) ForBatch() Hooks {
-	h.RangeFilters, h.Compare = nil, nil
+	h.RangeFilters, h.Compare, h.Gate = nil, nil, nil
 	return h
 }
 
@@ -115,6 +132,9 @@ type IterHooks struct {
 	limitRebuilds bool
 	rebuilds      int
 	dropped       bool
+	// gated holds the range filters the iterator was opened with when the
+	// hooks' Gate admitted it, for the report at Release.
+	gated []pebble.BlockPropertyFilter
 }
 
 // rebuildsBeforeDrop is how many moves of its bounds outside its range
@@ -136,8 +156,10 @@ const rebuildsBeforeDrop = 2
 // span costs what a new iterator costs, and when the spans' blocks stay
 // cached that is more than the filters save (docs/benchmarks.md,
 // "CockroachDB-style reads"). After the drop the iterator reads as
-// upstream's does; a new iterator gets its filters again. The planner's
-// iterators do not call it: their stepped bounds need the filters.
+// upstream's does; a new iterator gets its filters again. The same
+// iterators ask the hooks' Gate whether they get filters at all. The
+// planner's iterators do not call it: their stepped bounds need the
+// filters. Call it before Init.
 func (s *IterHooks) LimitRebuilds() { s.limitRebuilds = true }
 
 // Init readies s for a new iterator of a reader with hooks h and the
@@ -147,6 +169,10 @@ func (s *IterHooks) LimitRebuilds() { s.limitRebuilds = true }
 func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.IterOptions {
 	s.hooks = h
 	s.setOptions(o)
+	if s.limitRebuilds && h.Gate != nil && h.RangeFilters != nil &&
+		(s.opts.LowerBound != nil || s.opts.UpperBound != nil) && !h.Gate.Admit() {
+		s.dropped = true
+	}
 	up := s.withRangeFilters(true /* first */)
 	if observe && h.Observe != nil {
 		s.obs, up = h.Observe(up)
@@ -172,9 +198,8 @@ func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) *pebble.
 	if o == nil {
 		o = &parent.opts
 	}
-	up := s.Init(parent.hooks, o, parent.obs != nil)
 	s.limitRebuilds = parent.limitRebuilds
-	return up
+	return s.Init(parent.hooks, o, parent.obs != nil)
 }
 
 // Options returns the caller's options as last set (by Init, SetOptions or
@@ -268,6 +293,10 @@ func (s *IterHooks) OnValue(key []byte) {
 func (s *IterHooks) Release() {
 	if s.obs != nil {
 		s.obs.Release()
+	}
+	if s.gated != nil {
+		s.hooks.Gate.Report(s.gated)
+		s.gated = nil
 	}
 	// Field by field rather than one assignment of the whole struct, which
 	// an iterator per seek pays for on every seek: Init sets every other
@@ -371,6 +400,11 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 			f = make([]pebble.BlockPropertyFilter, 0, n)
 		}
 		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), extra...)
+		if first && s.filtered && s.limitRebuilds && s.hooks.Gate != nil {
+			// Admitted by the gate (Init asked it, as the iterator has
+			// bounds): report to it.
+			s.gated = extra
+		}
 	}
 	return &s.up
 }

@@ -52,3 +52,75 @@ func TestHooksTellObserverOfBounds(t *testing.T) {
 		s.Release()
 	}
 }
+
+// fakeGate admits as told and keeps what it is asked and told.
+type fakeGate struct {
+	admit   bool
+	asked   int
+	reports [][]pebble.BlockPropertyFilter
+}
+
+func (g *fakeGate) Admit() bool { g.asked++; return g.admit }
+func (g *fakeGate) Report(f []pebble.BlockPropertyFilter) {
+	g.reports = append(g.reports, f)
+}
+
+// gateFilter stands for a range filter.
+type gateFilter struct{ lower, upper string }
+
+func (gateFilter) Name() string                    { return "gate-test" }
+func (gateFilter) Intersects([]byte) (bool, error) { return true, nil }
+func (gateFilter) SyntheticSuffixIntersects([]byte, []byte) (bool, error) {
+	return true, nil
+}
+
+// TestHooksGate checks how iterators use the hooks' Gate: a plain iterator
+// (under LimitRebuilds) opened with bounds asks it; one turned away gets no
+// range filter and keeps none on wider bounds (it reads as upstream's), one
+// admitted gets its filter and reports it at Release. Iterators without
+// bounds, planned iterators (no LimitRebuilds) and batch hooks do not ask.
+func TestHooksGate(t *testing.T) {
+	gate := &fakeGate{}
+	h := &Hooks{
+		Compare: bytes.Compare,
+		RangeFilters: func(lower, upper []byte) []pebble.BlockPropertyFilter {
+			return []pebble.BlockPropertyFilter{gateFilter{string(lower), string(upper)}}
+		},
+		Gate: gate,
+	}
+	bounded := &pebble.IterOptions{LowerBound: []byte("b"), UpperBound: []byte("c")}
+
+	var s IterHooks
+	s.LimitRebuilds()
+	up := s.Init(h, bounded, false)
+	require.Equal(t, 1, gate.asked)
+	require.Empty(t, up.PointKeyFilters, "turned away: no range filter")
+	require.Nil(t, s.SetBounds([]byte("a"), []byte("z")), "wider bounds need no rebuild without filters")
+	up = s.SetOptions(&pebble.IterOptions{LowerBound: []byte("0"), UpperBound: []byte("zz")})
+	require.Empty(t, up.PointKeyFilters)
+	s.Release()
+	require.Empty(t, gate.reports, "an iterator turned away reports nothing")
+
+	gate.admit = true
+	s.LimitRebuilds()
+	up = s.Init(h, bounded, false)
+	require.Equal(t, 2, gate.asked)
+	want := []pebble.BlockPropertyFilter{gateFilter{"b", "c"}}
+	require.Equal(t, want, up.PointKeyFilters)
+	require.NotNil(t, s.SetBounds([]byte("a"), []byte("z")), "admitted: wider bounds rebuild")
+	s.Release()
+	require.Equal(t, [][]pebble.BlockPropertyFilter{want}, gate.reports, "the filters it was opened with")
+
+	// Not asked: no bounds; a planned iterator; a batch's hooks.
+	s.LimitRebuilds()
+	s.Init(h, nil, false)
+	s.Release()
+	s.Init(h, bounded, false)
+	s.Release()
+	batch := h.ForBatch()
+	s.LimitRebuilds()
+	s.Init(&batch, bounded, false)
+	s.Release()
+	require.Equal(t, 2, gate.asked)
+	require.Len(t, gate.reports, 1)
+}

@@ -35,6 +35,13 @@
 // while the DB runs, and tables written without a filter read as "may
 // intersect".
 //
+// A filter pays only where spans miss tables; where every span holds keys
+// in every table it overlaps, each query is pure cost. A Policy's Gate
+// (gate.go) watches what its filters rule out and, while that is almost
+// nothing, tells readers to leave filters off new plain iterators, all but
+// a sample that keeps watching; it never costs a key, only skips the
+// sampled-out iterators would have made.
+//
 // A Policy counts what its filters met (Counters): filters that did not
 // decode and tables given a universal filter. pebblerf makes one Policy per
 // DB, so these counts are per DB.

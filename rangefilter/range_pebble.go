@@ -76,6 +76,7 @@ type Policy struct {
 	plan     atomic.Pointer[Plan]
 	handoff  *handoff.Handoff
 	counters Counters
+	gate     Gate
 
 	// builds pools builders per bits-per-key value (a *sync.Pool each);
 	// a plan uses a few values, so the map stays small.
@@ -176,6 +177,12 @@ func (p *Policy) release(b *Builder, bits float64) {
 // installed in (pebblerf's OpenWithPlugins makes one policy per DB).
 func (p *Policy) Counters() *Counters { return &p.counters }
 
+// Gate returns the policy's gate: a reader that asks it before attaching
+// bounds filters to a plain iterator, and reports what they answered when
+// the iterator closes, stops paying for filters that rule out nothing (see
+// Gate). pebblerf makes one policy, hence one gate, per DB.
+func (p *Policy) Gate() *Gate { return &p.gate }
+
 // Config returns the policy's configuration.
 func (p *Policy) Config() Config { return p.cfg }
 
@@ -264,6 +271,7 @@ func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clo
 		}
 	}
 	f.lower, f.upper, f.counters = lo, hi, &p.counters
+	f.tally.Store(0)
 }
 
 // AttachBoundsFilter returns a copy of o with a bounds filter for
@@ -343,10 +351,14 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 
 // rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
 // policy's counters. It holds no per-table state, so Pebble may share it
-// across tables and goroutines.
+// across tables and goroutines; its tally of answers, for a Gate, is atomic
+// for that reason.
 type rangeBoundsFilter struct {
 	lower, upper []byte
 	counters     *Counters
+	// tally counts the table checks answered from a filter (low 32 bits)
+	// and those that ruled their table out (high 32 bits).
+	tally atomic.Uint64
 }
 
 var _ pebble.BlockPropertyFilter = (*rangeBoundsFilter)(nil)
@@ -372,6 +384,11 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	if !ok {
 		f.counters.corrupt.Add(1)
 		return true, nil
+	}
+	if found {
+		f.tally.Add(1)
+	} else {
+		f.tally.Add(1 | 1<<32)
 	}
 	return found, nil
 }

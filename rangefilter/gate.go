@@ -1,0 +1,114 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// A range filter pays off only on reads whose spans miss tables. When every
+// span a program reads holds keys in every table it overlaps (short MVCC
+// scans over an L0 where each flush wrote every key, for one), each filter
+// still costs its query at every table open, and the table it passes keeps
+// Pebble decoding block properties at every block it loads, for nothing:
+// the filter never says no.
+//
+// A Gate notices that from the answers the filters give, and stops
+// attaching filters to plain iterators while they rule out (almost)
+// nothing. The rule:
+//
+//   - The filters of admitted iterators count their table-level answers
+//     (tables without a filter are not counted: they cost no query). When
+//     an iterator closes its counts join the gate's window; each time the
+//     window is full it gives a verdict and starts again.
+//   - A window in which fewer than one check in GateMinRuledOut ruled its
+//     table out closes the gate; any other window opens it.
+//   - While the gate is closed, one new iterator in GateSampleEvery still
+//     gets filters, so that the gate notices when spans start missing
+//     tables again. The window then fills from those samples alone, and
+//     is GateSampleEvery times shorter (GateWindow/GateSampleEvery checks),
+//     so that reopening takes about as many new iterators as closing.
+//
+// Leaving a filter off never loses a key: an iterator without one reads as
+// upstream's does. What a closed gate can cost is the skips the sampled-out
+// iterators would have made, while the windows of samples say there are
+// almost none. What the gate costs: one uncontended atomic add per table
+// check (in the filter), one atomic load per new iterator (two while
+// closed), and per closed iterator one atomic add on the gate, which
+// iterators of all goroutines share.
+//
+// The gate has one window per DB, not per kind of read: a program that
+// mixes reads whose spans miss tables (lock-table checks) with reads whose
+// spans never do (MVCC scans) keeps its gate open, and the latter pay for
+// their filters as they did without a gate.
+type Gate struct {
+	closed atomic.Bool
+	// window packs the checks (low 32 bits) and the tables ruled out (high
+	// 32 bits) reported since the last verdict, so that one atomic add
+	// reports both.
+	window atomic.Uint64
+	// asked counts the iterators asked about while closed, to pick samples.
+	asked atomic.Uint64
+}
+
+const (
+	// GateWindow is the number of table checks behind each verdict of an
+	// open gate; a closed one judges every GateWindow/GateSampleEvery.
+	GateWindow = 512
+	// GateMinRuledOut: a window in which fewer than one check in
+	// GateMinRuledOut rules its table out closes the gate.
+	GateMinRuledOut = 32
+	// GateSampleEvery: while the gate is closed, one new iterator in
+	// GateSampleEvery gets range filters.
+	GateSampleEvery = 16
+)
+
+// Admit reports whether an iterator opening now gets range filters.
+func (g *Gate) Admit() bool {
+	if !g.closed.Load() {
+		return true
+	}
+	return g.asked.Add(1)%GateSampleEvery == 0
+}
+
+// Closed reports whether the gate is closed: the last verdict found the
+// filters ruling out almost nothing.
+func (g *Gate) Closed() bool { return g.closed.Load() }
+
+// Report adds the answers of an admitted iterator's filters, once the
+// iterator is done with them. Filters that are not this package's bounds
+// filters are ignored.
+func (g *Gate) Report(filters []pebble.BlockPropertyFilter) {
+	var sum uint64
+	for _, f := range filters {
+		if bf, ok := f.(*rangeBoundsFilter); ok {
+			sum += bf.tally.Load()
+		}
+	}
+	g.add(uint64(uint32(sum)), sum>>32)
+}
+
+// add adds checks table checks of which ruledOut ruled their table out, and
+// gives a verdict when the window is full.
+func (g *Gate) add(checks, ruledOut uint64) {
+	if checks == 0 {
+		return
+	}
+	w := g.window.Add(checks | ruledOut<<32)
+	n, out := uint64(uint32(w)), w>>32
+	size := uint64(GateWindow)
+	if g.closed.Load() {
+		size = GateWindow / GateSampleEvery
+	}
+	if n < size {
+		return
+	}
+	// The reporter whose swap empties the window gives the verdict; a
+	// reporter that lost the race added to a window another one judges or
+	// will judge.
+	if g.window.CompareAndSwap(w, 0) {
+		g.closed.Store(out*GateMinRuledOut < n)
+	}
+}

@@ -1,0 +1,111 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package rangefilter
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// TestGateVerdicts checks the gate's rule: no verdict before a window
+// (GateWindow checks open, GateWindow/GateSampleEvery closed) is full; a
+// full window with fewer than one check in GateMinRuledOut ruling
+// its table out closes the gate, one at that rate opens it; while closed,
+// exactly one iterator in GateSampleEvery is admitted.
+func TestGateVerdicts(t *testing.T) {
+	var g Gate
+	for range 100 {
+		require.True(t, g.Admit(), "an open gate admits every iterator")
+	}
+	g.add(GateWindow-1, 0)
+	require.False(t, g.Closed(), "no verdict before the window is full")
+	g.add(1, 0)
+	require.True(t, g.Closed(), "a window with nothing ruled out closes the gate")
+
+	admitted := 0
+	for range 10 * GateSampleEvery {
+		if g.Admit() {
+			admitted++
+		}
+	}
+	require.Equal(t, 10, admitted, "one iterator in GateSampleEvery while closed")
+
+	// At the threshold: GateWindow/GateMinRuledOut ruled out keeps it open.
+	g.add(GateWindow, GateWindow/GateMinRuledOut)
+	require.False(t, g.Closed())
+	g.add(GateWindow, GateWindow/GateMinRuledOut-1)
+	require.True(t, g.Closed(), "just below the threshold closes it")
+	g.add(GateWindow, GateWindow)
+	require.False(t, g.Closed(), "a window of samples that rule tables out opens it")
+
+	// A report larger than the window gives a verdict on all of it.
+	g.add(3*GateWindow, 0)
+	require.True(t, g.Closed())
+	g.add(0, 0)
+	require.True(t, g.Closed(), "an empty report changes nothing")
+
+	// Closed, the window is GateSampleEvery times shorter.
+	g.add(GateWindow/GateSampleEvery-1, 0)
+	require.True(t, g.Closed(), "no verdict before the closed window is full")
+	g.add(1, 1)
+	require.False(t, g.Closed(), "one table in GateMinRuledOut ruled out reopens it")
+	g.add(GateWindow/GateSampleEvery, 0)
+	require.False(t, g.Closed(), "open, the window is GateWindow checks")
+}
+
+// TestGateCountsFilterAnswers checks that a bounds filter counts the
+// table-level answers it gives from a filter (and nothing else), that a
+// filter slot reused for new bounds starts counting afresh, and that the
+// gate closes on filters that rule nothing out and reopens on filters that
+// do.
+func TestGateCountsFilterAnswers(t *testing.T) {
+	p, err := NewPolicy(nil, Config{BitsPerKey: 16})
+	require.NoError(t, err)
+	// A table of keys k0000, k0002, ..., k1998: odd keys are absent.
+	c := p.Collector()()
+	for i := 0; i < 2000; i += 2 {
+		k := []byte(fmt.Sprintf("k%04d", i))
+		require.NoError(t, c.AddPointKey(pebble.MakeInternalKey(k, 1, pebble.InternalKeyKindSet), nil))
+	}
+	prop, err := c.FinishTable(nil)
+	require.NoError(t, err)
+
+	var slot BoundsFilterSlot
+	ask := func(lower, upper string) []pebble.BlockPropertyFilter {
+		o := pebble.IterOptions{LowerBound: []byte(lower), UpperBound: []byte(upper)}
+		p.AttachOwnedBoundsFilter(&o, &slot)
+		for range 3 {
+			_, err := o.PointKeyFilters[0].Intersects(prop)
+			require.NoError(t, err)
+		}
+		// Block-level calls and tables without a filter are not counted.
+		_, err := o.PointKeyFilters[0].Intersects(nil)
+		require.NoError(t, err)
+		return append(o.PointKeyFilters, rangeOtherFilter{})
+	}
+	g := p.Gate()
+	require.Same(t, g, p.Gate(), "one gate per policy")
+	reports := 0
+	for !g.Closed() {
+		i := 2 * (reports % 900)
+		f := ask(fmt.Sprintf("k%04d", i), fmt.Sprintf("k%04d", i+1))
+		require.Equal(t, uint64(3), slot.f.tally.Load(), "three checks, none ruled out")
+		g.Report(f)
+		reports++
+		require.LessOrEqual(t, reports, GateWindow/3+1, "the gate must close after a window of checks")
+	}
+	require.Equal(t, (GateWindow+2)/3, reports)
+
+	reports = 0
+	for g.Closed() {
+		i := 2*(reports%900) + 1
+		f := ask(fmt.Sprintf("k%04d", i), fmt.Sprintf("k%04d", i+1))
+		require.Equal(t, uint64(3|3<<32), slot.f.tally.Load(), "three checks, all ruled out")
+		g.Report(f)
+		reports++
+		require.LessOrEqual(t, reports, GateWindow/GateSampleEvery/3+1, "the gate must reopen after a closed window of checks")
+	}
+}
