@@ -166,7 +166,7 @@ func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	}
 	// key%d0..key%d3 holds one key of each of the three tables.
 	n := 0
-	for ; !gate.Closed(); n++ {
+	for ; !gate.Closed([]byte("key")); n++ {
 		require.Less(t, n, rangefilter.GateWindow, "the gate must close when filters rule nothing out")
 		d := n % 99
 		check(n, fmt.Sprintf("key%02d0", d), fmt.Sprintf("key%02d3", d))
@@ -182,7 +182,7 @@ func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	require.Equal(t, 1, skipped)
 	// Empty spans: the samples' filters rule every table out, and the gate
 	// reopens after about as many iterators as it took to close.
-	for n = 0; gate.Closed(); n++ {
+	for n = 0; gate.Closed([]byte("key")); n++ {
 		require.Less(t, n, rangefilter.GateWindow, "the gate must reopen")
 		d := n % 99
 		check(n, fmt.Sprintf("key%02d5", d), fmt.Sprintf("key%02d9", d))

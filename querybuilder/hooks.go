@@ -42,8 +42,9 @@ type Hooks struct {
 // RangeFilterGate decides, from what the range filters of earlier
 // iterators ruled out, whether a new one gets them (rangefilter.Gate).
 type RangeFilterGate interface {
-	// Admit reports whether an iterator opening now gets range filters.
-	Admit() bool
+	// Admit reports whether an iterator opening now with bounds
+	// [lower, upper) gets range filters.
+	Admit(lower, upper []byte) bool
 	// Report is given the range filters an admitted iterator was opened
 	// with, once its upstream iterator is closed.
 	Report(filters []pebble.BlockPropertyFilter)
@@ -170,7 +171,7 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 	s.hooks = h
 	s.setOptions(o)
 	if s.limitRebuilds && h.Gate != nil && h.RangeFilters != nil &&
-		(s.opts.LowerBound != nil || s.opts.UpperBound != nil) && !h.Gate.Admit() {
+		(s.opts.LowerBound != nil || s.opts.UpperBound != nil) && !h.Gate.Admit(s.opts.LowerBound, s.opts.UpperBound) {
 		s.dropped = true
 	}
 	up := s.withRangeFilters(true /* first */)

@@ -60,7 +60,7 @@ type fakeGate struct {
 	reports [][]pebble.BlockPropertyFilter
 }
 
-func (g *fakeGate) Admit() bool { g.asked++; return g.admit }
+func (g *fakeGate) Admit(_, _ []byte) bool { g.asked++; return g.admit }
 func (g *fakeGate) Report(f []pebble.BlockPropertyFilter) {
 	g.reports = append(g.reports, f)
 }

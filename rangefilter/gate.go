@@ -39,11 +39,28 @@ import (
 // closed), and per closed iterator one atomic add on the gate, which
 // iterators of all goroutines share.
 //
-// The gate has one window per DB, not per kind of read: a program that
-// mixes reads whose spans miss tables (lock-table checks) with reads whose
-// spans never do (MVCC scans) keeps its gate open, and the latter pay for
-// their filters as they did without a gate.
+// A program often mixes reads whose spans miss tables with reads whose
+// spans never do: CockroachDB checks the lock table, which is almost always
+// empty, before the MVCC scans it guards. One verdict for both would keep
+// filters on the scans or take them off the checks, so the gate judges key
+// regions apart: a span's region is its lower bound's first byte (its
+// upper bound's when it has no lower one), and each region has its own
+// window, verdict and samples. A first byte is a coarse key region, and
+// that is enough where a keyspace's parts start differently, as
+// CockroachDB's do: its local keys, lock table included, begin with \x01,
+// its table data with \x88 and above. A program whose keys all share a
+// first byte gets one verdict for the DB; one whose two kinds of read share
+// a region gets the verdict of their mix.
 type Gate struct {
+	regions [gateRegions]gateRegion
+}
+
+// gateRegions is the number of key regions a Gate judges apart: one per
+// value of a key's first byte.
+const gateRegions = 256
+
+// gateRegion is the gate of one key region.
+type gateRegion struct {
 	closed atomic.Bool
 	// window packs the checks (low 32 bits) and the tables ruled out (high
 	// 32 bits) reported since the last verdict, so that one atomic add
@@ -51,6 +68,19 @@ type Gate struct {
 	window atomic.Uint64
 	// asked counts the iterators asked about while closed, to pick samples.
 	asked atomic.Uint64
+}
+
+// gateRegionOf is the key region of an iterator with bounds [lower, upper):
+// the first byte of its lower bound, or of its upper bound when it has no
+// lower one.
+func gateRegionOf(lower, upper []byte) uint8 {
+	if len(lower) == 0 {
+		lower = upper
+	}
+	if len(lower) == 0 {
+		return 0
+	}
+	return lower[0]
 }
 
 const (
@@ -65,41 +95,47 @@ const (
 	GateSampleEvery = 16
 )
 
-// Admit reports whether an iterator opening now gets range filters.
-func (g *Gate) Admit() bool {
-	if !g.closed.Load() {
-		return true
-	}
-	return g.asked.Add(1)%GateSampleEvery == 0
+// Admit reports whether an iterator opening now with bounds [lower, upper)
+// gets range filters.
+func (g *Gate) Admit(lower, upper []byte) bool {
+	return g.regions[gateRegionOf(lower, upper)].admit()
 }
 
-// Closed reports whether the gate is closed: the last verdict found the
-// filters ruling out almost nothing.
-func (g *Gate) Closed() bool { return g.closed.Load() }
+// Closed reports whether the gate of the key region of key is closed: its
+// last verdict found the filters ruling out almost nothing.
+func (g *Gate) Closed(key []byte) bool {
+	return g.regions[gateRegionOf(key, nil)].closed.Load()
+}
+
+func (r *gateRegion) admit() bool {
+	if !r.closed.Load() {
+		return true
+	}
+	return r.asked.Add(1)%GateSampleEvery == 0
+}
 
 // Report adds the answers of an admitted iterator's filters, once the
 // iterator is done with them. Filters that are not this package's bounds
 // filters are ignored.
 func (g *Gate) Report(filters []pebble.BlockPropertyFilter) {
-	var sum uint64
 	for _, f := range filters {
 		if bf, ok := f.(*rangeBoundsFilter); ok {
-			sum += bf.tally.Load()
+			t := bf.tally.Load()
+			g.regions[bf.region].add(uint64(uint32(t)), t>>32)
 		}
 	}
-	g.add(uint64(uint32(sum)), sum>>32)
 }
 
 // add adds checks table checks of which ruledOut ruled their table out, and
 // gives a verdict when the window is full.
-func (g *Gate) add(checks, ruledOut uint64) {
+func (r *gateRegion) add(checks, ruledOut uint64) {
 	if checks == 0 {
 		return
 	}
-	w := g.window.Add(checks | ruledOut<<32)
+	w := r.window.Add(checks | ruledOut<<32)
 	n, out := uint64(uint32(w)), w>>32
 	size := uint64(GateWindow)
-	if g.closed.Load() {
+	if r.closed.Load() {
 		size = GateWindow / GateSampleEvery
 	}
 	if n < size {
@@ -108,7 +144,7 @@ func (g *Gate) add(checks, ruledOut uint64) {
 	// The reporter whose swap empties the window gives the verdict; a
 	// reporter that lost the race added to a window another one judges or
 	// will judge.
-	if g.window.CompareAndSwap(w, 0) {
-		g.closed.Store(out*GateMinRuledOut < n)
+	if r.window.CompareAndSwap(w, 0) {
+		r.closed.Store(out*GateMinRuledOut < n)
 	}
 }

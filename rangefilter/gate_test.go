@@ -16,18 +16,19 @@ import (
 // its table out closes the gate, one at that rate opens it; while closed,
 // exactly one iterator in GateSampleEvery is admitted.
 func TestGateVerdicts(t *testing.T) {
-	var g Gate
+	var gate Gate
+	g := &gate.regions[0]
 	for range 100 {
-		require.True(t, g.Admit(), "an open gate admits every iterator")
+		require.True(t, g.admit(), "an open gate admits every iterator")
 	}
 	g.add(GateWindow-1, 0)
-	require.False(t, g.Closed(), "no verdict before the window is full")
+	require.False(t, g.closed.Load(), "no verdict before the window is full")
 	g.add(1, 0)
-	require.True(t, g.Closed(), "a window with nothing ruled out closes the gate")
+	require.True(t, g.closed.Load(), "a window with nothing ruled out closes the gate")
 
 	admitted := 0
 	for range 10 * GateSampleEvery {
-		if g.Admit() {
+		if g.admit() {
 			admitted++
 		}
 	}
@@ -35,25 +36,25 @@ func TestGateVerdicts(t *testing.T) {
 
 	// At the threshold: GateWindow/GateMinRuledOut ruled out keeps it open.
 	g.add(GateWindow, GateWindow/GateMinRuledOut)
-	require.False(t, g.Closed())
+	require.False(t, g.closed.Load())
 	g.add(GateWindow, GateWindow/GateMinRuledOut-1)
-	require.True(t, g.Closed(), "just below the threshold closes it")
+	require.True(t, g.closed.Load(), "just below the threshold closes it")
 	g.add(GateWindow, GateWindow)
-	require.False(t, g.Closed(), "a window of samples that rule tables out opens it")
+	require.False(t, g.closed.Load(), "a window of samples that rule tables out opens it")
 
 	// A report larger than the window gives a verdict on all of it.
 	g.add(3*GateWindow, 0)
-	require.True(t, g.Closed())
+	require.True(t, g.closed.Load())
 	g.add(0, 0)
-	require.True(t, g.Closed(), "an empty report changes nothing")
+	require.True(t, g.closed.Load(), "an empty report changes nothing")
 
 	// Closed, the window is GateSampleEvery times shorter.
 	g.add(GateWindow/GateSampleEvery-1, 0)
-	require.True(t, g.Closed(), "no verdict before the closed window is full")
+	require.True(t, g.closed.Load(), "no verdict before the closed window is full")
 	g.add(1, 1)
-	require.False(t, g.Closed(), "one table in GateMinRuledOut ruled out reopens it")
+	require.False(t, g.closed.Load(), "one table in GateMinRuledOut ruled out reopens it")
 	g.add(GateWindow/GateSampleEvery, 0)
-	require.False(t, g.Closed(), "open, the window is GateWindow checks")
+	require.False(t, g.closed.Load(), "open, the window is GateWindow checks")
 }
 
 // TestGateCountsFilterAnswers checks that a bounds filter counts the
@@ -89,7 +90,7 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 	g := p.Gate()
 	require.Same(t, g, p.Gate(), "one gate per policy")
 	reports := 0
-	for !g.Closed() {
+	for !g.Closed([]byte("k")) {
 		i := 2 * (reports % 900)
 		f := ask(fmt.Sprintf("k%04d", i), fmt.Sprintf("k%04d", i+1))
 		require.Equal(t, uint64(3), slot.f.tally.Load(), "three checks, none ruled out")
@@ -100,7 +101,7 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 	require.Equal(t, (GateWindow+2)/3, reports)
 
 	reports = 0
-	for g.Closed() {
+	for g.Closed([]byte("k")) {
 		i := 2*(reports%900) + 1
 		f := ask(fmt.Sprintf("k%04d", i), fmt.Sprintf("k%04d", i+1))
 		require.Equal(t, uint64(3|3<<32), slot.f.tally.Load(), "three checks, all ruled out")
@@ -108,4 +109,48 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 		reports++
 		require.LessOrEqual(t, reports, GateWindow/GateSampleEvery/3+1, "the gate must reopen after a closed window of checks")
 	}
+}
+
+// TestGateRegions checks that the gate judges key regions apart: spans that
+// rule nothing out close the gate of their region only, so that empty spans
+// of another region (a lock table beside the data, say) keep their filters,
+// and a span's region is its lower bound's first byte, its upper bound's
+// without a lower one.
+func TestGateRegions(t *testing.T) {
+	p, err := NewPolicy(nil, Config{BitsPerKey: 16})
+	require.NoError(t, err)
+	c := p.Collector()()
+	for _, k := range []string{"a1", "a3", "a5", "z1"} {
+		require.NoError(t, c.AddPointKey(pebble.MakeInternalKey([]byte(k), 1, pebble.InternalKeyKindSet), nil))
+	}
+	prop, err := c.FinishTable(nil)
+	require.NoError(t, err)
+	check := func(lower, upper []byte) []pebble.BlockPropertyFilter {
+		f := p.BoundsFilter(lower, upper)
+		_, err := f.Intersects(prop)
+		require.NoError(t, err)
+		return []pebble.BlockPropertyFilter{f}
+	}
+	g := p.Gate()
+	for range GateWindow {
+		g.Report(check([]byte("a1"), []byte("a2")))
+	}
+	require.True(t, g.Closed([]byte("a")), "spans holding keys close their region's gate")
+	require.False(t, g.Closed([]byte("y")), "and no other region's")
+	require.True(t, g.Admit([]byte("y"), []byte("y9")))
+	admitted := 0
+	for range GateSampleEvery {
+		if g.Admit([]byte("a4"), []byte("a5")) {
+			admitted++
+		}
+	}
+	require.Equal(t, 1, admitted, "a closed region admits its samples only")
+	require.False(t, g.Admit(nil, []byte("a9")) && g.Admit(nil, []byte("a9")),
+		"without a lower bound the upper bound's region decides")
+
+	for range GateWindow {
+		g.Report(check([]byte("y1"), []byte("y2")))
+	}
+	require.False(t, g.Closed([]byte("y")), "empty spans keep their region's gate open")
+	require.True(t, g.Closed([]byte("a")))
 }

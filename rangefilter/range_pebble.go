@@ -271,6 +271,7 @@ func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clo
 		}
 	}
 	f.lower, f.upper, f.counters = lo, hi, &p.counters
+	f.region = gateRegionOf(lower, upper)
 	f.tally.Store(0)
 }
 
@@ -359,6 +360,8 @@ type rangeBoundsFilter struct {
 	// tally counts the table checks answered from a filter (low 32 bits)
 	// and those that ruled their table out (high 32 bits).
 	tally atomic.Uint64
+	// region is the key region of the caller's bounds, for the Gate.
+	region uint8
 }
 
 var _ pebble.BlockPropertyFilter = (*rangeBoundsFilter)(nil)
