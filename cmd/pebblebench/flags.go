@@ -167,7 +167,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Float64Var(&c.missingFraction, "missing_fraction", 0, "fraction of readrandom and seekrandom targets made absent (a '1' in the first padding byte; needs key_size > 8 + prefix)")
 
 	fs.BoolVar(&c.totalOrderSeek, "total_order_seek", false, "with -prefix_size, seek with SeekGE instead of SeekPrefixGE")
-	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom, mvccscan, locktablescan and mvcctimebound reuse one iterator per thread (which does not see later writes)")
+	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom, mvccscan, locktablescan, lockedscan and mvcctimebound reuse one iterator per thread (which does not see later writes)")
 	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second of the writer of the *whilewriting benchmarks; 0 = unlimited")
 
 	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 = none, else clamped to [1, 100];\nupstream gets its Bloom filter (whole bits), pebblerf too without plug-ins, else pebblerf's Bloom or Ribbon")
@@ -188,10 +188,10 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Int64Var(&c.seekTargetRangeMultiplier, "seek_target_range_multiplier", 1, "seekrandom draws targets from this many times the filled key range (those past it find nothing)")
 	fs.Int64Var(&c.fillSeqOverwriteWindow, "fillseq_overwrite_window", 0, "if nonzero, fillseq follows each new key with an overwrite of one of the last this many,\nso successive flushes overlap a little and form staggered sorted runs")
 
-	fs.StringVar(&c.keyFormat, "key_format", keyFormatDBBench, "dbbench (db_bench's keys) or mvcc: CockroachDB engine keys with MVCC timestamps, written by fillmvcc and read by\nmvccget, mvccscan, locktablescan and mvcctimebound, with CockroachDB's Pebble options on both engines")
+	fs.StringVar(&c.keyFormat, "key_format", keyFormatDBBench, "dbbench (db_bench's keys) or mvcc: CockroachDB engine keys with MVCC timestamps, written by fillmvcc and read by\nmvccget, mvccscan, locktablescan, lockedscan and mvcctimebound, with CockroachDB's Pebble options on both engines")
 	fs.IntVar(&c.versionsPerKey, "versions_per_key", 4, "with -key_format=mvcc, the versions (rounds, each flushed) fillmvcc writes of every key")
 	fs.IntVar(&c.mvccCompactRounds, "mvcc_compact_rounds", 0, "with -key_format=mvcc, fillmvcc compacts the whole DB after this many rounds (0: never), so that\nthe older versions lie in L6 and the later rounds in L0 sublevels above them")
-	fs.IntVar(&c.mvccScanKeys, "mvcc_scan_keys", 10, "with -key_format=mvcc, the roach keys a scan of mvccscan, locktablescan or mvcctimebound spans")
+	fs.IntVar(&c.mvccScanKeys, "mvcc_scan_keys", 10, "with -key_format=mvcc, the roach keys a scan of mvccscan, locktablescan, lockedscan or mvcctimebound spans")
 	fs.Float64Var(&c.rangeFilterBits, "range_filter_bits", 0, "pebblerf: bits per key of per-table range filters (4 to 40), which let bounded seeks skip tables; 0 = off")
 	fs.BoolVar(&c.useQueryBuilder, "use_query_builder", false, "pebblerf: seekrandom seeks through planned range queries (DB.NewRangeQuery); upstream keeps plain iterators")
 	fs.StringVar(&c.queryPlan, "query_plan", "auto", "pebblerf, with -use_query_builder: the plan of every query: auto, plain, stepped or prefix")

@@ -31,6 +31,8 @@ import (
 //   - locktablescan checks the lock table over the span of -mvcc_scan_keys
 //     roach keys, as a KV read does before it reads: a bounded scan, which
 //     is almost always empty ("found" counts the spans holding a lock).
+//   - lockedscan is mvccscan with a locktablescan check of each span before
+//     it (an iterator each), as a KV read runs both on one DB.
 //   - mvcctimebound scans -mvcc_scan_keys roach keys for the versions of one
 //     round, as an incremental backup does: a time-interval block-property
 //     filter (cockroachkvs.NewMVCCTimeIntervalFilter) skips tables and
@@ -50,6 +52,8 @@ func init() {
 			limit: readOps, loop: mvccScan},
 		"locktablescan": {reads: true, showFound: true, showBytes: never, opKind: "seek",
 			limit: readOps, loop: lockTableScan},
+		"lockedscan": {reads: true, showFound: true, showBytes: always, opKind: "seek",
+			limit: readOps, loop: lockedScan},
 		"mvcctimebound": {reads: true, showFound: true, showBytes: always, opKind: "seek",
 			limit: readOps, loop: mvccTimeBound},
 	} {
@@ -61,6 +65,7 @@ func init() {
 		"mvccget":       "-key_format=mvcc: newest version at or below a read timestamp (SeekPrefixGE)",
 		"mvccscan":      "-key_format=mvcc: the visible versions of -mvcc_scan_keys keys",
 		"locktablescan": "-key_format=mvcc: lock-table span checks over -mvcc_scan_keys keys, almost all empty",
+		"lockedscan":    "-key_format=mvcc: mvccscan with a lock-table check of each span before it",
 		"mvcctimebound": "-key_format=mvcc: scans of one round's versions with a time-interval filter",
 	} {
 		benchmarkHelp[name] = help
@@ -70,7 +75,7 @@ func init() {
 // mvccBenchmark reports whether the named benchmark needs -key_format=mvcc.
 func mvccBenchmark(name string) bool {
 	switch name {
-	case "fillmvcc", "mvccget", "mvccscan", "locktablescan", "mvcctimebound":
+	case "fillmvcc", "mvccget", "mvccscan", "locktablescan", "lockedscan", "mvcctimebound":
 		return true
 	}
 	return false
@@ -109,7 +114,7 @@ func (c *config) validateMVCC(specs []benchSpec) error {
 	}
 	for _, s := range specs {
 		if b, _ := benchmarkByName(s.name); b.meta == nil && !mvccBenchmark(s.name) && s.name != "flush" && s.name != "compact" {
-			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan and mvcctimebound, not %s", s.name)
+			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan and mvcctimebound, not %s", s.name)
 		}
 	}
 	return nil
@@ -205,11 +210,9 @@ func mvccGet(r *run, w *worker) error {
 	return errors.CombineErrors(it.Error(), w.closeIter(it))
 }
 
-// scanSpan draws the first roach key of a scan and sets lower and upper to
-// the engine keys (made by encode) of it and of the key -mvcc_scan_keys
-// positions on.
-func scanSpan(c *config, w *worker, m *mvccKeys, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
-	first := w.rng.Uint64N(uint64(c.num))
+// scanSpan sets lower and upper to the engine keys (made by encode) of the
+// first roach key of a scan and of the key -mvcc_scan_keys positions on.
+func scanSpan(c *config, w *worker, m *mvccKeys, first uint64, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
 	w.keys.fill(w.key, w.keys.written(first))
 	lower = encode(lower, m.setRoach(w.key))
 	w.keys.fill(w.key, w.keys.written(first+uint64(c.mvccScanKeys)))
@@ -217,54 +220,87 @@ func scanSpan(c *config, w *worker, m *mvccKeys, lower, upper []byte, encode fun
 	return lower, upper
 }
 
-// boundedScan runs each operation of a scan benchmark over a span
-// scanSpan draws: opts gets the bounds, scan does the reading and returns
-// the bytes read and whether it found anything; setup, if given, changes
-// opts before each operation. Each operation gets a new iterator, or with
-// -use_tailing_iterator the worker's one iterator, given the operation's
-// options with SetOptions, as CockroachDB's pebbleReadOnly reuses its
-// iterator for the spans one request reads.
-func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf, roach []byte) []byte,
-	scan func(it iterator, lower []byte) (n int64, found bool), setup ...func()) (err error) {
-	newIter := r.db.NewIter
-	if r.cfg.useQueryBuilder {
-		newIter = r.db.NewQueryIter
-	}
-	var reused iterator
-	defer func() {
-		if reused != nil {
-			err = errors.CombineErrors(err, w.closeIter(reused))
-		}
-	}()
-	var m mvccKeys
+// firstScanKey draws the first roach key of a scan.
+func firstScanKey(c *config, w *worker) uint64 { return w.rng.Uint64N(uint64(c.num)) }
+
+// spanScanner reads one kind of bounded scan for a worker. Each scan gets a
+// new iterator, or with -use_tailing_iterator the scanner's one iterator,
+// given the scan's options with SetOptions, as CockroachDB's pebbleReadOnly
+// reuses its iterator for the spans one request reads.
+type spanScanner struct {
+	w       *worker
+	m       mvccKeys
+	opts    *upstream.IterOptions
+	newIter func(*upstream.IterOptions) (iterator, error)
+	reuse   bool
+	reused  iterator
 	// Two buffers each, alternated: Pebble may hold the previous bounds
 	// until the next iterator is created or given new options.
-	var lowers, uppers [2][]byte
-	for op := 0; w.next(); op++ {
-		lowers[op%2], uppers[op%2] = scanSpan(r.cfg, w, &m, lowers[op%2], uppers[op%2], encode)
-		opts.LowerBound, opts.UpperBound = lowers[op%2], uppers[op%2]
+	lowers, uppers [2][]byte
+	scans          int
+}
+
+func newSpanScanner(r *run, w *worker, opts *upstream.IterOptions) *spanScanner {
+	s := &spanScanner{w: w, opts: opts, newIter: r.db.NewIter, reuse: r.cfg.useTailingIterator}
+	if r.cfg.useQueryBuilder {
+		s.newIter = r.db.NewQueryIter
+	}
+	return s
+}
+
+// scan reads the span from roach key first (scanSpan, with encode) with
+// read, which returns the bytes read and whether it found anything.
+func (s *spanScanner) scan(c *config, first uint64, encode func(buf, roach []byte) []byte,
+	read func(it iterator, lower []byte) (n int64, found bool)) (n int64, found bool, err error) {
+	i := s.scans % 2
+	s.scans++
+	s.lowers[i], s.uppers[i] = scanSpan(c, s.w, &s.m, first, s.lowers[i], s.uppers[i], encode)
+	s.opts.LowerBound, s.opts.UpperBound = s.lowers[i], s.uppers[i]
+	it := s.reused
+	if it != nil {
+		it.SetOptions(s.opts)
+	} else if it, err = s.newIter(s.opts); err != nil {
+		return 0, false, err
+	} else if s.reuse {
+		s.reused = it
+	}
+	n, found = read(it, s.opts.LowerBound)
+	if err := it.Error(); err != nil {
+		return n, found, err
+	}
+	if s.reused == nil {
+		err = s.w.closeIter(it)
+	}
+	return n, found, err
+}
+
+// close closes the reused iterator, if any.
+func (s *spanScanner) close() error {
+	if s.reused == nil {
+		return nil
+	}
+	return s.w.closeIter(s.reused)
+}
+
+// boundedScan runs each operation of a scan benchmark over a span it draws:
+// opts gets the bounds, read does the reading and returns the bytes read
+// and whether it found anything; setup, if given, changes opts before each
+// operation.
+func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf, roach []byte) []byte,
+	read func(it iterator, lower []byte) (n int64, found bool), setup ...func()) (err error) {
+	s := newSpanScanner(r, w, opts)
+	defer func() { err = errors.CombineErrors(err, s.close()) }()
+	for w.next() {
+		first := firstScanKey(r.cfg, w)
 		for _, f := range setup {
 			f()
 		}
-		it := reused
-		if it != nil {
-			it.SetOptions(opts)
-		} else if it, err = newIter(opts); err != nil {
+		n, found, err := s.scan(r.cfg, first, encode, read)
+		if err != nil {
 			return err
-		} else if r.cfg.useTailingIterator {
-			reused = it
 		}
-		n, found := scan(it, opts.LowerBound)
 		if found {
 			w.found++
-		}
-		if err := it.Error(); err != nil {
-			return err
-		}
-		if reused == nil {
-			if err := w.closeIter(it); err != nil {
-				return err
-			}
 		}
 		w.done(1, n)
 	}
@@ -286,10 +322,16 @@ func wallTime(key []byte) (wall uint64, ok bool) {
 }
 
 func mvccScan(r *run, w *worker) error {
+	return boundedScan(r, w, &upstream.IterOptions{}, bareMVCCKey, mvccScanRead(r.cfg, w))
+}
+
+// mvccScanRead returns mvccscan's read of a span: each roach key's version
+// visible at a read timestamp drawn per span.
+func mvccScanRead(c *config, w *worker) func(it iterator, lower []byte) (int64, bool) {
 	var roach, seekKey []byte
 	var valueBuf [256]byte
-	return boundedScan(r, w, &upstream.IterOptions{}, bareMVCCKey, func(it iterator, lower []byte) (int64, bool) {
-		ts := readTimestamp(r.cfg, w)
+	return func(it iterator, lower []byte) (int64, bool) {
+		ts := readTimestamp(c, w)
 		var n int64
 		found := false
 		for valid := it.SeekGE(lower); valid; {
@@ -318,7 +360,7 @@ func mvccScan(r *run, w *worker) error {
 			}
 		}
 		return n, found
-	})
+	}
 }
 
 // sameRoach reports whether the engine key k is a version of roach.
@@ -327,13 +369,42 @@ func sameRoach(k, roach []byte) bool {
 }
 
 func lockTableScan(r *run, w *worker) error {
-	return boundedScan(r, w, &upstream.IterOptions{}, bareLockKey, func(it iterator, lower []byte) (int64, bool) {
-		found := false
-		for valid := it.SeekGE(lower); valid; valid = it.Next() {
-			found = true
+	return boundedScan(r, w, &upstream.IterOptions{}, bareLockKey, lockCheck)
+}
+
+// lockCheck is locktablescan's read of a span: whether it holds a lock.
+func lockCheck(it iterator, lower []byte) (int64, bool) {
+	found := false
+	for valid := it.SeekGE(lower); valid; valid = it.Next() {
+		found = true
+	}
+	return 0, found
+}
+
+// lockedScan checks the lock table over a span and then scans it, each with
+// its own iterator, as a CockroachDB KV read does: the lock-table checks,
+// almost all empty, and the MVCC scans, which always find keys, share one
+// DB. "found" counts the spans with a visible version.
+func lockedScan(r *run, w *worker) (err error) {
+	locks := newSpanScanner(r, w, &upstream.IterOptions{})
+	data := newSpanScanner(r, w, &upstream.IterOptions{})
+	defer func() { err = errors.CombineErrors(err, errors.CombineErrors(locks.close(), data.close())) }()
+	read := mvccScanRead(r.cfg, w)
+	for w.next() {
+		first := firstScanKey(r.cfg, w)
+		if _, _, err := locks.scan(r.cfg, first, bareLockKey, lockCheck); err != nil {
+			return err
 		}
-		return 0, found
-	})
+		n, found, err := data.scan(r.cfg, first, bareMVCCKey, read)
+		if err != nil {
+			return err
+		}
+		if found {
+			w.found++
+		}
+		w.done(1, n)
+	}
+	return nil
 }
 
 func mvccTimeBound(r *run, w *worker) error {

@@ -17,13 +17,15 @@ func TestMVCCEndToEnd(t *testing.T) {
 	runs, text := jsonRuns(t, "-engine=both", "-key_format=mvcc", "-num=3000", "-versions_per_key=4", "-seed=5",
 		"-compaction_style=3", "-bloom_bits=10", "-use_l6_filters", "-range_filter_bits=16", "-missing_fraction=0.5",
 		"-reads=2000", "-statistics", "-db="+t.TempDir(),
-		"-benchmarks=fillmvcc,levelstats,mvccget,mvccscan,locktablescan,mvcctimebound")
+		"-benchmarks=fillmvcc,levelstats,mvccget,mvccscan,locktablescan,lockedscan,mvcctimebound")
 	get, _ := requireSameFound(t, runs, "mvccget")
 	// Half the roach keys are absent; every present one has a version at
 	// every read timestamp.
 	require.InDelta(t, get["reads"].(float64)/2, get["found"].(float64), 150, text)
 	scan, _ := requireSameFound(t, runs, "mvccscan")
 	require.Equal(t, scan["reads"], scan["found"])
+	locked, _ := requireSameFound(t, runs, "lockedscan")
+	require.Equal(t, locked["reads"], locked["found"], "every span has a visible version")
 	tb, _ := requireSameFound(t, runs, "mvcctimebound")
 	require.Equal(t, tb["reads"], tb["found"], "every span has versions in every round")
 	pe, rf := requireSameFound(t, runs, "locktablescan")
@@ -45,10 +47,10 @@ func TestMVCCReusedIterator(t *testing.T) {
 		"-compaction_style=3", "-bloom_bits=10", "-use_l6_filters", "-range_filter_bits=16", "-db=" + db}
 	jsonRuns(t, append(common, "-benchmarks=fillmvcc")...)
 	reads := append(common, "-use_existing_db", "-reads=2000", "-statistics",
-		"-benchmarks=mvccscan,locktablescan,mvcctimebound")
+		"-benchmarks=mvccscan,locktablescan,lockedscan,mvcctimebound")
 	fresh, _ := jsonRuns(t, reads...)
 	reused, text := jsonRuns(t, append(reads, "-use_tailing_iterator")...)
-	for _, bench := range []string{"mvccscan", "locktablescan", "mvcctimebound"} {
+	for _, bench := range []string{"mvccscan", "locktablescan", "lockedscan", "mvcctimebound"} {
 		want, _ := requireSameFound(t, fresh, bench)
 		got, _ := requireSameFound(t, reused, bench)
 		require.Equal(t, want["found"], got["found"], "%s\n%s", bench, text)
