@@ -30,11 +30,10 @@ type IterTracker struct {
 	// held is set for a tracker kept in its iterator's memory (InitIter),
 	// which Release leaves there.
 	held bool
-	// withFilter are the options Pebble is given, and filters their
-	// PointKeyFilters; useL6Filters is the caller's UseL6Filters. The
-	// caller's options themselves are not kept: an iterator per seek would
-	// pay for every copy and clear of them.
-	withFilter   pebble.IterOptions
+	// filters are the PointKeyFilters of the options Pebble is given
+	// (withFilter, or the holder's); useL6Filters is the caller's
+	// UseL6Filters. The caller's options themselves are not kept: an
+	// iterator per seek would pay for every copy and clear of them.
 	filters      []pebble.BlockPropertyFilter
 	useL6Filters bool
 	// bounded is set while the iterator has a lower or upper bound;
@@ -58,7 +57,11 @@ type IterTracker struct {
 	index            map[uint64]int // over pending, once it is long
 	unreported       int
 	memtableReported bool
-	buf              [8]seekTable
+
+	// The large fields come last, so that an iterator that uses neither
+	// (an iterator per seek, with FiltersOnly) touches fewer cache lines.
+	withFilter pebble.IterOptions
+	buf        [8]seekTable
 }
 
 // seekTable is a table that loaded a data block since the last seek.
@@ -107,13 +110,18 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 // Unlike NewIter, InitIter adds the tracker's filters to o itself, not to a
 // copy (one copy of the options fewer per iterator), and returns o: o must
 // be options made for this iterator alone, such as those
-// querybuilder.IterHooks.Init returns, and not nil.
+// querybuilder.IterHooks.Init returns, or nil for defaults (nil is returned
+// when there is nothing to add: Pebble then copies no options).
 func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
 	if t.s != s {
 		t.s, t.sh = s, s.c.pickShard()
 	}
 	t.filter.t = t
 	t.held = true
+	if o == nil && !s.cfg.FiltersOnly {
+		// withFilter is zero while unused (Release clears it once used).
+		o = &t.withFilter
+	}
 	return t.setOptions(o, true /* reuse */, true /* inPlace */)
 }
 
@@ -127,13 +135,14 @@ var trackerPool = sync.Pool{New: func() any { return new(IterTracker) }}
 func (t *IterTracker) Release() {
 	clear(t.filters[:cap(t.filters)])
 	if t.withFilter.PointKeyFilters != nil {
-		// Set only by NewIter and SetOptions (InitIter uses the holder's
-		// options); clearing it unconditionally costs every iterator.
+		// Set by NewIter, SetOptions, and InitIter without options of the
+		// holder's; clearing it unconditionally costs every iterator.
 		t.withFilter = pebble.IterOptions{}
 	}
 	t.lower, t.upper = nil, nil
+	// BeginSeek clears the last seek's entries; a seek never leaves any
+	// behind (see dataLoad), so buf holds no table past this.
 	t.BeginSeek(false)
-	clear(t.buf[:])
 	if !t.held {
 		trackerPool.Put(t)
 	}
@@ -298,7 +307,14 @@ func (t *IterTracker) dataLoad(num uint64) {
 		st.filterUsed = t.prefixSeek && st.f.filtered() &&
 			(st.f.level != 6 || t.useL6Filters)
 	}
-	t.pending = append(t.pending, st)
+	if len(t.pending) == len(t.buf) && &t.pending[0] == &t.buf[0] {
+		// The seek outgrows buf: the append below moves the entries,
+		// whose copies left in buf chargeWaste would not clear.
+		t.pending = append(t.pending, st)
+		clear(t.buf[:])
+	} else {
+		t.pending = append(t.pending, st)
+	}
 	if len(t.pending) > 16 {
 		if t.index == nil {
 			t.index = make(map[uint64]int)
