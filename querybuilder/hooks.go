@@ -103,6 +103,12 @@ type IterHooks struct {
 	// up holds the options last handed to Pebble, before the observer's
 	// additions, so that handing them over allocates nothing.
 	up pebble.IterOptions
+	// optsSet is set while opts may hold more than bounds, and upSet while
+	// up may be other than zero (an observer may also have set up's
+	// PointKeyFilters in place, see Attach). An iterator opened with nil
+	// options, the common case, then never copies or clears either:
+	// options are large, and an iterator per seek pays for every copy.
+	optsSet, upSet bool
 	// firstFilters holds the filter slice of the options an iterator is
 	// opened with, so that opening a bounded iterator costs no slice. Later
 	// rebuilds get fresh slices: Pebble still holds the previous options
@@ -142,14 +148,18 @@ func (s *IterHooks) LimitRebuilds() { s.limitRebuilds = true }
 
 // Init readies s for a new iterator of a reader with hooks h and the
 // caller's options o (nil: defaults), and returns the options to create the
-// upstream iterator with. With observe false the iterator gets no Observer
-// (the planner's own probes, which are not the caller's reads).
+// upstream iterator with: nil when they are the defaults and no Observer is
+// asked for, which spares Pebble a copy of them. With observe false the
+// iterator gets no Observer (the planner's own probes, which are not the
+// caller's reads).
 func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.IterOptions {
 	s.hooks = h
 	s.setOptions(o)
 	up := s.withRangeFilters(true /* first */)
 	if observe && h.Observe != nil {
 		s.obs, up = h.Observe(up)
+	} else if s.upBare() {
+		return nil
 	}
 	return up
 }
@@ -173,6 +183,10 @@ func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) *pebble.
 		o = &parent.opts
 	}
 	up := s.Init(parent.hooks, o, parent.obs != nil)
+	if up == nil {
+		// Pebble's Clone takes nil options as the parent's, filters and all.
+		up = &s.up
+	}
 	s.limitRebuilds = parent.limitRebuilds
 	return up
 }
@@ -273,8 +287,17 @@ func (s *IterHooks) Release() {
 	// an iterator per seek pays for on every seek: Init sets every other
 	// field, and these are the references the pool should not keep alive.
 	s.hooks, s.obs = nil, nil
-	s.opts, s.up = pebble.IterOptions{}, pebble.IterOptions{}
-	clear(s.firstFilters[:])
+	if s.optsSet {
+		s.opts, s.optsSet = pebble.IterOptions{}, false
+	} else {
+		s.opts.LowerBound, s.opts.UpperBound = nil, nil
+	}
+	if !s.upBare() {
+		s.up, s.upSet = pebble.IterOptions{}, false
+	}
+	if s.firstFilters[0] != nil {
+		clear(s.firstFilters[:])
+	}
 	s.filterLower, s.filterUpper, s.filtered = nil, nil, false
 	s.boundsBuf[0], s.boundsBuf[1] = keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])
 	s.boundsIdx = 0
@@ -296,9 +319,9 @@ func keepBuf(b []byte) []byte {
 // caller may reuse the slices once the call returns.
 func (s *IterHooks) setOptions(o *pebble.IterOptions) {
 	if o != nil {
-		s.opts = *o
-	} else {
-		s.opts = pebble.IterOptions{}
+		s.opts, s.optsSet = *o, true
+	} else if s.optsSet {
+		s.opts, s.optsSet = pebble.IterOptions{}, false
 	}
 	s.setBounds(s.opts.LowerBound, s.opts.UpperBound)
 }
@@ -342,7 +365,7 @@ func (s *IterHooks) rebuild() *pebble.IterOptions {
 // filter slice gets spare capacity because Pebble appends to it in place;
 // first says the options are for opening the iterator (see firstFilters).
 func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
-	s.up = s.opts
+	s.copyUp()
 	rf := s.hooks.RangeFilters
 	if rf == nil || s.dropped {
 		s.filtered = false
@@ -374,6 +397,22 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 	}
 	return &s.up
 }
+
+// copyUp sets up to the caller's options, unless both are already zero.
+func (s *IterHooks) copyUp() {
+	bare := s.optsBare()
+	if bare && s.upBare() {
+		return
+	}
+	s.up, s.upSet = s.opts, !bare
+}
+
+// optsBare and upBare report whether opts and up are surely zero.
+func (s *IterHooks) optsBare() bool {
+	return !s.optsSet && s.opts.LowerBound == nil && s.opts.UpperBound == nil
+}
+
+func (s *IterHooks) upBare() bool { return !s.upSet && s.up.PointKeyFilters == nil }
 
 // covers reports whether the attached range filters stay correct for
 // [lower, upper): the bounds must lie within those the filters were built
