@@ -88,39 +88,41 @@ type Observer interface {
 // the wider range. An iterator under LimitRebuilds stops paying for that
 // once it is plainly being reused across spans.
 type IterHooks struct {
+	// The fields every iterator touches come first, on as few cache lines
+	// as may be: an iterator per seek pays for each line it misses.
 	hooks *Hooks
-	// opts are the caller's options as last set, bounds included; the
-	// bounds live in boundsBuf[boundsIdx^1] (see setBounds).
-	opts      pebble.IterOptions
-	boundsBuf [2][]byte
-	boundsIdx int
+	obs   Observer
+	// limitRebuilds is set by LimitRebuilds; rebuilds counts the caller's
+	// bounds changes that needed new range filters, and dropped is set once
+	// the iterator has given its range filters up.
+	limitRebuilds bool
+	dropped       bool
+	rebuilds      int
+	// optsSet is set while opts may hold more than bounds, and upSet while
+	// up (with firstFilters) may be other than zero. An iterator opened
+	// with nil options, the common case, then never copies or clears
+	// either: options are large, and an iterator per seek pays for every
+	// copy.
+	optsSet, upSet bool
 	// filterLower and filterUpper (in filterBuf) are the bounds the
 	// attached range filters were built for, which the filters may alias;
 	// filtered is false while none are attached.
+	filtered                 bool
 	filterLower, filterUpper []byte
 	filterBuf                []byte
-	filtered                 bool
+	boundsIdx                int
+	boundsBuf                [2][]byte
+	// opts are the caller's options as last set, bounds included; the
+	// bounds live in boundsBuf[boundsIdx^1] (see setBounds).
+	opts pebble.IterOptions
 	// up holds the options last handed to Pebble, before the observer's
 	// additions, so that handing them over allocates nothing.
 	up pebble.IterOptions
-	// optsSet is set while opts may hold more than bounds, and upSet while
-	// up may be other than zero (an observer may also have set up's
-	// PointKeyFilters in place, see Attach). An iterator opened with nil
-	// options, the common case, then never copies or clears either:
-	// options are large, and an iterator per seek pays for every copy.
-	optsSet, upSet bool
 	// firstFilters holds the filter slice of the options an iterator is
 	// opened with, so that opening a bounded iterator costs no slice. Later
 	// rebuilds get fresh slices: Pebble still holds the previous options
 	// while it takes the new ones.
 	firstFilters [4]pebble.BlockPropertyFilter
-	obs          Observer
-	// limitRebuilds is set by LimitRebuilds; rebuilds counts the caller's
-	// bounds changes that needed new range filters, and dropped is set once
-	// the iterator has given its range filters up.
-	limitRebuilds bool
-	rebuilds      int
-	dropped       bool
 }
 
 // rebuildsBeforeDrop is how many moves of its bounds outside its range
@@ -157,8 +159,10 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 	s.setOptions(o)
 	up := s.withRangeFilters(true /* first */)
 	if observe && h.Observe != nil {
+		// The observer may add its filters to up in place.
 		s.obs, up = h.Observe(up)
-	} else if s.upBare() {
+		s.upSet = true
+	} else if !s.upSet {
 		return nil
 	}
 	return up
@@ -167,8 +171,10 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 // Attach makes obs the iterator's Observer, in place of the one Init would
 // have asked Hooks.Observe for: an iterator that keeps its observer's state
 // in its own memory calls Init with observe false, readies obs for the
-// options Init returned (obs gives Pebble the options it returns), and
-// attaches it. Release releases it like any other.
+// options Init returned (obs gives Pebble the options it returns, and may
+// change those options in place: Init hands out s's own options only when
+// they are set, and Release clears them), and attaches it. Release
+// releases it like any other.
 func (s *IterHooks) Attach(obs Observer) { s.obs = obs }
 
 // InitClone readies s for a clone of the iterator that parent follows, and
@@ -292,10 +298,8 @@ func (s *IterHooks) Release() {
 	} else {
 		s.opts.LowerBound, s.opts.UpperBound = nil, nil
 	}
-	if !s.upBare() {
+	if s.upSet {
 		s.up, s.upSet = pebble.IterOptions{}, false
-	}
-	if s.firstFilters[0] != nil {
 		clear(s.firstFilters[:])
 	}
 	s.filterLower, s.filterUpper, s.filtered = nil, nil, false
@@ -394,25 +398,19 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 			f = make([]pebble.BlockPropertyFilter, 0, n)
 		}
 		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), extra...)
+		s.upSet = true
 	}
 	return &s.up
 }
 
 // copyUp sets up to the caller's options, unless both are already zero.
 func (s *IterHooks) copyUp() {
-	bare := s.optsBare()
-	if bare && s.upBare() {
+	bare := !s.optsSet && s.opts.LowerBound == nil && s.opts.UpperBound == nil
+	if bare && !s.upSet {
 		return
 	}
 	s.up, s.upSet = s.opts, !bare
 }
-
-// optsBare and upBare report whether opts and up are surely zero.
-func (s *IterHooks) optsBare() bool {
-	return !s.optsSet && s.opts.LowerBound == nil && s.opts.UpperBound == nil
-}
-
-func (s *IterHooks) upBare() bool { return !s.upSet && s.up.PointKeyFilters == nil }
 
 // covers reports whether the attached range filters stay correct for
 // [lower, upper): the bounds must lie within those the filters were built

@@ -24,42 +24,51 @@ import (
 // DATA at most once per seek, and a seek served from a block loaded earlier
 // counts neither DATA nor USEFUL.
 type IterTracker struct {
+	// The fields every iterator touches come first, on as few cache lines
+	// as may be: an iterator per seek pays for each line it misses.
 	s      *Statistics
 	sh     *shard
 	filter iterFilter
 	// held is set for a tracker kept in its iterator's memory (InitIter),
 	// which Release leaves there.
 	held bool
+	// withFilterSet is set while withFilter is in use.
+	withFilterSet bool
+	useL6Filters  bool
+	// bounded is set while the iterator has a lower or upper bound;
+	// lower and upper are those bounds, for the range-length observer
+	// (Pebble's contract keeps them unchanged until the next SetOptions).
+	bounded bool
+	// tableArmed and countsRange: see tableNum.
+	tableArmed  bool
+	countsRange bool
+	lower       []byte
+	upper       []byte
 	// filters are the PointKeyFilters of the options Pebble is given
 	// (withFilter, or the holder's); useL6Filters is the caller's
 	// UseL6Filters. The caller's options themselves are not kept: an
 	// iterator per seek would pay for every copy and clear of them.
-	filters      []pebble.BlockPropertyFilter
-	useL6Filters bool
-	// bounded is set while the iterator has a lower or upper bound;
-	// lower and upper are those bounds, for the range-length observer
-	// (Pebble's contract keeps them unchanged until the next SetOptions).
-	bounded      bool
-	lower, upper []byte
+	filters []pebble.BlockPropertyFilter
+
+	// State of the current seek.
+	prefixSeek       bool
+	memtableReported bool
+	unreported       int
+	pending          []seekTable
+	index            map[uint64]int // over pending, once it is long
+
 	// tableNum is the table whose table-level check the tracker's filter
 	// saw last, while tableArmed (rangecount.go); only iterators with range
 	// filters to count (countsRange) arm.
-	tableNum    uint64
-	tableArmed  bool
-	countsRange bool
+	tableNum uint64
 	// lens records how the bounds look to the tables' range filters
 	// (rangelen.go).
 	lens rangeLenObserver
 
-	// State of the current seek.
-	prefixSeek       bool
-	pending          []seekTable
-	index            map[uint64]int // over pending, once it is long
-	unreported       int
-	memtableReported bool
-
 	// The large fields come last, so that an iterator that uses neither
 	// (an iterator per seek, with FiltersOnly) touches fewer cache lines.
+	// withFilter are the options Pebble is given when they are not the
+	// holder's (NewIter, SetOptions, InitIter without options).
 	withFilter pebble.IterOptions
 	buf        [8]seekTable
 }
@@ -120,7 +129,7 @@ func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.Ite
 	t.held = true
 	if o == nil && !s.cfg.FiltersOnly {
 		// withFilter is zero while unused (Release clears it once used).
-		o = &t.withFilter
+		o, t.withFilterSet = &t.withFilter, true
 	}
 	return t.setOptions(o, true /* reuse */, true /* inPlace */)
 }
@@ -134,10 +143,9 @@ var trackerPool = sync.Pool{New: func() any { return new(IterTracker) }}
 // used afterwards. Pebble keeps no reference to the filter past Close.
 func (t *IterTracker) Release() {
 	clear(t.filters[:cap(t.filters)])
-	if t.withFilter.PointKeyFilters != nil {
-		// Set by NewIter, SetOptions, and InitIter without options of the
-		// holder's; clearing it unconditionally costs every iterator.
-		t.withFilter = pebble.IterOptions{}
+	if t.withFilterSet {
+		// Clearing it unconditionally would cost every iterator.
+		t.withFilter, t.withFilterSet = pebble.IterOptions{}, false
 	}
 	t.lower, t.upper = nil, nil
 	// BeginSeek clears the last seek's entries; a seek never leaves any
@@ -218,7 +226,7 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse, inPlace bool) *pe
 	} else {
 		t.withFilter = pebble.IterOptions{}
 	}
-	t.withFilter.PointKeyFilters = t.filters
+	t.withFilter.PointKeyFilters, t.withFilterSet = t.filters, true
 	// Pebble copies the options it is given; the pointer does not escape
 	// into the iterator.
 	return &t.withFilter
