@@ -134,6 +134,24 @@ func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.Ite
 	return t.setOptions(o, true /* reuse */, true /* inPlace */)
 }
 
+// SeeksOnly reports whether an iterator without range filters needs
+// nothing of s but its seeks counted: with FiltersOnly (and without exact
+// attribution) its tracker adds no filter, so it sees no data-block load,
+// and has no value to attribute. Such an iterator can skip the plug-in
+// state and count its seeks through a tracker readied by InitSeeksOnly.
+func (s *Statistics) SeeksOnly() bool {
+	return s != nil && s.cfg.FiltersOnly && !s.cfg.ExactAttribution
+}
+
+// InitSeeksOnly readies t, kept in memory of its holder's as for InitIter,
+// to count an iterator's seeks (EndSeek) and nothing else; it needs no
+// Release. Only for an iterator for which SeeksOnly holds.
+func (s *Statistics) InitSeeksOnly(t *IterTracker) {
+	if t.s != s {
+		t.s, t.sh = s, s.c.pickShard()
+	}
+}
+
 // Trackers are pooled: programs that open an iterator per seek (db_bench's
 // seekrandom does) would otherwise allocate one, with two copies of the
 // options, per seek.
