@@ -167,12 +167,16 @@
 // of the bounds through the table's key map.
 //
 // Both tiers pay for attributing filter checks (a file-map lookup and a
-// counter per check), two counters per seek, and, per iterator, readying
-// and releasing the plug-in state. The root package's iterator keeps that
-// state, tracker included (InitIter), in its own pooled wrapper, so that an
-// iterator costs one pool's Get and Put rather than one per plug-in; the
-// fields every iterator touches share a few cache lines; and an iterator
-// opened with nil options copies and clears no options. The tables of
+// counter per check) and two counters per seek. The full tier also pays,
+// per iterator, for readying and releasing the plug-in state: the root
+// package's iterator keeps it, tracker included (InitIter), in its own
+// pooled wrapper, so that an iterator costs one pool's Get and Put rather
+// than one per plug-in; the fields every iterator touches share a few cache
+// lines; and an iterator opened with nil options copies and clears no
+// options. In the FiltersOnly tier an iterator without range filters has
+// nothing to attribute but its seeks, so it carries no plug-in state at all
+// (Statistics.SeeksOnly): it reads as a plain iterator and counts its seeks
+// where the DB-wide tickers count theirs. The tables of
 // either tier carry the tags, so switching between them needs no rewrite.
 // With statistics off, the wrappers cost a nil check. Pebble rebuilds an
 // iterator on every SetOptions while the full statistics are on, since its
