@@ -33,9 +33,12 @@ import (
 //     range filters and reads on as upstream's
 //     (querybuilder.IterHooks.LimitRebuilds); range queries keep theirs.
 //
-// Without plug-ins a method costs one nil check, and a seek one more
-// increment: whether it found a key, for the DB-wide tickers, which Close
-// adds, with upstream's IteratorStats, to the DB's totals (Statistics).
+// Without plug-ins a method costs one nil check, and a seek one more nil
+// check and an increment: whether it found a key, for the DB-wide tickers,
+// which Close adds, with upstream's IteratorStats, to the DB's totals
+// (Statistics). Statistics' cheaper tier (seekstats.Config.FiltersOnly)
+// needs no plug-in state either, for an iterator without range filters: it
+// counts filter checks through the filter policy, and the seeks there.
 //
 // Iterators over an indexed batch get no range filter: SetOptions refreshes
 // such an iterator's view of the batch and SetBounds does not, so turning
@@ -57,6 +60,10 @@ type Iterator struct {
 	// per seek pays for each pool's Get and Put on every seek.
 	hooks   querybuilder.IterHooks
 	tracker seekstats.IterTracker
+	// seeks is &tracker for an iterator whose statistics count its seeks
+	// and nothing else (seekstats.Statistics.SeeksOnly: FiltersOnly, no
+	// range filters); such an iterator has no plug-in state (h is nil).
+	seeks *seekstats.IterTracker
 }
 
 // iterPool recycles the wrappers, with their plug-in state, as upstream
@@ -74,6 +81,13 @@ func getIterator() *Iterator { return iterPool.Get().(*Iterator) }
 // statistics' tracker is i's own, attached in place of the one h.Observe
 // would take from the tracker's pool.
 func (i *Iterator) initHooks(h *querybuilder.Hooks, stats *seekstats.Statistics, o *IterOptions) *IterOptions {
+	if h.RangeFilters == nil && stats.SeeksOnly() {
+		// The cheaper tier's iterators read as the plain ones, with their
+		// seeks counted where the DB-wide tickers count theirs (counted).
+		stats.InitSeeksOnly(&i.tracker)
+		i.seeks = &i.tracker
+		return o
+	}
 	i.h = &i.hooks
 	if stats == nil {
 		i.hooks.LimitRebuilds()
@@ -102,7 +116,7 @@ func (i *Iterator) release() {
 	if i.h != nil {
 		i.h.Release()
 	}
-	i.Iterator, i.h, i.totals, i.found = nil, nil, nil, 0
+	i.Iterator, i.h, i.totals, i.found, i.seeks = nil, nil, nil, 0, nil
 	iterPool.Put(i)
 }
 
@@ -130,6 +144,10 @@ func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*It
 		clone, err := wrapIter(i.Iterator.CloneWithContext(ctx, opts))
 		if clone != nil {
 			clone.totals = i.totals
+			if i.seeks != nil {
+				i.seeks.Statistics().InitSeeksOnly(&clone.tracker)
+				clone.seeks = &clone.tracker
+			}
 		}
 		return clone, err
 	}
@@ -149,19 +167,22 @@ func (i *Iterator) seek(prefix bool, fn func(*upstream.Iterator, []byte) bool, k
 	return i.h.EndSeek(fn(i.Iterator, key))
 }
 
-// counted counts a seek's result for the DB-wide tickers and returns it.
+// counted counts a seek's result for the DB-wide tickers, and for the
+// statistics of an iterator that has seeks to count but no plug-in state,
+// and returns it.
 func (i *Iterator) counted(valid bool) bool {
 	if valid {
 		i.found++
+	}
+	if i.seeks != nil {
+		i.seeks.EndSeek(valid)
 	}
 	return valid
 }
 
 // countedState is counted for the WithLimit seeks.
 func (i *Iterator) countedState(s IterValidityState) IterValidityState {
-	if s == IterValid {
-		i.found++
-	}
+	i.counted(s == IterValid)
 	return s
 }
 

@@ -6,6 +6,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -129,4 +130,66 @@ func TestStatisticsReopen(t *testing.T) {
 	require.Equal(t, "3", string(v))
 	require.NoError(t, c.Close())
 	require.NoError(t, up.Close())
+}
+
+// TestStatisticsFiltersOnlySeeks checks that the cheaper tier
+// (seekstats.Config.FiltersOnly), whose iterators carry no plug-in state,
+// counts every kind of seek of every kind of iterator as the full tier does,
+// exactly while the iterator is open, and the same filter checks, while
+// counting no data-block load.
+func TestStatisticsFiltersOnlySeeks(t *testing.T) {
+	type counts struct{ seeks, found, filtered, match, data uint64 }
+	run := func(cfg seekstats.Config) []counts {
+		db := openStatsDB(t, Plugins{Statistics: true, StatisticsConfig: cfg})
+		s := db.Statistics()
+		read := func() counts {
+			return counts{
+				s.Get("rocksdb.number.db.seek"), s.Get("rocksdb.number.db.seek.found"),
+				s.Get("rocksdb.non.last.level.seek.filtered"), s.Get("rocksdb.non.last.level.seek.filter.match"),
+				s.Get("pebblerf.l0.seek.data"),
+			}
+		}
+		var out []counts
+		seeks := func(it *Iterator, err error) {
+			t.Helper()
+			require.NoError(t, err)
+			require.True(t, it.SeekGE([]byte("b")))
+			require.True(t, it.SeekPrefixGE([]byte("b")))
+			require.False(t, it.SeekPrefixGE([]byte("zz")))
+			require.False(t, it.SeekLT([]byte("a")))
+			require.True(t, it.First())
+			require.True(t, it.Last())
+			require.Equal(t, IterValid, it.SeekGEWithLimit([]byte("b"), []byte("c")))
+			require.Equal(t, IterValid, it.SeekLTWithLimit([]byte("c"), []byte("a")))
+			out = append(out, read()) // while the iterator is open
+		}
+		it, err := db.NewIter(nil)
+		seeks(it, err)
+		clone, err := it.Clone(CloneOptions{})
+		seeks(clone, err)
+		require.NoError(t, clone.Close())
+		require.NoError(t, it.Close())
+		snap := db.NewSnapshot()
+		it, err = snap.NewIter(nil)
+		seeks(it, err)
+		require.NoError(t, it.Close())
+		require.NoError(t, snap.Close())
+		b := db.NewIndexedBatch()
+		it, err = b.NewIter(nil)
+		seeks(it, err)
+		require.NoError(t, it.Close())
+		require.NoError(t, b.Close())
+		return out
+	}
+	full, filtersOnly := run(seekstats.Config{}), run(seekstats.Config{FiltersOnly: true})
+	require.Len(t, filtersOnly, len(full))
+	for i := range full {
+		want := full[i]
+		require.EqualValues(t, 8*(i+1), want.seeks)
+		require.EqualValues(t, 6*(i+1), want.found)
+		require.Positive(t, want.filtered+want.match)
+		require.Positive(t, want.data)
+		want.data = 0
+		require.Equal(t, want, filtersOnly[i], "iterator %d", i)
+	}
 }

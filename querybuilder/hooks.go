@@ -106,18 +106,33 @@ type Observer interface {
 // the wider range. An iterator under LimitRebuilds stops paying for that
 // once it is plainly being reused across spans.
 type IterHooks struct {
+	// The fields every iterator touches come first, on as few cache lines
+	// as may be: an iterator per seek pays for each line it misses.
 	hooks *Hooks
-	// opts are the caller's options as last set, bounds included; the
-	// bounds live in boundsBuf[boundsIdx^1] (see setBounds).
-	opts      pebble.IterOptions
-	boundsBuf [2][]byte
-	boundsIdx int
+	obs   Observer
+	// limitRebuilds is set by LimitRebuilds; rebuilds counts the caller's
+	// bounds changes that needed new range filters, and dropped is set once
+	// the iterator has given its range filters up.
+	limitRebuilds bool
+	dropped       bool
+	rebuilds      int
+	// optsSet is set while opts may hold more than bounds, and upSet while
+	// up (with firstFilters) may be other than zero. An iterator opened
+	// with nil options, the common case, then never copies or clears
+	// either: options are large, and an iterator per seek pays for every
+	// copy.
+	optsSet, upSet bool
 	// filterLower and filterUpper (in filterBuf) are the bounds the
 	// attached range filters were built for, which the filters may alias;
 	// filtered is false while none are attached.
+	filtered                 bool
 	filterLower, filterUpper []byte
 	filterBuf                []byte
-	filtered                 bool
+	boundsIdx                int
+	boundsBuf                [2][]byte
+	// opts are the caller's options as last set, bounds included; the
+	// bounds live in boundsBuf[boundsIdx^1] (see setBounds).
+	opts pebble.IterOptions
 	// up holds the options last handed to Pebble, before the observer's
 	// additions, so that handing them over allocates nothing.
 	up pebble.IterOptions
@@ -126,13 +141,6 @@ type IterHooks struct {
 	// rebuilds get fresh slices: Pebble still holds the previous options
 	// while it takes the new ones.
 	firstFilters [4]pebble.BlockPropertyFilter
-	obs          Observer
-	// limitRebuilds is set by LimitRebuilds; rebuilds counts the caller's
-	// bounds changes that needed new range filters, and dropped is set once
-	// the iterator has given its range filters up.
-	limitRebuilds bool
-	rebuilds      int
-	dropped       bool
 	// gated holds the range filters the iterator was opened with when the
 	// hooks' Gate admitted it, for the report at Release.
 	gated []pebble.BlockPropertyFilter
@@ -165,8 +173,10 @@ func (s *IterHooks) LimitRebuilds() { s.limitRebuilds = true }
 
 // Init readies s for a new iterator of a reader with hooks h and the
 // caller's options o (nil: defaults), and returns the options to create the
-// upstream iterator with. With observe false the iterator gets no Observer
-// (the planner's own probes, which are not the caller's reads).
+// upstream iterator with: nil when they are the defaults and no Observer is
+// asked for, which spares Pebble a copy of them. With observe false the
+// iterator gets no Observer (the planner's own probes, which are not the
+// caller's reads).
 func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.IterOptions {
 	s.hooks = h
 	s.setOptions(o)
@@ -176,7 +186,11 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 	}
 	up := s.withRangeFilters(true /* first */)
 	if observe && h.Observe != nil {
+		// The observer may add its filters to up in place.
 		s.obs, up = h.Observe(up)
+		s.upSet = true
+	} else if !s.upSet {
+		return nil
 	}
 	return up
 }
@@ -184,8 +198,10 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 // Attach makes obs the iterator's Observer, in place of the one Init would
 // have asked Hooks.Observe for: an iterator that keeps its observer's state
 // in its own memory calls Init with observe false, readies obs for the
-// options Init returned (obs gives Pebble the options it returns), and
-// attaches it. Release releases it like any other.
+// options Init returned (obs gives Pebble the options it returns, and may
+// change those options in place: Init hands out s's own options only when
+// they are set, and Release clears them), and attaches it. Release
+// releases it like any other.
 func (s *IterHooks) Attach(obs Observer) { s.obs = obs }
 
 // InitClone readies s for a clone of the iterator that parent follows, and
@@ -200,7 +216,12 @@ func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) *pebble.
 		o = &parent.opts
 	}
 	s.limitRebuilds = parent.limitRebuilds
-	return s.Init(parent.hooks, o, parent.obs != nil)
+	up := s.Init(parent.hooks, o, parent.obs != nil)
+	if up == nil {
+		// Pebble's Clone takes nil options as the parent's, filters and all.
+		up = &s.up
+	}
+	return up
 }
 
 // Options returns the caller's options as last set (by Init, SetOptions or
@@ -303,8 +324,15 @@ func (s *IterHooks) Release() {
 	// an iterator per seek pays for on every seek: Init sets every other
 	// field, and these are the references the pool should not keep alive.
 	s.hooks, s.obs = nil, nil
-	s.opts, s.up = pebble.IterOptions{}, pebble.IterOptions{}
-	clear(s.firstFilters[:])
+	if s.optsSet {
+		s.opts, s.optsSet = pebble.IterOptions{}, false
+	} else {
+		s.opts.LowerBound, s.opts.UpperBound = nil, nil
+	}
+	if s.upSet {
+		s.up, s.upSet = pebble.IterOptions{}, false
+		clear(s.firstFilters[:])
+	}
 	s.filterLower, s.filterUpper, s.filtered = nil, nil, false
 	s.boundsBuf[0], s.boundsBuf[1] = keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])
 	s.boundsIdx = 0
@@ -326,9 +354,9 @@ func keepBuf(b []byte) []byte {
 // caller may reuse the slices once the call returns.
 func (s *IterHooks) setOptions(o *pebble.IterOptions) {
 	if o != nil {
-		s.opts = *o
-	} else {
-		s.opts = pebble.IterOptions{}
+		s.opts, s.optsSet = *o, true
+	} else if s.optsSet {
+		s.opts, s.optsSet = pebble.IterOptions{}, false
 	}
 	s.setBounds(s.opts.LowerBound, s.opts.UpperBound)
 }
@@ -372,7 +400,7 @@ func (s *IterHooks) rebuild() *pebble.IterOptions {
 // filter slice gets spare capacity because Pebble appends to it in place;
 // first says the options are for opening the iterator (see firstFilters).
 func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
-	s.up = s.opts
+	s.copyUp()
 	rf := s.hooks.RangeFilters
 	if rf == nil || s.dropped {
 		s.filtered = false
@@ -401,6 +429,7 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 			f = make([]pebble.BlockPropertyFilter, 0, n)
 		}
 		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), extra...)
+		s.upSet = true
 		if first && s.filtered && s.limitRebuilds && s.hooks.Gate != nil {
 			// Admitted by the gate (Init asked it, as the iterator has
 			// bounds): report to it.
@@ -408,6 +437,15 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 		}
 	}
 	return &s.up
+}
+
+// copyUp sets up to the caller's options, unless both are already zero.
+func (s *IterHooks) copyUp() {
+	bare := !s.optsSet && s.opts.LowerBound == nil && s.opts.UpperBound == nil
+	if bare && !s.upSet {
+		return
+	}
+	s.up, s.upSet = s.opts, !bare
 }
 
 // covers reports whether the attached range filters stay correct for

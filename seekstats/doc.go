@@ -140,28 +140,47 @@
 // would push a small table's index past IndexBlockSize and make it
 // two-level, one more index block per seek, so Install widens the index
 // block size by the tag's share (indexshape.go) and tables keep upstream's
-// index shape. What is left is in two about equal parts. One is Pebble's
-// block-property machinery, which an iterator with any block-property
-// filter pays and no exported option avoids: for every table the iterator
-// opens, a filterer from a pool, a lookup of the filter's name in the
-// table's user properties and the filter's table-level call, all before the
-// table's point filter is consulted (so also for tables that filter then
-// rules out); and one more property decoded per data-block load. A program
-// that opens an iterator per seek pays the set-up on every seek, for every
-// table of every level the seek reaches. The other part is ours:
-// attributing filter checks, data-block loads and values (mostly cache
-// misses on the file map and the counter lines), and, per iterator,
-// readying and releasing the plug-in state (the root package's iterator
-// holds its tracker in its own pooled wrapper, InitIter, so that this is
-// one pool's Get and Put, not one per plug-in). A bounded iterator also carries the
+// index shape. What is left depends on the tier.
+//
+// Two tiers. The full statistics (the zero Config) count everything above.
+// Config.FiltersOnly counts filter checks per level (FILTERED,
+// FILTER_MATCH, and the Bloom tickers of Gets), seeks and Gets, and range
+// filters' rule-outs (as unattributed), but no data-block loads: DATA,
+// DATA_USEFUL_* and their bounded shares stay zero, so there is no seek
+// false-positive rate, no range-filter opportunity, no per-table waste for
+// the compaction advisor, and nothing for the what-if estimates to start
+// from. What the full tier costs on top is Pebble's block-property
+// machinery, which an iterator with any block-property filter pays and no
+// exported option avoids: for every table the iterator opens, a filterer
+// from a pool, a lookup of the filter's name in the table's user properties
+// and the filter's table-level call, all before the table's point filter is
+// consulted (so also for tables that filter then rules out); and one more
+// property decoded per data-block load. A program that opens an iterator per
+// seek pays that set-up on every seek, for every table of every level the
+// seek reaches; it is the larger part of the full tier's cost for such a
+// program, and the reason FiltersOnly exists: it is the tier whose cost stays
+// near statistics off for an iterator per seek. The full tier then also
+// attributes data-block loads and values (mostly cache misses on the file
+// map and the counter lines), and a bounded iterator carries the
 // range-length observer, which Pebble asks once per table it opens that
 // carries a range filter: a count, and for a sample of the checks a mapping
-// of the bounds through the table's key map. Config.FiltersOnly drops the
-// block-property filters, and with them Pebble's part and the data-block
-// attribution (its tables still carry the tags). With statistics off, the
-// wrappers cost a nil check. Pebble rebuilds an iterator on every
-// SetOptions while statistics are on, since its options then carry a
-// block-property filter. BenchmarkSeekPrefixStatistics in the root package
+// of the bounds through the table's key map.
+//
+// Both tiers pay for attributing filter checks (a file-map lookup and a
+// counter per check) and two counters per seek. The full tier also pays,
+// per iterator, for readying and releasing the plug-in state: the root
+// package's iterator keeps it, tracker included (InitIter), in its own
+// pooled wrapper, so that an iterator costs one pool's Get and Put rather
+// than one per plug-in; the fields every iterator touches share a few cache
+// lines; and an iterator opened with nil options copies and clears no
+// options. In the FiltersOnly tier an iterator without range filters has
+// nothing to attribute but its seeks, so it carries no plug-in state at all
+// (Statistics.SeeksOnly): it reads as a plain iterator and counts its seeks
+// where the DB-wide tickers count theirs. The tables of
+// either tier carry the tags, so switching between them needs no rewrite.
+// With statistics off, the wrappers cost a nil check. Pebble rebuilds an
+// iterator on every SetOptions while the full statistics are on, since its
+// options then carry a block-property filter. BenchmarkSeekPrefixStatistics in the root package
 // measures the cost against upstream Pebble, and BenchmarkRangeLenObserver
 // the observer's against its absence; docs/benchmarks.md gives the figures.
 package seekstats

@@ -24,41 +24,53 @@ import (
 // DATA at most once per seek, and a seek served from a block loaded earlier
 // counts neither DATA nor USEFUL.
 type IterTracker struct {
+	// The fields every iterator touches come first, on as few cache lines
+	// as may be: an iterator per seek pays for each line it misses.
 	s      *Statistics
 	sh     *shard
 	filter iterFilter
 	// held is set for a tracker kept in its iterator's memory (InitIter),
 	// which Release leaves there.
 	held bool
-	// withFilter are the options Pebble is given, and filters their
-	// PointKeyFilters; useL6Filters is the caller's UseL6Filters. The
-	// caller's options themselves are not kept: an iterator per seek would
-	// pay for every copy and clear of them.
-	withFilter   pebble.IterOptions
-	filters      []pebble.BlockPropertyFilter
-	useL6Filters bool
+	// withFilterSet is set while withFilter is in use.
+	withFilterSet bool
+	useL6Filters  bool
 	// bounded is set while the iterator has a lower or upper bound;
 	// lower and upper are those bounds, for the range-length observer
 	// (Pebble's contract keeps them unchanged until the next SetOptions).
-	bounded      bool
-	lower, upper []byte
+	bounded bool
+	// tableArmed and countsRange: see tableNum.
+	tableArmed  bool
+	countsRange bool
+	lower       []byte
+	upper       []byte
+	// filters are the PointKeyFilters of the options Pebble is given
+	// (withFilter, or the holder's); useL6Filters is the caller's
+	// UseL6Filters. The caller's options themselves are not kept: an
+	// iterator per seek would pay for every copy and clear of them.
+	filters []pebble.BlockPropertyFilter
+
+	// State of the current seek.
+	prefixSeek       bool
+	memtableReported bool
+	unreported       int
+	pending          []seekTable
+	index            map[uint64]int // over pending, once it is long
+
 	// tableNum is the table whose table-level check the tracker's filter
 	// saw last, while tableArmed (rangecount.go); only iterators with range
 	// filters to count (countsRange) arm.
-	tableNum    uint64
-	tableArmed  bool
-	countsRange bool
+	tableNum uint64
 	// lens records how the bounds look to the tables' range filters
 	// (rangelen.go).
 	lens rangeLenObserver
 
-	// State of the current seek.
-	prefixSeek       bool
-	pending          []seekTable
-	index            map[uint64]int // over pending, once it is long
-	unreported       int
-	memtableReported bool
-	buf              [8]seekTable
+	// The large fields come last, so that an iterator that uses neither
+	// (an iterator per seek, with FiltersOnly) touches fewer cache lines.
+	// withFilter are the options Pebble is given when they are not the
+	// holder's (NewIter, SetOptions, InitIter without options).
+	withFilter pebble.IterOptions
+	buf        [8]seekTable
 }
 
 // seekTable is a table that loaded a data block since the last seek.
@@ -107,14 +119,37 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 // Unlike NewIter, InitIter adds the tracker's filters to o itself, not to a
 // copy (one copy of the options fewer per iterator), and returns o: o must
 // be options made for this iterator alone, such as those
-// querybuilder.IterHooks.Init returns, and not nil.
+// querybuilder.IterHooks.Init returns, or nil for defaults (nil is returned
+// when there is nothing to add: Pebble then copies no options).
 func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
 	if t.s != s {
 		t.s, t.sh = s, s.c.pickShard()
 	}
 	t.filter.t = t
 	t.held = true
+	if o == nil && !s.cfg.FiltersOnly {
+		// withFilter is zero while unused (Release clears it once used).
+		o, t.withFilterSet = &t.withFilter, true
+	}
 	return t.setOptions(o, true /* reuse */, true /* inPlace */)
+}
+
+// SeeksOnly reports whether an iterator without range filters needs
+// nothing of s but its seeks counted: with FiltersOnly (and without exact
+// attribution) its tracker adds no filter, so it sees no data-block load,
+// and has no value to attribute. Such an iterator can skip the plug-in
+// state and count its seeks through a tracker readied by InitSeeksOnly.
+func (s *Statistics) SeeksOnly() bool {
+	return s != nil && s.cfg.FiltersOnly && !s.cfg.ExactAttribution
+}
+
+// InitSeeksOnly readies t, kept in memory of its holder's as for InitIter,
+// to count an iterator's seeks (EndSeek) and nothing else; it needs no
+// Release. Only for an iterator for which SeeksOnly holds.
+func (s *Statistics) InitSeeksOnly(t *IterTracker) {
+	if t.s != s {
+		t.s, t.sh = s, s.c.pickShard()
+	}
 }
 
 // Trackers are pooled: programs that open an iterator per seek (db_bench's
@@ -126,14 +161,14 @@ var trackerPool = sync.Pool{New: func() any { return new(IterTracker) }}
 // used afterwards. Pebble keeps no reference to the filter past Close.
 func (t *IterTracker) Release() {
 	clear(t.filters[:cap(t.filters)])
-	if t.withFilter.PointKeyFilters != nil {
-		// Set only by NewIter and SetOptions (InitIter uses the holder's
-		// options); clearing it unconditionally costs every iterator.
-		t.withFilter = pebble.IterOptions{}
+	if t.withFilterSet {
+		// Clearing it unconditionally would cost every iterator.
+		t.withFilter, t.withFilterSet = pebble.IterOptions{}, false
 	}
 	t.lower, t.upper = nil, nil
+	// BeginSeek clears the last seek's entries; a seek never leaves any
+	// behind (see dataLoad), so buf holds no table past this.
 	t.BeginSeek(false)
-	clear(t.buf[:])
 	if !t.held {
 		trackerPool.Put(t)
 	}
@@ -209,7 +244,7 @@ func (t *IterTracker) setOptions(o *pebble.IterOptions, reuse, inPlace bool) *pe
 	} else {
 		t.withFilter = pebble.IterOptions{}
 	}
-	t.withFilter.PointKeyFilters = t.filters
+	t.withFilter.PointKeyFilters, t.withFilterSet = t.filters, true
 	// Pebble copies the options it is given; the pointer does not escape
 	// into the iterator.
 	return &t.withFilter
@@ -298,7 +333,14 @@ func (t *IterTracker) dataLoad(num uint64) {
 		st.filterUsed = t.prefixSeek && st.f.filtered() &&
 			(st.f.level != 6 || t.useL6Filters)
 	}
-	t.pending = append(t.pending, st)
+	if len(t.pending) == len(t.buf) && &t.pending[0] == &t.buf[0] {
+		// The seek outgrows buf: the append below moves the entries,
+		// whose copies left in buf chargeWaste would not clear.
+		t.pending = append(t.pending, st)
+		clear(t.buf[:])
+	} else {
+		t.pending = append(t.pending, st)
+	}
 	if len(t.pending) > 16 {
 		if t.index == nil {
 			t.index = make(map[uint64]int)

@@ -24,8 +24,10 @@ type Config struct {
 	// FiltersOnly counts filter checks, seeks and Gets but no data-block
 	// loads: iterators get no block-property filter, so the DATA and
 	// DATA_USEFUL_* tickers stay zero, and Pebble's block-property machinery
-	// (about half of what the statistics cost on a seek; see "Cost" in the
-	// package documentation) is not paid. Like RocksDB's stats_level, it
+	// (the larger part of what the full statistics cost a program that
+	// opens an iterator per seek; see "Two tiers" in the package
+	// documentation) is not paid; an iterator without range filters then
+	// needs no tracker either (SeeksOnly). Like RocksDB's stats_level, it
 	// trades detail for cost.
 	FiltersOnly bool
 }

@@ -27,18 +27,19 @@ type tableWaste struct {
 	emptyLoads, filterFalsePositives atomic.Uint64
 }
 
-// chargeWaste charges the tables of the seek that is ending.
+// chargeWaste charges the tables of the seek that is ending, and clears
+// their entries, so that a pooled tracker keeps no table alive.
 func (t *IterTracker) chargeWaste() {
 	for i := range t.pending {
 		st := &t.pending[i]
-		if st.reported || st.f == nil {
-			continue
+		if !st.reported && st.f != nil {
+			if st.filterUsed {
+				st.f.waste.filterFalsePositives.Add(1)
+			} else {
+				st.f.waste.emptyLoads.Add(1)
+			}
 		}
-		if st.filterUsed {
-			st.f.waste.filterFalsePositives.Add(1)
-		} else {
-			st.f.waste.emptyLoads.Add(1)
-		}
+		*st = seekTable{}
 	}
 }
 
