@@ -31,7 +31,9 @@ type Hooks struct {
 	// possibly with filters of the observer's appended).
 	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
 	// Gate, if set with RangeFilters, decides whether a plain iterator (one
-	// under LimitRebuilds) opened with bounds gets range filters at all. An
+	// under LimitRebuilds) gets range filters at all, when it first has
+	// bounds: at opening, or from the SetBounds or SetOptions that first
+	// gives bounds to an iterator opened without. An
 	// iterator it turns away reads as upstream's for its life, as one that
 	// dropped its filters does; one it admits reports its filters' answers
 	// to it when released. Planned iterators neither ask nor report: their
@@ -141,9 +143,11 @@ type IterHooks struct {
 	// rebuilds get fresh slices: Pebble still holds the previous options
 	// while it takes the new ones.
 	firstFilters [4]pebble.BlockPropertyFilter
-	// gated holds the range filters the iterator was opened with when the
-	// hooks' Gate admitted it, for the report at Release.
-	gated []pebble.BlockPropertyFilter
+	// gateAsked is set once the hooks' Gate has been asked about the
+	// iterator, and gated holds the range filters of the bounds it admitted,
+	// for the report at Release.
+	gateAsked bool
+	gated     []pebble.BlockPropertyFilter
 }
 
 // rebuildsBeforeDrop is how many moves of its bounds outside its range
@@ -180,10 +184,6 @@ func (s *IterHooks) LimitRebuilds() { s.limitRebuilds = true }
 func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.IterOptions {
 	s.hooks = h
 	s.setOptions(o)
-	if s.limitRebuilds && h.Gate != nil && h.RangeFilters != nil &&
-		(s.opts.LowerBound != nil || s.opts.UpperBound != nil) && !h.Gate.Admit(s.opts.LowerBound, s.opts.UpperBound) {
-		s.dropped = true
-	}
 	up := s.withRangeFilters(true /* first */)
 	if observe && h.Observe != nil {
 		// The observer may add its filters to up in place.
@@ -320,6 +320,7 @@ func (s *IterHooks) Release() {
 		s.hooks.Gate.Report(s.gated)
 		s.gated = nil
 	}
+	s.gateAsked = false
 	// Field by field rather than one assignment of the whole struct, which
 	// an iterator per seek pays for on every seek: Init sets every other
 	// field, and these are the references the pool should not keep alive.
@@ -407,7 +408,18 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 		return &s.up
 	}
 	lower, upper := s.opts.LowerBound, s.opts.UpperBound
-	s.filtered = lower != nil || upper != nil
+	bounded := lower != nil || upper != nil
+	admitted := false
+	if bounded && s.limitRebuilds && s.hooks.Gate != nil && !s.gateAsked {
+		// The iterator's first bounds, whether it opens with them or is
+		// given them later: the gate decides once, for its life.
+		s.gateAsked = true
+		if admitted = s.hooks.Gate.Admit(lower, upper); !admitted {
+			s.dropped, s.filtered = true, false
+			return &s.up
+		}
+	}
+	s.filtered = bounded
 	if !first || s.filterBuf == nil {
 		// The filters may alias the bounds, and Pebble still holds the
 		// previous filters while it takes the new ones: new bytes.
@@ -430,9 +442,7 @@ func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
 		}
 		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), extra...)
 		s.upSet = true
-		if first && s.filtered && s.limitRebuilds && s.hooks.Gate != nil {
-			// Admitted by the gate (Init asked it, as the iterator has
-			// bounds): report to it.
+		if admitted {
 			s.gated = extra
 		}
 	}

@@ -123,4 +123,37 @@ func TestHooksGate(t *testing.T) {
 	s.Release()
 	require.Equal(t, 2, gate.asked)
 	require.Len(t, gate.reports, 1)
+
+	// Opened without bounds: the first bounds given ask the gate, once.
+	gate.admit = false
+	s.LimitRebuilds()
+	s.Init(h, nil, false)
+	up = s.SetBounds([]byte("b"), []byte("c"))
+	require.Equal(t, 3, gate.asked, "the first bounds ask the gate")
+	if up != nil {
+		require.Empty(t, up.PointKeyFilters, "turned away: no range filter")
+	}
+	up = s.SetOptions(&pebble.IterOptions{LowerBound: []byte("0"), UpperBound: []byte("zz")})
+	require.Empty(t, up.PointKeyFilters)
+	require.Equal(t, 3, gate.asked, "asked once per iterator")
+	s.Release()
+	gate.admit = true
+	s.LimitRebuilds()
+	s.Init(h, nil, false)
+	up = s.SetOptions(bounded)
+	require.Equal(t, 4, gate.asked)
+	require.Equal(t, want, up.PointKeyFilters)
+	s.Release()
+	require.Len(t, gate.reports, 2, "admitted later, it reports too")
+
+	// A clone asks for itself.
+	gate.admit = false
+	var parent, clone IterHooks
+	parent.LimitRebuilds()
+	parent.Init(h, nil, false)
+	up = clone.InitClone(&parent, bounded)
+	require.Equal(t, 5, gate.asked, "a clone asks the gate")
+	require.Empty(t, up.PointKeyFilters, "a clone turned away gets no filter")
+	clone.Release()
+	parent.Release()
 }
