@@ -332,8 +332,17 @@ func (p *FusePolicy) Name() string { return FusePolicyName }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of every
 // kind, never allocates, and returns true for bytes that do not decode.
+//
+// The filters it meets are nearly all its own, so it queries every filter
+// as one of them first (fuseMayContainFirst), without waiting for the
+// trailer, and decodes the trailer only for a filter that turns out to be
+// something else.
 func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
-	return p.mayContain(filter, key)
+	h := pointHash(key)
+	if answer, ok := fuseMayContainFirst(filter, h); ok {
+		return answer
+	}
+	return p.mayContainSlow(filter, h)
 }
 
 // NewWriter implements pebble.FilterPolicy. Each writer keeps the library's
