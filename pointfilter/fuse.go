@@ -218,8 +218,6 @@ func fuseMayContain(body []byte, seed uint64, _ uint32, q uint8, h uint64) bool 
 // slots are taken within the largest whole number of segments there, which
 // is every fingerprint of a filter that confirms.
 func fuseMayContainFirst(filter []byte, h uint64) (answer, ok bool) {
-	// m is the fingerprints' length if filter is a fuse filter. The
-	// branches on it do not wait for the filter's bytes.
 	m := uint64(len(filter)) - (8 + pointTrailerLen)
 	if m-fuseArity >= fuseFirstMaxBytes-fuseArity {
 		// Too short for three slots (or shorter than seed and trailer,
@@ -227,26 +225,39 @@ func fuseMayContainFirst(filter []byte, h uint64) (answer, ok bool) {
 		return false, false
 	}
 	q := fuseGuessShift(m)
+	return fuseFirstProbe(filter, m, q, fuseMix(h+fuseFirstSeed)), fuseFirstConfirms(filter, m, q)
+}
+
+// fuseFirstProbe is fuseMayContainFirst's query of the fingerprints, m
+// bytes of them if filter is a fuse filter, with the guessed shift q, for
+// the key hash mixed with the first seed, x. It
+// and fuseFirstConfirms are small enough for the compiler to inline, so
+// that FusePolicy.MayContain makes no call but the hash on its way to the
+// loads: every call and spill costs instructions that hold back the next
+// query's loads in a run of cold queries.
+func fuseFirstProbe(filter []byte, m uint64, q uint8, x uint64) bool {
 	seg := uint64(1) << q
-	x := fuseMix(h + fuseFirstSeed)
 	h0, _ := bits.Mul64(x, m&^(seg-1)-2*seg)
 	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
 	h2 := (h0 + 2*seg) ^ x&(seg-1)
-	answer = uint8(x^x>>32)^filter[h0]^filter[h1]^filter[h2] == 0
+	return uint8(x^x>>32)^filter[h0]^filter[h1]^filter[h2] == 0
+}
 
-	// The seed and trailer must be what the library's first seed and the
-	// guessed q give: the trailer's first word is the segment count a and
-	// the seed's fold, its second p, q, kind and version, then the check,
-	// which with every field but a and q fixed is a ^ q<<24 ^
-	// fuseFirstCheck; and a+2 segments must be the fingerprints' length.
-	// (Then a is at least 1, as three segments fit, and at most
-	// fuseMaxSegments, as m is below fuseFirstMaxBytes.)
+// fuseFirstConfirms reports whether the seed and trailer of filter are what
+// the library's first seed and the guessed shift q give for m fingerprint
+// bytes: the trailer's first word is the segment count a and the seed's
+// fold, its second p, q, kind and version, then the check, which with every
+// field but a and q fixed is a ^ q<<24 ^ fuseFirstCheck; and a+2 segments
+// must be the fingerprints' length. (Then a is at least 1, as three
+// segments fit, and at most fuseMaxSegments, as m is below
+// fuseFirstMaxBytes: TestFuseMayContainFirstBounds.)
+func fuseFirstConfirms(filter []byte, m uint64, q uint8) bool {
 	tail := (*[8 + pointTrailerLen]byte)(filter[m:])
 	a := binary.LittleEndian.Uint64(tail[8:16]) ^ fuseFirstX // a, if the fold is right
 	bad := binary.LittleEndian.Uint64(tail[0:8]) ^ fuseFirstSeed
 	bad |= binary.LittleEndian.Uint64(tail[16:24]) ^ (uint64(q)<<8 | uint64(q)<<56) ^ fuseFirstY ^ a<<32
-	bad |= a>>32 | ((a+fuseArity-1)*seg ^ m)
-	return answer, bad == 0
+	bad |= a>>32 | ((a+fuseArity-1)<<q ^ m)
+	return bad == 0
 }
 
 // fuseFirstMaxBytes bounds the fingerprints' length in fuseMayContainFirst:

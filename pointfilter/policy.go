@@ -338,9 +338,14 @@ func (p *FusePolicy) Name() string { return FusePolicyName }
 // trailer, and decodes the trailer only for a filter that turns out to be
 // something else.
 func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+	// fuseMayContainFirst, written out with its inlined parts.
 	h := pointHash(key)
-	if answer, ok := fuseMayContainFirst(filter, h); ok {
-		return answer
+	if m := uint64(len(filter)) - (8 + pointTrailerLen); m-fuseArity < fuseFirstMaxBytes-fuseArity {
+		q := fuseGuessShift(m)
+		answer := fuseFirstProbe(filter, m, q, fuseMix(h+fuseFirstSeed))
+		if fuseFirstConfirms(filter, m, q) {
+			return answer
+		}
 	}
 	return p.mayContainSlow(filter, h)
 }
