@@ -210,8 +210,9 @@ func fuseMayContain(body []byte, seed uint64, _ uint32, q uint8, h uint64) bool 
 // words at once, with the values the length implies, and one branch takes
 // the answer or leaves it. No branch that waits on the filter's bytes comes
 // before the fingerprint loads, so in a run of cold queries each one's
-// misses start as soon as its key is hashed, and the short check leaves
-// the out-of-order core room to start the next query's too.
+// misses start as soon as its key is hashed. FusePolicy.MayContain is this
+// function written out with the same inlined parts; this one is what the
+// tests call to see whether the shortcut was taken.
 //
 // It reads within filter for any length: the guessed segment length leaves
 // three whole segments inside the fingerprints (fuseGuessShift), and the
