@@ -189,17 +189,105 @@ func fuseMayContain(body []byte, seed uint64, _ uint32, q uint8, h uint64) bool 
 		// one stays a leaf, without a stack frame to set up per query.
 		s, gq = seed, q
 	}
-	x := h + s
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
+	x := fuseMix(h + s)
 	seg := uint64(1) << gq
 	h0, _ := bits.Mul64(x, n-2*seg)
 	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
 	h2 := (h0 + 2*seg) ^ x&(seg-1)
 	return uint8(x^x>>32)^body[h0]^body[h1]^body[h2] == 0
+}
+
+// fuseMayContainFirst answers for key hash h if filter is a fuse filter as
+// the library nearly always builds it: its first seed, and the segment
+// length its body's length implies (see fuseMayContain). ok is false for
+// anything else (other kinds, other seeds or segment lengths, bytes that do
+// not decode), whose answer is then the caller's to find on the generic
+// path; when ok is true, the answer is the one that path gives.
+//
+// For such a filter every byte of the seed and trailer follows from
+// len(filter) alone. So the three fingerprints are loaded first, addressed
+// from h and the length; then the seed and trailer are compared, whole
+// words at once, with the values the length implies, and one branch takes
+// the answer or leaves it. No branch that waits on the filter's bytes comes
+// before the fingerprint loads, so in a run of cold queries each one's
+// misses start as soon as its key is hashed. FusePolicy.MayContain is this
+// function written out with the same inlined parts; this one is what the
+// tests call to see whether the shortcut was taken.
+//
+// It reads within filter for any length: the guessed segment length leaves
+// three whole segments inside the fingerprints (fuseGuessShift), and the
+// slots are taken within the largest whole number of segments there, which
+// is every fingerprint of a filter that confirms.
+func fuseMayContainFirst(filter []byte, h uint64) (answer, ok bool) {
+	m := uint64(len(filter)) - (8 + pointTrailerLen)
+	if m-fuseArity >= fuseFirstMaxBytes-fuseArity {
+		// Too short for three slots (or shorter than seed and trailer,
+		// where m wrapped around), or longer than any fuse filter.
+		return false, false
+	}
+	q := fuseGuessShift(m)
+	return fuseFirstProbe(filter, m, q, fuseMix(h+fuseFirstSeed)), fuseFirstConfirms(filter, m, q)
+}
+
+// fuseFirstProbe is fuseMayContainFirst's query of the fingerprints, m
+// bytes of them if filter is a fuse filter, with the guessed shift q, for
+// the key hash mixed with the first seed, x. It
+// and fuseFirstConfirms are small enough for the compiler to inline, so
+// that FusePolicy.MayContain makes no call but the hash on its way to the
+// loads: every call and spill costs instructions that hold back the next
+// query's loads in a run of cold queries.
+func fuseFirstProbe(filter []byte, m uint64, q uint8, x uint64) bool {
+	seg := uint64(1) << q
+	h0, _ := bits.Mul64(x, m&^(seg-1)-2*seg)
+	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
+	h2 := (h0 + 2*seg) ^ x&(seg-1)
+	return uint8(x^x>>32)^filter[h0]^filter[h1]^filter[h2] == 0
+}
+
+// fuseFirstConfirms reports whether the seed and trailer of filter are what
+// the library's first seed and the guessed shift q give for m fingerprint
+// bytes: the trailer's first word is the segment count a and the seed's
+// fold, its second p, q, kind and version, then the check, which with every
+// field but a and q fixed is a ^ q<<24 ^ fuseFirstCheck; and a+2 segments
+// must be the fingerprints' length. (Then a is at least 1, as three
+// segments fit, and at most fuseMaxSegments, as m is below
+// fuseFirstMaxBytes: TestFuseMayContainFirstBounds.)
+func fuseFirstConfirms(filter []byte, m uint64, q uint8) bool {
+	tail := (*[8 + pointTrailerLen]byte)(filter[m:])
+	a := binary.LittleEndian.Uint64(tail[8:16]) ^ fuseFirstX // a, if the fold is right
+	bad := binary.LittleEndian.Uint64(tail[0:8]) ^ fuseFirstSeed
+	bad |= binary.LittleEndian.Uint64(tail[16:24]) ^ (uint64(q)<<8 | uint64(q)<<56) ^ fuseFirstY ^ a<<32
+	bad |= a>>32 | ((a+fuseArity-1)<<q ^ m)
+	return bad == 0
+}
+
+// fuseFirstMaxBytes bounds the fingerprints' length in fuseMayContainFirst:
+// the most that fuseMaxSegments segments of the largest length, with the two
+// after them, hold.
+const fuseFirstMaxBytes = (fuseMaxSegments + fuseArity - 1) << fuseMaxSegmentShift
+
+// The constant parts of the seed and trailer words fuseMayContainFirst
+// expects: the fold of fuseFirstSeed (fuseSeedFold) in fuseFirstX; p, kind
+// and version in fuseFirstY, with the part of the check (pointTrailerCheck)
+// they and the fold make. TestFuseMayContainFirstConstants derives them.
+const (
+	fuseFirstSeedFold = fuseFirstSeed&0xffffffff ^ fuseFirstSeed>>32<<16&0xffffffff ^ fuseFirstSeed>>48 ^ pointMagic
+	fuseFirstX        = fuseFirstSeedFold << 32
+	fuseFirstYLow     = fuseFingerprintBits | uint64(pointTagFuse)<<16
+	fuseFirstCheck    = (fuseFirstSeedFold<<8&0xffffffff | fuseFirstSeedFold>>24) ^
+		(fuseFirstYLow<<16&0xffffffff | fuseFirstYLow>>16) ^ pointMagic
+	fuseFirstY = fuseFirstYLow | fuseFirstCheck<<32
+)
+
+// fuseMix is the library's mix of a key hash with the seed added: murmur3's
+// 64-bit finalizer.
+func fuseMix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
 }
 
 // fuseFirstSeed is the first seed the library tries: splitmix64 of its

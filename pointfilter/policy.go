@@ -332,8 +332,22 @@ func (p *FusePolicy) Name() string { return FusePolicyName }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of every
 // kind, never allocates, and returns true for bytes that do not decode.
+//
+// The filters it meets are nearly all its own, so it queries every filter
+// as one of them first (fuseMayContainFirst), without waiting for the
+// trailer, and decodes the trailer only for a filter that turns out to be
+// something else.
 func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
-	return p.mayContain(filter, key)
+	// fuseMayContainFirst, written out with its inlined parts.
+	h := pointHash(key)
+	if m := uint64(len(filter)) - (8 + pointTrailerLen); m-fuseArity < fuseFirstMaxBytes-fuseArity {
+		q := fuseGuessShift(m)
+		answer := fuseFirstProbe(filter, m, q, fuseMix(h+fuseFirstSeed))
+		if fuseFirstConfirms(filter, m, q) {
+			return answer
+		}
+	}
+	return p.mayContainSlow(filter, h)
 }
 
 // NewWriter implements pebble.FilterPolicy. Each writer keeps the library's
