@@ -35,9 +35,11 @@ import (
 // upstream's does. What a closed gate can cost is the skips the sampled-out
 // iterators would have made, while the windows of samples say there are
 // almost none. What the gate costs: one uncontended atomic add per table
-// check (in the filter), one atomic load per new iterator (two while
-// closed), and per closed iterator one atomic add on the gate, which
-// iterators of all goroutines share.
+// check (in the filter); per new iterator with bounds, one atomic load, and
+// while its region is closed an atomic add on the region's sample counter;
+// per admitted iterator at its close, a load and an atomic add on its
+// region's window. The region's counters are shared by the iterators of
+// all goroutines.
 //
 // A program often mixes reads whose spans miss tables with reads whose
 // spans never do: CockroachDB checks the lock table, which is almost always
