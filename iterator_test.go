@@ -2,6 +2,9 @@ package pebble
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -199,22 +202,13 @@ func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 // filters off the scans and leave them on the checks, which then skip every
 // table, where one verdict for the mix would keep the filters on both.
 func TestGateJudgesKeyRegionsApart(t *testing.T) {
-	open := func(plugins Plugins) *DB {
-		opts := &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true, L0StopWritesThreshold: 100}
-		db, err := OpenWithPlugins("db", opts, plugins)
-		require.NoError(t, err)
-		t.Cleanup(func() { require.NoError(t, db.Close()) })
-		for table := 0; table < 3; table++ {
-			for i := table; i < 1000; i += 10 {
-				require.NoError(t, db.Set([]byte(fmt.Sprintf("key%03d", i)), []byte("v"), nil))
-			}
-			for i := table; i < 1000; i += 100 {
-				require.NoError(t, db.Set([]byte(fmt.Sprintf("\x01lock%03d", i)), []byte("l"), nil))
-			}
-			require.NoError(t, db.Flush())
+	locks := func(table int) (keys []string) {
+		for i := table; i < 1000; i += 100 {
+			keys = append(keys, fmt.Sprintf("\x01lock%03d", i))
 		}
-		return db
+		return keys
 	}
+	open := func(plugins Plugins) *DB { return gappyDBWith(t, plugins, locks) }
 	db := open(Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
 	ref := open(Plugins{})
 	scan := func(d *DB, lower, upper string) ([]string, uint64) {
@@ -239,4 +233,82 @@ func TestGateJudgesKeyRegionsApart(t *testing.T) {
 	require.True(t, gate.Closed([]byte("key")), "the scans' filters rule nothing out")
 	require.False(t, gate.Closed([]byte("\x01lock")), "the checks' filters rule every table out")
 	require.Zero(t, lockBytes, "a lock-table check with its filters reads no block")
+}
+
+// TestGateConcurrentIterators: iterators of four goroutines, while the
+// gate closes and reopens under them (phases of spans that hold keys in
+// every table, then of empty spans), read what upstream reads, also after
+// SetBounds, SetOptions and Clone move their bounds.
+func TestGateConcurrentIterators(t *testing.T) {
+	db := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
+	ref := gappyDB(t, Plugins{})
+	want := func(lo, hi string) []string {
+		it, err := ref.NewIter(&IterOptions{LowerBound: []byte(lo), UpperBound: []byte(hi)})
+		require.NoError(t, err)
+		k, _ := scanBytes(t, it)
+		require.NoError(t, it.Close())
+		return k
+	}
+	spans := func(r *rand.Rand, full bool) (string, string) {
+		d := r.IntN(99)
+		if full {
+			return fmt.Sprintf("key%02d0", d), fmt.Sprintf("key%02d3", d)
+		}
+		return fmt.Sprintf("key%02d5", d), fmt.Sprintf("key%02d9", d)
+	}
+	gate := db.rangeFilter.Gate()
+	var sawClosed, sawOpen atomic.Bool
+	var wg sync.WaitGroup
+	iters := 3000
+	if testing.Short() {
+		iters = 1000
+	}
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 1))
+			for n := 0; n < iters; n++ {
+				full := (n/(iters/4))%2 == 0
+				lo, hi := spans(r, full)
+				it, err := db.NewIter(&IterOptions{LowerBound: []byte(lo), UpperBound: []byte(hi)})
+				require.NoError(t, err)
+				k, _ := scanBytes(t, it)
+				require.Equal(t, want(lo, hi), k)
+				switch n % 4 {
+				case 1: // widen through SetBounds
+					lo2, hi2 := spans(r, !full)
+					it.SetBounds([]byte(lo2), []byte(hi2))
+					k, _ = scanBytes(t, it)
+					require.Equal(t, want(lo2, hi2), k, "SetBounds %s %s", lo2, hi2)
+				case 2:
+					lo2, hi2 := spans(r, true)
+					it.SetOptions(&IterOptions{LowerBound: []byte(lo2), UpperBound: []byte(hi2)})
+					k, _ = scanBytes(t, it)
+					require.Equal(t, want(lo2, hi2), k, "SetOptions")
+				case 3:
+					lo2, hi2 := spans(r, true)
+					c, err := it.Clone(CloneOptions{IterOptions: &IterOptions{LowerBound: []byte(lo2), UpperBound: []byte(hi2)}})
+					require.NoError(t, err)
+					k, _ = scanBytes(t, c)
+					require.Equal(t, want(lo2, hi2), k, "Clone")
+					c2, err := it.Clone(CloneOptions{})
+					require.NoError(t, err)
+					c2.SetBounds([]byte("key000"), []byte("key999"))
+					k, _ = scanBytes(t, c2)
+					require.Equal(t, want("key000", "key999"), k, "Clone+SetBounds")
+					require.NoError(t, c.Close())
+					require.NoError(t, c2.Close())
+				}
+				require.NoError(t, it.Close())
+				if gate.Closed([]byte("key")) {
+					sawClosed.Store(true)
+				} else if sawClosed.Load() {
+					sawOpen.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.True(t, sawClosed.Load() && sawOpen.Load(), "the gate must close and reopen while the iterators run")
 }

@@ -14,7 +14,11 @@ import (
 // gappyDB opens a DB whose three flushed tables each span key000..key990
 // but hold only every tenth key (offset by table), so most short ranges
 // inside their spans are empty.
-func gappyDB(t *testing.T, plugins Plugins) *DB {
+func gappyDB(t *testing.T, plugins Plugins) *DB { return gappyDBWith(t, plugins, nil) }
+
+// gappyDBWith is gappyDB with the keys extra returns for each table added
+// to it.
+func gappyDBWith(t *testing.T, plugins Plugins, extra func(table int) []string) *DB {
 	opts := &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true, L0StopWritesThreshold: 100}
 	db, err := OpenWithPlugins("db", opts, plugins)
 	require.NoError(t, err)
@@ -24,6 +28,11 @@ func gappyDB(t *testing.T, plugins Plugins) *DB {
 			require.NoError(t, db.Set([]byte(fmt.Sprintf("key%03d", i)), []byte("v"), nil))
 		}
 		require.NoError(t, db.Set([]byte("key999"), []byte("v"), nil))
+		if extra != nil {
+			for _, k := range extra(table) {
+				require.NoError(t, db.Set([]byte(k), []byte("x"), nil))
+			}
+		}
 		require.NoError(t, db.Flush())
 	}
 	return db
