@@ -265,11 +265,9 @@ func (s *spanScanner) scan(c *config, first uint64, encode func(buf, roach []byt
 		s.reused = it
 	}
 	n, found = read(it, s.opts.LowerBound)
-	if err := it.Error(); err != nil {
-		return n, found, err
-	}
+	err = it.Error()
 	if s.reused == nil {
-		err = s.w.closeIter(it)
+		err = errors.CombineErrors(err, s.w.closeIter(it))
 	}
 	return n, found, err
 }
@@ -290,12 +288,20 @@ func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf,
 	read func(it iterator, lower []byte) (n int64, found bool), setup ...func()) (err error) {
 	s := newSpanScanner(r, w, opts)
 	defer func() { err = errors.CombineErrors(err, s.close()) }()
-	for w.next() {
-		first := firstScanKey(r.cfg, w)
+	return eachScan(r, w, func(first uint64) (int64, bool, error) {
 		for _, f := range setup {
 			f()
 		}
-		n, found, err := s.scan(r.cfg, first, encode, read)
+		return s.scan(r.cfg, first, encode, read)
+	})
+}
+
+// eachScan runs op for each operation of a scan benchmark, with the first
+// roach key of its span, and counts what op read and whether it found
+// anything.
+func eachScan(r *run, w *worker, op func(first uint64) (n int64, found bool, err error)) error {
+	for w.next() {
+		n, found, err := op(firstScanKey(r.cfg, w))
 		if err != nil {
 			return err
 		}
@@ -390,21 +396,12 @@ func lockedScan(r *run, w *worker) (err error) {
 	data := newSpanScanner(r, w, &upstream.IterOptions{})
 	defer func() { err = errors.CombineErrors(err, errors.CombineErrors(locks.close(), data.close())) }()
 	read := mvccScanRead(r.cfg, w)
-	for w.next() {
-		first := firstScanKey(r.cfg, w)
+	return eachScan(r, w, func(first uint64) (int64, bool, error) {
 		if _, _, err := locks.scan(r.cfg, first, bareLockKey, lockCheck); err != nil {
-			return err
+			return 0, false, err
 		}
-		n, found, err := data.scan(r.cfg, first, bareMVCCKey, read)
-		if err != nil {
-			return err
-		}
-		if found {
-			w.found++
-		}
-		w.done(1, n)
-	}
-	return nil
+		return data.scan(r.cfg, first, bareMVCCKey, read)
+	})
 }
 
 func mvccTimeBound(r *run, w *worker) error {
