@@ -145,8 +145,13 @@ func TestGateRegions(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, admitted, "a closed region admits its samples only")
-	require.False(t, g.Admit(nil, []byte("a9")) && g.Admit(nil, []byte("a9")),
-		"without a lower bound the upper bound's region decides")
+	admitted = 0
+	for range GateSampleEvery {
+		if g.Admit(nil, []byte("a9")) {
+			admitted++
+		}
+	}
+	require.Equal(t, 1, admitted, "without a lower bound the upper bound's region decides")
 
 	for range GateWindow {
 		g.Report(check([]byte("y1"), []byte("y2")))
