@@ -40,8 +40,10 @@ import (
 // check and an increment: whether it found a key, for the DB-wide tickers,
 // which Close adds, with upstream's IteratorStats, to the DB's totals
 // (Statistics). Statistics' cheaper tier (seekstats.Config.FiltersOnly)
-// needs no plug-in state either, for an iterator without range filters: it
-// counts filter checks through the filter policy, and the seeks there.
+// needs no plug-in state either, for an iterator of a reader without range
+// filters (no range-filter plug-in, or an indexed batch) and without
+// ExactAttribution: it counts filter checks through the filter policy, and
+// the seeks there.
 //
 // Iterators over an indexed batch get no range filter: SetOptions refreshes
 // such an iterator's view of the batch and SetBounds does not, so turning

@@ -173,8 +173,10 @@
 // pooled wrapper, so that an iterator costs one pool's Get and Put rather
 // than one per plug-in; the fields every iterator touches share a few cache
 // lines; and an iterator opened with nil options copies and clears no
-// options. In the FiltersOnly tier an iterator without range filters has
-// nothing to attribute but its seeks, so it carries no plug-in state at all
+// options. In the FiltersOnly tier an iterator of a reader without range
+// filters (a DB without the range-filter plug-in, or an indexed batch), and
+// without ExactAttribution, has nothing to attribute but its seeks, so it
+// carries no plug-in state at all
 // (Statistics.SeeksOnly): it reads as a plain iterator and counts its seeks
 // where the DB-wide tickers count theirs. The tables of
 // either tier carry the tags, so switching between them needs no rewrite.

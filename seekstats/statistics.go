@@ -26,8 +26,9 @@ type Config struct {
 	// DATA_USEFUL_* tickers stay zero, and Pebble's block-property machinery
 	// (the larger part of what the full statistics cost a program that
 	// opens an iterator per seek; see "Two tiers" in the package
-	// documentation) is not paid; an iterator without range filters then
-	// needs no tracker either (SeeksOnly). Like RocksDB's stats_level, it
+	// documentation) is not paid; an iterator of a reader without range
+	// filters then needs no tracker either, unless ExactAttribution
+	// (SeeksOnly). Like RocksDB's stats_level, it
 	// trades detail for cost.
 	FiltersOnly bool
 }
