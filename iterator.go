@@ -94,11 +94,10 @@ func (i *Iterator) initHooks(h *querybuilder.Hooks, stats *seekstats.Statistics,
 		return o
 	}
 	i.h = &i.hooks
+	i.hooks.LimitRebuilds()
 	if stats == nil {
-		i.hooks.LimitRebuilds()
 		return i.hooks.Init(h, o, true /* observe */)
 	}
-	i.hooks.LimitRebuilds()
 	up := stats.InitIter(&i.tracker, i.hooks.Init(h, o, false /* observe */))
 	i.hooks.Attach(&i.tracker)
 	return up

@@ -320,7 +320,6 @@ func (s *IterHooks) Release() {
 		s.hooks.Gate.Report(s.gated)
 		s.gated = nil
 	}
-	s.gateAsked = false
 	// Field by field rather than one assignment of the whole struct, which
 	// an iterator per seek pays for on every seek: Init sets every other
 	// field, and these are the references the pool should not keep alive.
@@ -338,7 +337,7 @@ func (s *IterHooks) Release() {
 	s.boundsBuf[0], s.boundsBuf[1] = keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])
 	s.boundsIdx = 0
 	s.filterBuf = keepBuf(s.filterBuf)
-	s.limitRebuilds, s.rebuilds, s.dropped = false, 0, false
+	s.limitRebuilds, s.rebuilds, s.dropped, s.gateAsked = false, 0, false, false
 }
 
 // maxKeptBuf is the largest bounds buffer an IterHooks keeps for reuse.
