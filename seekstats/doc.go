@@ -176,13 +176,12 @@
 // options. In the FiltersOnly tier an iterator of a reader without range
 // filters (a DB without the range-filter plug-in, or an indexed batch), and
 // without ExactAttribution, has nothing to attribute but its seeks, so it
-// carries no plug-in state at all
-// (Statistics.SeeksOnly): it reads as a plain iterator and counts its seeks
-// where the DB-wide tickers count theirs. The tables of
-// either tier carry the tags, so switching between them needs no rewrite.
-// With statistics off, the wrappers cost a nil check. Pebble rebuilds an
-// iterator on every SetOptions while the full statistics are on, since its
-// options then carry a block-property filter. BenchmarkSeekPrefixStatistics in the root package
-// measures the cost against upstream Pebble, and BenchmarkRangeLenObserver
+// carries no plug-in state at all (Statistics.SeeksOnly): it reads as a
+// plain iterator and counts its seeks where the DB-wide tickers count
+// theirs. The tables of either tier carry the tags, so switching between
+// them needs no rewrite. With statistics off, the wrappers cost a nil
+// check. Pebble rebuilds an iterator on every SetOptions while the full
+// statistics are on, since its options then carry a block-property filter.
+// BenchmarkSeekPrefixStatistics in the root package measures the cost against upstream Pebble, and BenchmarkRangeLenObserver
 // the observer's against its absence; docs/benchmarks.md gives the figures.
 package seekstats

@@ -103,9 +103,7 @@ func (f *iterFilter) SyntheticSuffixIntersects(prop []byte, _ []byte) (bool, err
 // the tracker's filter added. o is not modified.
 func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterOptions) {
 	t := trackerPool.Get().(*IterTracker)
-	if t.s != s {
-		t.s, t.sh = s, s.c.pickShard()
-	}
+	t.bind(s)
 	t.filter.t = t
 	return t, t.setOptions(o, true /* reuse */, false)
 }
@@ -122,9 +120,7 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 // querybuilder.IterHooks.Init returns, or nil for defaults (nil is returned
 // when there is nothing to add: Pebble then copies no options).
 func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
-	if t.s != s {
-		t.s, t.sh = s, s.c.pickShard()
-	}
+	t.bind(s)
 	t.filter.t = t
 	t.held = true
 	if o == nil && !s.cfg.FiltersOnly {
@@ -146,7 +142,11 @@ func (s *Statistics) SeeksOnly() bool {
 // InitSeeksOnly readies t, kept in memory of its holder's as for InitIter,
 // to count an iterator's seeks (EndSeek) and nothing else; it needs no
 // Release. Only for an iterator for which SeeksOnly holds.
-func (s *Statistics) InitSeeksOnly(t *IterTracker) {
+func (s *Statistics) InitSeeksOnly(t *IterTracker) { t.bind(s) }
+
+// bind makes t count into s, on a shard of its own; a tracker reused for
+// the same s (from the pool, or kept in its holder's memory) keeps it.
+func (t *IterTracker) bind(s *Statistics) {
 	if t.s != s {
 		t.s, t.sh = s, s.c.pickShard()
 	}
