@@ -189,12 +189,7 @@ func fuseMayContain(body []byte, seed uint64, _ uint32, q uint8, h uint64) bool 
 		// one stays a leaf, without a stack frame to set up per query.
 		s, gq = seed, q
 	}
-	x := fuseMix(h + s)
-	seg := uint64(1) << gq
-	h0, _ := bits.Mul64(x, n-2*seg)
-	h1 := (h0 + seg) ^ (x>>18)&(seg-1)
-	h2 := (h0 + 2*seg) ^ x&(seg-1)
-	return uint8(x^x>>32)^body[h0]^body[h1]^body[h2] == 0
+	return fuseProbe(body, n, gq, fuseMix(h+s))
 }
 
 // fuseMayContainFirst answers for key hash h if filter is a fuse filter as
@@ -226,17 +221,19 @@ func fuseMayContainFirst(filter []byte, h uint64) (answer, ok bool) {
 		return false, false
 	}
 	q := fuseGuessShift(m)
-	return fuseFirstProbe(filter, m, q, fuseMix(h+fuseFirstSeed)), fuseFirstConfirms(filter, m, q)
+	return fuseProbe(filter, m, q, fuseMix(h+fuseFirstSeed)), fuseFirstConfirms(filter, m, q)
 }
 
-// fuseFirstProbe is fuseMayContainFirst's query of the fingerprints, m
-// bytes of them if filter is a fuse filter, with the guessed shift q, for
-// the key hash mixed with the first seed, x. It
-// and fuseFirstConfirms are small enough for the compiler to inline, so
+// fuseProbe queries the fingerprints of a fuse filter, the first m bytes of
+// filter, with segment shift q, for x, the key hash mixed with the seed
+// (fuseMix). The slots are taken within the largest whole number of
+// segments in m, which is all m bytes of a filter whose trailer confirms q,
+// and within filter whatever m and q a guess gives (fuseMayContainFirst).
+// It and fuseFirstConfirms are small enough for the compiler to inline, so
 // that FusePolicy.MayContain makes no call but the hash on its way to the
 // loads: every call and spill costs instructions that hold back the next
 // query's loads in a run of cold queries.
-func fuseFirstProbe(filter []byte, m uint64, q uint8, x uint64) bool {
+func fuseProbe(filter []byte, m uint64, q uint8, x uint64) bool {
 	seg := uint64(1) << q
 	h0, _ := bits.Mul64(x, m&^(seg-1)-2*seg)
 	h1 := (h0 + seg) ^ (x>>18)&(seg-1)

@@ -342,7 +342,7 @@ func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	h := pointHash(key)
 	if m := uint64(len(filter)) - (8 + pointTrailerLen); m-fuseArity < fuseFirstMaxBytes-fuseArity {
 		q := fuseGuessShift(m)
-		answer := fuseFirstProbe(filter, m, q, fuseMix(h+fuseFirstSeed))
+		answer := fuseProbe(filter, m, q, fuseMix(h+fuseFirstSeed))
 		if fuseFirstConfirms(filter, m, q) {
 			return answer
 		}
