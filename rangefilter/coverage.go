@@ -79,27 +79,9 @@ func CoverageOf(filter, lower, upper []byte) (c Coverage, ok bool) {
 		return Coverage{}, true
 	}
 	c.Hashed = v.flags&rangeFlagHashed != 0
-	lo, hi := uint64(0), v.segs.total
-	var cache rangeSegCache
-	if v.segs.count == 1 {
-		if _, ok = v.segs.cached(0, &cache); !ok {
-			return Coverage{}, false
-		}
-	}
-	if lower != nil {
-		var empty bool
-		if lo, empty, ok = v.segs.lowerBound(lower, &cache); !ok || empty {
-			return Coverage{Hashed: c.Hashed}, ok
-		}
-	}
-	if upper != nil {
-		var empty bool
-		if hi, empty, ok = v.segs.upperBound(upper, &cache); !ok || empty {
-			return Coverage{Hashed: c.Hashed}, ok
-		}
-	}
-	if lo > hi {
-		return c, true
+	lo, hi, empty, ok := v.valueRange(lower, upper)
+	if !ok || empty {
+		return c, ok
 	}
 	c.Positions = hi - lo + 1
 	if c.Positions == 0 {

@@ -421,34 +421,40 @@ func rangeQuery(f, lower, upper []byte) (found, ok bool) {
 	if v.n == 0 {
 		return false, true
 	}
-	lo, hi := uint64(0), v.segs.total
-	var cache rangeSegCache
-	if v.segs.count == 1 {
-		// The common case: parse the one segment up front, so that both
-		// bounds skip the search.
-		if _, ok = v.segs.cached(0, &cache); !ok {
-			return false, false
-		}
-	}
-	if lower != nil {
-		var empty bool
-		if lo, empty, ok = v.segs.lowerBound(lower, &cache); !ok || empty {
-			return false, ok
-		}
-	}
-	if upper != nil {
-		var empty bool
-		if hi, empty, ok = v.segs.upperBound(upper, &cache); !ok || empty {
-			return false, ok
-		}
-	}
-	if lo > hi {
-		return false, true
+	lo, hi, empty, ok := v.valueRange(lower, upper)
+	if !ok || empty {
+		return false, ok
 	}
 	if v.flags&rangeFlagHashed == 0 {
 		return v.ef.anyInRange(lo, hi)
 	}
 	return v.h.anyInRange(&v.ef, lo, hi)
+}
+
+// valueRange maps query bounds (nil: open) through the key map onto the
+// filter's values: [lo, hi], or empty when no key in the bounds can have a
+// value. ok is false for corrupt bytes.
+func (v *rangeFilterView) valueRange(lower, upper []byte) (lo, hi uint64, empty, ok bool) {
+	lo, hi = 0, v.segs.total
+	var cache rangeSegCache
+	if v.segs.count == 1 {
+		// The common case: parse the one segment up front, so that both
+		// bounds skip the search.
+		if _, ok = v.segs.cached(0, &cache); !ok {
+			return 0, 0, false, false
+		}
+	}
+	if lower != nil {
+		if lo, empty, ok = v.segs.lowerBound(lower, &cache); !ok || empty {
+			return lo, hi, empty, ok
+		}
+	}
+	if upper != nil {
+		if hi, empty, ok = v.segs.upperBound(upper, &cache); !ok || empty {
+			return lo, hi, empty, ok
+		}
+	}
+	return lo, hi, lo > hi, true
 }
 
 // Info describes an encoded filter, for reports and tests.
