@@ -31,7 +31,12 @@
 //     RocksDB's NewRibbonFilterPolicy is: about 30% smaller for a build that
 //     costs a few times more CPU and memory. It suits the tables that live
 //     longest, the lower levels.
-//   - Fuse(): the binary fuse filter, a fixed rate of 2^-8.
+//   - Fuse(): the binary fuse filter, a fixed rate of 2^-8. It reads three
+//     cache lines per query where the Bloom filters read one: in cache that
+//     costs what Pebble's Bloom filter costs, but a query out of cache waits
+//     on three misses, which take longer than one even when issued
+//     together, so Gets that find their filters out of cache answer faster
+//     with Bloom (docs/benchmarks.md has the figures).
 //
 // A Plan chooses each level's filter: Bloom above a chosen level and Ribbon
 // from it down, or any filter and bits per level. Uniform and Progressive

@@ -3,16 +3,23 @@
 // Command filterreport prints the point-filter comparison table: for each
 // key set and size, each filter's bits per key, false-positive rate (measured
 // over many negative queries, next to what the filter's own math predicts),
-// build time, hot and cold query time, and the memory its build allocates.
+// build time, query time hot, cold and cold chained, and the memory its
+// build allocates.
 // Pebble's built-in Bloom filter is the anchor.
 //
 //	go run ./cmd/filterreport -n 1000000,10000000
 //
-// Definitions (see internal/filterbench): times are process CPU time (not
-// wall time, which on a shared machine counts other processes' turns) and
-// include hashing the key; "hot" cycles 1024 negative keys through one filter, so the lines
-// they touch stay cached; "cold" spreads queries over copies of the filter
-// totalling at least 256 MiB, so nearly every query misses the caches.
+// Definitions (see internal/filterbench): times are CPU time, not wall
+// time, which on a shared machine counts other processes' turns (builds: the
+// process's, so that their garbage collection counts; queries: the querying
+// thread's, after a collection, since queries allocate nothing), and include
+// hashing the key. Queries call the policy through pebble.FilterPolicy, as
+// Pebble's table reader does. "hot" cycles 1024 negative keys through one
+// filter, so the lines they touch stay cached; "cold" spreads independent
+// queries over copies of the filter totalling at least 256 MiB, so nearly
+// every query misses the caches, and the core overlaps consecutive queries;
+// "cold chained" makes each query wait on the previous one's answer, as a
+// Get's filter checks do, so it measures one query's latency out of cache.
 // Progress goes to stderr, the tables (Markdown) to stdout.
 package main
 
@@ -35,37 +42,68 @@ func main() {
 	buildRuns := flag.Int("build-runs", filterbench.DefaultConfig.BuildRuns, "build rounds (fastest kept)")
 	rounds := flag.Int("rounds", filterbench.DefaultConfig.Rounds, "query timing rounds (fastest kept); more rounds steady the figures on a loaded machine")
 	flag.Parse()
-	if err := run(*sizes, *keySets, *filters, *negatives, *buildRuns, *rounds); err != nil {
+	req, err := parse(*sizes, *keySets, *filters, *negatives, *buildRuns, *rounds)
+	if err != nil {
+		// The user's flags: one line and status 2, as for flag's own errors.
+		fmt.Fprintln(os.Stderr, "filterreport:", err)
+		os.Exit(2)
+	}
+	if err := run(req); err != nil {
 		fmt.Fprintln(os.Stderr, "filterreport:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizes, keySets, filters string, negatives, buildRuns, rounds int) error {
-	candidates, err := filterbench.ParseCandidates(filters)
-	if err != nil {
-		return err
+// request is what the flags ask for, checked.
+type request struct {
+	sizes      []int
+	kinds      []string
+	candidates []filterbench.Candidate
+	negatives  int
+	cfg        filterbench.Config
+}
+
+// parse checks every flag before anything is measured, so that a mistake
+// in the last one does not cost a run of the first.
+func parse(sizes, keySets, filters string, negatives, buildRuns, rounds int) (request, error) {
+	req := request{negatives: negatives, cfg: filterbench.DefaultConfig}
+	var err error
+	if req.candidates, err = filterbench.ParseCandidates(filters); err != nil {
+		return req, err
 	}
-	cfg := filterbench.DefaultConfig
-	cfg.BuildRuns = buildRuns
-	if rounds < 1 || buildRuns < 1 {
-		return fmt.Errorf("-rounds and -build-runs must be at least 1, not %d and %d", rounds, buildRuns)
+	if rounds < 1 || buildRuns < 1 || negatives < 1 {
+		return req, fmt.Errorf("-rounds, -build-runs and -negatives must be at least 1, not %d, %d and %d", rounds, buildRuns, negatives)
 	}
-	cfg.Rounds = rounds
+	req.cfg.BuildRuns, req.cfg.Rounds = buildRuns, rounds
 	for _, sz := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(sz))
 		if err != nil || n < 1 {
-			return fmt.Errorf("bad key count %q in -n", sz)
+			return req, fmt.Errorf("bad key count %q in -n", sz)
 		}
-		for _, kind := range strings.Split(keySets, ",") {
+		req.sizes = append(req.sizes, n)
+	}
+	for _, kind := range strings.Split(keySets, ",") {
+		kind = strings.TrimSpace(kind)
+		if _, err := filterbench.NewKeySet(kind, 1, 1, 1); err != nil {
+			return req, err
+		}
+		req.kinds = append(req.kinds, kind)
+	}
+	return req, nil
+}
+
+func run(req request) error {
+	negatives, candidates, cfg := req.negatives, req.candidates, req.cfg
+	for _, n := range req.sizes {
+		for _, kind := range req.kinds {
 			fmt.Fprintf(os.Stderr, "generating %s keys: %d + %d negatives\n", kind, n, negatives)
-			set, err := filterbench.NewKeySet(strings.TrimSpace(kind), n, negatives, 1)
+			set, err := filterbench.NewKeySet(kind, n, negatives, 1)
 			if err != nil {
 				return err
 			}
 			fmt.Printf("\n### %d %s keys, %d negative queries\n\n", n, set.Name, negatives)
-			fmt.Println("| filter | bits/key | FPR % | expected FPR % | false neg. | build ns/key | query ns hot | query ns cold | build alloc bits/key |")
-			fmt.Println("|---|---|---|---|---|---|---|---|---|")
+			fmt.Println("| filter | bits/key | FPR % | expected FPR % | false neg. | build ns/key | query ns hot | query ns cold | query ns cold chained | build alloc bits/key |")
+			fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 			results, err := filterbench.Measure(candidates, set, cfg)
 			if err != nil {
 				return err
@@ -75,9 +113,9 @@ func run(sizes, keySets, filters string, negatives, buildRuns, rounds int) error
 				if r.ExpectedFPR > 0 {
 					expected = fmt.Sprintf("%.3f", 100*r.ExpectedFPR)
 				}
-				fmt.Printf("| %s | %.2f | %.3f | %s | %d | %.1f | %.1f | %.1f | %.0f |\n",
+				fmt.Printf("| %s | %.2f | %.3f | %s | %d | %.1f | %.1f | %.1f | %.1f | %.0f |\n",
 					r.Candidate, r.BitsPerKey, 100*r.FPR, expected, r.FalseNegatives,
-					r.BuildNs, r.HotNs, r.ColdNs, r.BuildAllocBits)
+					r.BuildNs, r.HotNs, r.ColdNs, r.ColdChainedNs, r.BuildAllocBits)
 			}
 		}
 	}

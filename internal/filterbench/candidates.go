@@ -23,17 +23,33 @@ import (
 	"github.com/pebblerf/pebble/pointfilter"
 )
 
-// Filter is a built filter under test.
+// Filter is a built filter under test: a policy and the bytes its writer
+// produced.
 type Filter struct {
+	// Policy is the policy that built the filter and answers for it.
+	Policy pebble.FilterPolicy
+	// Data is the filter as stored.
+	Data []byte
 	// Bytes is the filter's size as stored.
 	Bytes int
 	// ExpectedFPR is the false-positive rate the filter's own math predicts,
 	// or 0 where there is none to state.
 	ExpectedFPR float64
-	// MayContain queries the filter.
-	MayContain func(key []byte) bool
-	// Clone returns an independent copy in fresh memory (for cold queries).
-	Clone func() Filter
+}
+
+// MayContain queries the filter as Pebble's table reader does: one call
+// through the FilterPolicy interface, with nothing between the caller and
+// the policy (a closure here would add a call Pebble does not make, and its
+// cost differs by filter).
+func (f *Filter) MayContain(key []byte) bool {
+	return f.Policy.MayContain(pebble.TableFilter, f.Data, key)
+}
+
+// Clone returns an independent copy in fresh memory (for cold queries).
+func (f *Filter) Clone() Filter {
+	c := *f
+	c.Data = slices.Clone(f.Data)
+	return c
 }
 
 // Candidate is a filter construction under test.
@@ -96,11 +112,7 @@ func PolicyCandidate(name string, p pebble.FilterPolicy) Candidate {
 }
 
 func policyFilter(p pebble.FilterPolicy, data []byte) Filter {
-	f := Filter{
-		Bytes:      len(data),
-		MayContain: func(key []byte) bool { return p.MayContain(pebble.TableFilter, data, key) },
-		Clone:      func() Filter { return policyFilter(p, slices.Clone(data)) },
-	}
+	f := Filter{Policy: p, Data: data, Bytes: len(data)}
 	if info, err := pointfilter.Describe(data); err == nil {
 		f.ExpectedFPR = info.ExpectedFPR
 		if info.Kind == "bloom" {

@@ -51,7 +51,14 @@ type Result struct {
 	FalseNegatives int
 	BuildNs        float64 // per key, hashing included
 	HotNs          float64 // per query, hashing included
-	ColdNs         float64
+	// ColdNs is per query, over filters out of cache, queries independent
+	// of each other, so that the core overlaps consecutive ones (as a
+	// batch of lookups would let it).
+	ColdNs float64
+	// ColdChainedNs is per query over the same filters and keys, each query
+	// waiting on the previous one's answer (as the filter checks of a Get
+	// do): the latency of a query out of cache.
+	ColdChainedNs float64
 	// BuildAllocBits is what the build allocated, less the filter itself,
 	// in bits per key: the writer's hash buffer with its growth, and the
 	// builder's scratch. It overstates the peak, since slice growth counts
@@ -107,10 +114,18 @@ func Measure(cands []Candidate, s *KeySet, cfg Config) ([]Result, error) {
 		r.FPR = float64(fp) / float64(s.Negatives())
 	}
 
+	// Queries allocate nothing, so a collection running while they are
+	// timed would be one of the harness's own (of the copies below, or of
+	// the builds above), whose mark workers run on other threads and whose
+	// writes evict the lines and page-table entries the queries use. Each
+	// timing therefore starts after a finished collection, and counts the
+	// querying thread's CPU time only.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	hotKeys := min(cfg.HotKeys, s.Negatives())
 	bestOf(cfg.Rounds, results, func(i int) float64 {
-		f := filters[i]
-		return timePerCall(cfg.HotQueries, func(n int) {
+		f := &filters[i]
+		return timeQueries(cfg.HotQueries, func(n int) {
 			for j := 0; j < n; j++ {
 				f.MayContain(s.Negative(j % hotKeys))
 			}
@@ -125,16 +140,11 @@ func Measure(cands []Candidate, s *KeySet, cfg Config) ([]Result, error) {
 		}
 	}
 	bestOf(cfg.Rounds, results, func(i int) float64 {
-		cs := copies[i]
-		return timePerCall(cfg.ColdQueries, func(n int) {
-			// A multiplicative walk over copies and negatives: each query
-			// touches a different copy and a different key.
-			for j := 0; j < n; j++ {
-				c := cs[uint64(j)*0x9e3779b97f4a7c15>>32%uint64(len(cs))]
-				c.MayContain(s.Negative(j % s.Negatives()))
-			}
-		})
+		return timeQueries(cfg.ColdQueries, func(n int) { coldWalk(copies[i], s, n, false) })
 	}, func(r *Result) *float64 { return &r.ColdNs })
+	bestOf(cfg.Rounds, results, func(i int) float64 {
+		return timeQueries(cfg.ColdQueries, func(n int) { coldWalk(copies[i], s, n, true) })
+	}, func(r *Result) *float64 { return &r.ColdChainedNs })
 	return results, nil
 }
 
@@ -151,13 +161,52 @@ func bestOf(rounds int, results []Result, measure func(i int) float64, field fun
 	}
 }
 
-// timePerCall times fn(n) and returns CPU nanoseconds per call. Timings use
-// the process's CPU time (all threads, so a build's garbage collection
-// counts) rather than the wall clock, which on a shared machine also counts
-// the time other processes held the CPU; what it cannot remove is their
-// effect on the caches.
-func timePerCall(n int, fn func(n int)) float64 {
-	start := cputime.Process()
+// coldWalk makes n negative queries of s over the copies cs of a filter: a
+// multiplicative walk, so that each query touches a different copy and a
+// different key. In the chained walk, each step also moves by the previous
+// answer (nearly always "no", so the walk is nearly the same), which the
+// core cannot know before that query has loaded its lines: queries then run
+// one at a time, as the filter checks of a Get do, each waiting on its own
+// misses. It returns how many queries answered "may contain".
+func coldWalk(cs []Filter, s *KeySet, n int, chained bool) int {
+	var prev uint64
+	yes := 0
+	key, keys := 0, s.Negatives()
+	for j := 0; j < n; j++ {
+		step := uint64(j)
+		if chained {
+			step += prev
+			key += int(prev)
+		}
+		if key >= keys {
+			key -= keys
+		}
+		c := &cs[step*0x9e3779b97f4a7c15>>32%uint64(len(cs))]
+		// A conversion, not a branch: a predicted branch would let the
+		// core run ahead of the answer.
+		prev = uint64(boolByte(c.MayContain(s.Negative(key))))
+		yes += int(prev)
+		key++
+	}
+	return yes
+}
+
+// timeQueries times fn(n), n queries, by the calling thread's CPU time,
+// which the caller has locked to it, and returns nanoseconds per query. It
+// collects garbage first, so that no collection of the harness's own
+// memory runs alongside (queries themselves allocate nothing).
+func timeQueries(n int, fn func(n int)) float64 {
+	runtime.GC()
+	start := cputime.Thread()
 	fn(n)
-	return float64((cputime.Process() - start).Nanoseconds()) / float64(n)
+	return float64((cputime.Thread() - start).Nanoseconds()) / float64(n)
+}
+
+// boolByte is b as 0 or 1, which the compiler produces without a branch.
+func boolByte(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
 }
