@@ -49,7 +49,9 @@ import (
 // are those their math states (bloom.go, ribbon.go, fuse.go), independent
 // across levels; a false positive costs one block load whatever the level;
 // build CPU is not counted, which favours Ribbon on large levels exactly as
-// it should only when compactions can afford it.
+// it should only when compactions can afford it; nor is probe CPU, which
+// differs by kind once filters are out of cache (a binary fuse probe reads
+// three cache lines, a Bloom probe one).
 
 // LevelLoad is what Optimal needs to know about one level.
 type LevelLoad struct {
