@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/cputime"
 	"github.com/pebblerf/pebble/internal/filterbench"
+	"github.com/pebblerf/pebble/pointfilter"
 )
 
 // Go benchmarks for the point filters (Bloom, Ribbon, binary fuse), side by
@@ -53,15 +55,16 @@ func BenchmarkPointBuild(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(set.Keys)), "ns/key")
-				b.ReportMetric(8*float64(f.Bytes)/float64(len(set.Keys)), "bits/key")
+				b.ReportMetric(8*float64(f.Size())/float64(len(set.Keys)), "bits/key")
 			})
 		}
 	}
 }
 
 // BenchmarkPointQuery reports the time of one negative query, hot (1024 keys
-// cycled through one filter) and cold (spread over 256 MiB of copies), and
-// the false-positive rate seen over the queries made.
+// cycled through one filter), cold (spread over 256 MiB of copies, queries
+// overlapped) and cold one at a time (see filterbench.OneAtATime), and the
+// false-positive rate seen over the queries made.
 func BenchmarkPointQuery(b *testing.B) {
 	cands := pointBenchCandidates(b)
 	for _, set := range pointBenchSets(b) {
@@ -70,29 +73,79 @@ func BenchmarkPointQuery(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			for _, mode := range []string{"hot", "cold"} {
+			copies, release, err := filterbench.Spread(f, 256<<20, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, mode := range []string{"hot", "cold", "cold-one-at-a-time"} {
 				b.Run(fmt.Sprintf("keys=%s/filter=%s/%s", set.Name, c.Name, mode), func(b *testing.B) {
 					b.ReportAllocs()
-					copies := []filterbench.Filter{f}
-					keys := 1024
-					if mode == "cold" {
-						copies = make([]filterbench.Filter, (256<<20)/f.Bytes+1)
-						for i := range copies {
-							copies[i] = f.Clone()
-						}
-						keys = set.Negatives()
+					var yes int
+					switch mode {
+					case "hot":
+						yes = filterbench.HotQueries(&f, set, 1024, b.N)
+					case "cold":
+						yes = filterbench.ColdQueries(copies, set, b.N, filterbench.Overlapped)
+					default:
+						yes = filterbench.ColdQueries(copies, set, b.N, filterbench.OneAtATime)
 					}
-					fp, i := 0, 0
-					for b.Loop() {
-						c := copies[uint64(i)*0x9e3779b97f4a7c15>>32%uint64(len(copies))]
-						if c.MayContain(set.Negative(i % keys)) {
-							fp++
-						}
-						i++
-					}
-					b.ReportMetric(100*float64(fp)/float64(b.N), "fpr%")
+					b.ReportMetric(100*float64(yes)/float64(b.N), "fpr%")
 				})
 			}
+			release()
 		}
+	}
+}
+
+// BenchmarkFuseQueryParts takes the cold fuse query apart, next to Pebble's
+// Bloom filter, to show what its cost follows (pointfilter.FuseQueryParts
+// names the variants). The filters hold 1M db_bench keys; filterbench
+// measures every variant as cmd/filterreport does, interleaved round by
+// round, each keeping its fastest of 20 rounds, on 4 KiB pages and, where
+// the machine has them, on transparent huge pages, which take most TLB
+// misses out of the cold figures. It reports CPU ns per query and each
+// variant's ratio to Pebble's Bloom filter; one run measures everything:
+//
+//	go test -c -o /tmp/pointfilter.test ./pointfilter
+//	/tmp/pointfilter.test -test.run '^$' -test.bench BenchmarkFuseQueryParts -test.benchtime 1x
+func BenchmarkFuseQueryParts(b *testing.B) {
+	set, err := filterbench.NewKeySet("dbbench", 1_000_000, 1<<20, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cands, err := filterbench.ParseCandidates("pebble-bloom:10,fuse8")
+	if err != nil {
+		b.Fatal(err)
+	}
+	fuse, err := cands[1].Build(set.Keys)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names, policies := pointfilter.FuseQueryParts(fuse.Data)
+	cands = cands[:1]
+	for i, p := range policies {
+		cands = append(cands, filterbench.Candidate{Name: names[i], Build: func([][]byte) (filterbench.Filter, error) {
+			return filterbench.Filter{Policy: p, Data: fuse.Data}, nil
+		}})
+	}
+	for _, huge := range []bool{false, true} {
+		b.Run(fmt.Sprintf("huge-pages=%t", huge), func(b *testing.B) {
+			cfg := filterbench.DefaultConfig
+			cfg.BuildRuns, cfg.Rounds, cfg.HugePages = 1, 20, huge
+			for b.Loop() {
+				results, err := filterbench.Measure(cands, set, cfg)
+				if err != nil {
+					b.Skip(err)
+				}
+				for _, r := range results {
+					b.ReportMetric(r.ColdNs, r.Candidate+"-cold-"+cputime.ClockName+"-ns")
+					b.ReportMetric(r.ColdOneAtATimeNs, r.Candidate+"-one-at-a-time-"+cputime.ClockName+"-ns")
+					if r.Candidate != results[0].Candidate {
+						b.ReportMetric(r.ColdNs/results[0].ColdNs, r.Candidate+"-cold/pebble-bloom")
+						b.ReportMetric(r.ColdOneAtATimeNs/results[0].ColdOneAtATimeNs, r.Candidate+"-one-at-a-time/pebble-bloom")
+					}
+				}
+			}
+		})
 	}
 }

@@ -32,11 +32,11 @@
 //     costs a few times more CPU and memory. It suits the tables that live
 //     longest, the lower levels.
 //   - Fuse(): the binary fuse filter, a fixed rate of 2^-8. It reads three
-//     cache lines per query where the Bloom filters read one: in cache that
-//     costs what Pebble's Bloom filter costs, but a query out of cache waits
-//     on three misses, which take longer than one even when issued
-//     together, so Gets that find their filters out of cache answer faster
-//     with Bloom (docs/benchmarks.md has the figures).
+//     cache lines per query where the Bloom filters read one, but issues
+//     the three loads together, from the key's hash and the filter's length
+//     alone: a query out of cache made on its own, as a Get makes it, costs
+//     about what a Bloom query costs; where many queries overlap, its three
+//     misses show (docs/benchmarks.md has the figures).
 //
 // A Plan chooses each level's filter: Bloom above a chosen level and Ribbon
 // from it down, or any filter and bits per level. Uniform and Progressive

@@ -50,8 +50,7 @@ import (
 // across levels; a false positive costs one block load whatever the level;
 // build CPU is not counted, which favours Ribbon on large levels exactly as
 // it should only when compactions can afford it; nor is probe CPU, which
-// differs by kind once filters are out of cache (a binary fuse probe reads
-// three cache lines, a Bloom probe one).
+// differs by kind (Ribbon's probe is the costliest; docs/benchmarks.md).
 
 // LevelLoad is what Optimal needs to know about one level.
 type LevelLoad struct {

@@ -27,8 +27,9 @@ func TestParse(t *testing.T) {
 		{"0", "dbbench", "fuse8", 1, 1, 1, `"0" in -n`},
 		{"10", "dbbench,zipf", "fuse8", 1, 1, 1, `"zipf"`},
 		{"10", "dbbench", "fuse8,cuckoo:8", 1, 1, 1, `"cuckoo"`},
-		{"10", "dbbench", "fuse8", 0, 1, 1, "-negatives"},
-		{"10", "dbbench", "fuse8", 1, 1, 0, "-rounds"},
+		{"10", "dbbench", "fuse8", 0, 1, 1, "-negatives must"},
+		{"10", "dbbench", "fuse8", 1, 0, 1, "-build-runs must"},
+		{"10", "dbbench", "fuse8", 1, 1, 0, "-rounds must"},
 	} {
 		_, err := parse(c.sizes, c.kinds, c.filters, c.negatives, c.builds, c.rounds)
 		require.ErrorContains(t, err, c.want)

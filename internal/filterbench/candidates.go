@@ -13,7 +13,6 @@ package filterbench
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -30,27 +29,19 @@ type Filter struct {
 	Policy pebble.FilterPolicy
 	// Data is the filter as stored.
 	Data []byte
-	// Bytes is the filter's size as stored.
-	Bytes int
 	// ExpectedFPR is the false-positive rate the filter's own math predicts,
 	// or 0 where there is none to state.
 	ExpectedFPR float64
 }
 
-// MayContain queries the filter as Pebble's table reader does: one call
-// through the FilterPolicy interface, with nothing between the caller and
-// the policy (a closure here would add a call Pebble does not make, and its
-// cost differs by filter).
+// MayContain queries the filter as Pebble's table reader does, with one
+// call through the FilterPolicy interface.
 func (f *Filter) MayContain(key []byte) bool {
 	return f.Policy.MayContain(pebble.TableFilter, f.Data, key)
 }
 
-// Clone returns an independent copy in fresh memory (for cold queries).
-func (f *Filter) Clone() Filter {
-	c := *f
-	c.Data = slices.Clone(f.Data)
-	return c
-}
+// Size is the filter's size as stored, in bytes.
+func (f *Filter) Size() int { return len(f.Data) }
 
 // Candidate is a filter construction under test.
 type Candidate struct {
@@ -112,7 +103,7 @@ func PolicyCandidate(name string, p pebble.FilterPolicy) Candidate {
 }
 
 func policyFilter(p pebble.FilterPolicy, data []byte) Filter {
-	f := Filter{Policy: p, Data: data, Bytes: len(data)}
+	f := Filter{Policy: p, Data: data}
 	if info, err := pointfilter.Describe(data); err == nil {
 		f.ExpectedFPR = info.ExpectedFPR
 		if info.Kind == "bloom" {

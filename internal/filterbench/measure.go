@@ -3,6 +3,7 @@
 package filterbench
 
 import (
+	"math/bits"
 	"runtime"
 
 	"github.com/pebblerf/pebble/internal/cputime"
@@ -25,6 +26,9 @@ type Config struct {
 	// spread over: several times the last-level cache, so that almost every
 	// query misses it.
 	ColdBytes int
+	// HugePages puts those copies in memory advised for transparent huge
+	// pages (Linux only), which takes most TLB misses out of cold queries.
+	HugePages bool
 }
 
 // DefaultConfig measures enough for stable figures in seconds per filter.
@@ -51,14 +55,12 @@ type Result struct {
 	FalseNegatives int
 	BuildNs        float64 // per key, hashing included
 	HotNs          float64 // per query, hashing included
-	// ColdNs is per query, over filters out of cache, queries independent
-	// of each other, so that the core overlaps consecutive ones (as a
-	// batch of lookups would let it).
+	// ColdNs is per query over filters out of cache, the Overlapped walk.
 	ColdNs float64
-	// ColdChainedNs is per query over the same filters and keys, each query
-	// waiting on the previous one's answer (as the filter checks of a Get
-	// do): the latency of a query out of cache.
-	ColdChainedNs float64
+	// ColdOneAtATimeNs is per query over the same filters and keys, the
+	// OneAtATime walk: the latency of a query out of cache (0 where it is
+	// not measured, outside amd64).
+	ColdOneAtATimeNs float64
 	// BuildAllocBits is what the build allocated, less the filter itself,
 	// in bits per key: the writer's hash buffer with its growth, and the
 	// builder's scratch. It overstates the peak, since slice growth counts
@@ -90,7 +92,7 @@ func Measure(cands []Candidate, s *KeySet, cfg Config) ([]Result, error) {
 			if round == 0 || ns < r.BuildNs {
 				r.BuildNs = ns
 			}
-			allocated := int64(after.TotalAlloc-before.TotalAlloc) - int64(built.Bytes)
+			allocated := int64(after.TotalAlloc-before.TotalAlloc) - int64(built.Size())
 			r.BuildAllocBits = 8 * float64(max(allocated, 0)) / float64(len(s.Keys))
 			filters[i] = built
 		}
@@ -98,7 +100,7 @@ func Measure(cands []Candidate, s *KeySet, cfg Config) ([]Result, error) {
 	for i, f := range filters {
 		r := &results[i]
 		r.Candidate, r.Keys, r.Negatives = cands[i].Name, len(s.Keys), s.Negatives()
-		r.BitsPerKey = 8 * float64(f.Bytes) / float64(len(s.Keys))
+		r.BitsPerKey = 8 * float64(f.Size()) / float64(len(s.Keys))
 		r.ExpectedFPR = f.ExpectedFPR
 		for _, k := range s.Keys {
 			if !f.MayContain(k) {
@@ -124,27 +126,33 @@ func Measure(cands []Candidate, s *KeySet, cfg Config) ([]Result, error) {
 	defer runtime.UnlockOSThread()
 	hotKeys := min(cfg.HotKeys, s.Negatives())
 	bestOf(cfg.Rounds, results, func(i int) float64 {
-		f := &filters[i]
-		return timeQueries(cfg.HotQueries, func(n int) {
-			for j := 0; j < n; j++ {
-				f.MayContain(s.Negative(j % hotKeys))
-			}
-		})
+		return timeQueries(cfg.HotQueries, func(n int) { HotQueries(&filters[i], s, hotKeys, n) })
 	}, func(r *Result) *float64 { return &r.HotNs })
 
 	copies := make([][]Filter, len(filters))
 	for i, f := range filters {
-		copies[i] = make([]Filter, max(1, (cfg.ColdBytes+f.Bytes-1)/max(f.Bytes, 1)))
-		for j := range copies[i] {
-			copies[i][j] = f.Clone()
+		cs, release, err := Spread(f, cfg.ColdBytes, cfg.HugePages)
+		if err != nil {
+			return nil, err
 		}
+		defer release()
+		copies[i] = cs
 	}
-	bestOf(cfg.Rounds, results, func(i int) float64 {
-		return timeQueries(cfg.ColdQueries, func(n int) { coldWalk(copies[i], s, n, false) })
-	}, func(r *Result) *float64 { return &r.ColdNs })
-	bestOf(cfg.Rounds, results, func(i int) float64 {
-		return timeQueries(cfg.ColdQueries, func(n int) { coldWalk(copies[i], s, n, true) })
-	}, func(r *Result) *float64 { return &r.ColdChainedNs })
+	walks := []struct {
+		walk  Walk
+		field func(*Result) *float64
+	}{
+		{Overlapped, func(r *Result) *float64 { return &r.ColdNs }},
+		{OneAtATime, func(r *Result) *float64 { return &r.ColdOneAtATimeNs }},
+	}
+	if !canSerialize {
+		walks = walks[:1]
+	}
+	for _, w := range walks {
+		bestOf(cfg.Rounds, results, func(i int) float64 {
+			return timeQueries(cfg.ColdQueries, func(n int) { ColdQueries(copies[i], s, n, w.walk) })
+		}, w.field)
+	}
 	return results, nil
 }
 
@@ -161,34 +169,87 @@ func bestOf(rounds int, results []Result, measure func(i int) float64, field fun
 	}
 }
 
-// coldWalk makes n negative queries of s over the copies cs of a filter: a
-// multiplicative walk, so that each query touches a different copy and a
-// different key. In the chained walk, each step also moves by the previous
-// answer (nearly always "no", so the walk is nearly the same), which the
-// core cannot know before that query has loaded its lines: queries then run
-// one at a time, as the filter checks of a Get do, each waiting on its own
-// misses. It returns how many queries answered "may contain".
-func coldWalk(cs []Filter, s *KeySet, n int, chained bool) int {
-	var prev uint64
+// HotQueries makes n negative queries of f, cycling through the first keys
+// negatives of s, few enough that the lines they touch stay cached. It
+// returns how many answered "may contain".
+func HotQueries(f *Filter, s *KeySet, keys, n int) int {
 	yes := 0
-	key, keys := 0, s.Negatives()
-	for j := 0; j < n; j++ {
-		step := uint64(j)
-		if chained {
-			step += prev
-			key += int(prev)
+	for j, key := 0, 0; j < n; j++ {
+		if f.MayContain(s.Negative(key)) {
+			yes++
 		}
-		if key >= keys {
-			key -= keys
+		// A counter, not j % keys: a division per query would add a
+		// cost of the harness's to every filter's.
+		if key++; key == keys {
+			key = 0
 		}
-		c := &cs[step*0x9e3779b97f4a7c15>>32%uint64(len(cs))]
-		// A conversion, not a branch: a predicted branch would let the
-		// core run ahead of the answer.
-		prev = uint64(boolByte(c.MayContain(s.Negative(key))))
-		yes += int(prev)
-		key++
 	}
 	return yes
+}
+
+// Walk says how cold queries follow one another.
+type Walk int
+
+const (
+	// Overlapped makes the queries back to back and independent, so the
+	// core overlaps consecutive ones, each one's misses with the next
+	// one's, as far as its window reaches: the throughput of a batch of
+	// lookups.
+	Overlapped Walk = iota
+	// OneAtATime serializes the core after each query (serialize), so
+	// that each query starts once the previous one has completed, its
+	// loads included, whether its answer came from a branch the core
+	// predicted or from arithmetic on the loaded bytes: the latency of one
+	// query out of cache. It is what a Get sees, where a filter check is
+	// followed by far more code than the core's window holds before the
+	// next table's check begins. Measured on amd64 only.
+	OneAtATime
+)
+
+// ColdQueries makes n negative queries of s over cs, copies of one filter:
+// a multiplicative walk over the copies, so that consecutive queries touch
+// different copies, and the keys in order. It returns how many answered
+// "may contain".
+func ColdQueries(cs []Filter, s *KeySet, n int, w Walk) int {
+	yes, keys := 0, s.Negatives()
+	for j, key := 0, 0; j < n; j++ {
+		// The copy by a multiply-high rather than a remainder, and the
+		// key by a counter: no division per query.
+		c, _ := bits.Mul64(uint64(j)*0x9e3779b97f4a7c15, uint64(len(cs)))
+		if cs[c].MayContain(s.Negative(key)) {
+			yes++
+		}
+		if w == OneAtATime {
+			serialize()
+		}
+		if key++; key == keys {
+			key = 0
+		}
+	}
+	return yes
+}
+
+// Spread returns copies of f in fresh memory, at least bytes of them in
+// all, and a function that releases the memory when huge pages held it.
+func Spread(f Filter, bytes int, hugePages bool) ([]Filter, func(), error) {
+	size := max(f.Size(), 1)
+	copies := make([]Filter, max(1, (bytes+size-1)/size))
+	region, release := []byte(nil), func() {}
+	if hugePages {
+		var err error
+		if region, release, err = hugePageMemory(len(copies) * f.Size()); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		region = make([]byte, len(copies)*f.Size())
+	}
+	for i := range copies {
+		data := region[i*f.Size() : (i+1)*f.Size() : (i+1)*f.Size()]
+		copy(data, f.Data)
+		copies[i] = f
+		copies[i].Data = data
+	}
+	return copies, release, nil
 }
 
 // timeQueries times fn(n), n queries, by the calling thread's CPU time,
@@ -200,13 +261,4 @@ func timeQueries(n int, fn func(n int)) float64 {
 	start := cputime.Thread()
 	fn(n)
 	return float64((cputime.Thread() - start).Nanoseconds()) / float64(n)
-}
-
-// boolByte is b as 0 or 1, which the compiler produces without a branch.
-func boolByte(b bool) uint8 {
-	var x uint8
-	if b {
-		x = 1
-	}
-	return x
 }
