@@ -34,9 +34,10 @@
 //   - Fuse(): the binary fuse filter, a fixed rate of 2^-8. It reads three
 //     cache lines per query where the Bloom filters read one, but issues
 //     the three loads together, from the key's hash and the filter's length
-//     alone: a query out of cache made on its own, as a Get makes it, costs
-//     about what a Bloom query costs; where many queries overlap, its three
-//     misses show (docs/benchmarks.md has the figures).
+//     alone: in cache, and out of cache one check at a time (as a Get checks
+//     successive tables), it costs about what Pebble's Bloom filter costs;
+//     where many checks out of cache overlap, its three misses show
+//     (docs/benchmarks.md has the figures).
 //
 // A Plan chooses each level's filter: Bloom above a chosen level and Ribbon
 // from it down, or any filter and bits per level. Uniform and Progressive

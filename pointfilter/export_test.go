@@ -5,8 +5,8 @@ package pointfilter
 import "github.com/cockroachdb/pebble/v2"
 
 // FuseQueryParts returns the binary fuse query taken apart, for
-// BenchmarkFuseQueryParts: each a policy that answers for the fuse filter
-// fuse (and, but for the first, only for it).
+// BenchmarkFuseQueryParts: policies that answer for the fuse filter fuse
+// (fuse-fingerprints-only for it alone, since it holds fuse's parameters).
 //
 //   - fuse-generic: the generic path, the trailer decoded before the
 //     fingerprint loads (what FusePolicy.MayContain does for a filter the

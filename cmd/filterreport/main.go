@@ -19,9 +19,10 @@
 // misses the caches, and makes them back to back, so the core overlaps
 // consecutive ones: the throughput of a batch of lookups. "cold, one at a
 // time" makes the same queries with the core serialized after each one:
-// the latency of one query out of cache, which is what a Get sees (amd64
-// only). -huge-pages puts the copies in transparent huge pages (Linux),
-// which takes most TLB misses out of the cold figures.
+// the latency of one filter check out of cache, which a Get pays once per
+// table it checks (amd64 only). Copies start on cache lines. -huge-pages
+// puts them in transparent huge pages (Linux), which takes most TLB misses
+// out of the cold figures.
 // Progress goes to stderr, the tables (Markdown) to stdout.
 package main
 

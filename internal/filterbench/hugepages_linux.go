@@ -13,13 +13,18 @@ import (
 
 // hugePageMemory returns n bytes of anonymous memory, aligned to a huge
 // page and advised for transparent huge pages, and a function that unmaps
-// it. It fails where the kernel would not give huge pages to such memory
-// (madvise alone succeeds even then).
+// it. It fails with ErrNoHugePages where the kernel has transparent huge
+// pages disabled (madvise alone succeeds even then); where they are
+// enabled, the kernel still gives them only as it can, which it does not
+// report here.
 func hugePageMemory(n int) ([]byte, func(), error) {
 	const huge = 2 << 20
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || !(bytes.Contains(mode, []byte("[always]")) || bytes.Contains(mode, []byte("[madvise]"))) {
-		return nil, nil, errors.Newf("filterbench: transparent huge pages are not enabled (%q)", bytes.TrimSpace(mode))
+	if err != nil {
+		return nil, nil, errors.Mark(errors.Wrap(err, "filterbench: reading the huge-page setting"), ErrNoHugePages)
+	}
+	if !bytes.Contains(mode, []byte("[always]")) && !bytes.Contains(mode, []byte("[madvise]")) {
+		return nil, nil, errors.Mark(errors.Newf("filterbench: transparent huge pages are disabled (%q)", bytes.TrimSpace(mode)), ErrNoHugePages)
 	}
 	// Map a huge page more than asked, and start at the first boundary
 	// within, so that the copies begin on one.

@@ -8,5 +8,5 @@ import "github.com/cockroachdb/errors"
 
 // hugePageMemory has no huge pages to offer outside Linux.
 func hugePageMemory(int) ([]byte, func(), error) {
-	return nil, nil, errors.New("filterbench: huge pages are measured on Linux only")
+	return nil, nil, errors.Mark(errors.New("filterbench: huge pages are measured on Linux only"), ErrNoHugePages)
 }

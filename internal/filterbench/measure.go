@@ -5,6 +5,9 @@ package filterbench
 import (
 	"math/bits"
 	"runtime"
+	"unsafe"
+
+	"github.com/cockroachdb/errors"
 
 	"github.com/pebblerf/pebble/internal/cputime"
 )
@@ -145,7 +148,7 @@ func Measure(cands []Candidate, s *KeySet, cfg Config) ([]Result, error) {
 		{Overlapped, func(r *Result) *float64 { return &r.ColdNs }},
 		{OneAtATime, func(r *Result) *float64 { return &r.ColdOneAtATimeNs }},
 	}
-	if !canSerialize {
+	if !CanSerialize {
 		walks = walks[:1]
 	}
 	for _, w := range walks {
@@ -200,9 +203,9 @@ const (
 	// that each query starts once the previous one has completed, its
 	// loads included, whether its answer came from a branch the core
 	// predicted or from arithmetic on the loaded bytes: the latency of one
-	// query out of cache. It is what a Get sees, where a filter check is
-	// followed by far more code than the core's window holds before the
-	// next table's check begins. Measured on amd64 only.
+	// filter check out of cache, which a Get pays once per table it checks
+	// (between two tables' checks it runs far more code, atomic operations
+	// among it, than the core's window holds). Measured on amd64 only.
 	OneAtATime
 )
 
@@ -229,28 +232,41 @@ func ColdQueries(cs []Filter, s *KeySet, n int, w Walk) int {
 	return yes
 }
 
-// Spread returns copies of f in fresh memory, at least bytes of them in
+// Spread returns copies of f in fresh memory, spanning at least bytes in
 // all, and a function that releases the memory when huge pages held it.
+//
+// Each copy starts on a cache line, as a cache-local Bloom filter's lines
+// are meant to lie: copies packed end to end would start most Bloom
+// filters mid-line, so that every probe touched two lines.
 func Spread(f Filter, bytes int, hugePages bool) ([]Filter, func(), error) {
-	size := max(f.Size(), 1)
-	copies := make([]Filter, max(1, (bytes+size-1)/size))
-	region, release := []byte(nil), func() {}
+	if f.Size() == 0 {
+		return nil, nil, errors.New("filterbench: an empty filter has nothing to spread")
+	}
+	stride := (f.Size() + cacheLine - 1) &^ (cacheLine - 1)
+	copies := make([]Filter, max(1, (bytes+stride-1)/stride))
+	var region []byte
+	release := func() {}
 	if hugePages {
 		var err error
-		if region, release, err = hugePageMemory(len(copies) * f.Size()); err != nil {
+		if region, release, err = hugePageMemory(len(copies)*stride + cacheLine); err != nil {
 			return nil, nil, err
 		}
 	} else {
-		region = make([]byte, len(copies)*f.Size())
+		region = make([]byte, len(copies)*stride+cacheLine)
 	}
+	// The region's own start, to the first line boundary.
+	region = region[int(-uintptr(unsafe.Pointer(unsafe.SliceData(region)))&(cacheLine-1)):]
 	for i := range copies {
-		data := region[i*f.Size() : (i+1)*f.Size() : (i+1)*f.Size()]
+		data := region[i*stride : i*stride+f.Size() : i*stride+f.Size()]
 		copy(data, f.Data)
 		copies[i] = f
 		copies[i].Data = data
 	}
 	return copies, release, nil
 }
+
+// cacheLine is the line size Spread aligns copies to.
+const cacheLine = 64
 
 // timeQueries times fn(n), n queries, by the calling thread's CPU time,
 // which the caller has locked to it, and returns nanoseconds per query. It
@@ -262,3 +278,7 @@ func timeQueries(n int, fn func(n int)) float64 {
 	fn(n)
 	return float64((cputime.Thread() - start).Nanoseconds()) / float64(n)
 }
+
+// ErrNoHugePages marks the error of a Spread asked for huge pages on a
+// machine that has none to give.
+var ErrNoHugePages = errors.New("filterbench: no huge pages")

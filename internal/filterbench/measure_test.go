@@ -5,6 +5,7 @@ package filterbench
 import (
 	"bytes"
 	"testing"
+	"unsafe"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/stretchr/testify/require"
@@ -97,8 +98,9 @@ func TestColdQueries(t *testing.T) {
 }
 
 // TestSpread checks that the copies hold the filter's bytes in memory of
-// their own, at least the bytes asked for in all, in huge pages too where
-// this machine has them.
+// their own, each starting on a cache line and ending with the filter,
+// spanning at least the bytes asked for in all, in huge pages too where this machine
+// has them, and that an empty filter is refused.
 func TestSpread(t *testing.T) {
 	f := Filter{Policy: &recordingPolicy{}, Data: []byte("a filter of 24 bytes....")}
 	for _, huge := range []bool{false, true} {
@@ -108,9 +110,11 @@ func TestSpread(t *testing.T) {
 			continue
 		}
 		require.NoError(t, err)
-		require.GreaterOrEqual(t, len(copies)*f.Size(), 1000)
+		require.GreaterOrEqual(t, len(copies)*cacheLine, 1000, "the copies span less than asked")
 		for i := range copies {
 			require.Equal(t, f.Data, copies[i].Data)
+			require.Equal(t, f.Size(), cap(copies[i].Data), "a copy reaches past its filter")
+			require.Zero(t, uintptr(unsafe.Pointer(unsafe.SliceData(copies[i].Data)))%cacheLine, "copy %d starts mid-line", i)
 			copies[i].Data[0] = byte(i)
 		}
 		require.Equal(t, byte('a'), f.Data[0], "a copy shares the filter's memory")
@@ -118,6 +122,8 @@ func TestSpread(t *testing.T) {
 		require.Equal(t, byte(0), copies[0].Data[0], "copies share memory")
 		release()
 	}
+	_, _, err := Spread(Filter{Policy: f.Policy}, 1000, false)
+	require.Error(t, err)
 }
 
 // TestMeasure runs the whole measurement on a small key set: every figure
@@ -136,7 +142,7 @@ func TestMeasure(t *testing.T) {
 		require.Zero(t, r.FalseNegatives, r.Candidate)
 		require.Greater(t, r.HotNs, 0.0, r.Candidate)
 		require.Greater(t, r.ColdNs, 0.0, r.Candidate)
-		if canSerialize {
+		if CanSerialize {
 			require.Greater(t, r.ColdOneAtATimeNs, 0.0, r.Candidate)
 		}
 		require.InDelta(t, 10, r.BitsPerKey, 1.5, r.Candidate)

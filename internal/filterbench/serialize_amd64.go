@@ -3,13 +3,13 @@
 package filterbench
 
 // serialize returns once every instruction before it has completed, loads
-// included, and no instruction after it starts before then: MFENCE, which
-// AMD documents as serializing, then LFENCE, which Intel documents as
-// waiting for all earlier instructions (the pair the Go runtime uses before
-// RDTSC for the same reason).
-//
-//go:noescape
+// included, and no instruction after it starts before then. LFENCE does
+// that on Intel, and on AMD where the kernel makes it dispatch-serializing,
+// as Linux does since Spectre; MFENCE before it orders every earlier load
+// and store. It is the pair the Go runtime issues before RDTSC, where it
+// needs the same guarantee without knowing the vendor.
 func serialize()
 
-// canSerialize reports whether serialize is the real barrier.
-const canSerialize = true
+// CanSerialize reports whether the OneAtATime walk is measured here (its
+// barrier exists on amd64 only).
+const CanSerialize = true

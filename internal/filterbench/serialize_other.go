@@ -8,5 +8,6 @@ package filterbench
 // amd64 only.
 func serialize() {}
 
-// canSerialize reports whether serialize is the real barrier.
-const canSerialize = false
+// CanSerialize reports whether the OneAtATime walk is measured here (its
+// barrier exists on amd64 only).
+const CanSerialize = false
