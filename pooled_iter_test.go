@@ -208,6 +208,28 @@ func TestPooledIteratorsDifferential(t *testing.T) {
 						found++
 					}
 				}
+				// scan positions both iterators with start, then moves
+				// them with step while they are valid, comparing each
+				// position.
+				scan := func(p pair, start, step string, first, next func(diffIter) bool) {
+					t.Helper()
+					gv, wv := first(p.got), first(p.want)
+					count(gv)
+					cmp(p, start, gv, wv)
+					for i := 0; gv && i < 500; i++ {
+						gv, wv = next(p.got), next(p.want)
+						cmp(p, step, gv, wv)
+					}
+				}
+				seekWithLimit := func(p pair, name string, seek func(diffIter, []byte, []byte) IterValidityState, key, lim []byte) {
+					t.Helper()
+					gs, ws := seek(p.got, key, lim), seek(p.want, key, lim)
+					count(gs == IterValid)
+					require.Equal(t, ws, gs, "%s: %s", p.desc, name)
+					if gs == IterValid {
+						require.Equal(t, string(p.want.Key()), string(p.got.Key()), "%s: %s", p.desc, name)
+					}
+				}
 				for step := 0; step < steps; step++ {
 					if len(live) == 0 || (len(live) < 4 && r.IntN(6) == 0) {
 						open()
@@ -233,37 +255,13 @@ func TestPooledIteratorsDifferential(t *testing.T) {
 						count(gv)
 						cmp(*p, "SeekLT "+string(key), gv, wv)
 					case 3:
-						gv, wv := p.got.First(), p.want.First()
-						count(gv)
-						cmp(*p, "First", gv, wv)
-						for i := 0; gv && i < 500; i++ {
-							gv, wv = p.got.Next(), p.want.Next()
-							cmp(*p, "Next", gv, wv)
-						}
+						scan(*p, "First", "Next", diffIter.First, diffIter.Next)
 					case 4:
-						gv, wv := p.got.Last(), p.want.Last()
-						count(gv)
-						cmp(*p, "Last", gv, wv)
-						for i := 0; gv && i < 500; i++ {
-							gv, wv = p.got.Prev(), p.want.Prev()
-							cmp(*p, "Prev", gv, wv)
-						}
+						scan(*p, "Last", "Prev", diffIter.Last, diffIter.Prev)
 					case 5:
-						lim := diffKey(r.IntN(420))
-						gs, ws := p.got.SeekGEWithLimit(key, lim), p.want.SeekGEWithLimit(key, lim)
-						count(gs == IterValid)
-						require.Equal(t, ws, gs, "%s: SeekGEWithLimit", p.desc)
-						if gs == IterValid {
-							require.Equal(t, string(p.want.Key()), string(p.got.Key()))
-						}
+						seekWithLimit(*p, "SeekGEWithLimit", diffIter.SeekGEWithLimit, key, diffKey(r.IntN(420)))
 					case 6:
-						lim := diffKey(r.IntN(420))
-						gs, ws := p.got.SeekLTWithLimit(key, lim), p.want.SeekLTWithLimit(key, lim)
-						count(gs == IterValid)
-						require.Equal(t, ws, gs, "%s: SeekLTWithLimit", p.desc)
-						if gs == IterValid {
-							require.Equal(t, string(p.want.Key()), string(p.got.Key()))
-						}
+						seekWithLimit(*p, "SeekLTWithLimit", diffIter.SeekLTWithLimit, key, diffKey(r.IntN(420)))
 					case 7, 8, 16, 17, 18:
 						lo, up := diffBounds(r)
 						p.lo, p.up = lo, up
