@@ -45,7 +45,10 @@ func (d *DB) RangeFilterPolicy() *rangefilter.Policy { return d.rangeFilter }
 // below L0, which every lookup that gets that far consults once. Otherwise
 // it is the uniform assumption (pointfilter.UniformLoads): once per level,
 // once per L0 sublevel, and L6 only if l6Consulted (DB.Get never reads L6
-// filters; iterators with IterOptions.UseL6Filters do).
+// filters; iterators with IterOptions.UseL6Filters do). A level that holds
+// no tables now keeps the uniform assumption either way: nothing was
+// measured there, and its future tables will be consulted (Optimal plans
+// it for the keys it will hold).
 func (d *DB) PointFilterLoads(l6Consulted bool) ([]pointfilter.LevelLoad, error) {
 	tables, err := d.DB.SSTables(WithProperties())
 	if err != nil {
@@ -78,7 +81,9 @@ func (d *DB) PointFilterLoads(l6Consulted bool) ([]pointfilter.LevelLoad, error)
 		return loads, nil // nothing counted yet: the uniform assumption
 	}
 	for i := range loads {
-		loads[i].Checks = absent[i] / busiest
+		if loads[i].Keys > 0 {
+			loads[i].Checks = absent[i] / busiest
+		}
 	}
 	return loads, nil
 }

@@ -53,7 +53,7 @@ func TestPointFilterLoads(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 2.0, loads[0].Checks, "uniform: once per L0 sublevel")
 	require.Equal(t, 1.0, loads[6].Checks)
-	require.Equal(t, 0.0, loads[3].Checks, "an empty level is never consulted")
+	require.Equal(t, 1.0, loads[3].Checks, "an empty level will be consulted once it holds tables")
 	require.Equal(t, 200.0, loads[0].Keys)
 	require.Equal(t, 1000.0, loads[6].Keys)
 
@@ -70,6 +70,7 @@ func TestPointFilterLoads(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1.0, loads[6].Checks, "measured: L6 is the busiest level below L0, despite l6Consulted=false")
 	require.Equal(t, 2.0, loads[0].Checks, "measured: two L0 tables per lookup")
+	require.Equal(t, 1.0, loads[3].Checks, "nothing measured on an empty level: the uniform assumption")
 
 	plan, err := pointfilter.Optimal(10, loads)
 	require.NoError(t, err)

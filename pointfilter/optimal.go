@@ -4,6 +4,7 @@ package pointfilter
 
 import (
 	"math"
+	"slices"
 
 	"github.com/cockroachdb/errors"
 )
@@ -39,9 +40,35 @@ import (
 // c_i·ε + λ·n_i·m per level for a multiplier λ found by bisection so that
 // the plan spends as much of the budget as it may, then spends what is left
 // by upgrading, greedily, the level whose next option saves most per bit.
-// It buys no bit per key (over the whole DB) that saves less than
-// planMinSaving false positives per lookup, so a budget larger than the
-// consulted levels can use well is left unspent.
+// It buys no bit per key on a level that saves less than planMinSaving
+// false positives per lookup, so a budget larger than the consulted levels
+// can use well is left unspent.
+//
+// A plan governs the tables written after it is made, not those that exist,
+// so Optimal plans for the shape the DB is growing into, not only the one it
+// has. Three rules make that shape:
+//
+//   - Where new tables land: every flush writes L0, and compactions carry
+//     tables down level by level, so a level that is empty now but that
+//     lookups consult (Checks > 0) will hold tables before the next plan.
+//     Leaving it without a filter because it costs nothing today would
+//     leave those tables unfiltered: the common case is an empty L0 between
+//     flushes, or L0 to L5 empty after a full compaction into L6.
+//   - How the levels grow: a leveled LSM keeps each level about ten times
+//     the size of the one above it (Pebble's default
+//     Options.LevelMultiplier, growthFactor here). An empty consulted level
+//     is planned as holding the keys of the nearest level below it that
+//     holds any, divided by ten for each level between; with no level below
+//     holding keys, as holding those of the nearest above it (its tables are
+//     moved down into it); in an empty DB, as the textbook shape, 10^i keys
+//     on level i. Its tables are sized as that level's are. The budget is
+//     averaged over these planned keys and the keys the levels hold now.
+//   - A floor per consulted level: no level that lookups consult gets a
+//     filter with a higher false-positive rate than Bloom at half the
+//     budget's bits per key (when that is at least the one bit a filter
+//     needs). The optimum rarely comes near it; it keeps a small budget
+//     from being spent on a few levels while another is left bare. A floor
+//     of half the budget on every level is always affordable.
 //
 // Assumptions: keys absent from the DB fall anywhere in the key space, so
 // each level's filter is consulted c_i times whatever its size (the uniform
@@ -61,20 +88,23 @@ type LevelLoad struct {
 	// on. 0 is taken as 1.
 	Tables float64
 	// Checks is how many times a lookup of an absent key consults the
-	// level's filters, on average.
+	// level's filters, on average: those of the tables it holds now and of
+	// those written to it later. A level that holds no keys now has
+	// Checks too if lookups will consult it once it does; 0 means lookups
+	// never consult it (L6 in DB.Get).
 	Checks float64
 }
 
 // UniformLoads returns the uniform assumption for a leveled DB: every
-// non-empty level's filter is consulted once per lookup, L0 once per
-// sublevel, and L6 only if l6Consulted (DB.Get never reads L6 filters;
-// iterators do with IterOptions.UseL6Filters).
+// level's filter is consulted once per lookup, whether or not the level holds
+// keys now (its future tables will be), L0 once per sublevel (at least once:
+// every flush lands there), and L6 only if l6Consulted (DB.Get never reads
+// L6 filters; iterators do with IterOptions.UseL6Filters).
 func UniformLoads(keys, tables [planLevels]float64, l0Sublevels int, l6Consulted bool) []LevelLoad {
 	out := make([]LevelLoad, planLevels)
 	for i := range out {
 		out[i] = LevelLoad{Keys: keys[i], Tables: tables[i]}
 		switch {
-		case keys[i] == 0:
 		case i == 0:
 			out[i].Checks = float64(max(l0Sublevels, 1))
 		case i == planLevels-1 && !l6Consulted:
@@ -122,37 +152,52 @@ func ribbonBitsPerKey(n, b float64) (float64, bool) {
 
 // Optimal returns the per-level plan that minimises the expected false
 // positives per absent-key lookup, Σ Checks·FPR, spending at most
-// budgetBitsPerKey bits per key averaged over all the levels' keys (see the
-// math above). loads has one entry per level, L0 first (seven). A level
-// with no keys costs nothing now and gets the filter of its nearest
-// consulted neighbour, for the tables written there before the next plan.
+// budgetBitsPerKey bits per key averaged over the keys the plan is made for
+// (see the math and the growth rules above). loads has one entry per level,
+// L0 first (seven). Every level that lookups consult gets at least the
+// floor; a level no lookup consults gets a filter only if it holds keys and
+// the budget has nothing better to buy.
 func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
-	if len(loads) != planLevels {
-		return Plan{}, errors.Newf("pointfilter: Optimal needs %d levels, not %d", planLevels, len(loads))
+	shape, err := plannedShape(loads)
+	if err != nil {
+		return Plan{}, err
 	}
 	if math.IsNaN(budgetBitsPerKey) || budgetBitsPerKey < 0 || budgetBitsPerKey > pointMaxBitsPerKey {
 		return Plan{}, errors.Newf("pointfilter: budget %v bits/key is outside [0, %d]", budgetBitsPerKey, pointMaxBitsPerKey)
 	}
 	var total float64
 	options := make([][]planOption, planLevels)
-	for i, l := range loads {
-		if l.Keys < 0 || l.Checks < 0 || math.IsNaN(l.Keys) || math.IsNaN(l.Checks) {
-			return Plan{}, errors.Newf("pointfilter: level %d has a negative or NaN load", i)
-		}
+	floor := floorFPR(budgetBitsPerKey)
+	for i, l := range shape {
 		total += l.Keys
 		options[i] = planOptions(l.Keys / max(l.Tables, 1))
+		if l.Checks > 0 {
+			options[i] = slices.DeleteFunc(options[i], func(o planOption) bool { return o.fpr > floor })
+		}
 	}
 	budget := budgetBitsPerKey * total
-	// lambdaMin prices a bit at its least (see planMinSaving).
-	lambdaMin := planMinSaving / max(total, 1)
+	// minPrice is what a bit costs on each level at the least (see
+	// planMinSaving); lambdaMin, the least of them.
+	var minPrice [planLevels]float64
+	lambdaMin := math.Inf(1)
+	for i, l := range shape {
+		if l.Keys > 0 {
+			minPrice[i] = planMinSaving / l.Keys
+			lambdaMin = min(lambdaMin, minPrice[i])
+		}
+	}
+	if math.IsInf(lambdaMin, 1) {
+		lambdaMin = planMinSaving // no keys anywhere: any price buys nothing
+	}
 	// pick returns each level's option index minimising the Lagrangian.
 	pick := func(lambda float64) ([]int, float64) {
 		choice := make([]int, planLevels)
 		var spent float64
-		for i, l := range loads {
+		for i, l := range shape {
 			best, bestCost := 0, math.Inf(1)
+			price := max(lambda, minPrice[i])
 			for j, o := range options[i] {
-				cost := l.Checks*o.fpr + lambda*l.Keys*o.bitsPerKey
+				cost := l.Checks*o.fpr + price*l.Keys*o.bitsPerKey
 				if cost < bestCost {
 					best, bestCost = j, cost
 				}
@@ -162,8 +207,9 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 		}
 		return choice, spent
 	}
-	// Bisect log λ: a large λ spends nothing, a small one everything.
-	lo, hi := math.Log2(lambdaMin), 10.0 // log2 λ; at hi no level buys a filter
+	// Bisect log λ: a large λ spends nothing beyond the floor, a small one
+	// everything.
+	lo, hi := math.Log2(lambdaMin), 10.0 // log2 λ; at hi no level buys more than the floor
 	choice, spent := pick(math.Exp2(lo))
 	if spent > budget {
 		choice, _ = pick(math.Exp2(hi))
@@ -184,12 +230,12 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 	}
 	// Spend the rest greedily, the largest saving per bit first.
 	spent = 0
-	for i, l := range loads {
+	for i, l := range shape {
 		spent += l.Keys * options[i][choice[i]].bitsPerKey
 	}
 	for {
 		bestI, bestJ, bestGain := -1, 0, 0.0
-		for i, l := range loads {
+		for i, l := range shape {
 			cur := options[i][choice[i]]
 			for j, o := range options[i] {
 				extra := l.Keys * (o.bitsPerKey - cur.bitsPerKey)
@@ -198,7 +244,7 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 					continue
 				}
 				gain := saved / max(extra, 1e-9)
-				if gain > bestGain && gain >= lambdaMin {
+				if gain > bestGain && gain >= minPrice[i] {
 					bestI, bestJ, bestGain = i, j, gain
 				}
 			}
@@ -206,71 +252,93 @@ func Optimal(budgetBitsPerKey float64, loads []LevelLoad) (Plan, error) {
 		if bestI < 0 {
 			break
 		}
-		spent += loads[bestI].Keys * (options[bestI][bestJ].bitsPerKey - options[bestI][choice[bestI]].bitsPerKey)
+		spent += shape[bestI].Keys * (options[bestI][bestJ].bitsPerKey - options[bestI][choice[bestI]].bitsPerKey)
 		choice[bestI] = bestJ
 	}
 	plan := Plan{Levels: make([]LevelFilter, planLevels)}
 	for i := range plan.Levels {
 		plan.Levels[i] = options[i][choice[i]].filter
 	}
-	fillEmptyLevels(&plan, loads)
 	return plan, nil
 }
 
-// fillEmptyLevels gives each level that holds no keys the filter of the
-// nearest level that holds keys and is consulted, looking first at the
-// levels above (whose tables compactions move down into it), then below.
-// An empty level costs nothing today, so the optimisation leaves it without
-// a filter; but the plan stays in force until the next re-plan, and an
-// empty L0 is the common case between flushes: the tables written there in
-// the meantime would have no filter at all.
-func fillEmptyLevels(p *Plan, loads []LevelLoad) {
-	// A donor holds keys, so no level filled here is read as a donor.
-	for i := range p.Levels {
-		if loads[i].Keys > 0 {
+// growthFactor is how much larger each level of a leveled LSM is than the
+// one above it: Pebble's default Options.LevelMultiplier.
+const growthFactor = 10
+
+// plannedShape returns loads with each empty level that lookups consult
+// given the keys and tables the growth rules above plan it for; the other
+// levels are as given. It checks loads.
+func plannedShape(loads []LevelLoad) ([]LevelLoad, error) {
+	if len(loads) != planLevels {
+		return nil, errors.Newf("pointfilter: a plan needs %d levels of loads, not %d", planLevels, len(loads))
+	}
+	for i, l := range loads {
+		if l.Keys < 0 || l.Checks < 0 || l.Tables < 0 || math.IsNaN(l.Keys) || math.IsNaN(l.Checks) || math.IsNaN(l.Tables) {
+			return nil, errors.Newf("pointfilter: level %d has a negative or NaN load", i)
+		}
+	}
+	shape := slices.Clone(loads)
+	for i, l := range loads {
+		if l.Keys > 0 || l.Checks == 0 {
 			continue
 		}
-		donor := LevelFilter{}
-		for _, j := range nearestFirst(i) {
-			if loads[j].Keys > 0 && loads[j].Checks > 0 && p.Levels[j].Kind != KindNone {
-				donor = p.Levels[j]
-				break
+		donor, scale := -1, 1.0
+		for j := i + 1; j < planLevels && donor < 0; j++ {
+			scale /= growthFactor
+			if loads[j].Keys > 0 {
+				donor = j
 			}
 		}
-		p.Levels[i] = donor
+		for j := i - 1; j >= 0 && donor < 0; j-- {
+			if loads[j].Keys > 0 {
+				donor, scale = j, 1
+			}
+		}
+		if donor < 0 {
+			// An empty DB: the textbook shape, one table a level.
+			shape[i].Keys, shape[i].Tables = math.Pow(growthFactor, float64(i)), 1
+			continue
+		}
+		d := loads[donor]
+		shape[i].Keys = d.Keys * scale
+		shape[i].Tables = max(d.Tables*scale, 1)
 	}
+	return shape, nil
 }
 
-// nearestFirst lists the levels other than i, those above it nearest
-// first, then those below it nearest first.
-func nearestFirst(i int) []int {
-	out := make([]int, 0, planLevels-1)
-	for j := i - 1; j >= 0; j-- {
-		out = append(out, j)
+// floorFPR is the highest false-positive rate Optimal gives a consulted
+// level under budget bits per key: Bloom's at half the budget, or 1 (no
+// floor) when that is below the one bit a filter needs.
+func floorFPR(budget float64) float64 {
+	if budget/2 < pointMinBitsPerKey {
+		return 1
 	}
-	for j := i + 1; j < planLevels; j++ {
-		out = append(out, j)
-	}
-	return out
+	return BloomExpectedFPR(budget / 2)
 }
 
-// planMinSaving is the least saving Optimal buys with a bit per key over
-// the whole DB: 10^-5 block loads per lookup. Past it a budget larger than
-// the consulted levels can use well (when L6, most of the keys, is never
-// consulted) is left unspent rather than spent on rates of 10^-12.
-const planMinSaving = 1e-5
+// planMinSaving is the least saving Optimal buys with a bit per key on a
+// level: 10^-4 block loads per lookup. Past it a budget larger than the
+// consulted levels can use well (when L6, most of the keys, is never
+// consulted) is left unspent rather than spent on rates of 10^-12: a
+// Bloom filter's bit saves about 0.4·c·ε, so the levels stop near ε of
+// 2.5·10^-4, about the 16 bits per key Pebble's progressive preset gives
+// its small levels.
+const planMinSaving = 1e-4
 
 // ExpectedCost returns what Optimal minimises for plan p under loads: the
 // expected false positives per absent-key lookup, and the bits per key the
-// plan spends averaged over all keys. The estimate uses each filter's
-// stated math, as Optimal does.
+// plan spends averaged over the keys a plan is made for (the levels' keys
+// now, and those the growth rules plan for the empty levels lookups
+// consult). The estimate uses each filter's stated math, as Optimal does.
 func ExpectedCost(p Plan, loads []LevelLoad) (falsePositives, bitsPerKey float64, err error) {
 	filters, err := p.Filters()
 	if err != nil {
 		return 0, 0, err
 	}
-	if len(loads) != planLevels {
-		return 0, 0, errors.Newf("pointfilter: ExpectedCost needs %d levels, not %d", planLevels, len(loads))
+	loads, err = plannedShape(loads)
+	if err != nil {
+		return 0, 0, err
 	}
 	var keys, bits float64
 	for i, f := range filters {

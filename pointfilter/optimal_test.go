@@ -85,37 +85,66 @@ func TestPresets(t *testing.T) {
 	require.ErrorContains(t, err, "Levels[0]")
 }
 
-// TestOptimalFillsEmptyLevels checks that a level holding no keys when the
-// plan is made (an empty L0 between flushes, a level not yet reached) gets
-// the filter of its nearest consulted neighbour, looking up first, so the
-// tables written there before the next re-plan are filtered; and that it
-// gets none when no consulted level has one.
-func TestOptimalFillsEmptyLevels(t *testing.T) {
-	keys := [planLevels]float64{0, 0, 0, 1e5, 1e6, 1e7, 1e8}
+// TestOptimalPlansEmptyLevels checks that a level holding no keys when the
+// plan is made (an empty L0 between flushes, a level not yet reached, every
+// level but L6 after a full compaction) gets a filter if lookups consult it,
+// so the tables written there before the next re-plan are filtered: one at
+// least as strong as the level below it, which the growth rules make ten
+// times larger; and that a level no lookup consults gets none.
+func TestOptimalPlansEmptyLevels(t *testing.T) {
 	tables := [planLevels]float64{0, 0, 0, 2, 16, 150, 1500}
-	loads := UniformLoads(keys, tables, 0, false)
-	p, err := Optimal(10, loads)
-	require.NoError(t, err)
-	for i := 0; i < 3; i++ {
-		require.Equal(t, p.Levels[3], p.Levels[i], "L%d in %s", i, p)
-	}
-	require.NotEqual(t, KindNone, p.Levels[0].Kind, "%s", p)
-	// The empty levels cost nothing: the plan's expected cost is the same
-	// as without them filled.
-	_, spent, err := ExpectedCost(p, loads)
-	require.NoError(t, err)
-	require.LessOrEqual(t, spent, 10*(1+1e-9))
+	for _, tc := range []struct {
+		name string
+		keys [planLevels]float64
+	}{
+		{"L0-L2 empty", [planLevels]float64{0, 0, 0, 1e5, 1e6, 1e7, 1e8}},
+		{"all in L6", [planLevels]float64{0, 0, 0, 0, 0, 0, 1e8}},
+		{"empty DB", [planLevels]float64{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loads := UniformLoads(tc.keys, tables, 0, false)
+			p, err := Optimal(10, loads)
+			require.NoError(t, err)
+			for i := 0; i < planLevels-1; i++ {
+				require.NotEqual(t, KindNone, p.Levels[i].Kind, "L%d in %s", i, p)
+				require.LessOrEqual(t, optionFor(p.Levels[i], 1e4).fpr, floorFPR(10), "L%d in %s", i, p)
+				if i > 0 && tc.keys[i-1] == 0 {
+					require.LessOrEqual(t, optionFor(p.Levels[i-1], 1e4).fpr, optionFor(p.Levels[i], 1e4).fpr,
+						"L%d against L%d in %s", i-1, i, p)
+				}
+			}
+			require.Equal(t, KindNone, p.Levels[planLevels-1].Kind, "L6 is not consulted: %s", p)
+			_, spent, err := ExpectedCost(p, loads)
+			require.NoError(t, err)
+			require.LessOrEqual(t, spent, 10*(1+1e-9))
 
-	// An empty level between two consulted ones takes the one above.
-	keys = [planLevels]float64{3e5, 0, 0, 1e5, 1e6, 1e7, 1e8}
-	p, err = Optimal(10, UniformLoads(keys, tables, 3, false))
-	require.NoError(t, err)
-	require.Equal(t, p.Levels[0], p.Levels[1], "%s", p)
-
-	// No budget: no level has a filter to lend.
-	p, err = Optimal(0, loads)
-	require.NoError(t, err)
-	for i, f := range p.Levels {
-		require.Equal(t, KindNone, f.Kind, "L%d in %s", i, p)
+			// No budget: no filters.
+			p, err = Optimal(0, loads)
+			require.NoError(t, err)
+			require.Equal(t, "L0-L6 none", p.String())
+		})
 	}
+}
+
+// TestOptimalFloor checks that a small budget over a DB whose L6 holds
+// nearly every key and is rarely consulted (most lookups, measured, end
+// above it) still gives L6 at least the floor, where the optimum alone
+// would leave it bare, and stays within the budget.
+func TestOptimalFloor(t *testing.T) {
+	keys := [planLevels]float64{1e3, 0, 0, 0, 0, 1e5, 1e8}
+	tables := [planLevels]float64{1, 0, 0, 0, 0, 2, 1500}
+	loads := UniformLoads(keys, tables, 1, true)
+	loads[6].Checks = 1e-5
+	for _, budget := range []float64{2, 4, 6, 10} {
+		p, err := Optimal(budget, loads)
+		require.NoError(t, err)
+		for i, f := range p.Levels {
+			require.NotEqual(t, KindNone, f.Kind, "budget %g: L%d in %s", budget, i, p)
+			require.LessOrEqual(t, optionFor(f, keys[i]/max(tables[i], 1)).fpr, floorFPR(budget), "budget %g: L%d in %s", budget, i, p)
+		}
+		_, spent, err := ExpectedCost(p, loads)
+		require.NoError(t, err)
+		require.LessOrEqual(t, spent, budget*(1+1e-9), "budget %g: %s", budget, p)
+	}
+	require.Equal(t, 1.0, floorFPR(1), "half a bit per key buys no filter: no floor")
 }
