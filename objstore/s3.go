@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,7 +40,8 @@ type S3Config struct {
 	Timeout time.Duration
 	// Retries is how many times minio-go tries a request that failed with a
 	// retryable error (5xx, throttling, a network error, an abandoned
-	// attempt), backing off exponentially; 1 disables retries.
+	// attempt), backing off exponentially; 1 disables retries. A GET whose
+	// body is cut short is tried again up to min(Retries, 3) times.
 	Retries int
 	// PartSize is the size of the parts of a multipart upload; an object no
 	// larger than it is uploaded with one PUT. At least 5 MiB (S3's minimum).
@@ -56,9 +58,10 @@ const (
 	defaultS3Retries  = 10
 	defaultS3PartSize = 16 << 20
 	minS3PartSize     = 5 << 20
-	// s3BodyAttempts is how many times a ranged GET is issued when its body
-	// arrives short or broken (minio-go retries failed requests, not bodies
-	// cut after the headers, which S3 download managers retry themselves).
+	// s3BodyAttempts bounds how many times a ranged GET is issued when its
+	// body arrives short or broken (minio-go retries failed requests, not
+	// bodies cut after the headers, which S3 download managers retry
+	// themselves); Retries bounds it too.
 	s3BodyAttempts = 3
 )
 
@@ -190,7 +193,7 @@ func (r *s3Reader) ReadAt(ctx context.Context, p []byte, off int64) error {
 		return err
 	}
 	var err error
-	for attempt := 0; attempt < s3BodyAttempts; attempt++ {
+	for attempt := 0; attempt < min(r.s.cfg.Retries, s3BodyAttempts); attempt++ {
 		if attempt > 0 {
 			select {
 			case <-time.After(time.Duration(attempt) * 50 * time.Millisecond):
@@ -306,8 +309,12 @@ func (w *s3Writer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// emptySHA256 is the SHA-256 of no bytes, in hex.
-const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+// putOptions send uploads with Content-Length and Content-MD5 (which the
+// server checks) and an unsigned payload: minio-go would otherwise sign
+// payloads over plain HTTP with a streaming signature, sent without a
+// Content-Length, which some S3-compatible servers refuse (over HTTPS it
+// does not stream either).
+var putOptions = minio.PutObjectOptions{DisableContentSha256: true}
 
 func contentMD5(b []byte) string {
 	sum := md5.Sum(b)
@@ -319,7 +326,7 @@ func (w *s3Writer) uploadPart() error {
 	defer cancel()
 	key := w.s.key(w.name)
 	if w.uploadID == "" {
-		id, err := w.s.core.NewMultipartUpload(ctx, w.s.bucket, key, minio.PutObjectOptions{})
+		id, err := w.s.core.NewMultipartUpload(ctx, w.s.bucket, key, putOptions)
 		if err != nil {
 			return w.s.wrap(err, "starting upload of", w.name)
 		}
@@ -327,7 +334,7 @@ func (w *s3Writer) uploadPart() error {
 	}
 	num := len(w.parts) + 1
 	part, err := w.s.core.PutObjectPart(ctx, w.s.bucket, key, w.uploadID, num,
-		bytes.NewReader(w.buf), int64(len(w.buf)), minio.PutObjectPartOptions{Md5Base64: contentMD5(w.buf)})
+		bytes.NewReader(w.buf), int64(len(w.buf)), minio.PutObjectPartOptions{Md5Base64: contentMD5(w.buf), DisableContentSha256: true})
 	if err != nil {
 		return w.s.wrap(err, fmt.Sprintf("uploading part %d of", num), w.name)
 	}
@@ -370,16 +377,8 @@ func (w *s3Writer) Close() error {
 	if w.uploadID == "" {
 		ctx, cancel := w.s.callContext(context.Background())
 		defer cancel()
-		// An empty object (Pebble's reference markers are empty) goes with
-		// its payload hash: minio-go would otherwise send it with a
-		// streaming signature and no Content-Length, which some servers
-		// refuse.
-		sha, opts := "", minio.PutObjectOptions{}
-		if len(w.buf) == 0 {
-			sha, opts.DisableContentSha256 = emptySHA256, true
-		}
 		_, err := w.s.core.PutObject(ctx, w.s.bucket, key, bytes.NewReader(w.buf), int64(len(w.buf)),
-			contentMD5(w.buf), sha, opts)
+			contentMD5(w.buf), "", putOptions)
 		w.done = true
 		w.buf = nil
 		if err != nil {
@@ -396,13 +395,39 @@ func (w *s3Writer) Close() error {
 	ctx, cancel := w.s.callContext(context.Background())
 	defer cancel()
 	if _, err := w.s.core.CompleteMultipartUpload(ctx, w.s.bucket, key, w.uploadID, w.parts,
-		minio.PutObjectOptions{}); err != nil {
+		putOptions); err != nil && !w.completedBefore(ctx, err) {
 		w.fail(w.s.wrap(err, "completing upload of", w.name))
 		return w.err
 	}
 	w.done = true
 	w.buf = nil
 	return nil
+}
+
+// completedBefore reports whether a completion that failed with NoSuchUpload
+// had in fact succeeded: completing is not idempotent, so when an attempt
+// completes the upload but its answer is lost, the client's retry finds the
+// upload gone. The object then exists with the ETag S3 gives a multipart
+// object, the MD5 of its parts' MD5s followed by the part count; anything
+// else is a failure.
+func (w *s3Writer) completedBefore(ctx context.Context, err error) bool {
+	if minio.ToErrorResponse(err).Code != minio.NoSuchUpload {
+		return false
+	}
+	info, serr := w.s.core.StatObject(ctx, w.s.bucket, w.s.key(w.name), minio.StatObjectOptions{})
+	if serr != nil {
+		return false
+	}
+	h := md5.New()
+	for _, p := range w.parts {
+		sum, derr := hex.DecodeString(strings.Trim(p.ETag, `"`))
+		if derr != nil {
+			return false
+		}
+		h.Write(sum)
+	}
+	want := fmt.Sprintf("%x-%d", h.Sum(nil), len(w.parts))
+	return strings.Trim(info.ETag, `"`) == want
 }
 
 // List implements remote.Storage. It lists every key under the store's

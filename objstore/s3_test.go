@@ -6,9 +6,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/minio/minio-go/v7"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,6 +30,12 @@ func newFakeS3(t *testing.T, wrap func(http.Handler) http.Handler) *fakeS3 {
 	t.Setenv("AWS_ACCESS_KEY_ID", "test-key")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
 	t.Setenv("AWS_SESSION_TOKEN", "")
+	// minio-go backs off 200ms to 1s between retries (and after a last
+	// failed attempt); tests that fail requests on purpose would spend
+	// most of their time asleep.
+	unit, limit := minio.DefaultRetryUnit, minio.DefaultRetryCap
+	minio.DefaultRetryUnit, minio.DefaultRetryCap = time.Millisecond, 5*time.Millisecond
+	t.Cleanup(func() { minio.DefaultRetryUnit, minio.DefaultRetryCap = unit, limit })
 	backend := s3mem.New()
 	var h http.Handler = gofakes3.New(backend).Server()
 	if wrap != nil {
