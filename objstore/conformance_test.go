@@ -197,3 +197,17 @@ func testConformance(t *testing.T, s remote.Storage) {
 		require.ElementsMatch(t, []string{"4", "6"}, got)
 	})
 }
+
+// TestFileNames: a file:// store refuses names that would leave its
+// directory or reach its temporary directory.
+func TestFileNames(t *testing.T) {
+	s := openURL(t, "file://"+t.TempDir())
+	for _, name := range []string{"", "../x", "/abs", "a/../../x", "a//b", tmpDirName, tmpDirName + "/x", "a/./b"} {
+		_, err := s.CreateObject(name)
+		require.Error(t, err, "%q", name)
+	}
+	put(t, s, "deep/er/obj", []byte("x"))
+	got, err := s.List("deep/", "/")
+	require.NoError(t, err)
+	require.Equal(t, []string{"er"}, got)
+}

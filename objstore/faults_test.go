@@ -246,7 +246,9 @@ func (f *faultyS3) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func isRangedGet(r *http.Request) bool { return r.Method == http.MethodGet && r.Header.Get("Range") != "" }
+func isRangedGet(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.Header.Get("Range") != ""
+}
 
 func newFaultyS3(t *testing.T) (*fakeS3, *faultyS3) {
 	var f *faultyS3

@@ -1,6 +1,7 @@
 package objstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -67,7 +68,7 @@ func newTableLayout(l *sstable.Layout, size int64) *tableLayout {
 	add(l.Properties, KindOpen, true)
 	add(l.MetaIndex, KindOpen, true)
 	add(l.Footer, KindOpen, false)
-	slices.SortFunc(rs, func(a, b region) int { return int(a.start - b.start) })
+	slices.SortFunc(rs, func(a, b region) int { return cmp.Compare(a.start, b.start) })
 	// Merge adjacent data blocks, and drop duplicates (a two-level index's
 	// top block may also be listed among its index blocks).
 	merged := rs[:0]

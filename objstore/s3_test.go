@@ -20,7 +20,6 @@ type fakeS3 struct {
 	srv     *httptest.Server
 	backend *s3mem.Backend
 	bucket  string
-	params  string
 }
 
 // newFakeS3 starts a server with one bucket; wrap, if set, stands in front

@@ -73,10 +73,6 @@ func (f Faults) validate() error {
 	return nil
 }
 
-func (f Faults) any() bool {
-	return f.GetError+f.GetTimeout+f.GetTruncate+f.PutError+f.PutTimeout > 0
-}
-
 // ErrInjected marks every failure a simulated store injects.
 var ErrInjected = errors.New("objstore: injected fault")
 
@@ -88,8 +84,10 @@ var ErrInjected = errors.New("objstore: injected fault")
 // Fault decisions are deterministic: whether a request fails depends only
 // on the seed, the request (kind, object, offset, length) and how many
 // times that same request was made before, not on how concurrent requests
-// interleave; a retried request gets a fresh decision. Latency draws come
-// from one seeded generator in request order.
+// interleave; a retried request gets a fresh decision (to count
+// occurrences, the store remembers each distinct request made while a fault
+// rate is set). Latency draws come from one seeded generator in request
+// order.
 type Sim struct {
 	inner remote.Storage
 	cfg   SimConfig
