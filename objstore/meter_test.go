@@ -308,6 +308,12 @@ func TestOpenErrors(t *testing.T) {
 		require.Contains(t, err.Error(), c.want, c.url)
 		require.NotContains(t, err.Error(), "secret", "an error must not echo credentials")
 	}
+	// A bad parameter builds nothing.
+	fresh := filepath.Join(dir, "fresh")
+	_, err := Open("file://" + fresh + "?bogus=1")
+	require.ErrorContains(t, err, `unknown parameter "bogus"`)
+	require.NoDirExists(t, fresh)
+
 	m, err := Open("sim+file://" + dir + "?latency=0&seed=9&price_put=0.01")
 	require.NoError(t, err)
 	require.Equal(t, uint64(9), m.Inner().(*Sim).Config().Seed)

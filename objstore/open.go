@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2/objstorage/remote"
 	"github.com/minio/minio-go/v7"
 )
 
@@ -33,78 +34,58 @@ func Open(rawURL string) (*Meter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m *Meter
+	// Parse the whole URL before building anything, so that a bad
+	// parameter creates no directory and dials no endpoint.
+	var build func() (remote.Storage, error)
 	switch u.Scheme {
 	case "mem":
-		if err := p.noLocation(); err != nil {
-			return nil, err
-		}
-		m = NewMeter(NewMem(), prices)
+		err = p.noLocation()
+		build = func() (remote.Storage, error) { return NewMem(), nil }
 	case "file":
-		dir, err := p.dir()
-		if err != nil {
-			return nil, err
-		}
-		store, err := NewFile(dir)
-		if err != nil {
-			return nil, err
-		}
-		m = NewMeter(store, prices)
+		var dir string
+		dir, err = p.dir()
+		build = func() (remote.Storage, error) { return NewFile(dir) }
 	case "s3":
-		cfg, err := p.s3()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.done(); err != nil {
-			return nil, err
-		}
-		store, err := NewS3(cfg)
-		if err != nil {
-			return nil, err
-		}
-		m = NewMeter(store, prices)
+		var cfg S3Config
+		cfg, err = p.s3()
+		build = func() (remote.Storage, error) { return NewS3(cfg) }
 	case "sim", "sim+file":
-		cfg, err := p.sim()
-		if err != nil {
-			return nil, err
+		var cfg SimConfig
+		var dir string
+		if cfg, err = p.sim(); err == nil {
+			if u.Scheme == "sim" {
+				err = p.noLocation()
+			} else {
+				dir, err = p.dir()
+			}
 		}
-		var sim *Sim
-		if u.Scheme == "sim" {
-			if err := p.noLocation(); err != nil {
-				return nil, err
+		build = func() (remote.Storage, error) {
+			inner := NewMem()
+			if dir != "" {
+				var err error
+				if inner, err = NewFile(dir); err != nil {
+					return nil, err
+				}
 			}
-			if err := p.done(); err != nil {
-				return nil, err
-			}
-			sim, err = NewSim(NewMem(), cfg)
-		} else {
-			dir, derr := p.dir()
-			if derr != nil {
-				return nil, derr
-			}
-			if err := p.done(); err != nil {
-				return nil, err
-			}
-			store, ferr := NewFile(dir)
-			if ferr != nil {
-				return nil, ferr
-			}
-			sim, err = NewSim(store, cfg)
+			return NewSim(inner, cfg)
 		}
-		if err != nil {
-			return nil, errors.Wrapf(err, "objstore: store URL %q", u.Redacted())
-		}
-		m = NewMeter(sim, prices)
 	case "":
 		return nil, errors.Newf("objstore: store URL %q has no scheme (mem://, file:///dir, s3://bucket, sim://)", rawURL)
 	default:
 		return nil, errors.Newf("objstore: store URL %q: unknown scheme %q (mem, file, s3, sim, sim+file)",
 			u.Redacted(), u.Scheme)
 	}
+	if err != nil {
+		return nil, err
+	}
 	if err := p.done(); err != nil {
 		return nil, err
 	}
-	return m, nil
+	store, err := build()
+	if err != nil {
+		return nil, errors.Wrapf(err, "objstore: store URL %q", u.Redacted())
+	}
+	return NewMeter(store, prices), nil
 }
 
 // params are a URL's query parameters, consumed as they are parsed so that
@@ -140,76 +121,50 @@ func (p *params) take(name string) (string, bool) {
 	return v, ok
 }
 
-func (p *params) duration(name string, def time.Duration) (time.Duration, error) {
+// value parses parameter name with parse, returning def when it is absent
+// and an error that names it and wants when it does not parse or valid
+// refuses it.
+func value[T any](p *params, name string, def T, want string,
+	parse func(string) (T, error), valid func(T) bool) (T, error) {
 	v, ok := p.take(name)
 	if !ok {
 		return def, nil
 	}
-	d, err := parseDuration(v)
-	if err != nil || d < 0 {
-		return 0, p.errorf(name, v, "want a non-negative duration such as 20ms")
+	x, err := parse(v)
+	if err != nil || !valid(x) {
+		var zero T
+		return zero, p.errorf(name, v, "want %s", want)
 	}
-	return d, nil
+	return x, nil
+}
+
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+
+func (p *params) duration(name string, def time.Duration) (time.Duration, error) {
+	return value(p, name, def, "a non-negative duration such as 20ms", parseDuration,
+		func(d time.Duration) bool { return d >= 0 })
 }
 
 func (p *params) float(name string, def float64) (float64, error) {
-	v, ok := p.take(name)
-	if !ok {
-		return def, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 {
-		return 0, p.errorf(name, v, "want a non-negative number")
-	}
-	return f, nil
+	return value(p, name, def, "a non-negative number", parseFloat,
+		func(f float64) bool { return f >= 0 })
 }
 
 func (p *params) rate(name string) (float64, error) {
-	v, ok := p.take(name)
-	if !ok {
-		return 0, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 || f > 1 {
-		return 0, p.errorf(name, v, "want a rate between 0 and 1")
-	}
-	return f, nil
+	return value(p, name, 0, "a rate between 0 and 1", parseFloat,
+		func(f float64) bool { return f >= 0 && f <= 1 })
 }
 
 func (p *params) int(name string, def int) (int, error) {
-	v, ok := p.take(name)
-	if !ok {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return 0, p.errorf(name, v, "want a positive integer")
-	}
-	return n, nil
+	return value(p, name, def, "a positive integer", strconv.Atoi, func(n int) bool { return n >= 1 })
 }
 
 func (p *params) size(name string, def int64) (int64, error) {
-	v, ok := p.take(name)
-	if !ok {
-		return def, nil
-	}
-	n, err := parseSize(v)
-	if err != nil {
-		return 0, p.errorf(name, v, "want a size such as 16MiB")
-	}
-	return n, nil
+	return value(p, name, def, "a size such as 16MiB", parseSize, func(int64) bool { return true })
 }
 
 func (p *params) bool(name string, def bool) (bool, error) {
-	v, ok := p.take(name)
-	if !ok {
-		return def, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, p.errorf(name, v, "want true or false")
-	}
-	return b, nil
+	return value(p, name, def, "true or false", strconv.ParseBool, func(bool) bool { return true })
 }
 
 func (p *params) prices() (Prices, error) {
@@ -315,11 +270,10 @@ func (p *params) sim() (SimConfig, error) {
 	if cfg.Bandwidth, err = p.size("bandwidth", 0); err != nil {
 		return cfg, err
 	}
-	cfg.Seed = 1
-	if v, ok := p.take("seed"); ok {
-		if cfg.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
-			return cfg, p.errorf("seed", v, "want a non-negative integer")
-		}
+	if cfg.Seed, err = value(p, "seed", uint64(1), "a non-negative integer",
+		func(s string) (uint64, error) { return strconv.ParseUint(s, 10, 64) },
+		func(uint64) bool { return true }); err != nil {
+		return cfg, err
 	}
 	f := &cfg.Faults
 	for _, r := range []struct {
