@@ -383,5 +383,7 @@ func (m *Meter) Size(name string) (int64, error) {
 // IsNotExistError implements remote.Storage.
 func (m *Meter) IsNotExistError(err error) bool { return m.inner.IsNotExistError(err) }
 
-// Close implements remote.Storage; it closes the inner store.
+// Close implements remote.Storage; it closes the inner store. Pebble does
+// not close the stores its factory returns: the meter belongs to whoever
+// opened it, and outlives the DBs that use it.
 func (m *Meter) Close() error { return m.inner.Close() }
