@@ -282,7 +282,7 @@ func (d *driver) report(res *result, runNumber int) error {
 		fmt.Fprintf(d.out, "%-12s : %s\n", d.label(res.Benchmark, res.Engine), res.LSM)
 	}
 	if res.hist != nil {
-		printHistogram(d.out, res.bench.opKind, res.hist)
+		res.hist.Print(d.out, res.bench.opKind)
 	}
 	if d.jsonOut != nil {
 		return writeJSONResult(d.jsonOut, d.cfg, runNumber, res)

@@ -11,7 +11,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pebblerf/pebble/internal/bench/hist"
 )
 
 // result is what one run of a benchmark on one engine measured.
@@ -32,7 +32,7 @@ type result struct {
 	LSM *lsmSummary
 
 	bench *benchmark
-	hist  *hdrhistogram.Histogram
+	hist  *hist.Histogram
 }
 
 func (r *result) opsPerSec() float64 {
@@ -114,22 +114,9 @@ type jsonResult struct {
 	Found       *int64           `json:"found,omitempty"`
 	Reads       *int64           `json:"reads,omitempty"`
 	Interrupted bool             `json:"interrupted,omitempty"`
-	Histogram   *jsonHistogram   `json:"histogram_micros,omitempty"`
+	Histogram   *hist.Summary    `json:"histogram_micros,omitempty"`
 	Statistics  map[string]int64 `json:"statistics,omitempty"`
 	LSM         *lsmSummary      `json:"lsm,omitempty"`
-}
-
-type jsonHistogram struct {
-	Count  int64   `json:"count"`
-	Mean   float64 `json:"mean"`
-	Min    float64 `json:"min"`
-	P50    float64 `json:"p50"`
-	P75    float64 `json:"p75"`
-	P99    float64 `json:"p99"`
-	P999   float64 `json:"p99_9"`
-	P9999  float64 `json:"p99_99"`
-	Max    float64 `json:"max"`
-	StdDev float64 `json:"stddev"`
 }
 
 func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
@@ -144,15 +131,7 @@ func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 	if r.bench.showFound {
 		j.Found, j.Reads = &r.Found, &r.Ops
 	}
-	if h := r.hist; h != nil && h.TotalCount() > 0 {
-		us := func(ns float64) float64 { return ns / 1e3 }
-		q := func(p float64) float64 { return us(float64(h.ValueAtQuantile(p))) }
-		j.Histogram = &jsonHistogram{
-			Count: h.TotalCount(), Mean: us(h.Mean()), Min: us(float64(h.Min())),
-			P50: q(50), P75: q(75), P99: q(99), P999: q(99.9), P9999: q(99.99),
-			Max: us(float64(h.Max())), StdDev: us(h.StdDev()),
-		}
-	}
+	j.Histogram = r.hist.Summary()
 	if c.statistics {
 		j.Statistics = tickerMap(r.Tickers)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/cputime"
 )
 
@@ -146,7 +147,7 @@ func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
 		res.Interrupted = res.Interrupted || w.interrupted
 		if w.hist != nil {
 			if res.hist == nil {
-				res.hist = newHistogram()
+				res.hist = hist.New()
 			}
 			res.hist.Merge(w.hist)
 		}

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pebblerf/pebble/internal/bench/hist"
 )
 
 // durationCheckEvery is how many operations pass between clock reads when
@@ -38,7 +38,7 @@ type worker struct {
 	limit    int64
 	deadline time.Time
 	stop     *atomic.Bool
-	hist     *hdrhistogram.Histogram
+	hist     *hist.Histogram
 	progress atomic.Int64
 
 	opStart time.Time
@@ -95,7 +95,7 @@ func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuratio
 		w.deadline = time.Now().Add(time.Duration(c.duration) * time.Second)
 	}
 	if c.histogram {
-		w.hist = newHistogram()
+		w.hist = hist.New()
 	}
 	return w
 }
@@ -123,7 +123,7 @@ func (w *worker) next() bool {
 // its keys) and moved bytes bytes.
 func (w *worker) done(ops, bytes int64) {
 	if w.hist != nil {
-		recordNanos(w.hist, int64(time.Since(w.opStart)))
+		w.hist.Record(int64(time.Since(w.opStart)))
 	}
 	before := w.ops
 	w.ops += ops

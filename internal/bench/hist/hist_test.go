@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package hist
 
 import (
 	"bytes"
@@ -19,27 +19,27 @@ func TestBucketIndex(t *testing.T) {
 	}{
 		{0, 1}, {1, 1}, {1.001, 2}, {9.5, 10}, {10, 10}, {10.5, 12}, {21, 25}, {95, 100}, {101, 120}, {5e9, 1e9},
 	} {
-		require.Equal(t, tc.limit, histogramBucketLimits[bucketIndex(tc.micros)], "%g", tc.micros)
+		require.Equal(t, tc.limit, bucketLimits[bucketIndex(tc.micros)], "%g", tc.micros)
 	}
-	for i := 1; i < len(histogramBucketLimits); i++ {
-		require.Less(t, histogramBucketLimits[i-1], histogramBucketLimits[i])
+	for i := 1; i < len(bucketLimits); i++ {
+		require.Less(t, bucketLimits[i-1], bucketLimits[i])
 	}
 }
 
 // TestPrintHistogram records known latencies and checks the summary lines
 // and that the bucket lines account for every operation.
 func TestPrintHistogram(t *testing.T) {
-	h := newHistogram()
+	h := New()
 	// 50 ops at 1.5µs, 49 at 30µs, 1 at 2ms.
 	for i := 0; i < 50; i++ {
-		recordNanos(h, 1500)
+		h.Record(1500)
 	}
 	for i := 0; i < 49; i++ {
-		recordNanos(h, 30000)
+		h.Record(30000)
 	}
-	recordNanos(h, 2000000)
+	h.Record(2000000)
 	var buf bytes.Buffer
-	printHistogram(&buf, "read", h)
+	h.Print(&buf, "read")
 	out := buf.String()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	require.Equal(t, "Microseconds per read:", lines[0])
@@ -62,5 +62,26 @@ func TestPrintHistogram(t *testing.T) {
 		require.NoError(t, err)
 		total += n
 	}
-	require.Equal(t, h.TotalCount(), total)
+	require.Equal(t, h.Count(), total)
+}
+
+// TestSummaryAndMerge: merging two threads' histograms counts every
+// operation once, and the summary reports the merged figures in
+// microseconds; an empty or missing histogram has no summary.
+func TestSummaryAndMerge(t *testing.T) {
+	a, b := New(), New()
+	for i := 0; i < 3; i++ {
+		a.Record(1000)
+	}
+	b.Record(9000)
+	a.Merge(b)
+	s := a.Summary()
+	require.Equal(t, int64(4), s.Count)
+	require.Equal(t, 1.0, s.Min)
+	require.Equal(t, 1.0, s.P50)
+	require.InDelta(t, 9.0, s.Max, 0.01)
+	require.InDelta(t, 3.0, s.Mean, 0.01)
+	require.Nil(t, New().Summary())
+	var none *Histogram
+	require.Nil(t, none.Summary())
 }
