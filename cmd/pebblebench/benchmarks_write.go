@@ -68,14 +68,14 @@ func writeLoop(r *run, w *worker, nextKey func() uint64) error {
 	for w.next() {
 		if c.batchSize == 1 {
 			w.keys.fill(w.key, nextKey())
-			if err := r.db.Set(w.key, w.values.next(c.valueSize), wo); err != nil {
+			if err := r.db.Set(w.key, w.values.Next(c.valueSize), wo); err != nil {
 				return err
 			}
 		} else {
 			b := r.db.NewBatch()
 			for i := 0; i < c.batchSize; i++ {
 				w.keys.fill(w.key, nextKey())
-				if err := b.Set(w.key, w.values.next(c.valueSize), nil); err != nil {
+				if err := b.Set(w.key, w.values.Next(c.valueSize), nil); err != nil {
 					return err
 				}
 			}

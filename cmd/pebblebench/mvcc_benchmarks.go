@@ -143,7 +143,7 @@ func fillMVCC(r *run, w *worker) error {
 		w.keys.fill(w.key, w.keys.written(uint64(i)))
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, roundWallTime(round))
-		if err := b.Set(key, w.values.next(c.valueSize), nil); err != nil {
+		if err := b.Set(key, w.values.Next(c.valueSize), nil); err != nil {
 			return err
 		}
 		if i%lockEvery == 0 && int(i/lockEvery)%4 == round%4 {

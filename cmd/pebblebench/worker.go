@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/values"
 )
 
 // durationCheckEvery is how many operations pass between clock reads when
@@ -33,7 +34,7 @@ type worker struct {
 	rng    *rand.Rand
 	keys   keyGen
 	key    []byte
-	values *valueGen
+	values *values.Gen
 
 	limit    int64
 	deadline time.Time
@@ -86,7 +87,7 @@ func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuratio
 		rng:    rand.New(rand.NewPCG(s1, s2)),
 		keys:   c.keyGen(),
 		key:    make([]byte, c.keySize),
-		values: newValueGen(301+uint64(id), c.compressionRatio, c.valueSize),
+		values: values.New(301+uint64(id), c.compressionRatio, c.valueSize),
 		limit:  limit,
 		stop:   stop,
 	}
