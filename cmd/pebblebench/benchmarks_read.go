@@ -24,7 +24,7 @@ func readRandom(r *run, w *worker) error {
 		iterOpts = &upstream.IterOptions{UseL6Filters: true}
 	}
 	for w.next() {
-		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+		w.keys.RandomKey(w.rng, w.key, c.missingFraction)
 		var n int64
 		var err error
 		if iterOpts != nil {
@@ -98,7 +98,7 @@ func seekRandom(r *run, w *worker) error {
 	// Pebble requires that bounds an iterator holds are not modified in
 	// place before SetBounds.
 	var lowers, uppers [2][]byte
-	if targets.bounded() {
+	if targets.Bounded() {
 		for i := range uppers {
 			lowers[i], uppers[i] = make([]byte, c.keySize), make([]byte, c.keySize)
 		}
@@ -117,7 +117,7 @@ func seekRandom(r *run, w *worker) error {
 	}()
 	for seek := 0; w.next(); seek++ {
 		lower, upper := lowers[seek%2], uppers[seek%2]
-		if targets.next(w.rng, w.key, upper) {
+		if targets.Next(w.rng, w.key, upper) {
 			w.emptyRanges++
 		}
 		if lower != nil {

@@ -121,8 +121,8 @@ func (s *engineState) readKeySet() error {
 	if err == nil {
 		for valid := it.SeekGE(nil); valid; valid = it.Next() {
 			if k := it.Key(); len(k) == s.cfg.keySize {
-				if i := g.index(k); i < uint64(s.cfg.num) {
-					s.cfg.written.add(i)
+				if i := g.Index(k); i < uint64(s.cfg.num) {
+					s.cfg.written.Add(i)
 				}
 			}
 		}

@@ -18,10 +18,10 @@ func (d *driver) printExplain() error {
 	targets := d.cfg.seekTargets()
 	key := make([]byte, d.cfg.keySize)
 	var lower, upper []byte
-	if targets.bounded() {
+	if targets.Bounded() {
 		upper = make([]byte, d.cfg.keySize)
 	}
-	targets.next(rand.New(rand.NewPCG(uint64(d.cfg.seed), 0xe)), key, upper)
+	targets.Next(rand.New(rand.NewPCG(uint64(d.cfg.seed), 0xe)), key, upper)
 	if upper != nil {
 		lower = key // as seekRandom bounds it
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
 )
 
 // config holds every flag. The names, defaults and meanings are db_bench's
@@ -58,7 +59,7 @@ type config struct {
 
 	keyStride int64
 	// written records the keys of sparse fills (-writes); nil otherwise.
-	written                   *keySet
+	written                   *keyspace.Set
 	seekUpperBoundLen         int64
 	emptyRangeFraction        float64
 	seekTargetRangeMultiplier int64
@@ -263,7 +264,7 @@ func (c *config) validate() error {
 	} else if c.writes <= 0 {
 		return badFlag("writes", "%d must be positive or -1", c.writes)
 	} else {
-		c.written = newKeySet(c.num)
+		c.written = keyspace.NewSet(c.num)
 	}
 	if c.reads == -1 {
 		c.reads = c.num
@@ -311,8 +312,8 @@ func (c *config) validate() error {
 	if !(c.missingFraction >= 0 && c.missingFraction <= 1) {
 		return badFlag("missing_fraction", "%g must be in [0, 1]", c.missingFraction)
 	}
-	if c.missingFraction > 0 && c.keyGen().missingByte() < 0 {
-		return badFlag("missing_fraction", "needs a padding byte: key_size=%d must exceed %d", c.keySize, c.keyGen().numberEnd())
+	if c.missingFraction > 0 && c.keyGen().MissingByte() < 0 {
+		return badFlag("missing_fraction", "needs a padding byte: key_size=%d must exceed %d", c.keySize, c.keyGen().NumberEnd())
 	}
 	if c.writeRateLimit < 0 {
 		return badFlag("benchmark_write_rate_limit", "%d must not be negative", c.writeRateLimit)
@@ -409,4 +410,28 @@ func (c *config) engines() []string {
 		return []string{enginePebble, enginePebbleRF}
 	}
 	return []string{c.engine}
+}
+
+// keyGen is the key format of the flags (-num, -key_size, -prefix_size,
+// -keys_per_prefix, -key_stride).
+func (c *config) keyGen() keyspace.Gen {
+	return keyspace.Gen{Num: c.num, KeySize: c.keySize, PrefixSize: c.prefixSize, KeysPerPrefix: c.keysPerPrefix,
+		Stride: uint64(max(c.keyStride, 1))}
+}
+
+// seekTargets is the seek-target generator of the flags:
+// -seek_target_range_multiplier, -seek_upper_bound_len,
+// -empty_range_fraction, -missing_fraction and the hot range.
+func (c *config) seekTargets() keyspace.Targets {
+	return keyspace.Targets{
+		Keys:            c.keyGen(),
+		Space:           uint64(c.num) * uint64(c.seekTargetRangeMultiplier),
+		UpperLen:        uint64(c.seekUpperBoundLen),
+		EmptyFraction:   c.emptyRangeFraction,
+		MissingFraction: c.missingFraction,
+		Written:         c.written,
+		HotFraction:     c.seekHotFraction,
+		HotStart:        uint64(float64(c.num) * c.seekHotStart),
+		HotSpace:        max(uint64(float64(c.num)*c.seekHotRange), 1),
+	}
 }

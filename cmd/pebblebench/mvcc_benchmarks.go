@@ -140,7 +140,7 @@ func fillMVCC(r *run, w *worker) error {
 	}
 	for op := int64(0); w.next(); op++ {
 		round, i := int(op/c.num), op%c.num
-		w.keys.fill(w.key, w.keys.written(uint64(i)))
+		w.keys.Fill(w.key, w.keys.Written(uint64(i)))
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, roundWallTime(round))
 		if err := b.Set(key, w.values.Next(c.valueSize), nil); err != nil {
@@ -197,7 +197,7 @@ func mvccGet(r *run, w *worker) error {
 	var m mvccKeys
 	var key []byte
 	for w.next() {
-		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+		w.keys.RandomKey(w.rng, w.key, c.missingFraction)
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, readTimestamp(c, w))
 		var n int64
@@ -213,9 +213,9 @@ func mvccGet(r *run, w *worker) error {
 // scanSpan sets lower and upper to the engine keys (made by encode) of the
 // first roach key of a scan and of the key -mvcc_scan_keys positions on.
 func scanSpan(c *config, w *worker, m *mvccKeys, first uint64, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
-	w.keys.fill(w.key, w.keys.written(first))
+	w.keys.Fill(w.key, w.keys.Written(first))
 	lower = encode(lower, m.setRoach(w.key))
-	w.keys.fill(w.key, w.keys.written(first+uint64(c.mvccScanKeys)))
+	w.keys.Fill(w.key, w.keys.Written(first+uint64(c.mvccScanKeys)))
 	upper = encode(upper, m.setRoach(w.key))
 	return lower, upper
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/values"
 )
 
@@ -32,7 +33,7 @@ const progressEvery = 64
 type worker struct {
 	id     int
 	rng    *rand.Rand
-	keys   keyGen
+	keys   keyspace.Gen
 	key    []byte
 	values *values.Gen
 
