@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // driver runs the -benchmarks list on the engines of -engine.
@@ -258,7 +259,7 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 			return nil, err
 		}
 	}
-	addTickers(&e.tickers, res.Tickers)
+	statistics.Add(&e.tickers, res.Tickers)
 	return res, nil
 }
 
@@ -347,7 +348,7 @@ func (d *driver) printStatistics() error {
 		if len(d.engines) > 1 {
 			title = fmt.Sprintf("STATISTICS (%s):", e.name)
 		}
-		printStatistics(d.out, title, e.tickers)
+		statistics.Print(d.out, title, e.tickers)
 		var table string
 		if e.db != nil {
 			table = e.db.LevelTable()
@@ -356,7 +357,7 @@ func (d *driver) printStatistics() error {
 			fmt.Fprintf(d.out, "Seek statistics per level (%s, since the last open):\n%s", e.name, table)
 		}
 		if d.jsonOut != nil {
-			obj := map[string]interface{}{"record": "statistics", "benchmark": "statistics", "engine": e.name, "statistics": tickerMap(e.tickers)}
+			obj := map[string]interface{}{"record": "statistics", "benchmark": "statistics", "engine": e.name, "statistics": statistics.Map(e.tickers)}
 			if table != "" {
 				obj["level_table"] = table
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // engineState is one engine's DB across the benchmarks of an invocation.
@@ -23,7 +24,7 @@ type engineState struct {
 	// dirty is set when the open DB has taken writes since it was opened.
 	dirty bool
 	// tickers sums the statistics of every run, for the final STATISTICS.
-	tickers []ticker
+	tickers []statistics.Ticker
 	// stopReplanning stops -filter_plan=optimal's re-planning (filters.go).
 	stopReplanning func()
 }

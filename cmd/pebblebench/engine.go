@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/errors"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // The engine names of -engine.
@@ -37,8 +38,8 @@ type engine interface {
 	Metrics() *upstream.Metrics
 	SSTables() ([][]upstream.SSTableInfo, error)
 	// Tickers returns the engine's statistics as RocksDB-style tickers; see
-	// statistics.go for which are exact.
-	Tickers() []ticker
+	// statistics.FromMetrics for which are exact.
+	Tickers() []statistics.Ticker
 	// LevelTable is pebblerf's per-level seek statistics table, "" for
 	// upstream or with the statistics off.
 	LevelTable() string
@@ -92,7 +93,7 @@ type pebbleDB[I iterator, B batch] interface {
 type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	name  string
 	db    D
-	extra func() []ticker
+	extra func() []statistics.Ticker
 	// The pebblerf-only parts; nil for upstream.
 	newQuery   func(o *upstream.IterOptions) (iterator, error)
 	levelTable func() string
@@ -157,10 +158,10 @@ func (a *adapter[D, I, B]) SSTables() ([][]upstream.SSTableInfo, error) {
 	return a.db.SSTables(upstream.WithProperties())
 }
 
-func (a *adapter[D, I, B]) Tickers() []ticker {
-	t := metricsTickers(a.db.Metrics())
+func (a *adapter[D, I, B]) Tickers() []statistics.Ticker {
+	t := statistics.FromMetrics(a.db.Metrics())
 	if a.extra != nil {
-		t = mergeTickers(t, a.extra())
+		t = statistics.Merge(t, a.extra())
 	}
 	return t
 }

@@ -7,7 +7,12 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
+
+// advisorCompactionsTicker counts the compactions pebblerf's compaction
+// advisor made (-compaction_advisor).
+const advisorCompactionsTicker = "pebblerf.advisor.compactions"
 
 // openPebbleRF opens dir with pebblerf's OpenWithPlugins and the plug-ins
 // the flags select (plugins.go): by default none, as pebblerf's Open.
@@ -39,14 +44,14 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 	}
 	// The DB-wide tickers are kept in any case, and the per-level ones with
 	// -pebblerf_statistics.
-	a.extra = func() []ticker {
+	a.extra = func() []statistics.Ticker {
 		named := db.Statistics().Tickers()
-		out := make([]ticker, len(named))
+		out := make([]statistics.Ticker, len(named))
 		for i, t := range named {
-			out[i] = ticker{Name: t.Name, Count: int64(t.Count)}
+			out[i] = statistics.Ticker{Name: t.Name, Count: int64(t.Count)}
 		}
 		if plugins.Advisor != nil {
-			out = append(out, ticker{advisorCompactionsTicker, c.advisorCompactions.Load()})
+			out = append(out, statistics.Ticker{Name: advisorCompactionsTicker, Count: c.advisorCompactions.Load()})
 		}
 		return out
 	}

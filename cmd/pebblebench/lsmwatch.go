@@ -8,6 +8,7 @@ import (
 	"time"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // The LSM's shape and write stalls over a run, for -lsm_sample_ms: how many
@@ -118,8 +119,8 @@ type lsmSummary struct {
 }
 
 // setWriteAmp computes WriteAmp from a run's ticker deltas.
-func (s *lsmSummary) setWriteAmp(delta []ticker) {
-	m := tickerMap(delta)
+func (s *lsmSummary) setWriteAmp(delta []statistics.Ticker) {
+	m := statistics.Map(delta)
 	if wal := m["rocksdb.wal.bytes"]; wal > 0 {
 		s.WriteAmp = float64(m["rocksdb.flush.write.bytes"]+m["rocksdb.compact.write.bytes"]) / float64(wal)
 	}

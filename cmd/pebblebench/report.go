@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // result is what one run of a benchmark on one engine measured.
@@ -27,7 +28,7 @@ type result struct {
 	ThreadSeconds float64 // sum of the threads' times
 	CPUSeconds    float64 // sum of the threads' CPU times; -1 if unknown
 	Interrupted   bool
-	Tickers       []ticker
+	Tickers       []statistics.Ticker
 	// LSM is the shape over the run, with -lsm_sample_ms.
 	LSM *lsmSummary
 
@@ -133,7 +134,7 @@ func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 	}
 	j.Histogram = r.hist.Summary()
 	if c.statistics {
-		j.Statistics = tickerMap(r.Tickers)
+		j.Statistics = statistics.Map(r.Tickers)
 	}
 	j.LSM = r.LSM
 	return writeJSONLine(w, j)
@@ -146,14 +147,6 @@ func writeJSONLine(w io.Writer, v interface{}) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-func tickerMap(ts []ticker) map[string]int64 {
-	m := make(map[string]int64, len(ts))
-	for _, t := range ts {
-		m[t.Name] = t.Count
-	}
-	return m
 }
 
 // jsonConfig is the first -json record: every flag's value by its name

@@ -11,8 +11,15 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/cputime"
 )
+
+// seekBlockBytesTicker is the bytes of the blocks (index, data and filter
+// blocks, as Pebble's InternalIteratorStats.BlockBytes counts them) that the seek benchmarks' iterators loaded, from their
+// IteratorStats: the cost range filters and the query builder are meant to
+// cut. Both engines count it alike.
+const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
 
 // run is one timed execution of a benchmark on one engine.
 type run struct {
@@ -106,7 +113,7 @@ func (r *run) execute() (*result, error) {
 		return nil, errors.Wrapf(err, "%s on %s", b.name, r.db.Name())
 	}
 	res := mergeWorkers(b, r.db.Name(), workers)
-	res.Tickers = subtractTickers(r.db.Tickers(), before)
+	res.Tickers = statistics.Subtract(r.db.Tickers(), before)
 	if lsm != nil {
 		lsm.setWriteAmp(res.Tickers)
 		res.LSM = lsm
@@ -116,7 +123,7 @@ func (r *run) execute() (*result, error) {
 		for _, w := range workers {
 			blockBytes += w.blockBytes
 		}
-		res.Tickers = append(res.Tickers, ticker{seekBlockBytesTicker, blockBytes})
+		res.Tickers = append(res.Tickers, statistics.Ticker{Name: seekBlockBytesTicker, Count: blockBytes})
 	}
 	return res, nil
 }

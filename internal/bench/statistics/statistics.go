@@ -1,6 +1,16 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+// Package statistics is db_bench's STATISTICS for Pebble: counters named as
+// RocksDB's tickers, derived from a DB's Metrics, kept as lists that a
+// benchmark takes differences of and sums, and printed as
+// "<name> COUNT : <count>" lines.
+//
+// A list keeps its first-seen order, so what is printed, and the -json
+// record made from Map, list the counters the same way run after run.
+// FromMetrics gives the counters every Pebble DB has; an engine adds its own
+// with Merge, which keeps the Metrics-derived ones where the names meet, so
+// two engines' common counters are always counted alike.
+package statistics
 
 import (
 	"fmt"
@@ -9,14 +19,14 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 )
 
-// ticker is one counter in db_bench's STATISTICS format,
+// Ticker is one counter in db_bench's STATISTICS format,
 // "<name> COUNT : <count>".
-type ticker struct {
+type Ticker struct {
 	Name  string `json:"name"`
 	Count int64  `json:"count"`
 }
 
-// metricsTickers derives RocksDB-named tickers from Pebble's Metrics. Every
+// FromMetrics derives RocksDB-named tickers from Pebble's Metrics. Every
 // one is exact, a plain copy or sum of Pebble counters, but Pebble counts
 // some things differently from RocksDB, as noted:
 //
@@ -39,15 +49,15 @@ type ticker struct {
 //     no RocksDB ticker of the same meaning.
 //
 // Metrics are counted from when a DB is opened, so callers take differences
-// across a benchmark (see subtractTickers).
-func metricsTickers(m *upstream.Metrics) []ticker {
+// across a benchmark (see Subtract).
+func FromMetrics(m *upstream.Metrics) []Ticker {
 	var flushed, compactRead, compacted uint64
 	for i := range m.Levels {
 		flushed += m.Levels[i].TableBytesFlushed
 		compactRead += m.Levels[i].TableBytesRead
 		compacted += m.Levels[i].TableBytesCompacted
 	}
-	return []ticker{
+	return []Ticker{
 		{"rocksdb.block.cache.hit", m.BlockCache.Hits},
 		{"rocksdb.block.cache.miss", m.BlockCache.Misses},
 		{"rocksdb.bloom.filter.useful", m.Filter.Hits},
@@ -61,28 +71,18 @@ func metricsTickers(m *upstream.Metrics) []ticker {
 	}
 }
 
-// seekBlockBytesTicker is the bytes of the blocks (index, data and filter
-// blocks, as Pebble's InternalIteratorStats.BlockBytes counts them) that the seek benchmarks' iterators loaded, from their
-// IteratorStats: the cost range filters and the query builder are meant to
-// cut. Both engines count it alike.
-const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
-
-// advisorCompactionsTicker counts the compactions pebblerf's compaction
-// advisor made (-compaction_advisor).
-const advisorCompactionsTicker = "pebblerf.advisor.compactions"
-
-// mergeTickers returns base followed by the tickers of more whose names
+// Merge returns base followed by the tickers of more whose names
 // base does not have. The Metrics-derived tickers come first and win, so
 // both engines' common tickers are counted the same way and their ratios
 // compare like with like; an engine's own statistics (pebblerf's
 // DB.Statistics) add the tickers Metrics cannot give, such as the per-level
 // seek tickers, printed for that engine only.
-func mergeTickers(base, more []ticker) []ticker {
+func Merge(base, more []Ticker) []Ticker {
 	have := make(map[string]bool, len(base))
 	for _, t := range base {
 		have[t.Name] = true
 	}
-	out := append([]ticker(nil), base...)
+	out := append([]Ticker(nil), base...)
 	for _, t := range more {
 		if !have[t.Name] {
 			out = append(out, t)
@@ -91,22 +91,22 @@ func mergeTickers(base, more []ticker) []ticker {
 	return out
 }
 
-// subtractTickers returns after-before for each ticker of after, treating a
+// Subtract returns after-before for each ticker of after, treating a
 // ticker missing from before as 0.
-func subtractTickers(after, before []ticker) []ticker {
+func Subtract(after, before []Ticker) []Ticker {
 	prev := make(map[string]int64, len(before))
 	for _, t := range before {
 		prev[t.Name] = t.Count
 	}
-	out := make([]ticker, len(after))
+	out := make([]Ticker, len(after))
 	for i, t := range after {
-		out[i] = ticker{t.Name, t.Count - prev[t.Name]}
+		out[i] = Ticker{t.Name, t.Count - prev[t.Name]}
 	}
 	return out
 }
 
-// addTickers adds delta into *sum, keeping the first-seen order.
-func addTickers(sum *[]ticker, delta []ticker) {
+// Add adds delta into *sum, keeping the first-seen order.
+func Add(sum *[]Ticker, delta []Ticker) {
 	idx := make(map[string]int, len(*sum))
 	for i, t := range *sum {
 		idx[t.Name] = i
@@ -121,11 +121,20 @@ func addTickers(sum *[]ticker, delta []ticker) {
 	}
 }
 
-// printStatistics writes the tickers that are not zero in db_bench's
+// Map returns the tickers' counts by name.
+func Map(ts []Ticker) map[string]int64 {
+	m := make(map[string]int64, len(ts))
+	for _, t := range ts {
+		m[t.Name] = t.Count
+	}
+	return m
+}
+
+// Print writes the tickers that are not zero in db_bench's
 // STATISTICS layout, and how many were zero (the -json record has them
 // all). title is "STATISTICS:" for one engine and "STATISTICS (<engine>):"
 // for each engine of -engine=both.
-func printStatistics(w io.Writer, title string, tickers []ticker) {
+func Print(w io.Writer, title string, tickers []Ticker) {
 	fmt.Fprintln(w, title)
 	zero := 0
 	for _, t := range tickers {
