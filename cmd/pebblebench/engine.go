@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/errors"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/lsmwatch"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -43,8 +44,8 @@ type engine interface {
 	// LevelTable is pebblerf's per-level seek statistics table, "" for
 	// upstream or with the statistics off.
 	LevelTable() string
-	// Stalls times the DB's write stalls (lsmwatch.go).
-	Stalls() *stallClock
+	// Stalls times the DB's write stalls (for -lsm_sample_ms).
+	Stalls() *lsmwatch.StallClock
 	// Explain explains one query, nil for upstream (see explain.go).
 	Explain(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	Close() error
@@ -101,10 +102,10 @@ type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	// stop stops the shape profile's driver, which must end before Close.
 	stop func()
 	// stalls times the DB's write stalls.
-	stalls *stallClock
+	stalls *lsmwatch.StallClock
 }
 
-func (a *adapter[D, I, B]) Stalls() *stallClock { return a.stalls }
+func (a *adapter[D, I, B]) Stalls() *lsmwatch.StallClock { return a.stalls }
 
 func (a *adapter[D, I, B]) Name() string { return a.name }
 
@@ -190,8 +191,8 @@ func openEngine(name, dir string, opts *upstream.Options, c *config) (engine, er
 			return nil, err
 		}
 	}
-	stalls := &stallClock{}
-	stalls.attach(opts)
+	stalls := &lsmwatch.StallClock{}
+	stalls.Attach(opts)
 	db, err := upstream.Open(dir, opts)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/lsmwatch"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/cputime"
 )
@@ -61,10 +62,10 @@ func (r *run) execute() (*result, error) {
 	}
 
 	before := r.db.Tickers()
-	var watch *lsmWatch
+	var watch *lsmwatch.Watch
 	if c.lsmSampleMs > 0 {
-		_, _, _ = r.db.Stalls().take() // count this run's stalls only
-		watch = startLSMWatch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
+		_, _, _ = r.db.Stalls().Take() // count this run's stalls only
+		watch = lsmwatch.Start(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
 	}
 	if r.progress != nil {
 		r.progress.begin(b.name, r.db.Name(), workers)
@@ -102,9 +103,9 @@ func (r *run) execute() (*result, error) {
 	wg.Wait()
 	bgStop.Store(true)
 	bgDone.Wait()
-	var lsm *lsmSummary
+	var lsm *lsmwatch.Summary
 	if watch != nil {
-		lsm = watch.stop(r.db.Stalls(), c.runsTarget())
+		lsm = watch.Stop(r.db.Stalls(), c.runsTarget())
 	}
 	if r.progress != nil {
 		r.progress.end()
@@ -115,7 +116,7 @@ func (r *run) execute() (*result, error) {
 	res := mergeWorkers(b, r.db.Name(), workers)
 	res.Tickers = statistics.Subtract(r.db.Tickers(), before)
 	if lsm != nil {
-		lsm.setWriteAmp(res.Tickers)
+		lsm.SetWriteAmp(res.Tickers)
 		res.LSM = lsm
 	}
 	if b.opKind == "seek" {

@@ -1,6 +1,16 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+// Package lsmwatch watches an LSM's shape and write stalls while a
+// benchmark runs: how many sorted runs (Metrics.ReadAmp: L0 sublevels plus
+// non-empty levels) a read faced, sampled at an interval, how long writes
+// were stalled, and the write amplification over the run. A shape's
+// promise (a compaction profile that keeps its run count near a target
+// without long stalls) is checked over time, not only at the end.
+//
+// A StallClock listens to Pebble's write-stall events and is attached to a
+// DB's options before it opens; a Watch samples a DB's Metrics from its own
+// goroutine until stopped, and returns the run's Summary.
+package lsmwatch
 
 import (
 	"fmt"
@@ -11,15 +21,9 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
-// The LSM's shape and write stalls over a run, for -lsm_sample_ms: how many
-// sorted runs (Metrics.ReadAmp: L0 sublevels plus non-empty levels) a read
-// faced, sampled while the benchmark ran, and how long writes were stalled.
-// A shape profile's promise (compactionext.ManyRuns keeps its run count near
-// a target without long stalls) is checked over time, not at the end.
-
-// stallClock times write stalls from Pebble's events. Attach it to an
-// engine's options before the DB is opened.
-type stallClock struct {
+// StallClock times write stalls from Pebble's events. Attach it to a DB's
+// options before the DB is opened. It is safe for concurrent use.
+type StallClock struct {
 	mu      sync.Mutex
 	began   time.Time
 	reason  string
@@ -29,7 +33,8 @@ type stallClock struct {
 	why string
 }
 
-func (s *stallClock) attach(o *upstream.Options) {
+// Attach adds the clock to o's event listener, keeping any listener o has.
+func (s *StallClock) Attach(o *upstream.Options) {
 	own := upstream.EventListener{
 		WriteStallBegin: func(info upstream.WriteStallBeginInfo) {
 			s.mu.Lock()
@@ -53,8 +58,8 @@ func (s *stallClock) attach(o *upstream.Options) {
 	o.EventListener = &tee
 }
 
-// take returns the stalls since the last take and starts counting afresh.
-func (s *stallClock) take() (count int, longest time.Duration, why string) {
+// Take returns the stalls since the last Take and starts counting afresh.
+func (s *StallClock) Take() (count int, longest time.Duration, why string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	count, longest, why = s.count, s.longest, s.why
@@ -62,14 +67,20 @@ func (s *stallClock) take() (count int, longest time.Duration, why string) {
 	return count, longest, why
 }
 
-// lsmWatch samples a DB's sorted-run count during one run.
-type lsmWatch struct {
+// DB is what a Watch reads of a database.
+type DB interface {
+	Metrics() *upstream.Metrics
+}
+
+// Watch samples a DB's sorted-run count during one run.
+type Watch struct {
 	quit, done chan struct{}
 	samples    []int
 }
 
-func startLSMWatch(db engine, every time.Duration) *lsmWatch {
-	w := &lsmWatch{quit: make(chan struct{}), done: make(chan struct{})}
+// Start samples db's sorted runs every interval until Stop.
+func Start(db DB, every time.Duration) *Watch {
+	w := &Watch{quit: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
 		tick := time.NewTicker(every)
@@ -86,8 +97,8 @@ func startLSMWatch(db engine, every time.Duration) *lsmWatch {
 	return w
 }
 
-// lsmSummary is what an lsmWatch and a stallClock saw over a run.
-type lsmSummary struct {
+// Summary is what a Watch and a StallClock saw over a run.
+type Summary struct {
 	Samples  int     `json:"samples"`
 	RunsMin  int     `json:"runs_min"`
 	RunsMean float64 `json:"runs_mean"`
@@ -118,31 +129,34 @@ type lsmSummary struct {
 	WriteAmp float64 `json:"write_amp"`
 }
 
-// setWriteAmp computes WriteAmp from a run's ticker deltas.
-func (s *lsmSummary) setWriteAmp(delta []statistics.Ticker) {
+// SetWriteAmp computes WriteAmp from a run's ticker deltas.
+func (s *Summary) SetWriteAmp(delta []statistics.Ticker) {
 	m := statistics.Map(delta)
 	if wal := m["rocksdb.wal.bytes"]; wal > 0 {
 		s.WriteAmp = float64(m["rocksdb.flush.write.bytes"]+m["rocksdb.compact.write.bytes"]) / float64(wal)
 	}
 }
 
-func (w *lsmWatch) stop(stalls *stallClock, target int) *lsmSummary {
+// Stop ends the sampling and summarises it, with the stalls counted since
+// the clock's last Take (none if stalls is nil) and, with a target above
+// 0, how the samples kept to that run count.
+func (w *Watch) Stop(stalls *StallClock, target int) *Summary {
 	close(w.quit)
 	<-w.done
-	s := &lsmSummary{Samples: len(w.samples), Series: w.samples}
+	s := &Summary{Samples: len(w.samples), Series: w.samples}
 	if target > 0 {
 		s.setBand(target)
 	}
 	s.RunsMin, s.RunsMean, s.RunsMax = minMeanMax(w.samples)
 	s.SteadyMin, s.SteadyMean, s.SteadyMax = minMeanMax(w.samples[len(w.samples)/4:])
 	if stalls != nil {
-		count, longest, why := stalls.take()
+		count, longest, why := stalls.Take()
 		s.Stalls, s.LongestStallMs, s.LongestStallReason = count, float64(longest.Microseconds())/1000, why
 	}
 	return s
 }
 
-func (s *lsmSummary) setBand(target int) {
+func (s *Summary) setBand(target int) {
 	s.Target = target
 	from := 0
 	for from < len(s.Series) && float64(s.Series[from]) < 0.8*float64(target) {
@@ -178,7 +192,7 @@ func minMeanMax(xs []int) (lo int, mean float64, hi int) {
 	return lo, mean, hi
 }
 
-func (s *lsmSummary) String() string {
+func (s *Summary) String() string {
 	band := ""
 	if s.Target > 0 && s.BandMax == 0 {
 		band = fmt.Sprintf("; target %d: never reached 80%% of it", s.Target)
