@@ -10,7 +10,7 @@ import (
 	"github.com/cockroachdb/errors"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/bench/lsmwatch"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -45,7 +45,7 @@ type engine interface {
 	// upstream or with the statistics off.
 	LevelTable() string
 	// Stalls times the DB's write stalls (for -lsm_sample_ms).
-	Stalls() *lsmwatch.StallClock
+	Stalls() *lsm.StallClock
 	// Explain explains one query, nil for upstream (see explain.go).
 	Explain(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	Close() error
@@ -102,10 +102,10 @@ type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	// stop stops the shape profile's driver, which must end before Close.
 	stop func()
 	// stalls times the DB's write stalls.
-	stalls *lsmwatch.StallClock
+	stalls *lsm.StallClock
 }
 
-func (a *adapter[D, I, B]) Stalls() *lsmwatch.StallClock { return a.stalls }
+func (a *adapter[D, I, B]) Stalls() *lsm.StallClock { return a.stalls }
 
 func (a *adapter[D, I, B]) Name() string { return a.name }
 
@@ -191,7 +191,7 @@ func openEngine(name, dir string, opts *upstream.Options, c *config) (engine, er
 			return nil, err
 		}
 	}
-	stalls := &lsmwatch.StallClock{}
+	stalls := &lsm.StallClock{}
 	stalls.Attach(opts)
 	db, err := upstream.Open(dir, opts)
 	if err != nil {

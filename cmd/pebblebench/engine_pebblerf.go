@@ -7,7 +7,7 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
-	"github.com/pebblerf/pebble/internal/bench/lsmwatch"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -19,7 +19,7 @@ const advisorCompactionsTicker = "pebblerf.advisor.compactions"
 // the flags select (plugins.go): by default none, as pebblerf's Open.
 func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error) {
 	plugins := c.pebblerfPlugins()
-	stalls := &lsmwatch.StallClock{}
+	stalls := &lsm.StallClock{}
 	stalls.Attach(opts)
 	db, err := pebblerf.OpenWithPlugins(dir, opts, plugins)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/pebblerf/pebble/internal/bench/hist"
-	"github.com/pebblerf/pebble/internal/bench/lsmwatch"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -31,7 +31,7 @@ type result struct {
 	Interrupted   bool
 	Tickers       []statistics.Ticker
 	// LSM is the shape over the run, with -lsm_sample_ms.
-	LSM *lsmwatch.Summary
+	LSM *lsm.Summary
 
 	bench *benchmark
 	hist  *hist.Histogram
@@ -103,22 +103,22 @@ func resultLine(c *config, label string, r *result) string {
 
 // jsonResult is the -json object of one run on one engine.
 type jsonResult struct {
-	Record      string            `json:"record"`
-	Benchmark   string            `json:"benchmark"`
-	Engine      string            `json:"engine"`
-	Run         int               `json:"run"`
-	Ops         int64             `json:"ops"`
-	Seconds     float64           `json:"seconds"`
-	OpsPerSec   float64           `json:"ops_per_sec"`
-	MicrosPerOp float64           `json:"micros_per_op"`
-	MBPerSec    float64           `json:"mb_per_sec"`
-	CPUMicros   *float64          `json:"cpu_micros_per_op,omitempty"`
-	Found       *int64            `json:"found,omitempty"`
-	Reads       *int64            `json:"reads,omitempty"`
-	Interrupted bool              `json:"interrupted,omitempty"`
-	Histogram   *hist.Summary     `json:"histogram_micros,omitempty"`
-	Statistics  map[string]int64  `json:"statistics,omitempty"`
-	LSM         *lsmwatch.Summary `json:"lsm,omitempty"`
+	Record      string           `json:"record"`
+	Benchmark   string           `json:"benchmark"`
+	Engine      string           `json:"engine"`
+	Run         int              `json:"run"`
+	Ops         int64            `json:"ops"`
+	Seconds     float64          `json:"seconds"`
+	OpsPerSec   float64          `json:"ops_per_sec"`
+	MicrosPerOp float64          `json:"micros_per_op"`
+	MBPerSec    float64          `json:"mb_per_sec"`
+	CPUMicros   *float64         `json:"cpu_micros_per_op,omitempty"`
+	Found       *int64           `json:"found,omitempty"`
+	Reads       *int64           `json:"reads,omitempty"`
+	Interrupted bool             `json:"interrupted,omitempty"`
+	Histogram   *hist.Summary    `json:"histogram_micros,omitempty"`
+	Statistics  map[string]int64 `json:"statistics,omitempty"`
+	LSM         *lsm.Summary     `json:"lsm,omitempty"`
 }
 
 func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {

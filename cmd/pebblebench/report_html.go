@@ -11,6 +11,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -36,7 +37,7 @@ type htmlReport struct {
 
 type htmlEngine struct {
 	Name  string
-	Shape []levelShape
+	Shape []lsm.Level
 	// Stats is nil without per-level statistics.
 	Stats                 *seekstats.Snapshot
 	Range, Prefix         []seekstats.LevelWhatIf
@@ -57,7 +58,7 @@ func (d *driver) collectHTMLReport() (*htmlReport, error) {
 			continue
 		}
 		he := htmlEngine{Name: e.name}
-		shape, err := lsmShape(e.db)
+		shape, err := lsm.Shape(e.db)
 		if err != nil {
 			return nil, err
 		}
@@ -377,11 +378,11 @@ func (r *htmlReport) lsmSection(b *strings.Builder) {
 		label := fmt.Sprintf("L%d", l)
 		rg, mg := barGroup{label: label}, barGroup{label: label}
 		for _, e := range r.Engines {
-			var s levelShape
+			var s lsm.Level
 			if l < len(e.Shape) {
 				s = e.Shape[l]
 			}
-			n := levelRuns(s)
+			n := s.Runs()
 			rg.values = append(rg.values, float64(n))
 			mg.values = append(mg.values, float64(s.Bytes)/(1<<20))
 			rows = append(rows, []string{label, e.Name, fmt.Sprint(s.Files), fmt.Sprint(n), fmt.Sprint(s.Bytes)})
@@ -391,15 +392,6 @@ func (r *htmlReport) lsmSection(b *strings.Builder) {
 	b.WriteString(barChart("lsm-runs", "sorted runs (count)", names, runs, 0))
 	b.WriteString(barChart("lsm-bytes", "size (MiB)", names, mib, 0))
 	b.WriteString(table("lsm", []string{"level", "engine", "tables", "sorted runs", "bytes"}, rows))
-}
-
-// levelRuns is a level's sorted runs: L0's sublevels, else one if the
-// level holds a table.
-func levelRuns(s levelShape) int64 {
-	if s.Level == 0 || s.Files == 0 {
-		return int64(s.Sublevels)
-	}
-	return 1
 }
 
 // perEngineStats draws one funnel chart and table per engine with

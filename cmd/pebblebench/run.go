@@ -11,7 +11,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/hist"
-	"github.com/pebblerf/pebble/internal/bench/lsmwatch"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/cputime"
 )
@@ -62,10 +62,10 @@ func (r *run) execute() (*result, error) {
 	}
 
 	before := r.db.Tickers()
-	var watch *lsmwatch.Watch
+	var watch *lsm.Watcher
 	if c.lsmSampleMs > 0 {
 		_, _, _ = r.db.Stalls().Take() // count this run's stalls only
-		watch = lsmwatch.Start(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
+		watch = lsm.Watch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
 	}
 	if r.progress != nil {
 		r.progress.begin(b.name, r.db.Name(), workers)
@@ -103,7 +103,7 @@ func (r *run) execute() (*result, error) {
 	wg.Wait()
 	bgStop.Store(true)
 	bgDone.Wait()
-	var lsm *lsmwatch.Summary
+	var lsm *lsm.Summary
 	if watch != nil {
 		lsm = watch.Stop(r.db.Stalls(), c.runsTarget())
 	}

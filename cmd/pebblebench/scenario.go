@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -62,7 +63,7 @@ type phaseResult struct {
 	cfg     *config
 	results []*result
 	// shapes is each engine's LSM at the end of the phase.
-	shapes map[string][]levelShape
+	shapes map[string][]lsm.Level
 }
 
 // verdict is a scenario's conclusion. headline is the ratios that carry
@@ -445,12 +446,12 @@ func runPhase(c *config, root string, out, jsonOut, stderr io.Writer, stop *atom
 		printHeader(out, c, root, fill)
 	}
 	err = d.run(root, fill)
-	r := &phaseResult{cfg: c, results: d.results, shapes: map[string][]levelShape{}}
+	r := &phaseResult{cfg: c, results: d.results, shapes: map[string][]lsm.Level{}}
 	for _, e := range d.engines {
 		if err != nil || e.db == nil {
 			continue
 		}
-		r.shapes[e.name], err = lsmShape(e.db)
+		r.shapes[e.name], err = lsm.Shape(e.db)
 	}
 	return r, errors.CombineErrors(err, d.finish())
 }

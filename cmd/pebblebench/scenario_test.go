@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/stretchr/testify/require"
 )
@@ -191,7 +192,7 @@ func TestAbsentKeysVerdict(t *testing.T) {
 		return statistics.Ticker{Name: "rocksdb.bloom.filter.useful", Count: n}
 	}
 	phases := func(upFilter, rfFilter int64, upSecs, rfSecs, upCPU, rfCPU float64, rfUseful int64) []*phaseResult {
-		build := &phaseResult{shapes: map[string][]levelShape{
+		build := &phaseResult{shapes: map[string][]lsm.Level{
 			enginePebble:   {{Level: 0, FilterBytes: upFilter / 2}, {Level: 6, FilterBytes: upFilter - upFilter/2}},
 			enginePebbleRF: {{Level: 6, FilterBytes: rfFilter}},
 		}}

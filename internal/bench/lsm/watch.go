@@ -1,16 +1,18 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package lsmwatch watches an LSM's shape and write stalls while a
-// benchmark runs: how many sorted runs (Metrics.ReadAmp: L0 sublevels plus
-// non-empty levels) a read faced, sampled at an interval, how long writes
-// were stalled, and the write amplification over the run. A shape's
-// promise (a compaction profile that keeps its run count near a target
-// without long stalls) is checked over time, not only at the end.
+// Package lsm reads the shape of an LSM as a benchmark reports it: at one
+// moment, per level (Shape: tables, bytes, L0 sublevels, the bytes of the
+// point and range filters), and over a run (Watch): how many sorted runs
+// (Metrics.ReadAmp: L0 sublevels plus non-empty levels) a read faced,
+// sampled at an interval, how long writes were stalled, and the write
+// amplification. A shape's promise (a compaction profile that keeps its
+// run count near a target without long stalls) is checked over time, not
+// only at the end.
 //
 // A StallClock listens to Pebble's write-stall events and is attached to a
-// DB's options before it opens; a Watch samples a DB's Metrics from its own
-// goroutine until stopped, and returns the run's Summary.
-package lsmwatch
+// DB's options before it opens; a Watcher samples a DB's Metrics from its
+// own goroutine until stopped, and returns the run's Summary.
+package lsm
 
 import (
 	"fmt"
@@ -67,20 +69,15 @@ func (s *StallClock) Take() (count int, longest time.Duration, why string) {
 	return count, longest, why
 }
 
-// DB is what a Watch reads of a database.
-type DB interface {
-	Metrics() *upstream.Metrics
-}
-
-// Watch samples a DB's sorted-run count during one run.
-type Watch struct {
+// Watcher samples a DB's sorted-run count during one run.
+type Watcher struct {
 	quit, done chan struct{}
 	samples    []int
 }
 
-// Start samples db's sorted runs every interval until Stop.
-func Start(db DB, every time.Duration) *Watch {
-	w := &Watch{quit: make(chan struct{}), done: make(chan struct{})}
+// Watch samples db's sorted runs every interval until Stop.
+func Watch(db interface{ Metrics() *upstream.Metrics }, every time.Duration) *Watcher {
+	w := &Watcher{quit: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
 		tick := time.NewTicker(every)
@@ -97,7 +94,7 @@ func Start(db DB, every time.Duration) *Watch {
 	return w
 }
 
-// Summary is what a Watch and a StallClock saw over a run.
+// Summary is what a Watcher and a StallClock saw over a run.
 type Summary struct {
 	Samples  int     `json:"samples"`
 	RunsMin  int     `json:"runs_min"`
@@ -140,7 +137,7 @@ func (s *Summary) SetWriteAmp(delta []statistics.Ticker) {
 // Stop ends the sampling and summarises it, with the stalls counted since
 // the clock's last Take (none if stalls is nil) and, with a target above
 // 0, how the samples kept to that run count.
-func (w *Watch) Stop(stalls *StallClock, target int) *Summary {
+func (w *Watcher) Stop(stalls *StallClock, target int) *Summary {
 	close(w.quit)
 	<-w.done
 	s := &Summary{Samples: len(w.samples), Series: w.samples}
