@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -28,8 +29,8 @@ type driver struct {
 	// results keeps every run's result in the order reported; scenarios
 	// compute their verdicts from them.
 	results []*result
-	// timeline is -report_html's funnel over time (report_html_time.go).
-	timeline funnelTimeline
+	// timeline is -report_html's funnel over time (sampleFunnels).
+	timeline report.Timeline
 }
 
 func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
