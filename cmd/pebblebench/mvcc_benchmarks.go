@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
+	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 )
 
 // The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
@@ -129,7 +130,7 @@ func fillMVCC(r *run, w *worker) error {
 	var m mvccKeys
 	var key []byte
 	lockEvery := max(c.num/mvccLockKeys, 1)
-	version := make([]byte, lockVersionLen)
+	version := make([]byte, crdb.LockVersionLen)
 	b := r.db.NewBatch()
 	var inBatch int
 	commit := func() error {
@@ -148,7 +149,7 @@ func fillMVCC(r *run, w *worker) error {
 		}
 		if i%lockEvery == 0 && int(i/lockEvery)%4 == round%4 {
 			version[0], version[16] = 3, byte(round) // exclusive, a transaction of the round
-			key = lockKey(key, roach, version)
+			key = crdb.LockKey(key, roach, version)
 			if err := b.Set(key, []byte("lock"), nil); err != nil {
 				return err
 			}
@@ -314,7 +315,7 @@ func eachScan(r *run, w *worker, op func(first uint64) (n int64, found bool, err
 }
 
 func bareMVCCKey(buf, roach []byte) []byte { return mvccKey(buf, roach, 0) }
-func bareLockKey(buf, roach []byte) []byte { return lockKey(buf, roach, nil) }
+func bareLockKey(buf, roach []byte) []byte { return crdb.LockKey(buf, roach, nil) }
 
 // wallTime is the wall time of an engine key's MVCC version; ok is false
 // for a bare key or one whose version is not a timestamp.

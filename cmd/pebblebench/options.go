@@ -10,6 +10,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 )
 
 // compressionByName maps db_bench's -compression_type names to what Pebble
@@ -73,7 +74,7 @@ func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Op
 		o.Levels[i].Compression = func() *sstable.CompressionProfile { return profile }
 	}
 	if c.keyFormat == keyFormatMVCC {
-		applyCockroachOptions(o)
+		crdb.Apply(o)
 	}
 	filters := engineName
 	if c.defaultPath() {
