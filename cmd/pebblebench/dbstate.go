@@ -31,9 +31,9 @@ type engineState struct {
 
 func (s *engineState) open() error {
 	s.cache = upstream.NewCache(s.cfg.cacheSize)
-	opts, err := s.cfg.options(s.name, s.cache)
+	opts, plugins, err := s.cfg.options(s.name, s.cache)
 	if err == nil {
-		s.db, err = openEngine(s.name, s.dir, opts, s.cfg)
+		s.db, err = openEngine(s.name, s.dir, opts, plugins, s.cfg)
 	}
 	if err != nil {
 		s.cache.Unref()

@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/errors"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
@@ -175,13 +176,14 @@ func (a *adapter[D, I, B]) Close() error {
 	return a.db.Close()
 }
 
-// openEngine opens the named engine's DB in dir with opts. Each engine gets
-// its own copy of the options (pebblerf's Open does not mutate them, but
+// openEngine opens the named engine's DB in dir with opts and, for
+// pebblerf, plugins (config.options makes both). Each engine gets its own
+// copy of the options (pebblerf's Open does not mutate them, but
 // upstream's EnsureDefaults does).
-func openEngine(name, dir string, opts *upstream.Options, c *config) (engine, error) {
+func openEngine(name, dir string, opts *upstream.Options, plugins pebblerf.Plugins, c *config) (engine, error) {
 	opts = opts.Clone()
 	if name == enginePebbleRF {
-		return openPebbleRF(dir, opts, c)
+		return openPebbleRF(dir, opts, plugins, c)
 	}
 	// Upstream gets the -compaction_style shape the way pebblerf's Open
 	// installs it: the profile's options, then its driver.

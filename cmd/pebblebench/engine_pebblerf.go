@@ -4,9 +4,11 @@ package main
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
@@ -16,9 +18,21 @@ import (
 const advisorCompactionsTicker = "pebblerf.advisor.compactions"
 
 // openPebbleRF opens dir with pebblerf's OpenWithPlugins and the plug-ins
-// the flags select (plugins.go): by default none, as pebblerf's Open.
-func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error) {
-	plugins := c.pebblerfPlugins()
+// the flags select (config.options): by default none, as pebblerf's Open.
+// What the open DB counts and plans lives with it, in the adapter's
+// closures: the advisor's compactions, its query builder and, through the
+// DB, its filter planner (DB.FilterPlanner).
+func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, c *config) (engine, error) {
+	var advisorCompactions atomic.Int64
+	if plugins.Advisor != nil {
+		advisor := *plugins.Advisor
+		report := advisor.OnDecision
+		advisor.OnDecision = func(d compactionext.Decision) {
+			advisorCompactions.Add(1)
+			report(d)
+		}
+		plugins.Advisor = &advisor
+	}
 	stalls := &lsm.StallClock{}
 	stalls.Attach(opts)
 	db, err := pebblerf.OpenWithPlugins(dir, opts, plugins)
@@ -52,7 +66,7 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 			out[i] = statistics.Ticker{Name: t.Name, Count: int64(t.Count)}
 		}
 		if plugins.Advisor != nil {
-			out = append(out, statistics.Ticker{Name: advisorCompactionsTicker, Count: c.advisorCompactions.Load()})
+			out = append(out, statistics.Ticker{Name: advisorCompactionsTicker, Count: advisorCompactions.Load()})
 		}
 		return out
 	}

@@ -53,23 +53,26 @@ func (c *config) upstreamBloomBits() int {
 	return int(math.Round(min(max(c.bloomBits, 1), 100)))
 }
 
-// applyFilters installs the engine's table filters into o.Levels.
-func (c *config) applyFilters(engineName string, o *upstream.Options) error {
+// applyFilters installs the engine's table filters into o.Levels. Under
+// -filter_plan pebblerf's filters are a planner's instead: o keeps none, and
+// the planner is returned, for Plugins.Filters (pebblerfPlugins); else the
+// planner is nil.
+func (c *config) applyFilters(engineName string, o *upstream.Options) (*pointfilter.Planner, error) {
 	if !c.filtersEnabled() {
-		return nil
+		return nil, nil
 	}
 	if engineName == enginePebbleRF {
 		if preset, ok, err := c.presetPlan(); ok || err != nil {
 			if err != nil {
-				return err
+				return nil, err
 			}
-			return c.applyPlanner(o, preset)
+			return newPlanner(o, preset)
 		}
 		plan, err := c.filterPlan()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return plan.Apply(o)
+		return nil, plan.Apply(o)
 	}
 	policy := bloom.FilterPolicy(c.upstreamBloomBits())
 	for i := range o.Levels {
@@ -78,7 +81,7 @@ func (c *config) applyFilters(engineName string, o *upstream.Options) error {
 	if !c.useL6Filters {
 		o.Levels[len(o.Levels)-1].FilterPolicy = upstream.NoFilterPolicy
 	}
-	return nil
+	return nil, nil
 }
 
 // filterDescription says which filters each engine uses, for the header.
@@ -167,9 +170,6 @@ func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, 
 type filterPlanFlags struct {
 	filterPlanName   string
 	filterBudgetBits float64
-	// planner is the pebblerf DB's planner under -filter_plan, set when
-	// its options are made.
-	planner *pointfilter.Planner
 	// The range filters' per-level plan (rangeplan.go).
 	rangePlanFlags
 }
@@ -217,29 +217,31 @@ func (c *config) presetPlan() (plan pointfilter.Plan, ok bool, err error) {
 	return plan, false, errors.Newf("-filter_plan %q is not uniform, progressive or optimal", c.filterPlanName)
 }
 
-// applyPlanner makes -filter_plan's planner, which pebblerfPlugins hands to
-// pebblerf as Plugins.Filters; o keeps no filters of its own.
-func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error {
+// newPlanner makes -filter_plan's planner for plan; o keeps no filters of
+// its own.
+func newPlanner(o *upstream.Options, plan pointfilter.Plan) (*pointfilter.Planner, error) {
 	pl, err := pointfilter.NewPlanner(plan)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i := range o.Levels {
 		o.Levels[i].FilterPolicy = upstream.NoFilterPolicy
 	}
-	c.planner = pl
-	return nil
+	return pl, nil
 }
 
 // startReplanning re-plans e's filters every replanEvery under
 // -filter_plan=optimal, from the first call on; it returns the function
 // that stops it. For other engines and plans it does nothing.
 func (c *config) startReplanning(e engine) (stop func()) {
-	pl := c.planner
 	db, ok := pebblerfDB(e)
+	if !ok {
+		return func() {}
+	}
+	pl := db.FilterPlanner()
 	points := pl != nil && c.filterPlanName == filterPlanOptimal
 	ranges := c.rangeFilterPlanName == rangePlanStats
-	if !ok || (!points && !ranges) {
+	if !points && !ranges {
 		return func() {}
 	}
 	done := make(chan struct{})
@@ -288,8 +290,8 @@ func (c *config) levelFilterOf(e engine, i int) string {
 		}
 		return fmt.Sprintf("pebble-bloom(%d)", c.upstreamBloomBits())
 	}
-	if pl := c.planner; pl != nil && c.filterPlanName != "" {
-		return pl.Level(i).String()
+	if db, ok := pebblerfDB(e); ok && db.FilterPlanner() != nil && c.filterPlanName != "" {
+		return db.FilterPlanner().Level(i).String()
 	}
 	plan, _ := c.filterPlan()
 	filters, err := plan.Filters()

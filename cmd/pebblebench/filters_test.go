@@ -19,7 +19,7 @@ import (
 // levelFilters names each level's filter in an engine's options:
 // B = pebblerf Bloom, R = pebblerf Ribbon, U = upstream Bloom, - = none.
 func levelFilters(t *testing.T, c *config, engineName string) string {
-	o, err := c.options(engineName, nil)
+	o, _, err := c.options(engineName, nil)
 	require.NoError(t, err)
 	var out []byte
 	for _, l := range o.Levels {
@@ -152,9 +152,10 @@ func TestFilterPlanFlags(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, tc.want, p.String(), "%s l6=%t", tc.name, tc.l6)
 		var o upstream.Options
-		require.NoError(t, c.applyFilters(enginePebbleRF, &o))
-		require.Same(t, c.planner, c.pebblerfPlugins().Filters, "the planner goes in as Plugins.Filters")
-		require.Equal(t, tc.want, c.planner.String())
+		planner, err := c.applyFilters(enginePebbleRF, &o)
+		require.NoError(t, err)
+		require.Same(t, planner, c.pebblerfPlugins(planner).Filters, "the planner goes in as Plugins.Filters")
+		require.Equal(t, tc.want, planner.String())
 		require.True(t, c.filtersEnabled())
 	}
 	_, _, err := (&config{filterPlanFlags: filterPlanFlags{filterPlanName: "monkey"}}).presetPlan()

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
@@ -86,18 +85,15 @@ type config struct {
 	rangeWhatIfBits  float64
 	prefixWhatIfBits float64
 	// advisorLog, advisorIntervalMs, advisorBudget: -compaction_advisor_log,
-	// -compaction_advisor_interval_ms and -compaction_advisor_write_budget;
-	// advisorCompactions counts the advisor's compactions, for the
-	// pebblerf.advisor.compactions ticker.
-	advisorLog         bool
-	advisorIntervalMs  int
-	advisorBudget      float64
-	advisorCompactions atomic.Int64
-	lsmSampleMs        int
-	sliceBytes         int64
-	seekHotFraction    float64
-	seekHotRange       float64
-	seekHotStart       float64
+	// -compaction_advisor_interval_ms and -compaction_advisor_write_budget.
+	advisorLog        bool
+	advisorIntervalMs int
+	advisorBudget     float64
+	lsmSampleMs       int
+	sliceBytes        int64
+	seekHotFraction   float64
+	seekHotRange      float64
+	seekHotStart      float64
 
 	statistics            bool
 	histogram             bool

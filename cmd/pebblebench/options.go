@@ -10,6 +10,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/pebble/v2/sstable"
+	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 )
 
@@ -54,13 +55,17 @@ func (c *config) comparer() *upstream.Comparer {
 	return &cmp
 }
 
-// options builds the options of one engine's DB. Everything but the table
-// filters is the same for both engines; the cache is the caller's, one per
-// engine, so the engines do not share or evict each other's blocks.
-func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Options, error) {
+// options builds what one engine's DB is opened with: its options and, for
+// pebblerf, its plug-ins (zero for upstream). Everything in the options but
+// the table filters is the same for both engines; the cache is the
+// caller's, one per engine, so the engines do not share or evict each
+// other's blocks. The two are made together because -filter_plan's planner
+// is in both: pebblerf's options keep no filter where it decides, and it
+// goes in as Plugins.Filters.
+func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Options, pebblerf.Plugins, error) {
 	profile, err := compressionByName(c.compressionType)
 	if err != nil {
-		return nil, err
+		return nil, pebblerf.Plugins{}, err
 	}
 	o := &upstream.Options{
 		Cache:              cache,
@@ -80,10 +85,15 @@ func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Op
 	if c.defaultPath() {
 		filters = enginePebble
 	}
-	if err := c.applyFilters(filters, o); err != nil {
-		return nil, err
+	planner, err := c.applyFilters(filters, o)
+	if err != nil {
+		return nil, pebblerf.Plugins{}, err
 	}
-	return o, nil
+	var plugins pebblerf.Plugins
+	if engineName == enginePebbleRF {
+		plugins = c.pebblerfPlugins(planner)
+	}
+	return o, plugins, nil
 }
 
 // quietLogger drops Pebble's informational messages, which would interleave

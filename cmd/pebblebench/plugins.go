@@ -10,6 +10,7 @@ import (
 
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 )
@@ -142,12 +143,13 @@ func (c *config) runsTarget() int {
 	return 0
 }
 
-// pebblerfPlugins is what pebblerf is opened with.
-func (c *config) pebblerfPlugins() pebblerf.Plugins {
+// pebblerfPlugins is what pebblerf is opened with, given the planner that
+// applyFilters made with its options (nil without -filter_plan).
+func (c *config) pebblerfPlugins(planner *pointfilter.Planner) pebblerf.Plugins {
 	// As the library's Open: no plug-in unless a flag asks for it.
 	plugins := pebblerf.Plugins{Statistics: c.pebblerfStatistics}
 	if c.filterPlanName != "" {
-		plugins.Filters = c.planner // made with the options (applyFilters)
+		plugins.Filters = planner
 	}
 	if c.rangeFilterBits != 0 {
 		rf := c.rangeFilterConfig()
@@ -161,9 +163,9 @@ func (c *config) pebblerfPlugins() pebblerf.Plugins {
 		plugins.Advisor = &compactionext.AdvisorConfig{
 			MinInterval: time.Duration(c.advisorIntervalMs) * time.Millisecond,
 			WriteBudget: c.advisorBudget,
-			// The advisor's decisions are part of what a run measured.
+			// The advisor's decisions are part of what a run measured
+			// (openPebbleRF also counts them).
 			OnDecision: func(d compactionext.Decision) {
-				c.advisorCompactions.Add(1)
 				fmt.Fprintf(os.Stderr, "pebblebench: compaction advisor: %s\n", d)
 			},
 		}

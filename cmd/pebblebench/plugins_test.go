@@ -21,7 +21,7 @@ func TestParsePluginFlags(t *testing.T) {
 	require.False(t, c.seekTargets().Bounded())
 	// By default pebblerf is opened as its Open opens it: no plug-in.
 	require.False(t, c.pebblerfStatistics)
-	p := c.pebblerfPlugins()
+	p := c.pebblerfPlugins(nil)
 	require.Equal(t, pebblerf.Plugins{}, p)
 	require.Nil(t, p.RangeFilter)
 	require.Nil(t, p.Shape)
@@ -31,7 +31,7 @@ func TestParsePluginFlags(t *testing.T) {
 		"-compaction_advisor", "-pebblerf_statistics", "-use_query_builder", "-query_plan=stepped", "-key_stride=16",
 		"-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-seek_target_range_multiplier=10"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	p = c.pebblerfPlugins()
+	p = c.pebblerfPlugins(nil)
 	require.Equal(t, 16.0, p.RangeFilter.BitsPerKey)
 	require.Equal(t, 9, p.Shape.(*compactionext.ManyRuns).Runs)
 	require.NotNil(t, p.Advisor)
@@ -43,11 +43,11 @@ func TestParsePluginFlags(t *testing.T) {
 	// -num_levels left at db_bench's default keeps the profile's own count.
 	c, err = parseFlags([]string{"-compaction_style=1"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, compactionext.DefaultRuns, c.pebblerfPlugins().Shape.(*compactionext.ManyRuns).Runs)
+	require.Equal(t, compactionext.DefaultRuns, c.pebblerfPlugins(nil).Shape.(*compactionext.ManyRuns).Runs)
 	c, err = parseFlags([]string{"-engine=pebblerf", "-compaction_style=3", "-pebblerf_statistics=false"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, "none", c.pebblerfPlugins().Shape.Name())
-	require.False(t, c.pebblerfPlugins().Statistics)
+	require.Equal(t, "none", c.pebblerfPlugins(nil).Shape.Name())
+	require.False(t, c.pebblerfPlugins(nil).Statistics)
 }
 
 func TestBadPluginFlags(t *testing.T) {
