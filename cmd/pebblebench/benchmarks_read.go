@@ -91,7 +91,7 @@ func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, 
 func seekRandom(r *run, w *worker) error {
 	c := r.cfg
 	opts := &upstream.IterOptions{UseL6Filters: c.useL6Filters}
-	targets := c.seekTargets()
+	targets := c.seekTargets(r.written)
 	// A bounded seek's range is [target, upper): the target is also the
 	// lower bound, which changes no result of a forward seek and tells a
 	// range filter where the range starts. Two buffers each, alternated:

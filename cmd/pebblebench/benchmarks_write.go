@@ -46,7 +46,7 @@ func fillSeqOps(c *config) int64 {
 // finish, at most -benchmark_write_rate_limit bytes a second.
 func fillRandom(r *run, w *worker) error {
 	n := uint64(r.cfg.num)
-	written := r.cfg.written
+	written := r.written
 	return writeLoop(r, w, func() uint64 {
 		i := w.rng.Uint64N(n)
 		if written != nil {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
@@ -29,12 +30,15 @@ type driver struct {
 	// results keeps every run's result in the order reported; scenarios
 	// compute their verdicts from them.
 	results []*result
+	// written records the keys of a sparse fill (-writes), for the seek
+	// targets; nil after a dense one. Both engines write the same keys.
+	written *keyspace.Set
 	// timeline is -report_html's funnel over time (sampleFunnels).
 	timeline report.Timeline
 }
 
 func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
-	d := &driver{cfg: c, out: out, jsonOut: jsonOut, stderr: stderr, stop: stop}
+	d := &driver{cfg: c, out: out, jsonOut: jsonOut, stderr: stderr, stop: stop, written: c.newWrittenSet()}
 	for _, name := range c.engines() {
 		d.engines = append(d.engines, &engineState{name: name, dir: engineDir(c, root, name), cfg: c})
 	}
@@ -76,8 +80,8 @@ func (d *driver) start() error {
 			}
 		}
 	}
-	if d.cfg.useExistingDB && d.cfg.written != nil {
-		if err := d.engines[0].readKeySet(); err != nil {
+	if d.cfg.useExistingDB && d.written != nil {
+		if err := d.engines[0].readKeySet(d.written); err != nil {
 			return err
 		}
 	}
@@ -245,7 +249,7 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 	// Each run starts on a collected heap, so garbage left by the previous
 	// run (perhaps the other engine's) is not charged to this one.
 	runtime.GC()
-	r := &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, stop: d.stop, progress: d.progress}
+	r := &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, written: d.written, stop: d.stop, progress: d.progress}
 	res, err := r.execute()
 	if err != nil {
 		return nil, err

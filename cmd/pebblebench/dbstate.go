@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -110,10 +111,10 @@ func (s *engineState) settle(stop *atomic.Bool) {
 
 const settlePoll = 20 * time.Millisecond
 
-// readKeySet fills the key set of a sparse fill (-writes) from an existing
-// DB, untimed: a full scan, then the DB is closed again so the benchmarks
-// start on a cold cache as they would have.
-func (s *engineState) readKeySet() error {
+// readKeySet fills written, the key set of a sparse fill (-writes), from an
+// existing DB, untimed: a full scan, then the DB is closed again so the
+// benchmarks start on a cold cache as they would have.
+func (s *engineState) readKeySet(written *keyspace.Set) error {
 	if err := s.open(); err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func (s *engineState) readKeySet() error {
 		for valid := it.SeekGE(nil); valid; valid = it.Next() {
 			if k := it.Key(); len(k) == s.cfg.keySize {
 				if i := g.Index(k); i < uint64(s.cfg.num) {
-					s.cfg.written.Add(i)
+					written.Add(i)
 				}
 			}
 		}

@@ -15,7 +15,7 @@ import (
 // the last benchmark left. The sample's random source is fixed by -seed,
 // so repeated invocations explain the same query.
 func (d *driver) printExplain() error {
-	targets := d.cfg.seekTargets()
+	targets := d.cfg.seekTargets(d.written)
 	key := make([]byte, d.cfg.keySize)
 	var lower, upper []byte
 	if targets.Bounded() {

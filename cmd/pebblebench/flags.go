@@ -57,8 +57,9 @@ type config struct {
 	sync            bool
 
 	keyStride int64
-	// written records the keys of sparse fills (-writes); nil otherwise.
-	written                   *keyspace.Set
+	// sparseFill is set by -writes: fills write fewer keys than the key
+	// space holds, and record them (newWrittenSet).
+	sparseFill                bool
 	seekUpperBoundLen         int64
 	emptyRangeFraction        float64
 	seekTargetRangeMultiplier int64
@@ -260,7 +261,7 @@ func (c *config) validate() error {
 	} else if c.writes <= 0 {
 		return badFlag("writes", "%d must be positive or -1", c.writes)
 	} else {
-		c.written = keyspace.NewSet(c.num)
+		c.sparseFill = true
 	}
 	if c.reads == -1 {
 		c.reads = c.num
@@ -415,17 +416,27 @@ func (c *config) keyGen() keyspace.Gen {
 		Stride: uint64(max(c.keyStride, 1))}
 }
 
+// newWrittenSet returns the set a sparse fill (-writes) records its keys in,
+// for the seek targets; nil for a dense fill, which needs none.
+func (c *config) newWrittenSet() *keyspace.Set {
+	if !c.sparseFill {
+		return nil
+	}
+	return keyspace.NewSet(c.num)
+}
+
 // seekTargets is the seek-target generator of the flags:
 // -seek_target_range_multiplier, -seek_upper_bound_len,
-// -empty_range_fraction, -missing_fraction and the hot range.
-func (c *config) seekTargets() keyspace.Targets {
+// -empty_range_fraction, -missing_fraction and the hot range, over the keys
+// a sparse fill recorded in written (nil after a dense fill).
+func (c *config) seekTargets(written *keyspace.Set) keyspace.Targets {
 	return keyspace.Targets{
 		Keys:            c.keyGen(),
 		Space:           uint64(c.num) * uint64(c.seekTargetRangeMultiplier),
 		UpperLen:        uint64(c.seekUpperBoundLen),
 		EmptyFraction:   c.emptyRangeFraction,
 		MissingFraction: c.missingFraction,
-		Written:         c.written,
+		Written:         written,
 		HotFraction:     c.seekHotFraction,
 		HotStart:        uint64(float64(c.num) * c.seekHotStart),
 		HotSpace:        max(uint64(float64(c.num)*c.seekHotRange), 1),

@@ -42,7 +42,7 @@ func (c *config) validatePlugins() error {
 		if c.seekUpperBoundLen == 0 {
 			return badFlag("empty_range_fraction", "needs -seek_upper_bound_len > 0 (an unbounded range is never empty)")
 		}
-		if c.written == nil && c.keyStride <= c.seekUpperBoundLen {
+		if !c.sparseFill && c.keyStride <= c.seekUpperBoundLen {
 			return badFlag("empty_range_fraction", "needs -key_stride=%d > -seek_upper_bound_len=%d, so a gap between written keys holds a whole range (or -writes, whose sparse fill leaves gaps)", c.keyStride, c.seekUpperBoundLen)
 		}
 	}

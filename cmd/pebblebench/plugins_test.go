@@ -18,7 +18,7 @@ func TestParsePluginFlags(t *testing.T) {
 	c, err := parseFlags(nil, &bytes.Buffer{})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), c.keyStride)
-	require.False(t, c.seekTargets().Bounded())
+	require.False(t, c.seekTargets(nil).Bounded())
 	// By default pebblerf is opened as its Open opens it: no plug-in.
 	require.False(t, c.pebblerfStatistics)
 	p := c.pebblerfPlugins(nil)
@@ -103,7 +103,7 @@ func TestSeekTargets(t *testing.T) {
 		g.Fill(key, g.Written(i))
 		written[string(key)] = true
 	}
-	targets := c.seekTargets()
+	targets := c.seekTargets(nil)
 	draw := func(seed uint64) (keys []string, empties int) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		upper := make([]byte, c.keySize)
@@ -139,7 +139,7 @@ func TestSeekTargetsHot(t *testing.T) {
 	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
 		"-seek_hot_fraction=0.8", "-seek_hot_range=0.05"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	targets := c.seekTargets()
+	targets := c.seekTargets(nil)
 	g := c.keyGen()
 	hotEnd := make([]byte, c.keySize)
 	g.Fill(hotEnd, g.Written(500))
@@ -168,7 +168,7 @@ func TestSeekTargetsHotStart(t *testing.T) {
 	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
 		"-seek_hot_fraction=0.8", "-seek_hot_range=0.1", "-seek_hot_start=0.9"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	targets := c.seekTargets()
+	targets := c.seekTargets(nil)
 	key := make([]byte, c.keySize)
 	rng := rand.New(rand.NewPCG(5, 1))
 	hot := 0
@@ -191,7 +191,8 @@ func TestSeekTargetsSparse(t *testing.T) {
 	c, err := parseFlags([]string{"-num=100000", "-writes=3000", "-seek_upper_bound_len=8",
 		"-empty_range_fraction=0.9"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.NotNil(t, c.written)
+	set := c.newWrittenSet()
+	require.NotNil(t, set)
 	g := c.keyGen()
 	rng := rand.New(rand.NewPCG(1, 2))
 	written := map[uint64]bool{}
@@ -199,14 +200,14 @@ func TestSeekTargetsSparse(t *testing.T) {
 	reread := keyspace.NewSet(c.num)
 	for i := int64(0); i < c.writes; i++ {
 		v := rng.Uint64N(uint64(c.num))
-		c.written.Add(v)
+		set.Add(v)
 		written[v] = true
 		g.Fill(key, g.Written(v))
 		reread.Add(g.Index(key))
 	}
-	require.Equal(t, c.written, reread)
+	require.Equal(t, set, reread)
 
-	targets := c.seekTargets()
+	targets := c.seekTargets(set)
 	upper := make([]byte, c.keySize)
 	empties := 0
 	const draws = 5000

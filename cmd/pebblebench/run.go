@@ -11,6 +11,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/cputime"
@@ -30,6 +31,9 @@ type run struct {
 	// seq numbers the runs of the invocation; both engines' runs of the same
 	// repeat share it, so they draw the same keys.
 	seq int
+	// written is the sparse fill's key set, nil after a dense fill: fills
+	// add to it, seeks draw targets from it.
+	written *keyspace.Set
 	// stop is set by SIGINT: workers finish their operation and return.
 	stop     *atomic.Bool
 	progress *progressReporter
