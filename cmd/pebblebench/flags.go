@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
@@ -30,6 +31,9 @@ type config struct {
 	threads   int
 	batchSize int
 	seed      int64
+	// seedDrawn is set when -seed was 0 and parseFlags drew seed from the
+	// clock, which the header then says.
+	seedDrawn bool
 
 	keySize          int
 	valueSize        int
@@ -135,8 +139,13 @@ func isUsageError(err error) bool {
 	return errors.As(err, &u)
 }
 
-// parseFlags parses args (without the program name) into a config. Errors are
-// usage errors, except flag.ErrHelp after -help, whose text goes to output.
+// parseFlags parses args (without the program name) into a config, which
+// nothing changes afterwards: what a run changes as it goes (the sparse
+// fill's key set, the filter planner, the advisor's count) belongs to the
+// driver and the open DBs. Defaults that depend on other flags are resolved
+// here (-writes and -reads of -1 become -num, -seed=0 a seed drawn from the
+// clock). Errors are usage errors, except flag.ErrHelp after -help, whose
+// text goes to output.
 func parseFlags(args []string, output io.Writer) (*config, error) {
 	c := &config{}
 	fs := flag.NewFlagSet("pebblebench", flag.ContinueOnError)
@@ -239,6 +248,10 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	c.numLevelsGiven = c.given["num_levels"]
 	if err := c.validate(); err != nil {
 		return nil, err
+	}
+	if c.seed == 0 {
+		c.seed = time.Now().UnixNano() & (1<<62 - 1)
+		c.seedDrawn = true
 	}
 	return c, nil
 }

@@ -89,8 +89,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		out, jsonOut = stderr, stdout
 	}
 	seedLine := ""
-	if c.seed == 0 {
-		c.seed = time.Now().UnixNano() & (1<<62 - 1)
+	if c.seedDrawn {
 		seedLine = fmt.Sprintf("Set seed to %d because --seed was 0\n", c.seed)
 	}
 

@@ -26,7 +26,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
@@ -383,35 +382,35 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 	var root string
 	var seed int64
 	for i, p := range s.phases {
-		c, err := parseFlags(s.phaseArgs(i, demo, user), io.Discard)
-		if err != nil {
-			return verdict{}, err // checked by runScenarios
-		}
+		args := s.phaseArgs(i, demo, user)
 		if i == 0 {
-			root = c.db
-			if !c.dbGiven {
+			first, err := parseFlags(args, io.Discard)
+			if err != nil {
+				return verdict{}, err // checked by runScenarios
+			}
+			root = first.db
+			if !first.dbGiven {
 				if root, err = os.MkdirTemp("", "pebblebench-"+s.name+"-"); err != nil {
 					return verdict{}, errors.Wrap(err, "making the scenario's directory")
 				}
 				defer os.RemoveAll(root)
 			}
-			seed = c.seed
-			if seed == 0 {
-				seed = time.Now().UnixNano() & (1<<62 - 1)
-			}
+			seed = first.seed // drawn by parseFlags for -seed=0
 		}
 		// Every phase works in the first one's directory, with its seed
 		// (reads draw from other streams than writes, so they do not
-		// replay the fill's keys).
-		c.db, c.dbGiven = root, true
-		c.seed = seed
+		// replay the fill's keys), as if both flags ended its command line.
+		c, err := parseFlags(append(args, "-db="+root, fmt.Sprintf("-seed=%d", seed)), io.Discard)
+		if err != nil {
+			return verdict{}, err // checked by runScenarios
+		}
 
 		out, jsonOut := stdout, io.Writer(nil)
 		if c.json {
 			out, jsonOut = stderr, stdout
 		}
 		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s -seed=%d -db=%s\n",
-			s.name, i+1, len(s.phases), p.name, strings.Join(s.phaseArgs(i, demo, user), " "), c.seed, root)
+			s.name, i+1, len(s.phases), p.name, strings.Join(args, " "), c.seed, root)
 		r, err := runPhase(c, root, out, jsonOut, stderr, stop, i == 0)
 		if err != nil {
 			return verdict{}, errors.Wrapf(err, "phase %s", p.name)
