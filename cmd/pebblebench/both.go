@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
@@ -146,7 +147,7 @@ func (d *driver) closeAll() error {
 }
 
 // runAll runs every benchmark of the list, stopping early on SIGINT.
-func (d *driver) runAll(specs []benchSpec) error {
+func (d *driver) runAll(specs []dbbench.Spec) error {
 	for _, spec := range specs {
 		if d.stop.Load() {
 			break
@@ -158,8 +159,8 @@ func (d *driver) runAll(specs []benchSpec) error {
 	return nil
 }
 
-func (d *driver) runSpec(spec benchSpec) error {
-	b, _ := benchmarkByName(spec.name)
+func (d *driver) runSpec(spec dbbench.Spec) error {
+	b, _ := benchmarkByName(spec.Name)
 	if b.meta != nil {
 		return d.runMeta(b)
 	}
@@ -167,12 +168,12 @@ func (d *driver) runSpec(spec benchSpec) error {
 		fmt.Fprintf(d.out, "%-12s : skipped (--use_existing_db is true)\n", b.name)
 		// Skipped runs keep their run numbers, so the benchmarks after them
 		// draw the same keys as in the invocation that did the fill.
-		d.seq += spec.warmups + spec.repeats
+		d.seq += spec.Warmups + spec.Repeats
 		return nil
 	}
-	if spec.warmups > 0 {
-		fmt.Fprintf(d.out, "Warming up benchmark by running %d times\n", spec.warmups)
-		for i := 0; i < spec.warmups && !d.stop.Load(); i++ {
+	if spec.Warmups > 0 {
+		fmt.Fprintf(d.out, "Warming up benchmark by running %d times\n", spec.Warmups)
+		for i := 0; i < spec.Warmups && !d.stop.Load(); i++ {
 			d.seq++
 			for _, e := range d.engines {
 				if _, err := d.runOnce(e, b); err != nil {
@@ -181,11 +182,11 @@ func (d *driver) runSpec(spec benchSpec) error {
 			}
 		}
 	}
-	if spec.repeats > 1 {
-		fmt.Fprintf(d.out, "Running benchmark for %d times\n", spec.repeats)
+	if spec.Repeats > 1 {
+		fmt.Fprintf(d.out, "Running benchmark for %d times\n", spec.Repeats)
 	}
 	results := make([][]*result, len(d.engines))
-	for i := 0; i < spec.repeats && !d.stop.Load(); i++ {
+	for i := 0; i < spec.Repeats && !d.stop.Load(); i++ {
 		d.seq++
 		for k := range d.engines {
 			// Every second repeat runs the engines in the other order, so
@@ -217,7 +218,7 @@ func (d *driver) runSpec(spec benchSpec) error {
 			}
 		}
 	}
-	if spec.repeats > 1 {
+	if spec.Repeats > 1 {
 		fmt.Fprintln(d.out)
 		for ei, e := range d.engines {
 			if len(results[ei]) > 1 {

@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/pointfilter"
 )
 
@@ -19,7 +20,7 @@ import (
 //
 // When pebblerf runs as pebble.Open opens it (defaultPath), both engines
 // get upstream's policy described below. Otherwise pebblerf gets
-// dbBenchFilterPlan, which maps the flags as RocksDB reads them:
+// dbbench.FilterPlan, which maps the flags as RocksDB reads them:
 // -bloom_bits below 0.5 means no filter, other values are clamped to
 // [1, 100]; Bloom everywhere, or with -use_ribbon_filter Ribbon from the
 // level -bloom_before_level names (-1: everywhere; 0: all but L0, where
@@ -36,7 +37,7 @@ import (
 
 // filterPlan is pebblerf's plan for the flags.
 func (c *config) filterPlan() (pointfilter.Plan, error) {
-	return dbBenchFilterPlan(c.bloomBits, c.useRibbonFilter, c.bloomBeforeLevel, c.useL6Filters)
+	return dbbench.FilterPlan(c.bloomBits, c.useRibbonFilter, c.bloomBeforeLevel, c.useL6Filters)
 }
 
 // filtersEnabled reports whether -bloom_bits asks for table filters.
@@ -105,51 +106,6 @@ func (c *config) filterDescription() string {
 		return fmt.Sprintf("bloom.FilterPolicy(%d) on %s for both (pebblerf as pebble.Open opens it)", c.upstreamBloomBits(), levels)
 	}
 	return fmt.Sprintf("pebble: bloom.FilterPolicy(%d) on %s; pebblerf: %s", c.upstreamBloomBits(), levels, plan)
-}
-
-// dbBenchFilterPlan maps db_bench's (and RocksDB's) filter options onto a
-// plan:
-//
-//   - bloomBits is -bloom_bits. As in RocksDB, values below 0.5 (db_bench's
-//     default is -1) mean no filters, [0.5, 1) means 1, and values above 100
-//     mean 100.
-//   - useRibbon is -use_ribbon_filter. Without it every level uses Bloom.
-//   - bloomBeforeLevel is RocksDB's bloom_before_level, with which levels
-//     below it use Bloom and the rest Ribbon, a flush counting as level −1.
-//     Pebble builds flushed tables and intra-L0 compaction outputs with the
-//     same L0 options and cannot tell them apart, so: −1 (Ribbon always) maps
-//     to RibbonFromLevel 0; 0 (RocksDB's default: Bloom for flushes only)
-//     maps to 1, Bloom in L0; N ≥ 1 maps to N; math.MaxInt32 or more (Bloom
-//     always) maps to pointfilter.NoRibbon. Values below −1 are an error.
-//   - useL6Filters is -use_l6_filters: write L6 filters (and read them, via
-//     UseL6Filters). Without it L6 has none, as Pebble never reads them
-//     unless asked.
-func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, useL6Filters bool) (pointfilter.Plan, error) {
-	plan := pointfilter.Plan{L6Filters: useL6Filters, RibbonFromLevel: pointfilter.NoRibbon}
-	switch {
-	case math.IsNaN(bloomBits):
-		return pointfilter.Plan{}, errors.Newf("-bloom_bits %v is not a number", bloomBits)
-	case bloomBits < 0.5:
-		plan.BitsPerKey = 0
-	default:
-		plan.BitsPerKey = min(max(bloomBits, 1), 100)
-	}
-	if !useRibbon {
-		return plan, nil
-	}
-	switch {
-	case bloomBeforeLevel < -1:
-		return pointfilter.Plan{}, errors.Newf("-bloom_before_level %d is below -1", bloomBeforeLevel)
-	case bloomBeforeLevel == -1:
-		plan.RibbonFromLevel = 0
-	case bloomBeforeLevel == 0:
-		plan.RibbonFromLevel = 1
-	case bloomBeforeLevel >= math.MaxInt32:
-		plan.RibbonFromLevel = pointfilter.NoRibbon
-	default:
-		plan.RibbonFromLevel = bloomBeforeLevel
-	}
-	return plan, nil
 }
 
 // Per-level filter plans for -filter_plan and -filter_budget_bits

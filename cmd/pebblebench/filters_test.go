@@ -4,10 +4,7 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
-
-	"github.com/cockroachdb/datadriven"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
@@ -108,28 +105,6 @@ func TestFiltersEndToEnd(t *testing.T) {
 			require.Contains(t, text, "pebblerf: L0-L6 ribbon(10)")
 		}
 	}
-}
-
-// TestDBBenchFilterPlan prints the plan each combination of db_bench's filter
-// flags maps to (testdata/filter_flags).
-func TestDBBenchFilterPlan(t *testing.T) {
-	datadriven.RunTest(t, "testdata/filter_flags", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "dbbench" {
-			return fmt.Sprintf("unknown command %q", d.Cmd)
-		}
-		var bits float64
-		var ribbon, l6 bool
-		var before int
-		d.ScanArgs(t, "bloom_bits", &bits)
-		d.MaybeScanArgs(t, "use_ribbon_filter", &ribbon)
-		d.MaybeScanArgs(t, "bloom_before_level", &before)
-		d.MaybeScanArgs(t, "use_l6_filters", &l6)
-		p, err := dbBenchFilterPlan(bits, ribbon, before, l6)
-		if err != nil {
-			return err.Error() + "\n"
-		}
-		return fmt.Sprintf("%s\nUseL6Filters: %t\n", p, p.UseL6Filters())
-	})
 }
 
 // TestFilterPlanFlags checks -filter_plan's presets and what pebblerf's

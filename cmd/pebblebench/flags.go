@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 )
 
@@ -299,8 +300,8 @@ func (c *config) validate() error {
 	if !(c.compressionRatio > 0 && c.compressionRatio <= 1) {
 		return badFlag("compression_ratio", "%g must be in (0, 1]", c.compressionRatio)
 	}
-	if _, err := compressionByName(c.compressionType); err != nil {
-		return err
+	if _, err := dbbench.Compression(c.compressionType); err != nil {
+		return badFlag("compression_type", "%s", err)
 	}
 	if c.prefixSize < 0 || c.prefixSize > c.keySize {
 		return badFlag("prefix_size", "%d must be in [0, key_size=%d]", c.prefixSize, c.keySize)
@@ -358,18 +359,18 @@ func (c *config) validate() error {
 	if err := c.validatePlugins(); err != nil {
 		return err
 	}
-	specs, err := parseBenchmarkList(c.benchmarks)
+	specs, err := dbbench.ParseBenchmarks(c.benchmarks)
 	if err != nil {
-		return err
+		return badFlag("benchmarks", "%s", err)
 	}
 	if err := c.validateMVCC(specs); err != nil {
 		return err
 	}
 	seeks := false
 	for _, s := range specs {
-		b, ok := benchmarkByName(s.name)
+		b, ok := benchmarkByName(s.Name)
 		if !ok {
-			return badFlag("benchmarks", "unknown benchmark %q (known: %s)", s.name, strings.Join(benchmarkNames(), ", "))
+			return badFlag("benchmarks", "unknown benchmark %q (known: %s)", s.Name, strings.Join(benchmarkNames(), ", "))
 		}
 		seeks = seeks || b.opKind == "seek"
 	}

@@ -52,6 +52,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 )
 
 func main() {
@@ -150,8 +151,8 @@ func reportError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-func mustParseBenchmarkList(s string) []benchSpec {
-	specs, err := parseBenchmarkList(s)
+func mustParseBenchmarkList(s string) []dbbench.Spec {
+	specs, err := dbbench.ParseBenchmarks(s)
 	if err != nil {
 		panic(err) // validated by parseFlags
 	}
@@ -181,9 +182,9 @@ func printHeader(w io.Writer, c *config, root string, fill *fillRecord) {
 	}
 	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
 	for _, spec := range mustParseBenchmarkList(c.benchmarks) {
-		if b, _ := benchmarkByName(spec.name); b.background != nil && c.writeBufferSize > c.cacheSize/2 {
+		if b, _ := benchmarkByName(spec.Name); b.background != nil && c.writeBufferSize > c.cacheSize/2 {
 			fmt.Fprintf(w, "Warning:    %s reads while memtables of up to %d bytes are reserved in a %d-byte block cache; raise -cache_size or lower -write_buffer_size to measure reads with a working cache\n",
-				spec.name, c.writeBufferSize, c.cacheSize)
+				spec.Name, c.writeBufferSize, c.cacheSize)
 		}
 	}
 	fmt.Fprintf(w, "DB path:    [%s]\n", root)

@@ -9,6 +9,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 )
 
 // The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
@@ -83,12 +84,12 @@ func mvccBenchmark(name string) bool {
 }
 
 // validateMVCC checks the flags of -key_format.
-func (c *config) validateMVCC(specs []benchSpec) error {
+func (c *config) validateMVCC(specs []dbbench.Spec) error {
 	switch c.keyFormat {
 	case keyFormatDBBench:
 		for _, s := range specs {
-			if mvccBenchmark(s.name) {
-				return badFlag("benchmarks", "%s needs -key_format=mvcc", s.name)
+			if mvccBenchmark(s.Name) {
+				return badFlag("benchmarks", "%s needs -key_format=mvcc", s.Name)
 			}
 		}
 		for _, name := range []string{"versions_per_key", "mvcc_scan_keys", "mvcc_compact_rounds"} {
@@ -114,8 +115,8 @@ func (c *config) validateMVCC(specs []benchSpec) error {
 		return badFlag("mvcc_scan_keys", "%d must be at least 1", c.mvccScanKeys)
 	}
 	for _, s := range specs {
-		if b, _ := benchmarkByName(s.name); b.meta == nil && !mvccBenchmark(s.name) && s.name != "flush" && s.name != "compact" {
-			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan and mvcctimebound, not %s", s.name)
+		if b, _ := benchmarkByName(s.Name); b.meta == nil && !mvccBenchmark(s.Name) && s.Name != "flush" && s.Name != "compact" {
+			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan and mvcctimebound, not %s", s.Name)
 		}
 	}
 	return nil

@@ -5,35 +5,14 @@ package main
 import (
 	"fmt"
 	"log"
-	"strings"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 )
-
-// compressionByName maps db_bench's -compression_type names to what Pebble
-// has. Pebble has no zlib, bzip2, lz4, lz4hc or xpress; those are rejected
-// rather than quietly replaced, so a figure never claims a codec it did not
-// use. minlz is Pebble's own and not in db_bench.
-func compressionByName(name string) (*sstable.CompressionProfile, error) {
-	switch strings.ToLower(name) {
-	case "none":
-		return sstable.NoCompression, nil
-	case "snappy":
-		return sstable.SnappyCompression, nil
-	case "zstd":
-		return sstable.ZstdCompression, nil
-	case "minlz":
-		return sstable.MinLZCompression, nil
-	case "zlib", "bzip2", "lz4", "lz4hc", "xpress":
-		return nil, badFlag("compression_type", "%q is a db_bench codec Pebble does not have; use none, snappy, zstd or minlz", name)
-	default:
-		return nil, badFlag("compression_type", "unknown codec %q; use none, snappy, zstd or minlz", name)
-	}
-}
 
 // comparer returns the comparer for the key format. With -prefix_size the
 // first prefix_size bytes of a key are its Split prefix, so filters hold
@@ -63,7 +42,7 @@ func (c *config) comparer() *upstream.Comparer {
 // is in both: pebblerf's options keep no filter where it decides, and it
 // goes in as Plugins.Filters.
 func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Options, pebblerf.Plugins, error) {
-	profile, err := compressionByName(c.compressionType)
+	profile, err := dbbench.Compression(c.compressionType)
 	if err != nil {
 		return nil, pebblerf.Plugins{}, err
 	}

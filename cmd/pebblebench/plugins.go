@@ -10,6 +10,7 @@ import (
 
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -119,7 +120,7 @@ func (c *config) shape() (compactionext.Profile, error) {
 	if c.compactionStyle == 0 {
 		return nil, nil
 	}
-	p, err := parseCompactionStyle(c.compactionStyle)
+	p, err := dbbench.CompactionStyle(c.compactionStyle)
 	if err != nil {
 		return nil, badFlag("compaction_style", "%v", err)
 	}

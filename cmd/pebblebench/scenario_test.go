@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/stretchr/testify/require"
@@ -33,13 +34,13 @@ func TestScenarioPhasesParse(t *testing.T) {
 				require.NoError(t, err, "%s phase %d demo %t", s.name, i, demo)
 				require.Equal(t, engineBoth, c.engine, s.name)
 				require.Equal(t, i > 0, c.useExistingDB, "%s phase %d", s.name, i)
-				specs, err := parseBenchmarkList(c.benchmarks)
+				specs, err := dbbench.ParseBenchmarks(c.benchmarks)
 				require.NoError(t, err)
 				for _, spec := range specs {
-					b, _ := benchmarkByName(spec.name)
+					b, _ := benchmarkByName(spec.Name)
 					// Only the first phase fills, so the reads see the
 					// shape it built.
-					require.Equal(t, i == 0 && b.fresh, b.fresh, "%s phase %d runs %s", s.name, i, spec.name)
+					require.Equal(t, i == 0 && b.fresh, b.fresh, "%s phase %d runs %s", s.name, i, spec.Name)
 				}
 			}
 		}
