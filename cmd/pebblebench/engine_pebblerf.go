@@ -23,8 +23,10 @@ const advisorCompactionsTicker = "pebblerf.advisor.compactions"
 // closures: the advisor's compactions, its query builder and, through the
 // DB, its filter planner (DB.FilterPlanner).
 func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, c *config) (engine, error) {
-	var advisorCompactions atomic.Int64
+	// The advisor's compactions are counted for this DB, nil without it.
+	var advisorCompactions *atomic.Int64
 	if plugins.Advisor != nil {
+		advisorCompactions = new(atomic.Int64)
 		advisor := *plugins.Advisor
 		report := advisor.OnDecision
 		advisor.OnDecision = func(d compactionext.Decision) {
@@ -58,20 +60,19 @@ func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, 
 		return e, nil
 	}
 	// The DB-wide tickers are kept in any case, and the per-level ones with
-	// -pebblerf_statistics.
-	a.extra = func() []statistics.Ticker {
-		named := db.Statistics().Tickers()
-		out := make([]statistics.Ticker, len(named))
-		for i, t := range named {
-			out[i] = statistics.Ticker{Name: t.Name, Count: int64(t.Count)}
-		}
-		if plugins.Advisor != nil {
-			out = append(out, statistics.Ticker{Name: advisorCompactionsTicker, Count: advisorCompactions.Load()})
-		}
-		return out
-	}
+	// -pebblerf_statistics (pebblerf_statistics.go).
+	a.extra = func() []statistics.Ticker { return pebblerfTickers(db, advisorCompactions) }
 	if plugins.Statistics {
-		a.levelTable = func() string { return db.Statistics().PerLevel().Snapshot().LevelTable() + whatIfLines(db, c) }
+		a.levelTable = func() string { return levelTable(db, c) }
 	}
 	return a, nil
+}
+
+// pebblerfDB returns e's pebblerf DB, if e is pebblerf's.
+func pebblerfDB(e engine) (*pebblerf.DB, bool) {
+	a, ok := e.(*adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch])
+	if !ok {
+		return nil, false
+	}
+	return a.db, true
 }

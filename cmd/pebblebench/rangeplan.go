@@ -97,12 +97,3 @@ func (c *config) levelRangeFilterOf(e engine, i int) string {
 	}
 	return "none"
 }
-
-// pebblerfDB returns e's pebblerf DB, if e is pebblerf's.
-func pebblerfDB(e engine) (*pebblerf.DB, bool) {
-	a, ok := e.(*adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch])
-	if !ok {
-		return nil, false
-	}
-	return a.db, true
-}
