@@ -26,7 +26,8 @@ type engineState struct {
 	dirty bool
 	// tickers sums the statistics of every run, for the final STATISTICS.
 	tickers []statistics.Ticker
-	// stopReplanning stops -filter_plan=optimal's re-planning (filters.go).
+	// stopReplanning stops the re-planning of the open DB's filters
+	// (replan.go).
 	stopReplanning func()
 }
 
@@ -42,7 +43,7 @@ func (s *engineState) open() error {
 		return errors.Wrapf(err, "opening %s in %s", s.name, s.dir)
 	}
 	s.dirty = false
-	s.stopReplanning = s.cfg.startReplanning(s.db)
+	s.stopReplanning = startReplanning(s.cfg, s.db)
 	return nil
 }
 

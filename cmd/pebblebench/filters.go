@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
@@ -137,9 +136,6 @@ const (
 	filterPlanOptimal     = "optimal"
 )
 
-// replanEvery is how often an open DB under -filter_plan=optimal re-plans.
-const replanEvery = time.Second
-
 func (f *filterPlanFlags) registerFilterPlanFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.filterPlanName, "filter_plan", "", "pebblerf: per-level point filters: uniform, progressive or optimal (overrides -bloom_bits for pebblerf)")
 	fs.Float64Var(&f.filterBudgetBits, "filter_budget_bits", 10, "with -filter_plan: uniform's bits per key; optimal's budget, average bits per key over the DB")
@@ -184,53 +180,6 @@ func newPlanner(o *upstream.Options, plan pointfilter.Plan) (*pointfilter.Planne
 		o.Levels[i].FilterPolicy = upstream.NoFilterPolicy
 	}
 	return pl, nil
-}
-
-// startReplanning re-plans e's filters every replanEvery under
-// -filter_plan=optimal, from the first call on; it returns the function
-// that stops it. For other engines and plans it does nothing.
-func (c *config) startReplanning(e engine) (stop func()) {
-	db, ok := pebblerfDB(e)
-	if !ok {
-		return func() {}
-	}
-	pl := db.FilterPlanner()
-	points := pl != nil && c.filterPlanName == filterPlanOptimal
-	ranges := c.rangeFilterPlanName == rangePlanStats
-	if !points && !ranges {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	replan := func() {
-		if !points {
-			c.replanRanges(db)
-			return
-		}
-		if loads, err := db.PointFilterLoads(c.useL6Filters); err == nil {
-			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
-				_ = pl.Set(p)
-			}
-		}
-		if ranges {
-			c.replanRanges(db)
-		}
-	}
-	replan()
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(replanEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				replan()
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
 }
 
 // levelFilterOf returns the filter pebblerf's plan gives level i now, for

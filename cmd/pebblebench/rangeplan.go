@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 
-	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/rangefilter"
 )
 
@@ -63,26 +62,6 @@ func (c *config) rangeFilterPlan() (plan rangefilter.Plan, ok bool) {
 		return rangefilter.OverlappingRuns(c.rangeFilterBits), true
 	}
 	return plan, false
-}
-
-// replanRanges re-plans the open DB's range filters under
-// -range_filter_plan=stats; a DB whose statistics saw no bounded read keeps
-// its plan.
-func (c *config) replanRanges(db *pebblerf.DB) {
-	loads, err := db.RangeFilterLoads()
-	if err != nil {
-		return
-	}
-	var skipped float64
-	for _, l := range loads {
-		skipped += l.Skipped
-	}
-	if skipped == 0 {
-		return
-	}
-	if p, err := rangefilter.ForBudget(c.rangeFilterBits, c.rangeFilterBudgetBits, loads); err == nil {
-		_ = db.RangeFilterPolicy().SetPlan(p)
-	}
 }
 
 // levelRangeFilterOf returns the range filter pebblerf's plan gives level i

@@ -4,98 +4,101 @@ package main
 
 import (
 	"fmt"
-	"math"
+	"log"
 	"os"
 	"time"
 
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/cockroachkvs"
+	"github.com/cockroachdb/pebble/v2/sstable"
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 )
 
-// The pebblerf plug-ins the flags select (range filters, query builder,
-// compaction shape and advisor, statistics), and their validation. The
-// shape is the one plug-in both engines get: a benchmark of an LSM shape
-// must compare the engines on the same shape.
-
-// validatePlugins checks the flags of this file and of the seek-target
-// generator, naming the flag at fault.
-func (c *config) validatePlugins() error {
-	if c.keyStride < 1 {
-		return badFlag("key_stride", "%d must be at least 1", c.keyStride)
+// comparer returns the comparer for the key format. With -prefix_size the
+// first prefix_size bytes of a key are its Split prefix, so filters hold
+// prefixes and SeekPrefixGE stops at the prefix's end, as db_bench's
+// NewFixedPrefixTransform does. The comparer gets its own name because the
+// name is stored in the DB and Split changes what the filters hold: a DB
+// written with one prefix length must not be opened with another.
+func (c *config) comparer() *upstream.Comparer {
+	if c.keyFormat == keyFormatMVCC {
+		return &cockroachkvs.Comparer
 	}
-	if c.keyStride > 1 && c.num > math.MaxInt64/c.keyStride {
-		return badFlag("key_stride", "%d times -num=%d overflows the key space", c.keyStride, c.num)
+	if c.prefixSize == 0 {
+		return upstream.DefaultComparer
 	}
-	if c.keyStride > 1 && c.keysPerPrefix > 0 {
-		return badFlag("key_stride", "cannot be combined with -keys_per_prefix, whose prefixes are taken from the key number")
-	}
-	if c.seekUpperBoundLen < 0 {
-		return badFlag("seek_upper_bound_len", "%d must not be negative", c.seekUpperBoundLen)
-	}
-	if !(c.emptyRangeFraction >= 0 && c.emptyRangeFraction <= 1) {
-		return badFlag("empty_range_fraction", "%g must be in [0, 1]", c.emptyRangeFraction)
-	}
-	if c.emptyRangeFraction > 0 {
-		if c.seekUpperBoundLen == 0 {
-			return badFlag("empty_range_fraction", "needs -seek_upper_bound_len > 0 (an unbounded range is never empty)")
-		}
-		if !c.sparseFill && c.keyStride <= c.seekUpperBoundLen {
-			return badFlag("empty_range_fraction", "needs -key_stride=%d > -seek_upper_bound_len=%d, so a gap between written keys holds a whole range (or -writes, whose sparse fill leaves gaps)", c.keyStride, c.seekUpperBoundLen)
-		}
-	}
-	if c.fillSeqOverwriteWindow < 0 {
-		return badFlag("fillseq_overwrite_window", "%d must not be negative", c.fillSeqOverwriteWindow)
-	}
-	if c.seekTargetRangeMultiplier < 1 {
-		return badFlag("seek_target_range_multiplier", "%d must be at least 1", c.seekTargetRangeMultiplier)
-	}
-	if c.rangeFilterBits != 0 {
-		if err := c.rangeFilterConfig().Validate(); err != nil || math.IsNaN(c.rangeFilterBits) {
-			return badFlag("range_filter_bits", "%g must be 0 (off) or in [4, 40]", c.rangeFilterBits)
-		}
-	}
-	if err := c.validateRangeFilterPlan(); err != nil {
-		return err
-	}
-	if _, err := c.plan(); err != nil {
-		return err
-	}
-	if _, err := c.shape(); err != nil {
-		return err
-	}
-	if c.compactionStyle == 1 && c.numLevelsGiven && c.numLevels < 2 {
-		return badFlag("num_levels", "%d sorted runs: the many-runs profile needs at least 2", c.numLevels)
-	}
-	if !(c.seekHotFraction >= 0 && c.seekHotFraction <= 1) {
-		return badFlag("seek_hot_fraction", "%g must be in [0, 1]", c.seekHotFraction)
-	}
-	if !(c.seekHotRange > 0 && c.seekHotRange <= 1) {
-		return badFlag("seek_hot_range", "%g must be in (0, 1]", c.seekHotRange)
-	}
-	if !(c.seekHotStart >= 0 && c.seekHotStart+c.seekHotRange <= 1+1e-9) {
-		return badFlag("seek_hot_start", "%g plus -seek_hot_range %g must be in [0, 1]", c.seekHotStart, c.seekHotRange)
-	}
-	if c.advisorIntervalMs < 0 {
-		return badFlag("compaction_advisor_interval_ms", "%d must not be negative", c.advisorIntervalMs)
-	}
-	if math.IsNaN(c.advisorBudget) || math.IsInf(c.advisorBudget, 0) {
-		return badFlag("compaction_advisor_write_budget", "%g must be a number (negative: no bound)", c.advisorBudget)
-	}
-	if c.sliceBytes < 0 {
-		return badFlag("many_runs_slice_bytes", "%d must not be negative", c.sliceBytes)
-	}
-	if c.lsmSampleMs < 0 {
-		return badFlag("lsm_sample_ms", "%d must not be negative", c.lsmSampleMs)
-	}
-	if c.compactionAdvisor && !c.pebblerfStatistics {
-		return badFlag("compaction_advisor", "needs -pebblerf_statistics, whose wasted-seek counts drive it")
-	}
-	return nil
+	cmp := *upstream.DefaultComparer
+	n := c.prefixSize
+	cmp.Split = func(key []byte) int { return min(len(key), n) }
+	cmp.Name = fmt.Sprintf("pebblebench.FixedPrefix(%d)", n)
+	return &cmp
 }
+
+// options builds what one engine's DB is opened with: its options and, for
+// pebblerf, its plug-ins (zero for upstream). Everything in the options but
+// the table filters is the same for both engines; the cache is the
+// caller's, one per engine, so the engines do not share or evict each
+// other's blocks. The two are made together because -filter_plan's planner
+// is in both: pebblerf's options keep no filter where it decides, and it
+// goes in as Plugins.Filters.
+func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Options, pebblerf.Plugins, error) {
+	profile, err := dbbench.Compression(c.compressionType)
+	if err != nil {
+		return nil, pebblerf.Plugins{}, err
+	}
+	o := &upstream.Options{
+		Cache:              cache,
+		Comparer:           c.comparer(),
+		DisableWAL:         c.disableWAL,
+		MemTableSize:       uint64(c.writeBufferSize),
+		FormatMajorVersion: upstream.FormatNewest,
+		Logger:             quietLogger{},
+	}
+	for i := range o.Levels {
+		o.Levels[i].Compression = func() *sstable.CompressionProfile { return profile }
+	}
+	if c.keyFormat == keyFormatMVCC {
+		crdb.Apply(o)
+	}
+	filters := engineName
+	if c.defaultPath() {
+		filters = enginePebble
+	}
+	planner, err := c.applyFilters(filters, o)
+	if err != nil {
+		return nil, pebblerf.Plugins{}, err
+	}
+	var plugins pebblerf.Plugins
+	if engineName == enginePebbleRF {
+		plugins = c.pebblerfPlugins(planner)
+	}
+	return o, plugins, nil
+}
+
+// quietLogger drops Pebble's informational messages, which would interleave
+// with the result lines, and keeps its errors.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{}) {}
+
+func (quietLogger) Errorf(format string, args ...interface{}) {
+	log.Printf("pebble: "+format, args...)
+}
+
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	log.Fatalf("pebble: "+format, args...)
+}
+
+// The pebblerf plug-ins the flags select (range filters, query builder,
+// compaction shape and advisor, statistics; validatePlugins checks them).
+// The shape is the one plug-in both engines get: a benchmark of an LSM shape
+// must compare the engines on the same shape.
 
 func (c *config) rangeFilterConfig() rangefilter.Config {
 	// A fixed seed makes the filters, and so the figures, the same run to
