@@ -10,13 +10,20 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
+	"github.com/pebblerf/pebble/internal/bench/progress"
 	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
+
+// defaultProgressInterval is the interval of the progress lines without
+// -report_interval_seconds, which sets both the interval and a CSV file
+// of the rows (-report_file).
+var defaultProgressInterval = 5 * time.Second
 
 // driver runs the -benchmarks list on the engines of -engine.
 type driver struct {
@@ -26,7 +33,7 @@ type driver struct {
 	engines  []*engineState
 	stderr   io.Writer // progress lines and warnings
 	stop     *atomic.Bool
-	progress *progressReporter
+	progress *progress.Reporter
 	seq      int
 	// results keeps every run's result in the order reported; scenarios
 	// compute their verdicts from them.
@@ -86,9 +93,13 @@ func (d *driver) start() error {
 			return err
 		}
 	}
-	p, err := newProgressReporter(d.cfg, d.stderr)
+	interval, csv := defaultProgressInterval, ""
+	if d.cfg.reportIntervalSeconds > 0 {
+		interval, csv = time.Duration(d.cfg.reportIntervalSeconds)*time.Second, d.cfg.reportFile
+	}
+	p, err := progress.New(d.stderr, interval, csv)
 	if err != nil {
-		return err
+		return errors.Wrap(err, "-report_file")
 	}
 	d.progress = p
 	return nil
@@ -126,7 +137,7 @@ func (d *driver) run(root string, fill *fillRecord) error {
 func (d *driver) finish() error {
 	err := d.closeAll()
 	if d.progress != nil {
-		err = errors.CombineErrors(err, d.progress.close())
+		err = errors.CombineErrors(err, d.progress.Close())
 	}
 	return err
 }

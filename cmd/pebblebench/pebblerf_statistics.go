@@ -183,7 +183,7 @@ func (d *driver) sampleFunnels() {
 	if d.cfg.reportHTML == "" || d.cfg.reportIntervalSeconds == 0 || !d.cfg.pebblerfStatistics {
 		return
 	}
-	d.progress.sampler = func(bench, engineName string) func(float64) {
+	d.progress.Sampler = func(bench, engineName string) func(float64) {
 		var stats *seekstats.Statistics
 		for _, e := range d.engines {
 			if db, ok := pebblerfDB(e.db); ok && e.name == engineName {

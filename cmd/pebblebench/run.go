@@ -13,6 +13,7 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/progress"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/cputime"
 )
@@ -36,7 +37,7 @@ type run struct {
 	written *keyspace.Set
 	// stop is set by SIGINT: workers finish their operation and return.
 	stop     *atomic.Bool
-	progress *progressReporter
+	progress *progress.Reporter
 }
 
 // execute runs the benchmark's threads (and its background writer) and
@@ -72,7 +73,11 @@ func (r *run) execute() (*result, error) {
 		watch = lsm.Watch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
 	}
 	if r.progress != nil {
-		r.progress.begin(b.name, r.db.Name(), workers)
+		counters := make([]*progress.Counter, len(workers))
+		for i, w := range workers {
+			counters[i] = w.progress
+		}
+		r.progress.Begin(b.name, r.db.Name(), counters)
 	}
 	errs := make([]error, threads+1)
 	var bgDone sync.WaitGroup
@@ -112,7 +117,7 @@ func (r *run) execute() (*result, error) {
 		lsm = watch.Stop(r.db.Stalls(), c.runsTarget())
 	}
 	if r.progress != nil {
-		r.progress.end()
+		r.progress.End()
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, errors.Wrapf(err, "%s on %s", b.name, r.db.Name())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
+	"github.com/pebblerf/pebble/internal/bench/progress"
 	"github.com/pebblerf/pebble/internal/bench/values"
 )
 
@@ -41,7 +42,7 @@ type worker struct {
 	deadline time.Time
 	stop     *atomic.Bool
 	hist     *hist.Histogram
-	progress atomic.Int64
+	progress *progress.Counter
 
 	opStart time.Time
 	ops     int64
@@ -99,6 +100,7 @@ func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuratio
 	if c.histogram {
 		w.hist = hist.New()
 	}
+	w.progress = progress.NewCounter(w.limit)
 	return w
 }
 

@@ -1,15 +1,15 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package progress
 
 import (
 	"bufio"
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,25 +21,23 @@ import (
 // checked).
 func TestProgressReporter(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "report.csv")
-	p, err := newProgressReporter(&config{reportFile: file, reportIntervalSeconds: 1}, &bytes.Buffer{})
-	require.NoError(t, err)
 	var stderr syncBuffer
-	p.stderr = &stderr
-	p.interval = time.Millisecond
+	p, err := New(&stderr, time.Millisecond, file)
+	require.NoError(t, err)
 
-	w1, w2 := &worker{}, &worker{}
-	w1.progress.Store(64)
-	w2.progress.Store(128)
-	p.begin("readrandom", "pebblerf", []*worker{w1, w2})
+	w1, w2 := NewCounter(0), NewCounter(0)
+	w1.Store(64)
+	w2.Store(128)
+	p.Begin("readrandom", "pebblerf", []*Counter{w1, w2})
 	for !strings.Contains(stderr.String(), "\n") {
 		time.Sleep(time.Millisecond)
 	}
-	w1.progress.Store(128)
+	w1.Store(128)
 	for strings.Count(stderr.String(), "\n") < 2 {
 		time.Sleep(time.Millisecond)
 	}
-	p.end()
-	require.NoError(t, p.close())
+	p.End()
+	require.NoError(t, p.Close())
 
 	f, err := os.Open(file)
 	require.NoError(t, err)
@@ -79,26 +77,32 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func TestWorkerStops(t *testing.T) {
-	var stop atomic.Bool
-	w := newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
-	n := 0
-	for w.next() {
-		w.done(1, 0)
-		n++
-		if n == 3 {
-			stop.Store(true)
+// TestPercentDone: with every thread's count known the line says how far
+// the run is; a thread that runs until stopped makes it unknown.
+func TestPercentDone(t *testing.T) {
+	for _, tc := range []struct {
+		limits []int64
+		want   string
+	}{
+		{[]int64{100, 100}, " ops (50% of 200), "},
+		{[]int64{100, math.MaxInt64}, " ops, "},
+	} {
+		var stderr syncBuffer
+		p, err := New(&stderr, time.Millisecond, "")
+		require.NoError(t, err)
+		var counters []*Counter
+		for _, l := range tc.limits {
+			c := NewCounter(l)
+			c.Store(50)
+			counters = append(counters, c)
 		}
+		p.Begin("fillseq", "pebble", counters)
+		for !strings.Contains(stderr.String(), "\n") {
+			time.Sleep(time.Millisecond)
+		}
+		p.End()
+		require.NoError(t, p.Close())
+		require.Contains(t, strings.SplitN(stderr.String(), "\n", 2)[0], "... fillseq/pebble: ")
+		require.Contains(t, strings.SplitN(stderr.String(), "\n", 2)[0], " 100"+tc.want, "%v", tc.limits)
 	}
-	require.Equal(t, 3, n)
-	require.True(t, w.interrupted)
-
-	stop.Store(false)
-	w = newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
-	for w.next() {
-		w.done(2, 7)
-	}
-	require.Equal(t, int64(6), w.ops, "a batch of 2 may overshoot the limit of 5 by one")
-	require.Equal(t, int64(21), w.bytes)
-	require.False(t, w.interrupted)
 }
