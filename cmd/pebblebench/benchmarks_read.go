@@ -69,7 +69,7 @@ func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, 
 	return n, errors.CombineErrors(it.Error(), it.Close())
 }
 
-// seekRandom seeks to random targets (seektargets.go: a -missing_fraction
+// seekRandom seeks to random targets (keyspace.Targets: a -missing_fraction
 // of them made absent, -empty_range_fraction of them in gaps between keys,
 // drawn from -seek_target_range_multiplier times the filled range), then
 // steps -seek_nexts times; a seek is "found" when it lands exactly on its

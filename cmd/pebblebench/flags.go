@@ -84,7 +84,7 @@ type config struct {
 	compactionAdvisor  bool
 	pebblerfStatistics bool
 	// rangeWhatIfBits and prefixWhatIfBits: -range_filter_whatif_bits and
-	// -prefix_filter_whatif_bits (whatif.go).
+	// -prefix_filter_whatif_bits (pebblerf_statistics.go).
 	rangeWhatIfBits  float64
 	prefixWhatIfBits float64
 	// advisorLog, advisorIntervalMs, advisorBudget: -compaction_advisor_log,
@@ -104,7 +104,7 @@ type config struct {
 	reportIntervalSeconds int
 	reportFile            string
 	cpuProfile            string
-	// reportHTML is -report_html (report_html.go).
+	// reportHTML is -report_html (internal/bench/report).
 	reportHTML string
 	// scenario is -scenario, which realMain handles before parsing (see
 	// scenario.go); it is registered here to be listed by -help.

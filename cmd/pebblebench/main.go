@@ -13,7 +13,7 @@
 //
 //	pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],levelstats -num=1000000
 //
-// pebblerf's plug-ins are flags too (plugins.go): -range_filter_bits,
+// pebblerf's plug-ins are flags too (setup.go): -range_filter_bits,
 // -use_query_builder with -query_plan and -explain, -compaction_advisor (with
 // -compaction_advisor_log, -compaction_advisor_interval_ms and
 // -compaction_advisor_write_budget) and
@@ -39,6 +39,19 @@
 // is one line on stderr and exit status 2, found before anything else is
 // printed; SIGINT ends the current benchmark early, still prints what it
 // measured, and exits with status 130.
+//
+// The command is flag parsing (flags.go, validate.go, help.go), engine
+// set-up (setup.go, filters.go, rangeplan.go, engine*.go), the benchmark
+// loop (driver.go, run.go, worker.go, benchmarks*.go, mvcc_*.go,
+// scenario.go) and printing (report.go, summary.go, meta.go, verdict.go).
+// The flags are parsed once into a config that nothing changes afterwards;
+// what a run changes as it goes belongs to the driver (the sparse fill's
+// key set, the results) and to each open DB (its filter planner, the
+// advisor's count). What needs no flag is a package of its own under
+// internal/bench: dbbench (db_bench's option values), keyspace (keys, key
+// sets, seek targets), values, hist (latency histograms), statistics
+// (STATISTICS tickers), lsm (the LSM's shape, now and over a run),
+// progress, and report (the HTML report).
 package main
 
 import (

@@ -13,7 +13,8 @@ import (
 )
 
 // The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
-// layer makes (mvcc_keys.go has the keys and options).
+// layer makes (mvcc_keys.go has the keys; the options and the lock-table
+// keys are examples/cockroach/crdb's).
 //
 //   - fillmvcc writes -versions_per_key rounds; round r writes a version of
 //     each of the -num roach keys at wall time (r+1)s, in key order, plus a
