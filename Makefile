@@ -12,15 +12,23 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 SOAK ?= 10m
 
-.PHONY: build test race lint bench fuzz demo soak generate report-check
+.PHONY: build test race ci lint bench fuzz demo soak generate report-check
 
 build:
 	$(GO) build $(PKGS)
 
-# test: all unit tests, then the race detector where it matters.
+# test: every unit, differential and example test: the loop to run before
+# each commit. The race detector's run is `make race`; CI runs both (`make ci`).
 test: build
 	$(GO) test -count=1 $(PKGS)
+
+# race: the concurrent packages' tests, in their short form, under the race
+# detector.
+race:
 	$(GO) test -count=1 -short -race $$($(GO) list $(RACE_PKGS) 2>/dev/null)
+
+# ci: what .ci/run runs on a clean checkout.
+ci: test race
 
 lint:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then \
