@@ -16,6 +16,14 @@ import (
 // (tools/db_bench_tool.cc) wherever db_bench has the flag, so a db_bench
 // command line runs here unchanged; flags db_bench lacks say so in their
 // usage text.
+//
+// A config is immutable once parseFlags returns it, and its methods only
+// derive values from the flags (a plan, a key format, options). What
+// changes while benchmarks run is held elsewhere: the driver (driver.go)
+// has the sparse fill's key set and the results, each engineState
+// (dbstate.go) its open DB, cache and summed tickers, and each open DB's
+// adapter (engine.go, engine_pebblerf.go) its stall clock, query builder,
+// filter planner and the advisor's count.
 type config struct {
 	benchmarks string
 	engine     string
