@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/stretchr/testify/require"
 )
 
@@ -74,24 +75,12 @@ func TestReportDataDriven(t *testing.T) {
 	})
 }
 
-func TestTickerArithmetic(t *testing.T) {
-	before := []ticker{{"a", 5}, {"b", 1}}
-	after := []ticker{{"a", 8}, {"b", 1}, {"c", 4}}
-	delta := subtractTickers(after, before)
-	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 4}}, delta)
-
-	var sum []ticker
-	addTickers(&sum, delta)
-	addTickers(&sum, []ticker{{"c", 1}, {"d", 2}})
-	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}}, sum)
-
-	// The Metrics-derived tickers win; others are appended.
-	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}, {"e", 7}},
-		mergeTickers(sum, []ticker{{"a", 9}, {"e", 7}}))
-
-	// Tickers zero in both engines are left out of ratio lines; a zero
-	// base gives n/a.
+// TestTickerRatios: tickers zero in both engines are left out of ratio
+// lines; a zero base gives n/a.
+func TestTickerRatios(t *testing.T) {
 	var b strings.Builder
-	formatFigures(&b, tickerRatios([]ticker{{"a", 2}, {"b", 0}, {"c", 0}}, []ticker{{"a", 4}, {"b", 0}, {"c", 3}, {"d", 1}}))
+	formatFigures(&b, tickerRatios(
+		[]statistics.Ticker{{Name: "a", Count: 2}, {Name: "b"}, {Name: "c"}},
+		[]statistics.Ticker{{Name: "a", Count: 4}, {Name: "b"}, {Name: "c", Count: 3}, {Name: "d", Count: 1}}))
 	require.Equal(t, " a 2.000x c n/a", b.String())
 }
