@@ -13,8 +13,18 @@
 // GETs a run made, how many bytes they moved, how long it waited and what it
 // would cost.
 //
-// Pebble (v2) already keeps tables on shared storage through its exported
-// options: Options.Experimental.RemoteStorage (a remote.StorageFactory; use
+// Configure is the one call that puts a DB's tables on a store, for
+// pebble.Open (upstream's or pebblerf's) and pebblerf's OpenWithPlugins
+// alike:
+//
+//	store, err := objstore.Open("s3://bucket/db1?region=eu-west-1")
+//	...
+//	err = objstore.Configure(dir, opts, objstore.Config{Store: store, Levels: objstore.LowerLevels})
+//	...
+//	db, err := pebble.Open(dir, opts)
+//
+// It fills the options Pebble (v2) already has for tables on shared
+// storage: Options.Experimental.RemoteStorage (a remote.StorageFactory; use
 // Meter.Factory), CreateOnShared (remote.CreateOnSharedAll for every table,
 // or remote.CreateOnSharedLower for L5 and L6 only, as CockroachDB does),
 // CreateOnSharedLocator (use Locator) and SecondaryCacheSizeBytes (a local

@@ -14,7 +14,6 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/objstorage/remote"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/stretchr/testify/require"
 )
@@ -93,7 +92,7 @@ func checkReadsUnderFaults(t *testing.T, d *pebble.DB, want model, keys int) (fa
 // faultyLifeOptions keep almost nothing cached, so that reads go to the
 // store and meet its faults.
 func faultyLifeOptions(fs vfs.FS, m *Meter) *pebble.Options {
-	o := remoteOptions(fs, m, remote.CreateOnSharedAll)
+	o := testOptions(fs)
 	o.Cache = pebble.NewCache(8 << 10)
 	o.MaxOpenFiles = 16
 	return o
@@ -107,7 +106,7 @@ func faultyLife(t *testing.T, m *Meter, setFaults func(on bool)) {
 	start := time.Now()
 	fs := vfs.NewMem()
 	o := faultyLifeOptions(fs, m)
-	d := openRemote(t, "db", o)
+	d := openRemote(t, "db", o, m, AllLevels)
 	want := model{}
 	for _, w := range workload(3, 3000, keys) {
 		require.NoError(t, apply(d, w))
@@ -139,7 +138,7 @@ func faultyLife(t *testing.T, m *Meter, setFaults func(on bool)) {
 	require.NoError(t, d.Close())
 
 	o = faultyLifeOptions(fs, m)
-	d = openRemote(t, "db", o)
+	d = openRemote(t, "db", o, m, AllLevels)
 	defer o.Cache.Unref()
 	require.Equal(t, map[string]string(want), contents(t, d), "acknowledged writes after the faults stopped")
 	t.Logf("reopened and checked at %s", time.Since(start))

@@ -127,7 +127,7 @@ func TestMeterGetAfterReopen(t *testing.T) {
 	m := NewMeter(NewMem(), DefaultPrices)
 	fs := vfs.NewMem()
 	opts := func() *pebble.Options {
-		o := remoteOptions(fs, m, remote.CreateOnSharedAll)
+		o := testOptions(fs)
 		o.DisableAutomaticCompactions = true
 		o.MemTableSize = 4 << 20
 		// Table stats load a table's properties in the background, a GET
@@ -135,7 +135,7 @@ func TestMeterGetAfterReopen(t *testing.T) {
 		o.DisableTableStats = true
 		return o
 	}
-	d := openRemote(t, "db", opts())
+	d := openRemote(t, "db", opts(), m, AllLevels)
 	for i := range 2000 {
 		require.NoError(t, d.Set(key(i*2), fmt.Appendf(nil, "value-%d", i), nil))
 	}
@@ -148,7 +148,7 @@ func TestMeterGetAfterReopen(t *testing.T) {
 	}
 	var gets []get
 	m.trace = func(_ string, off, end int64, _ bool, k Kind) { gets = append(gets, get{off, end, k}) }
-	d = openRemote(t, "db", opts())
+	d = openRemote(t, "db", opts(), m, AllLevels)
 	defer d.Close()
 	levels, err := d.SSTables()
 	require.NoError(t, err)

@@ -48,29 +48,13 @@ func (quietLogger) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf(format, args...))
 }
 
-// remoteOptions are testOptions with tables on store m, created on shared
-// storage by strategy.
-func remoteOptions(fs vfs.FS, m *Meter, strategy remote.CreateOnSharedStrategy) *pebble.Options {
-	o := testOptions(fs)
-	o.Experimental.RemoteStorage = m.Factory()
-	o.Experimental.CreateOnShared = strategy
-	o.Experimental.CreateOnSharedLocator = Locator
-	return o
-}
-
-// openRemote opens (or reopens) a DB in dir with its tables on m, its
-// creator ID set before Open as InitCreatorID documents.
-func openRemote(t *testing.T, dir string, o *pebble.Options) *pebble.DB {
+// openRemote opens (or reopens) a DB in dir with options o and its tables
+// on m, placed by levels, through Configure, as a user would.
+func openRemote(t *testing.T, dir string, o *pebble.Options, m *Meter, levels Levels) *pebble.DB {
 	t.Helper()
-	require.NoError(t, InitCreatorID(dir, o, 7))
+	require.NoError(t, Configure(dir, o, Config{Store: m, Levels: levels, CreatorID: 7}))
 	d, err := pebble.Open(dir, o)
 	require.NoError(t, err)
-	m := o.Experimental.RemoteStorage.(interface {
-		CreateStorage(remote.Locator) (remote.Storage, error)
-	})
-	s, err := m.CreateStorage(Locator)
-	require.NoError(t, err)
-	s.(*Meter).SetReaderOptions(o.MakeReaderOptions())
 	return d
 }
 
@@ -174,16 +158,16 @@ func requireSameReads(t *testing.T, want, got *pebble.DB, keys int) {
 	}
 }
 
-// requirePlacement checks where the DB's tables live: with
-// CreateOnSharedAll all on the store, with CreateOnSharedLower the tables of
-// L0-L4 local and some of L5-L6 on the store (a table moved down by a move
-// compaction keeps its place, so not necessarily all).
-func requirePlacement(t *testing.T, d *pebble.DB, strategy remote.CreateOnSharedStrategy) {
+// requirePlacement checks where the DB's tables live: with AllLevels all on
+// the store, with LowerLevels the tables of L0-L4 local and some of L5-L6
+// on the store (a table moved down by a move compaction keeps its place, so
+// not necessarily all).
+func requirePlacement(t *testing.T, d *pebble.DB, levels Levels) {
 	t.Helper()
-	levels, err := d.SSTables()
+	tables, err := d.SSTables()
 	require.NoError(t, err)
 	shared, local := 0, 0
-	for level, tables := range levels {
+	for level, tables := range tables {
 		for _, tb := range tables {
 			isShared := tb.BackingType == pebble.BackingTypeShared
 			if isShared {
@@ -192,10 +176,10 @@ func requirePlacement(t *testing.T, d *pebble.DB, strategy remote.CreateOnShared
 			} else {
 				local++
 			}
-			switch strategy {
-			case remote.CreateOnSharedAll:
-				require.True(t, isShared, "L%d table %s is local under CreateOnSharedAll", level, tb.FileNum)
-			case remote.CreateOnSharedLower:
+			switch levels {
+			case AllLevels:
+				require.True(t, isShared, "L%d table %s is local under AllLevels", level, tb.FileNum)
+			case LowerLevels:
 				if level < remote.SharedLevelsStart {
 					require.False(t, isShared, "L%d table %s is shared under CreateOnSharedLower", level, tb.FileNum)
 				}
@@ -210,18 +194,15 @@ func requirePlacement(t *testing.T, d *pebble.DB, strategy remote.CreateOnShared
 // the bottom, close, reopen from the same bucket and local directory; at
 // each step its reads equal those of the same workload on a local DB.
 func TestDBLifeS3(t *testing.T) {
-	for _, strategy := range []remote.CreateOnSharedStrategy{remote.CreateOnSharedAll, remote.CreateOnSharedLower} {
-		name := map[remote.CreateOnSharedStrategy]string{
-			remote.CreateOnSharedAll: "all", remote.CreateOnSharedLower: "lower"}[strategy]
-		t.Run(name, func(t *testing.T) {
+	for _, levels := range []Levels{AllLevels, LowerLevels} {
+		t.Run(levels.String(), func(t *testing.T) {
 			const keys = 3000
 			s3 := newFakeS3(t, nil)
 			url := s3.url("db1")
 			fs, localFS := vfs.NewMem(), vfs.NewMem()
 
 			m := openURL(t, url)
-			ro := remoteOptions(fs, m, strategy)
-			rdb := openRemote(t, "db", ro)
+			rdb := openRemote(t, "db", testOptions(fs), m, levels)
 			ldb, err := pebble.Open("db", testOptions(localFS))
 			require.NoError(t, err)
 
@@ -234,14 +215,14 @@ func TestDBLifeS3(t *testing.T) {
 				require.NoError(t, d.Compact(context.Background(), key(0), key(keys+100), true))
 			}
 			requireSameReads(t, ldb, rdb, keys)
-			requirePlacement(t, rdb, strategy)
+			requirePlacement(t, rdb, levels)
 			snap := m.Snapshot()
 			require.NotZero(t, snap.Kinds[KindWrite].Requests)
 			require.NotZero(t, snap.Gets().Requests, "compactions read tables back\n%s", snap)
 			require.Zero(t, snap.LayoutErrors, "%s", snap)
 			t.Logf("after fill and compaction:\n%s", snap)
 
-			if strategy == remote.CreateOnSharedAll {
+			if levels == AllLevels {
 				names, err := fs.List("db")
 				require.NoError(t, err)
 				for _, n := range names {
@@ -254,7 +235,7 @@ func TestDBLifeS3(t *testing.T) {
 			// Reopen with a new client: the same bucket, the same local
 			// directory (and so the same creator ID and catalog).
 			m2 := openURL(t, url)
-			rdb = openRemote(t, "db", remoteOptions(fs, m2, strategy))
+			rdb = openRemote(t, "db", testOptions(fs), m2, levels)
 			ldb, err = pebble.Open("db", testOptions(localFS))
 			require.NoError(t, err)
 			requireSameReads(t, ldb, rdb, keys)
