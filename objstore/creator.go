@@ -4,7 +4,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/objstorage"
-	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider/remoteobjcat"
 )
 
 // InitCreatorID records a creator ID in the DB directory dirname before the
@@ -28,11 +28,20 @@ func InitCreatorID(dirname string, opts *pebble.Options, id uint64) error {
 	if err := o.FS.MkdirAll(dirname, 0o755); err != nil {
 		return errors.Wrapf(err, "objstore: creating %q", dirname)
 	}
-	provider, err := objstorageprovider.Open(o.MakeObjStorageProviderSettings(dirname))
+	// The catalog is read first: Pebble treats a change of creator ID as an
+	// assertion failure, which panics in builds with invariants on (race
+	// builds among them), and a user's mistake must be an error.
+	catalog, contents, err := remoteobjcat.Open(o.FS, dirname)
 	if err != nil {
 		return errors.Wrapf(err, "objstore: opening the object catalog in %q", dirname)
 	}
-	err = provider.SetCreatorID(objstorage.CreatorID(id))
+	if contents.CreatorID.IsSet() && contents.CreatorID != objstorage.CreatorID(id) {
+		return errors.CombineErrors(
+			errors.Newf("objstore: setting creator ID %d in %q: the directory already has creator ID %d",
+				id, dirname, uint64(contents.CreatorID)),
+			catalog.Close())
+	}
+	err = catalog.SetCreatorID(objstorage.CreatorID(id))
 	return errors.CombineErrors(errors.Wrapf(err, "objstore: setting creator ID %d in %q", id, dirname),
-		provider.Close())
+		catalog.Close())
 }
