@@ -5,6 +5,7 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -28,16 +29,14 @@ type DB struct {
 	planner *pointfilter.Planner
 	// comparer is the comparer the DB was opened with, for range queries.
 	comparer *Comparer
-	// layouts caches the LSM's file layout for range queries, so that a
-	// planner made per query costs no rebuild.
-	layouts querybuilder.LayoutCache
+	// queries is the Builder every range query's is made from (With): it
+	// holds the LSM's layout cache, so that a planner made per query costs
+	// no rebuild, and the plug-ins' hooks of the DB's range queries.
+	queries *querybuilder.Builder
 	// stopBackground stops the shape driver and the compaction advisor.
 	stopBackground func()
 	// statistics are the DB-wide tickers and the per-level statistics.
 	statistics Statistics
-	// queryClosed adds a closed range query to the DB-wide iterator totals;
-	// made once, so that a planner made per query allocates no closure.
-	queryClosed func(st *IteratorStats, seeks, found int)
 	// levelFiltersFn is d.levelFilters, made once: a method value is a new
 	// closure each time it is taken, and RangeQueries is called per query.
 	levelFiltersFn func() []querybuilder.LevelFilters
@@ -58,7 +57,11 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 		statistics:     Statistics{dbWide: dbWide, perLevel: in.stats},
 	}
 	d.readerHooks.iterTotals = dbWide.Iterators()
-	d.queryClosed = dbWide.Iterators().AddQuery
+	// Closed queries add to the DB-wide iterator totals; the method value is
+	// made once, so that a planner made per query allocates no closure.
+	d.queries = iterhooks.NewBuilder(db, iterhooks.Queries{
+		Observe: d.hooks.Observe, Closed: dbWide.Iterators().AddQuery,
+	}).(*querybuilder.Builder)
 	d.levelFiltersFn = d.levelFilters
 	return d
 }
@@ -170,24 +173,13 @@ const (
 // RangeQueries returns a planner for reads on d. The planner shares the
 // DB's layout cache, so making one per query is cheap. With statistics on
 // (Plugins.Statistics), range queries report their seeks, data-block loads
-// and value reads to them as NewIter's iterators do, unless o.Observe is
-// set. Closed queries add to the DB-wide iterator tickers as NewIter's
-// iterators do (their seeks are the caller's, not the planner's re-seeks);
-// o.Closed, if set, is called as well.
+// and value reads to them as NewIter's iterators do. Closed queries add to
+// the DB-wide iterator tickers as NewIter's iterators do (their seeks are
+// the caller's, not the planner's re-seeks); o.Closed, if set, is called as
+// well.
 func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 	if o.Comparer == nil {
 		o.Comparer = d.comparer
-	}
-	if user := o.Closed; user != nil {
-		o.Closed = func(st *IteratorStats, seeks, found int) {
-			d.queryClosed(st, seeks, found)
-			user(st, seeks, found)
-		}
-	} else {
-		o.Closed = d.queryClosed
-	}
-	if o.Observe == nil {
-		o.Observe = d.hooks.Observe
 	}
 	if o.RangeFilters == nil {
 		o.RangeFilters = d.hooks.RangeFilters
@@ -195,7 +187,7 @@ func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 	if o.LevelFilters == nil && (d.planner != nil || d.rangeFilter != nil) {
 		o.LevelFilters = d.levelFiltersFn
 	}
-	return querybuilder.NewWithCache(d.DB, o, &d.layouts)
+	return d.queries.With(o)
 }
 
 // NewRangeQuery returns a planned iterator over o's bounds: a drop-in for

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/querybuilder"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -14,7 +14,7 @@ import (
 // upstream signatures.
 //
 // An iterator of a reader with plug-ins keeps their state in a
-// querybuilder.IterHooks, the same state a planned range query keeps:
+// iterhooks.IterHooks, the same state a planned range query keeps:
 //
 //   - Statistics (package seekstats): every absolute positioning is a seek
 //     for the per-table tickers, every value read may credit a table with
@@ -31,7 +31,7 @@ import (
 //     per span and lose what reuse keeps (open tables, loaded blocks), so
 //     the third time its bounds move outside its filter's it drops its
 //     range filters and reads on as upstream's
-//     (querybuilder.IterHooks.LimitRebuilds); range queries keep theirs.
+//     (iterhooks.IterHooks.LimitRebuilds); range queries keep theirs.
 //     And while the filters of a key region rule out almost no table, a
 //     new plain iterator there gets none at all, but for a sample that
 //     keeps watching (rangefilter.Gate).
@@ -53,7 +53,7 @@ type Iterator struct {
 	// h is the plug-in state, &hooks; nil for an iterator of a reader
 	// without plug-ins (and of none, such as an external iterator), and
 	// after Close.
-	h *querybuilder.IterHooks
+	h *iterhooks.IterHooks
 	// totals, if set, are the DB-wide tickers' iterator totals, to which
 	// Close adds the iterator's stats; found counts the seeks that left the
 	// iterator valid, which upstream's stats do not.
@@ -63,7 +63,7 @@ type Iterator struct {
 	// in the wrapper, so that opening an iterator takes one object from a
 	// pool rather than one per plug-in: a program that opens an iterator
 	// per seek pays for each pool's Get and Put on every seek.
-	hooks   querybuilder.IterHooks
+	hooks   iterhooks.IterHooks
 	tracker seekstats.IterTracker
 	// seeks is &tracker for an iterator whose statistics count its seeks
 	// and nothing else (seekstats.Statistics.SeeksOnly: FiltersOnly, no
@@ -85,7 +85,7 @@ func getIterator() *Iterator { return iterPool.Get().(*Iterator) }
 // o, and returns the options to open the upstream iterator with. The
 // statistics' tracker is i's own, attached in place of the one h.Observe
 // would take from the tracker's pool.
-func (i *Iterator) initHooks(h *querybuilder.Hooks, stats *seekstats.Statistics, o *IterOptions) *IterOptions {
+func (i *Iterator) initHooks(h *iterhooks.Hooks, stats *seekstats.Statistics, o *IterOptions) *IterOptions {
 	if h.RangeFilters == nil && stats.SeeksOnly() {
 		// The cheaper tier's iterators read as the plain ones, with their
 		// seeks counted where the DB-wide tickers count theirs (counted).

@@ -66,7 +66,7 @@ func TestCloseTwice(t *testing.T) {
 }
 
 // TestReusedIteratorDropsRangeFilters checks the rule for an iterator
-// reused across spans (querybuilder.IterHooks.LimitRebuilds): a plain
+// reused across spans (iterhooks.IterHooks.LimitRebuilds): a plain
 // iterator whose bounds move outside its range filter's gets new filters
 // twice, and the third time gives its range filters up, reading blocks as
 // upstream does and the same keys; a range query keeps its filters; a new

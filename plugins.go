@@ -66,7 +66,7 @@ type Plugins struct {
 	// RangeFilter, if set, writes a range filter into the tables of the
 	// levels RangeFilterLevels names and attaches a filter for its bounds
 	// to every bounded iterator, so that tables holding no key in range are
-	// never read (newReaderHooks in readwrite.go, querybuilder.Hooks). On
+	// never read (newReaderHooks in readwrite.go, iterhooks.Hooks). On
 	// disk: a table property (about BitsPerKey bits per key, fewer when the
 	// keys fit exactly), which stays in the Go heap of every open table,
 	// outside the block cache. Cost: a filter check per table a bounded read

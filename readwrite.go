@@ -5,7 +5,7 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/querybuilder"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -44,7 +44,7 @@ var (
 	_ Writer = (*Batch)(nil)
 
 	// The statistics' tracker is the iterators' observer.
-	_ querybuilder.Observer = (*seekstats.IterTracker)(nil)
+	_ iterhooks.Observer = (*seekstats.IterTracker)(nil)
 )
 
 // readerHooks are the plug-ins of one reader, embedded in each reader's
@@ -53,7 +53,7 @@ var (
 // snapshot or batch gets a copy of its DB's.
 type readerHooks struct {
 	stats *seekstats.Statistics // nil: statistics off
-	hooks querybuilder.Hooks
+	hooks iterhooks.Hooks
 	// iterTotals sum the stats of the reader's iterators as they close,
 	// for the DB-wide tickers.
 	iterTotals *seekstats.IterTotals
@@ -66,7 +66,7 @@ func newReaderHooks(
 ) readerHooks {
 	r := readerHooks{stats: stats}
 	if stats != nil {
-		r.hooks.Observe = func(o *IterOptions) (querybuilder.Observer, *IterOptions) {
+		r.hooks.Observe = func(o *IterOptions) (iterhooks.Observer, *IterOptions) {
 			t, o := stats.NewIter(o)
 			return t, o
 		}
@@ -100,7 +100,7 @@ func newReaderHooks(
 }
 
 // forBatch returns the hooks of an indexed batch's iterators: no range
-// filters (querybuilder.Hooks.ForBatch says why).
+// filters (iterhooks.Hooks.ForBatch says why).
 func (r readerHooks) forBatch() readerHooks {
 	r.hooks = r.hooks.ForBatch()
 	return r

@@ -117,7 +117,7 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 // Unlike NewIter, InitIter adds the tracker's filters to o itself, not to a
 // copy (one copy of the options fewer per iterator), and returns o: o must
 // be options made for this iterator alone, such as those
-// querybuilder.IterHooks.Init returns, or nil for defaults (nil is returned
+// iterhooks.IterHooks.Init returns, or nil for defaults (nil is returned
 // when there is nothing to add: Pebble then copies no options).
 func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
 	t.bind(s)

@@ -1,19 +1,22 @@
-package querybuilder
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package iterhooks is the plug-in state of an iterator: the range filters
+// attached for its bounds, and the Observer that follows its reads for the
+// statistics. pebblerf hands out two iterators, the root package's plain
+// one and querybuilder's planned one, and both keep their plug-in state in
+// an IterHooks made from the reader's Hooks, so that they follow one rule
+// for when a range filter stays valid and report to observers under one
+// contract.
+//
+// This is wiring, not API: the root package, which assembles the plug-ins,
+// and querybuilder, which the root package imports, both need it, and
+// rangefilter and seekstats, which it joins, know nothing of each other.
+package iterhooks
 
 import "github.com/cockroachdb/pebble/v2"
 
 // Hooks are the plug-ins a reader attaches to every iterator it opens:
 // range filters for the iterator's bounds, and an Observer of its reads.
-// pebblerf hands out two iterators, this package's planned Iterator and the
-// root package's plain one, and both keep their plug-in state in an
-// IterHooks made from the reader's Hooks, so that they follow one rule for
-// when a range filter stays valid and report to observers under one
-// contract.
-//
-// Hooks live in this package rather than in the root package because the
-// planner needs them and the root package imports the planner; and not in
-// rangefilter or seekstats, because they join those two plug-ins, which
-// know nothing of each other.
 type Hooks struct {
 	// Compare orders user keys. It decides whether new bounds lie within
 	// the bounds a range filter was built for, so it is required with
@@ -38,12 +41,12 @@ type Hooks struct {
 	// dropped its filters does; one it admits reports its filters' answers
 	// to it when released. Planned iterators neither ask nor report: their
 	// stepped bounds are where the filters earn their keep.
-	Gate RangeFilterGate
+	Gate Gate
 }
 
-// RangeFilterGate decides, from what the range filters of earlier
+// Gate decides, from what the range filters of earlier
 // iterators ruled out, whether a new one gets them (rangefilter.Gate).
-type RangeFilterGate interface {
+type Gate interface {
 	// Admit reports whether an iterator opening now with bounds
 	// [lower, upper) gets range filters.
 	Admit(lower, upper []byte) bool
@@ -67,7 +70,7 @@ func (h Hooks) ForBatch() Hooks {
 }
 
 // Observer follows the reads of one iterator for a caller that counts them,
-// such as the seek statistics' IterTracker. The iterator reports each
+// such as the seek statistics' tracker. The iterator reports each
 // absolute positioning the caller makes (however it is issued underneath,
 // including the re-seek a planned query's widening adds, which belongs to
 // the caller's seek or step), each value the caller reads, and its close.
@@ -473,3 +476,19 @@ func (s *IterHooks) covers(lower, upper []byte) bool {
 	upperOK := s.filterUpper == nil || (upper != nil && cmp(upper, s.filterUpper) <= 0)
 	return lowerOK && upperOK
 }
+
+// Queries are what a DB's plug-ins add to its range queries beyond the
+// options a caller gives querybuilder: the Observer of each query's reads
+// (nil: none), and Closed, called as each query closes (nil: nothing),
+// before the caller's own Options.Closed.
+type Queries struct {
+	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
+	Closed  func(st *pebble.IteratorStats, seeks, found int)
+}
+
+// NewBuilder returns a *querybuilder.Builder for db, with zero options and
+// q's plug-ins, from which the DB derives each query's Builder
+// (Builder.With) so that they share its layout cache and plug-ins. Package
+// querybuilder sets it when it is initialised: it imports this package, so
+// the type of what it returns cannot be named here.
+var NewBuilder func(db *pebble.DB, q Queries) any

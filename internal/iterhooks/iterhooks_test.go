@@ -1,4 +1,4 @@
-package querybuilder
+package iterhooks
 
 import (
 	"bytes"
