@@ -470,7 +470,7 @@ func BenchmarkSeedScenario(b *testing.B) {
 
 // BenchmarkThreshold measures forced stepping against plain on low-overlap
 // shapes with few runs, to place the auto plan's threshold on
-// Layout.Deferrable.
+// layout.Deferrable.
 func BenchmarkThreshold(b *testing.B) {
 	const rounds = 16
 	total := int(800000 * *benchScale)
@@ -481,7 +481,7 @@ func BenchmarkThreshold(b *testing.B) {
 		keySpace := buildLowOverlap(b, dir, chunks, total/chunks)
 		db, closeDB := openBench(b, dir, lowOverlapOptions(b, dir, nil))
 		qb := New(db, Options{Plan: PlanStepped})
-		l, err := qb.Layout()
+		l, err := qb.layout()
 		require.NoError(b, err)
 		rng := rand.New(rand.NewPCG(7, 7))
 		targets := randomTargets(rng, seeks, keySpace)

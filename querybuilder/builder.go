@@ -19,7 +19,8 @@ type Options struct {
 	// Plan forces a plan for every query; PlanAuto (the zero value) chooses
 	// per query.
 	Plan Plan
-	// MinDeferrable is the auto plan's threshold on Layout.Deferrable; zero
+	// MinDeferrable is the auto plan's threshold on the sorted runs a
+	// forward seek defers on average (what Explain's reason prints); zero
 	// means DefaultMinDeferrable.
 	MinDeferrable float64
 	// RangeFilters, if set, returns the block-property filters that skip
@@ -52,7 +53,7 @@ type Reader interface {
 	NewIter(o *pebble.IterOptions) (*pebble.Iterator, error)
 }
 
-// Builder plans queries on one DB. It caches the LSM's Layout and rebuilds
+// Builder plans queries on one DB. It caches the LSM's file layout and rebuilds
 // it when the DB's version changes; Builders made from one With share
 // the cache. A Builder is safe for concurrent use.
 type Builder struct {
@@ -86,7 +87,7 @@ type layoutCache struct {
 type taggedLayout struct {
 	version  any
 	comparer string
-	layout   *Layout
+	layout   *layout
 }
 
 // New returns a Builder for db with a layout cache of its own.
@@ -131,7 +132,7 @@ func newBuilder(db *pebble.DB, o Options, q iterhooks.Queries, cache *layoutCach
 	return b
 }
 
-// Layout returns the layout of the DB's current version, building it if the
+// layout returns the layout of the DB's current version, building it if the
 // version changed since the last call.
 //
 // DebugCurrentVersion serves only as a cheap change signal: the pointer is
@@ -146,7 +147,7 @@ func newBuilder(db *pebble.DB, o Options, q iterhooks.Queries, cache *layoutCach
 // While a version change is being rebuilt for, concurrent queries are
 // planned on the previous layout (a stale layout is safe, as above), so
 // that after a flush or compaction every thread does not rebuild at once.
-func (b *Builder) Layout() (*Layout, error) {
+func (b *Builder) layout() (*layout, error) {
 	v := any(b.db.DebugCurrentVersion())
 	t := b.cache.layout.Load()
 	if t != nil && t.comparer == b.opts.Comparer.Name {
@@ -165,7 +166,7 @@ func (b *Builder) Layout() (*Layout, error) {
 	if err := b.verifyComparer(tables); err != nil {
 		return nil, err
 	}
-	l := LayoutFromSSTables(b.opts.Comparer, tables)
+	l := layoutFromSSTables(b.opts.Comparer, tables)
 	b.cache.layout.Store(&taggedLayout{version: v, comparer: b.opts.Comparer.Name, layout: l})
 	return l, nil
 }

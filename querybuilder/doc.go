@@ -54,8 +54,8 @@
 // A query runs under one Plan: PlanPlain (a plain upstream iterator),
 // PlanStepped or PlanPrefix. PlanAuto picks per query: prefix mode when the
 // bounds allow it, stepping when the LSM's shape says a seek would defer
-// enough runs (Layout.Deferrable: deferred runs averaged over seek keys
-// weighted by where the data lies), plain otherwise; an iterator that keeps
+// enough runs (the deferred runs averaged over seek keys weighted by where
+// the data lies, Options.MinDeferrable), plain otherwise; an iterator that keeps
 // having to widen stops stepping. Iterators that read range keys are always
 // plain, because Pebble truncates range keys to the iterator's bounds.
 //

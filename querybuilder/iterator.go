@@ -18,7 +18,7 @@ type Iterator struct {
 	// filters attached for them and the observer of the caller's reads
 	// (internal/iterhooks); unobserved queries (Explain's) have none.
 	h      iterhooks.IterHooks
-	layout *Layout
+	layout *layout
 	plan   Plan
 	reason reason
 	// step, when non-nil, is the upstream iterator's upper bound: a file
@@ -86,7 +86,7 @@ func (i *Iterator) cmp(a, b []byte) int { return i.b.opts.Comparer.Compare(a, b)
 // replan chooses the plan for the current options; the upstream iterator
 // must have the caller's bounds.
 func (i *Iterator) replan() error {
-	l, err := i.b.Layout()
+	l, err := i.b.layout()
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (i *Iterator) stepBound(key []byte) []byte {
 	if lo := i.h.Options().LowerBound; lo != nil && (t == nil || i.cmp(t, lo) < 0) {
 		t = lo
 	}
-	u := i.layout.StepAfter(t)
+	u := i.layout.stepAfter(t)
 	if u == nil || (i.h.Options().UpperBound != nil && i.cmp(u, i.h.Options().UpperBound) >= 0) {
 		return nil
 	}
