@@ -3,7 +3,7 @@
 package pebble
 
 import (
-	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/internal/filtercount"
 )
 
 // FilterCounters are one DB's counts of filter events that cost reads but
@@ -39,8 +39,9 @@ func (d *DB) FilterCounters() FilterCounters {
 		c.CorruptFilters = d.pointCounters.Corrupt()
 	}
 	if d.rangeFilter != nil {
-		c.CorruptRangeFilters = d.rangeFilter.Counters().Corrupt()
-		c.UniversalRangeFilters = d.rangeFilter.Counters().Universal()
+		rc := filtercount.RangeOf(d.rangeFilter)
+		c.CorruptRangeFilters = rc.Corrupt()
+		c.UniversalRangeFilters = rc.Universal()
 	}
 	return c
 }
@@ -51,19 +52,17 @@ func (d *DB) FilterCounters() FilterCounters {
 // levels that shared a policy still share one. The bound policies have the
 // same names and write the same bytes; only where they count changes.
 // Policies of other packages are left as they are.
-func bindFilters(opts *Options, c *pointfilter.Counters) {
+func bindFilters(opts *Options, c *filtercount.Point) {
 	bound := make(map[FilterPolicy]FilterPolicy)
 	bind := func(p FilterPolicy) FilterPolicy {
-		switch p.(type) {
-		case *pointfilter.BloomPolicy, *pointfilter.RibbonPolicy, *pointfilter.FusePolicy, *pointfilter.PlannedPolicy:
-		default:
+		b, ours := filtercount.BindPoint(p, c)
+		if !ours {
 			return p // possibly not comparable, so never a map key
 		}
-		b, ok := bound[p]
-		if !ok {
-			b = pointfilter.Bind(p, c)
-			bound[p] = b
+		if shared, ok := bound[p]; ok {
+			return shared
 		}
+		bound[p] = b
 		return b
 	}
 	for i := range opts.Levels {

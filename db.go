@@ -5,6 +5,7 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
@@ -24,7 +25,7 @@ type DB struct {
 	// rangeFilter is the DB's range-filter policy (nil: off), and
 	// pointCounters count its point filters' events (counters.go).
 	rangeFilter   *rangefilter.Policy
-	pointCounters *pointfilter.Counters
+	pointCounters *filtercount.Point
 	// planner is the point filters' planner (nil: the options' filters).
 	planner *pointfilter.Planner
 	// comparer is the comparer the DB was opened with, for range queries.

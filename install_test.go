@@ -80,8 +80,11 @@ func TestInstall(t *testing.T) {
 		TableProperties: []func() TablePropertyCollector{func() TablePropertyCollector { return countingProps{&keys} }},
 	})
 	require.NoError(t, err)
-	planned, ok := opts.Levels[3].FilterPolicy.(*pointfilter.PlannedPolicy)
+	planned, ok := opts.Levels[3].FilterPolicy.(interface {
+		Level() (int, pointfilter.LevelFilter)
+	})
 	require.True(t, ok, "the planner's level-3 policy")
+	require.Equal(t, pointfilter.PlannedPolicyName, opts.Levels[3].FilterPolicy.Name())
 	level, filter := planned.Level()
 	require.Equal(t, 3, level)
 	require.Equal(t, pointfilter.LevelFilter{Kind: pointfilter.KindRibbon, Bits: 10}, filter)

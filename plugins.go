@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -100,7 +101,7 @@ type installed struct {
 	rangeFilter *rangefilter.Policy
 	planner     *pointfilter.Planner // nil: the options' own filters
 	// pointCounters count what the DB's point filters meet (counters.go).
-	pointCounters *pointfilter.Counters
+	pointCounters *filtercount.Point
 	profile       compactionext.Profile // never nil: Leveled by default
 	advisor       *compactionext.Advisor
 }
@@ -111,7 +112,7 @@ type installed struct {
 // the plan's point filters and any the caller named), statistics (which wrap the plan's
 // filters and add their collector), range filter, user collectors, advisor.
 func install(opts *Options, plugins Plugins) (*installed, error) {
-	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounters: new(pointfilter.Counters)}
+	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounters: new(filtercount.Point)}
 	if opts.Comparer != nil {
 		in.comparer = opts.Comparer
 	}

@@ -67,9 +67,8 @@
 //
 // Bytes that do not decode (truncated, extended, damaged trailer) make
 // MayContain answer "may contain": a bad filter costs reads, never results.
-// Such calls are counted by the policy that met them, and by the Counters
-// the policy is bound to (Bind): pebblerf binds the policies of each DB it
-// opens to that DB's counters, so two DBs in one process count apart.
+// A pebblerf DB counts such calls for the policies of its own options
+// (DB.FilterCounters), so two DBs in one process count apart.
 // MayContain does not allocate and is safe for concurrent use. Writers drop
 // consecutive repeats of a key, since Pebble calls AddKey once per point key
 // and keys sharing a prefix arrive together.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,8 +25,8 @@ import (
 // queries the fuse-first query answered itself.
 func pointRequireSameAsGeneric(t testing.TB, filter []byte, keys [][]byte) (first int) {
 	t.Helper()
-	var fast, generic Counters
-	p := Bind(Fuse(), &fast)
+	var fast, generic filtercount.Point
+	p := bindTo(Fuse(), &fast)
 	r := pointReader{counters: &generic}
 	for _, k := range keys {
 		want := r.mayContain(filter, k)

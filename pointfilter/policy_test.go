@@ -13,6 +13,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/stretchr/testify/require"
 )
 
@@ -200,8 +201,8 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 	keys := pointTestKeys(rng, 3000)
 	probe := pointTestKeys(rng, 200)
 	for _, unbound := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
-		var counters Counters
-		p := Bind(unbound, &counters)
+		var counters filtercount.Point
+		p := bindTo(unbound, &counters)
 		filter := pointBuild(p, keys)
 		var damaged [][]byte
 		for _, cut := range []int{1, 5, pointTrailerLen, pointTrailerLen + 1, len(filter) - 1, len(filter)} {
@@ -239,14 +240,14 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 }
 
 // TestBind checks that a bound policy is the policy it was bound from as
-// far as Pebble can see (name, bytes written, answers), and that Counters
+// far as Pebble can see (name, bytes written, answers), and that counters
 // apart count apart.
 func TestBind(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	keys := pointTestKeys(rng, 1000)
 	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
-		var a, b Counters
-		pa, pb := Bind(p, &a), Bind(p, &b)
+		var a, b filtercount.Point
+		pa, pb := bindTo(p, &a), bindTo(p, &b)
 		require.NotSame(t, p, pa)
 		require.Equal(t, p.Name(), pa.Name())
 		filter := pointBuild(p, keys)
@@ -259,12 +260,11 @@ func TestBind(t *testing.T) {
 		}
 		require.Equal(t, uint64(7), a.Corrupt())
 		require.Zero(t, b.Corrupt(), "counters bound to another instance count nothing")
-		require.Same(t, &a, pa.(interface{ Counters() *Counters }).Counters())
-		require.Same(t, &b, pb.(interface{ Counters() *Counters }).Counters())
-		require.Nil(t, p.(interface{ Counters() *Counters }).Counters())
-		require.Same(t, p, Bind(p, nil))
+		require.Same(t, &a, filtercount.PointOf(pa))
+		require.Same(t, &b, filtercount.PointOf(pb))
+		require.Nil(t, filtercount.PointOf(p))
 	}
-	require.Equal(t, pebble.NoFilterPolicy, Bind(pebble.NoFilterPolicy, new(Counters)))
+	require.Equal(t, pebble.NoFilterPolicy, bindTo(pebble.NoFilterPolicy, new(filtercount.Point)))
 }
 
 func TestPointMayContainDoesNotAllocate(t *testing.T) {

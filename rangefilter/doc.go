@@ -42,7 +42,7 @@
 // a sample that keeps watching; it never costs a key, only skips the
 // sampled-out iterators would have made.
 //
-// A Policy counts what its filters met (Counters): filters that did not
-// decode and tables given a universal filter. pebblerf makes one Policy per
-// DB, so these counts are per DB.
+// A Policy counts what its filters met: filters that did not decode and
+// tables given a universal filter. pebblerf makes one Policy per DB and
+// reports these counts per DB (DB.FilterCounters).
 package rangefilter

@@ -88,7 +88,7 @@ import (
 // A universal or empty filter is the 68 bytes of header and checksum alone.
 // Bytes that do not parse, carry another version (version 1 included), fail
 // a checksum or break an Elias-Fano invariant make the filter answer "may
-// intersect", and a Policy's bounds filters count them (Counters.Corrupt).
+// intersect", and a Policy's bounds filters count them (see the policy's counts).
 // The Elias-Fano body is not checksummed per query (that would cost a pass
 // over the filter); Pebble checksums the properties block it lives in when
 // the table is read.
@@ -340,7 +340,7 @@ var rangeCastagnoli = crc32.MakeTable(crc32.Castagnoli)
 //
 // It reads filter in place and does not allocate. A filter that does not
 // decode answers true; a Policy's bounds filters count such answers in the
-// policy's Counters.
+// policy's counts.
 func MayIntersect(filter, lower, upper []byte) bool {
 	found, ok := rangeQuery(filter, lower, upper)
 	return found || !ok

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
@@ -55,7 +56,7 @@ import (
 //   - The comparer must order Split prefixes bytewise (DefaultComparer and
 //     cockroachkvs.Comparer do). Keys that arrive out of bytewise order make
 //     the table's filter universal ("may intersect") rather than wrong, and
-//     are counted (Counters.Universal); bounds are compared bytewise.
+//     are counted (see the policy's counts); bounds are compared bytewise.
 //   - Memtables and batches are never filtered by Pebble; that is fine.
 //   - Tables ingested with a synthetic prefix are not supported: Pebble
 //     would hand the filter the property of the unprefixed keys.
@@ -75,7 +76,7 @@ type Policy struct {
 	cfg      Config
 	plan     atomic.Pointer[Plan]
 	handoff  *handoff.Handoff
-	counters Counters
+	counters filtercount.Range
 	gate     Gate
 
 	// builds pools builders per bits-per-key value (a *sync.Pool each);
@@ -90,23 +91,16 @@ const Name = "pebblerf.rangefilter"
 // rangeFilterProp is the key of the filter in the table property map.
 const rangeFilterProp = "rangefilter.v1"
 
-// Counters counts, for one Policy, the events that cost a DB reads but
-// never results. pebblerf creates one Policy per DB it opens, so the counts
-// are that DB's. Safe for concurrent use.
-type Counters struct {
-	corrupt, universal atomic.Uint64
+// A policy counts the events that cost a DB reads but never results: a
+// bounds filter that met a table whose range-filter property did not decode
+// (and answered "may intersect"), and a table the collector gave a
+// universal filter because its Split prefixes were not in bytewise order,
+// the mark of a comparer the range filter does not support. pebblerf makes
+// one Policy per DB it opens, so the counts are that DB's
+// (DB.FilterCounters reads them through internal/filtercount).
+func init() {
+	filtercount.RangeOf = func(policy any) *filtercount.Range { return &policy.(*Policy).counters }
 }
-
-// Corrupt returns how many times a bounds filter of the policy met a table
-// whose range-filter property did not decode, and answered "may intersect"
-// because of it.
-func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
-
-// Universal returns how many tables the policy's collector gave a universal
-// filter (one that answers "may intersect" to everything) because their
-// Split prefixes were not in bytewise order, the mark of a comparer the
-// range filter does not support.
-func (c *Counters) Universal() uint64 { return c.universal.Load() }
 
 // NewPolicy returns a policy for keys ordered by cmp (nil means
 // pebble.DefaultComparer).
@@ -173,10 +167,6 @@ func (p *Policy) release(b *Builder, bits float64) {
 	}
 }
 
-// Counters returns what the policy has counted, for every DB it is
-// installed in (pebblerf's OpenWithPlugins makes one policy per DB).
-func (p *Policy) Counters() *Counters { return &p.counters }
-
 // Gate returns the policy's gate: a reader that asks it before attaching
 // bounds filters to a plain iterator, and reports what they answered when
 // the iterator closes, stops paying for filters that rule out nothing (see
@@ -237,7 +227,7 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 		c.b = c.p.builder(c.bits)
 	}
 	if c.b.unordered {
-		c.p.counters.universal.Add(1)
+		c.p.counters.AddUniversal()
 	}
 	props[rangeFilterProp] = string(c.b.Finish(nil))
 	c.p.release(c.b, c.bits)
@@ -356,7 +346,7 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 // for that reason.
 type rangeBoundsFilter struct {
 	lower, upper []byte
-	counters     *Counters
+	counters     *filtercount.Range
 	// tally counts the table checks answered from a filter (low 32 bits)
 	// and those that ruled their table out (high 32 bits).
 	tally atomic.Uint64
@@ -377,7 +367,7 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	}
 	filter, ok, err := FilterOfProperty(prop)
 	if err != nil {
-		f.counters.corrupt.Add(1)
+		f.counters.AddCorrupt()
 		return true, nil
 	}
 	if !ok {
@@ -385,7 +375,7 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	}
 	found, ok := rangeQuery(filter, f.lower, f.upper)
 	if !ok {
-		f.counters.corrupt.Add(1)
+		f.counters.AddCorrupt()
 		return true, nil
 	}
 	if found {

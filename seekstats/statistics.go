@@ -9,8 +9,8 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
-	"github.com/pebblerf/pebble/pointfilter"
 )
 
 // Config chooses how the statistics are collected.
@@ -212,16 +212,12 @@ func (s *Statistics) read(name string, pop bool) uint64 {
 
 // innerCorruptTotal sums the corruption counts of the counters the inner
 // policies are bound to, each counters once: the policies of one DB share
-// the DB's (pointfilter.Bind).
+// the DB's (filtercount.BindPoint).
 func (s *Statistics) innerCorruptTotal() uint64 {
 	var n uint64
-	var seen []*pointfilter.Counters
+	var seen []*filtercount.Point
 	for _, p := range s.policies {
-		r, ok := p.inner.(interface{ Counters() *pointfilter.Counters })
-		if !ok {
-			continue
-		}
-		if c := r.Counters(); c != nil && !slices.Contains(seen, c) {
+		if c := filtercount.PointOf(p.inner); c != nil && !slices.Contains(seen, c) {
 			seen = append(seen, c)
 			n += c.Corrupt()
 		}

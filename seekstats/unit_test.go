@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/stretchr/testify/require"
@@ -66,8 +67,9 @@ func TestInnerFilterCorrupt(t *testing.T) {
 	require.NoError(t, err)
 	// The policy counts in the counters it is bound to, as the root package
 	// binds every DB's policies to the DB's own.
-	var counters pointfilter.Counters
-	s, opts := installed(t, pointfilter.Bind(unbound, &counters))
+	var counters filtercount.Point
+	bound, _ := filtercount.BindPoint(unbound, &counters)
+	s, opts := installed(t, bound)
 	tagged := opts.Levels[0].FilterPolicy
 	// A valid tag around bytes the inner policy cannot decode: the inner
 	// policy fails open and counts it; the statistics surface its count.
