@@ -6,6 +6,7 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/iterhooks"
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -85,15 +86,14 @@ func newReaderHooks(
 			}
 			// The hooks keep the bounds' bytes for as long as the filter
 			// is used, so it may alias them: one allocation per filter.
-			o := IterOptions{LowerBound: lower, UpperBound: upper}
-			policy.AttachOwnedBoundsFilter(&o, new(rangefilter.BoundsFilterSlot))
+			filters := rangequery.OwnedBoundsFilters(policy, lower, upper)
 			if stats != nil {
 				// The iterator's tracker counts the tables it rules out.
-				for i, f := range o.PointKeyFilters {
-					o.PointKeyFilters[i] = seekstats.CountRangeFilter(f)
+				for i, f := range filters {
+					filters[i] = seekstats.CountRangeFilter(f)
 				}
 			}
-			return o.PointKeyFilters
+			return filters
 		}
 	}
 	return r

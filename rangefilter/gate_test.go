@@ -74,10 +74,10 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 	prop, err := c.FinishTable(nil)
 	require.NoError(t, err)
 
-	var slot BoundsFilterSlot
+	var slot boundsFilterSlot
 	ask := func(lower, upper string) []pebble.BlockPropertyFilter {
 		o := pebble.IterOptions{LowerBound: []byte(lower), UpperBound: []byte(upper)}
-		p.AttachOwnedBoundsFilter(&o, &slot)
+		p.attachOwned(&o, &slot)
 		for range 3 {
 			_, err := o.PointKeyFilters[0].Intersects(prop)
 			require.NoError(t, err)

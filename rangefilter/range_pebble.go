@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
@@ -251,11 +252,11 @@ func (p *Policy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
 // [Split(lower), Split(upper)+"\x00"). With clone false, f aliases the
 // bounds' bytes where it can.
 func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
-	lo, hi, rebuilt := QueryBounds(p.split, lower, upper, nil)
+	lo, hi, rebuilt := rangequery.Bounds(p.split, lower, upper, nil)
 	if clone {
 		lo = slices.Clone(lo)
 		if rebuilt == nil {
-			// hi aliases upper; an upper bound QueryBounds had to extend
+			// hi aliases upper; an upper bound Bounds had to extend
 			// is in a slice of its own already.
 			hi = slices.Clone(hi)
 		}
@@ -280,28 +281,29 @@ func (p *Policy) AttachBoundsFilter(o *pebble.IterOptions) *pebble.IterOptions {
 	return &c
 }
 
-// BoundsFilterSlot is room for one iterator's bounds filter and its
-// PointKeyFilters slice, so that AttachOwnedBoundsFilter allocates nothing
-// in the common case (up to two filters of the caller's own).
-type BoundsFilterSlot struct {
+// boundsFilterSlot is room for one iterator's bounds filter and its
+// PointKeyFilters slice, so that attachOwned allocates nothing in the
+// common case (up to two filters of the caller's own).
+type boundsFilterSlot struct {
 	f       rangeBoundsFilter
 	filters [4]pebble.BlockPropertyFilter
 }
 
-// AttachOwnedBoundsFilter is AttachBoundsFilter for a caller that owns o and
-// its bound bytes: it edits o in place, keeps the filter and the filter
-// slice in slot, and lets the filter alias o's bound bytes instead of
-// copying them. The caller must leave those bytes, and slot, unchanged for
-// as long as any iterator (or clone) may use the options; for new bounds,
-// use new bytes and a new slot. This is the per-query cost of a bounded
-// iterator, so it is worth the stricter contract.
-func (p *Policy) AttachOwnedBoundsFilter(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+// attachOwned is AttachBoundsFilter for a caller that owns o and its bound
+// bytes (the root package's iterators, through
+// rangequery.OwnedBoundsFilters): it edits o in place, keeps the filter and
+// the filter slice in slot, and lets the filter alias o's bound bytes
+// instead of copying them. The caller must leave those bytes, and slot,
+// unchanged for as long as any iterator (or clone) may use the options; for
+// new bounds, use new bytes and a new slot. This is the per-query cost of a
+// bounded iterator, so it is worth the stricter contract.
+func (p *Policy) attachOwned(o *pebble.IterOptions, slot *boundsFilterSlot) {
 	p.attach(o, slot)
 }
 
 // attach puts a bounds filter for o's bounds into o.PointKeyFilters, in
 // slot's storage when slot is non-nil (and the bounds are then not copied).
-func (p *Policy) attach(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+func (p *Policy) attach(o *pebble.IterOptions, slot *boundsFilterSlot) {
 	var filters []pebble.BlockPropertyFilter
 	if slot != nil && len(o.PointKeyFilters)+2 <= len(slot.filters) {
 		filters = slot.filters[: 0 : len(o.PointKeyFilters)+2]
@@ -337,7 +339,7 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 	if !ok || len(prop) < 1 {
 		return nil, false, nil
 	}
-	return FilterOfProperty([]byte(prop[1:]))
+	return filterOfProperty([]byte(prop[1:]))
 }
 
 // rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
@@ -365,7 +367,7 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	if len(prop) == 0 {
 		return true, nil
 	}
-	filter, ok, err := FilterOfProperty(prop)
+	filter, ok, err := filterOfProperty(prop)
 	if err != nil {
 		f.counters.AddCorrupt()
 		return true, nil

@@ -70,7 +70,7 @@
 // own), each bounded iterator carries one more always-true block-property
 // filter, under the range filter's name, and Pebble hands it each table's
 // filter when it opens the table (rangelen.go). It maps the bounds through
-// the table's key map (rangefilter.CoverageOf) and records, per row, a log2
+// the table's key map (rangequery.CoverageOf) and records, per row, a log2
 // histogram of ℓ, the checks whose bounds fall outside the map, and for
 // filters that store their values exactly, whether the table holds a key in
 // the bounds (Snapshot.RangeLens). Every check is counted; the coverage,
@@ -85,7 +85,7 @@
 // values (keys a little sparser than B bits store exactly) the filter does
 // much better than its bound. The observer also sums each hashed filter's own
 // expectation for the query (the bound scaled by the share of keys outside
-// the query's blocks, rangefilter.Coverage.FPR) and the budget it was written
+// the query's blocks, rangequery.Coverage.FPR) and the budget it was written
 // with; when that is the budget asked about, the what-if takes the filters'
 // expectation instead of the bound. Where no table carries a range filter, ℓ
 // is assumed (WhatIf.RangeLen, by default 2: an empty range between two

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/rangefilter"
 )
 
@@ -23,7 +24,7 @@ import (
 // filters by range. So, while statistics are on, each bounded iterator gets
 // one more filter, rangeLenObserver, which always answers "may intersect"
 // and records, per row, how the bounds looked to the table's filter
-// (rangefilter.Coverage): the map's verdict (outside every value, or a
+// (rangequery.Coverage): the map's verdict (outside every value, or a
 // stored value inside), whether the filter stores its values exactly, and a
 // log2 histogram of ℓ. The what-if (whatif.go) turns them into expected
 // false positives at any budget and into the loads a filter must pass.
@@ -80,7 +81,7 @@ type RangeLens struct {
 	// intersect": true and false positives together.
 	HashedHolds uint64
 	// HashedFPRSum is the sum over the hashed checks of the filter's own
-	// expected false-positive rate for the query (rangefilter.Coverage.FPR),
+	// expected false-positive rate for the query (rangequery.Coverage.FPR),
 	// and HashedBitsSum of the budget it was written with: the false
 	// positives the filters as written would give, and their mean budget.
 	HashedFPRSum, HashedBitsSum float64
@@ -312,7 +313,7 @@ func (o *rangeLenObserver) SyntheticSuffixIntersects(prop []byte, _ []byte) (boo
 }
 
 func (o *rangeLenObserver) observe(prop []byte) {
-	filter, ok, err := rangefilter.FilterOfProperty(prop)
+	filter, ok, err := rangequery.FilterOfProperty(prop)
 	if err == nil && !ok {
 		// A table its level's plan left without a filter.
 		return
@@ -329,10 +330,10 @@ func (o *rangeLenObserver) observe(prop []byte) {
 		return
 	}
 	var lo, hi []byte
-	lo, hi, o.buf = rangefilter.QueryBounds(t.s.split, t.lower, t.upper, o.buf)
-	var c rangefilter.Coverage
+	lo, hi, o.buf = rangequery.Bounds(t.s.split, t.lower, t.upper, o.buf)
+	var c rangequery.Coverage
 	if err == nil {
-		c, ok = rangefilter.CoverageOf(filter, lo, hi)
+		c, ok = rangequery.CoverageOf(filter, lo, hi)
 	}
 	if err != nil || !ok {
 		cs[lenUndecoded].Add(1)

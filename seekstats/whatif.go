@@ -122,7 +122,7 @@ type LevelWhatIf struct {
 	// same unless FromWritten.
 	FalsePositivesBound float64
 	// FromWritten is set when FalsePositives are the expectation of the
-	// range filters the tables carry (rangefilter.Coverage.FPR), which is
+	// range filters the tables carry (rangequery.Coverage.FPR), which is
 	// taken when they were written with the what-if's budget: sharper than
 	// the bound where their keys span few hash blocks.
 	FromWritten bool
