@@ -67,8 +67,8 @@ type AdvisorConfig struct {
 	// negative: the shape has no such rule, or it is not to be counted on, and
 	// every byte rewritten below L0 is charged in full.
 	ShapeMergeDepth int
-	// Clock is the time source (default RealClock).
-	Clock Clock
+	// clock is the time source (default the wall clock); tests set a fake.
+	clock clock
 	// OnDecision, if set, is called after each advisor compaction.
 	OnDecision func(Decision)
 	// OnLook, if set, is called after each look at the waste counts,
@@ -224,7 +224,7 @@ type Advisor struct {
 	cfg      AdvisorConfig
 	comparer *pebble.Comparer
 	logger   pebble.Logger
-	monitor  *Monitor
+	monitor  *monitor
 	enabled  atomic.Bool
 
 	w *worker
@@ -262,14 +262,14 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 	if cfg.WriteBudget == 0 {
 		cfg.WriteBudget = 0.3
 	}
-	if cfg.Clock == nil {
-		cfg.Clock = RealClock{}
+	if cfg.clock == nil {
+		cfg.clock = realClock{}
 	}
 	a := &Advisor{
 		cfg:      cfg,
 		comparer: opts.Comparer,
 		logger:   opts.Logger,
-		monitor:  NewMonitor(),
+		monitor:  newMonitor(),
 		last:     make(map[pebble.TableNum]uint64),
 		scores:   make(map[pebble.TableNum]uint64),
 	}
@@ -293,10 +293,10 @@ func (a *Advisor) Config() AdvisorConfig { return a.cfg }
 func (a *Advisor) SetEnabled(on bool) { a.enabled.Store(on) }
 
 // Start starts the advisor's goroutine on the open db.
-func (a *Advisor) Start(db DB) {
+func (a *Advisor) Start(db *pebble.DB) {
 	a.writtenAtStart = a.written()
 	a.w = &worker{
-		clock:       a.cfg.Clock,
+		clock:       a.cfg.clock,
 		monitor:     a.monitor,
 		wake:        a.monitor.Subscribe(),
 		poll:        a.cfg.MinInterval,
@@ -315,7 +315,7 @@ func (a *Advisor) Close() {
 }
 
 // step looks at the waste and compacts the worst range if it is bad enough.
-func (a *Advisor) step(ctx context.Context, db DB) bool {
+func (a *Advisor) step(ctx context.Context, db compactDB) bool {
 	look := a.observe()
 	look.Budget = a.budget()
 	defer func() {

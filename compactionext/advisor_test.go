@@ -256,7 +256,7 @@ func TestAdvisorRateLimitAndClose(t *testing.T) {
 		defer mu.Unlock()
 		return len(decisions)
 	}
-	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, Clock: clock,
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, clock: clock,
 		OnDecision: func(d Decision) {
 			mu.Lock()
 			decisions = append(decisions, d)
@@ -384,7 +384,7 @@ func testAdvisorWriteBudget(t *testing.T, depth int) {
 	var mu sync.Mutex
 	var looks []Look
 	var decisions []Decision
-	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, Clock: clock,
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, clock: clock,
 		WriteBudget: budget, ShapeMergeDepth: depth,
 		OnLook: func(l Look) {
 			mu.Lock()

@@ -11,7 +11,7 @@
 // (DB.Compact) issued by a small background driver. A Profile is such a
 // recipe: Leveled is Pebble's default; ManyRuns keeps many sorted runs the way
 // RocksDB's universal compaction does, for the workloads (and benchmarks) that
-// have them. Shape describes the runs a DB has at a moment.
+// have them.
 //
 // The statistics (package seekstats) tell where reads are wasted: a data
 // block loaded that returned no value, a filter that said "maybe" and found
