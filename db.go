@@ -5,12 +5,12 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // DB is upstream Pebble's DB with pebblerf's plug-ins attached. Every
@@ -46,7 +46,7 @@ type DB struct {
 // newDB wraps db, opened with the plug-ins in; stop stops their background
 // work. It is the one place a DB is built.
 func newDB(db *upstream.DB, in *installed, stop func()) *DB {
-	dbWide := seekstats.NewDBWide(db.Metrics)
+	dbWide := dbwide.New(db.Metrics)
 	d := &DB{
 		DB:             db,
 		readerHooks:    newReaderHooks(in.stats, in.rangeFilter, in.comparer.Compare),
@@ -55,7 +55,10 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 		planner:        in.planner,
 		comparer:       in.comparer,
 		stopBackground: stop,
-		statistics:     Statistics{dbWide: dbWide, perLevel: in.stats},
+		statistics:     Statistics{dbWide: dbWide},
+	}
+	if in.stats != nil {
+		d.statistics.perLevel = in.stats.View()
 	}
 	d.readerHooks.iterTotals = dbWide.Iterators()
 	// Closed queries add to the DB-wide iterator totals; the method value is

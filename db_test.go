@@ -106,7 +106,7 @@ func TestRangeQueryStatistics(t *testing.T) {
 		sn := s.Snapshot()
 		m := map[string]uint64{}
 		for _, c := range sn.Tickers() {
-			m[c.Name] = c.Count
+			m[c.Name] = uint64(c.Count)
 		}
 		s.Reset()
 		return m

@@ -107,7 +107,7 @@ func TestDBWideTickers(t *testing.T) {
 			got := map[string]uint64{}
 			for _, c := range s.Tickers() {
 				if strings.HasPrefix(c.Name, "pebblerf.dbwide.") {
-					got[c.Name] = c.Count
+					got[c.Name] = uint64(c.Count)
 				}
 			}
 			require.Equal(t, want, got)

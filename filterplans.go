@@ -11,6 +11,7 @@ import (
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/whatif"
 )
 
 // Re-planning a running DB's filters. The plans live in the plug-ins
@@ -54,7 +55,7 @@ func (d *DB) PointFilterLoads(l6Consulted bool) ([]pointfilter.LevelLoad, error)
 	if err != nil {
 		return nil, errors.Wrap(err, "pebble: PointFilterLoads")
 	}
-	shape := seekstats.ShapeFromSSTables(tables)
+	shape := whatif.ShapeOf(tables)
 	var keys, count [pointfilter.PlanLevels]float64
 	for i := range keys {
 		s := shape[seekstats.RowForLevel(i)]
@@ -65,24 +66,13 @@ func (d *DB) PointFilterLoads(l6Consulted bool) ([]pointfilter.LevelLoad, error)
 		return loads, nil
 	}
 	sn := d.statistics.perLevel.Snapshot()
-	var absent [pointfilter.PlanLevels]float64
-	var busiest float64
-	for i := range absent {
-		c := sn.Rows[seekstats.RowForLevel(i)]
-		prefixFiltered := c.Filtered - min(c.FilteredRange, c.Filtered)
-		seekFP := c.FilterMatch - min(c.UsefulFilterMatch, c.FilterMatch)
-		getFP := c.GetPositive - min(c.GetTruePositive, c.GetPositive)
-		absent[i] = float64(prefixFiltered + seekFP + c.GetUseful + getFP)
-		if i > 0 {
-			busiest = max(busiest, absent[i])
-		}
-	}
-	if busiest == 0 {
+	checks, ok := sn.AbsentKeyChecks()
+	if !ok {
 		return loads, nil // nothing counted yet: the uniform assumption
 	}
 	for i := range loads {
 		if loads[i].Keys > 0 {
-			loads[i].Checks = absent[i] / busiest
+			loads[i].Checks = checks[i]
 		}
 	}
 	return loads, nil
@@ -93,7 +83,7 @@ func (d *DB) PointFilterLoads(l6Consulted bool) ([]pointfilter.LevelLoad, error)
 // that range filters skipped on the level (seekstats' FilteredRange) or,
 // on a level where no range filter skipped anything (none was written
 // there, or none was asked), the loads the what-if predicts filters of
-// RangeFilter.BitsPerKey would skip (seekstats.Snapshot.RangeFilterWhatIf).
+// RangeFilter.BitsPerKey would skip (whatif.RangeFilters).
 // It needs the per-level statistics (Plugins.Statistics), and counts what
 // they saw since they were last reset.
 func (d *DB) RangeFilterLoads() ([]rangefilter.LevelLoad, error) {
@@ -104,7 +94,7 @@ func (d *DB) RangeFilterLoads() ([]rangefilter.LevelLoad, error) {
 	if err != nil {
 		return nil, errors.Wrap(err, "pebble: RangeFilterLoads")
 	}
-	shape := seekstats.ShapeFromSSTables(tables)
+	shape := whatif.ShapeOf(tables)
 	bits := float64(rangefilter.DefaultBitsPerKey)
 	if d.rangeFilter != nil {
 		bits = d.rangeFilter.Config().BitsPerKey
@@ -118,7 +108,7 @@ func (d *DB) RangeFilterLoads() ([]rangefilter.LevelLoad, error) {
 		r := seekstats.RowForLevel(i)
 		loads[i] = rangefilter.LevelLoad{Keys: float64(shape[r].Keys), Skipped: float64(sn.Rows[r].FilteredRange)}
 	}
-	for _, w := range sn.RangeFilterWhatIf(seekstats.WhatIf{BitsPerKey: bits}) {
+	for _, w := range whatif.RangeFilters(&sn, whatif.Options{BitsPerKey: bits}) {
 		if l := int(w.Row - seekstats.RowL0); l >= 0 && l < len(loads) && loads[l].Skipped == 0 && w.Avoided > 0 {
 			loads[l].Skipped += w.Avoided
 		}

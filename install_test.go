@@ -13,9 +13,9 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -34,9 +34,9 @@ func (c countingProps) Finish(props map[string]string) error {
 }
 
 // fixedWaste is a WasteSource whose counts the test sets.
-type fixedWaste []seekstats.TableWaste
+type fixedWaste []tablewaste.Counts
 
-func (f *fixedWaste) TableWaste(dst []seekstats.TableWaste) []seekstats.TableWaste {
+func (f *fixedWaste) TableWaste(dst []tablewaste.Counts) []tablewaste.Counts {
 	return append(dst, *f...)
 }
 
@@ -188,7 +188,7 @@ func TestInstallStartsAdvisor(t *testing.T) {
 	levels, err := db.SSTables()
 	require.NoError(t, err)
 	for _, table := range levels[0] {
-		*source = append(*source, seekstats.TableWaste{Table: table.FileNum, EmptyLoads: 100, FilterFalsePositives: 100})
+		*source = append(*source, tablewaste.Counts{Table: table.FileNum, EmptyLoads: 100, FilterFalsePositives: 100})
 	}
 	stop, err := in.start(db)
 	require.NoError(t, err)

@@ -5,8 +5,9 @@ import (
 	"sync"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/attribution"
+	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/iterhooks"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Iterator is upstream Pebble's Iterator, wrapped so that plug-ins see the
@@ -57,18 +58,18 @@ type Iterator struct {
 	// totals, if set, are the DB-wide tickers' iterator totals, to which
 	// Close adds the iterator's stats; found counts the seeks that left the
 	// iterator valid, which upstream's stats do not.
-	totals *seekstats.IterTotals
+	totals *dbwide.IterTotals
 	found  int
 	// hooks and tracker (the statistics' observer, when they are on) live
 	// in the wrapper, so that opening an iterator takes one object from a
 	// pool rather than one per plug-in: a program that opens an iterator
 	// per seek pays for each pool's Get and Put on every seek.
 	hooks   iterhooks.IterHooks
-	tracker seekstats.IterTracker
+	tracker attribution.IterTracker
 	// seeks is &tracker for an iterator whose statistics count its seeks
-	// and nothing else (seekstats.Statistics.SeeksOnly: FiltersOnly, no
+	// and nothing else (attribution.Stats.SeeksOnly: FiltersOnly, no
 	// range filters); such an iterator has no plug-in state (h is nil).
-	seeks *seekstats.IterTracker
+	seeks *attribution.IterTracker
 }
 
 // iterPool recycles the wrappers, with their plug-in state, as upstream
@@ -85,7 +86,7 @@ func getIterator() *Iterator { return iterPool.Get().(*Iterator) }
 // o, and returns the options to open the upstream iterator with. The
 // statistics' tracker is i's own, attached in place of the one h.Observe
 // would take from the tracker's pool.
-func (i *Iterator) initHooks(h *iterhooks.Hooks, stats *seekstats.Statistics, o *IterOptions) *IterOptions {
+func (i *Iterator) initHooks(h *iterhooks.Hooks, stats *attribution.Stats, o *IterOptions) *IterOptions {
 	if h.RangeFilters == nil && stats.SeeksOnly() {
 		// The cheaper tier's iterators read as the plain ones, with their
 		// seeks counted where the DB-wide tickers count theirs (counted).
@@ -105,7 +106,7 @@ func (i *Iterator) initHooks(h *iterhooks.Hooks, stats *seekstats.Statistics, o 
 
 // finish completes a wrapper whose upstream iterator was opened (it, err),
 // keeping upstream's nil-on-error contract.
-func (i *Iterator) finish(it *upstream.Iterator, err error, totals *seekstats.IterTotals) (*Iterator, error) {
+func (i *Iterator) finish(it *upstream.Iterator, err error, totals *dbwide.IterTotals) (*Iterator, error) {
 	if err != nil {
 		i.release()
 		return nil, err

@@ -6,7 +6,9 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/filtercount"
+	"github.com/pebblerf/pebble/internal/filtertag"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -97,7 +99,7 @@ type Plugins struct {
 // parts once the DB is open.
 type installed struct {
 	comparer    *Comparer
-	stats       *seekstats.Statistics // nil: statistics off
+	stats       *attribution.Stats // nil: statistics off
 	rangeFilter *rangefilter.Policy
 	planner     *pointfilter.Planner // nil: the options' own filters
 	// pointCounters count what the DB's point filters meet (counters.go).
@@ -174,7 +176,7 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 		// This adds names to Options.Filters and nothing else: Pebble looks
 		// a table's filter up by name when it opens the table, so neither
 		// what is written nor what a read costs changes.
-		seekstats.RegisterTagReaders(opts)
+		filtertag.RegisterReaders(opts)
 	}
 	if in.rangeFilter != nil {
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, in.rangeFilter.Collector())
@@ -242,9 +244,9 @@ func (in *installed) start(db *upstream.DB) (stop func(), err error) {
 
 // newStatistics returns statistics for a DB about to be opened, or nil if
 // the plug-in is off.
-func newStatistics(plugins Plugins) *seekstats.Statistics {
+func newStatistics(plugins Plugins) *attribution.Stats {
 	if !plugins.Statistics {
 		return nil
 	}
-	return seekstats.New(plugins.StatisticsConfig)
+	return attribution.New(plugins.StatisticsConfig)
 }

@@ -126,14 +126,14 @@ func TestOpenLeavesOptionsAlone(t *testing.T) {
 // load a table's block and read nothing charge that table.
 func TestTableWaste(t *testing.T) {
 	db := gappyDB(t, Plugins{Statistics: true})
-	require.Empty(t, db.Statistics().PerLevel().TableWaste(nil))
+	require.Empty(t, db.stats.TableWaste(nil))
 	for i := 0; i < 20; i++ {
 		it, err := db.NewIter(&IterOptions{UpperBound: []byte("key109")})
 		require.NoError(t, err)
 		require.False(t, it.SeekGE([]byte("key105")))
 		require.NoError(t, it.Close())
 	}
-	waste := db.Statistics().PerLevel().TableWaste(nil)
+	waste := db.stats.TableWaste(nil)
 	require.Len(t, waste, 3, "every table spanning the empty range loaded a block for nothing")
 	for _, w := range waste {
 		require.EqualValues(t, 20, w.EmptyLoads)

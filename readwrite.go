@@ -5,10 +5,11 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/attribution"
+	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Reader is upstream's Reader, over this package's Iterator: DB, Batch,
@@ -45,7 +46,7 @@ var (
 	_ Writer = (*Batch)(nil)
 
 	// The statistics' tracker is the iterators' observer.
-	_ iterhooks.Observer = (*seekstats.IterTracker)(nil)
+	_ iterhooks.Observer = (*attribution.IterTracker)(nil)
 )
 
 // readerHooks are the plug-ins of one reader, embedded in each reader's
@@ -53,17 +54,17 @@ var (
 // statistics its Gets report to, and the hooks its iterators get. A
 // snapshot or batch gets a copy of its DB's.
 type readerHooks struct {
-	stats *seekstats.Statistics // nil: statistics off
+	stats *attribution.Stats // nil: statistics off
 	hooks iterhooks.Hooks
 	// iterTotals sum the stats of the reader's iterators as they close,
 	// for the DB-wide tickers.
-	iterTotals *seekstats.IterTotals
+	iterTotals *dbwide.IterTotals
 }
 
 // newReaderHooks returns the hooks of a DB with statistics stats (nil: off)
 // and range filters of policy (nil: off) for comparer cmp.
 func newReaderHooks(
-	stats *seekstats.Statistics, policy *rangefilter.Policy, cmp Compare,
+	stats *attribution.Stats, policy *rangefilter.Policy, cmp Compare,
 ) readerHooks {
 	r := readerHooks{stats: stats}
 	if stats != nil {
@@ -90,7 +91,7 @@ func newReaderHooks(
 			if stats != nil {
 				// The iterator's tracker counts the tables it rules out.
 				for i, f := range filters {
-					filters[i] = seekstats.CountRangeFilter(f)
+					filters[i] = attribution.CountRangeFilter(f)
 				}
 			}
 			return filters

@@ -40,13 +40,9 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 	// The DB-wide tickers are kept in any case, and the per-level ones with
 	// -pebblerf_statistics.
 	a.extra = func() []ticker {
-		named := db.Statistics().Tickers()
-		out := make([]ticker, len(named))
-		for i, t := range named {
-			out[i] = ticker{Name: t.Name, Count: int64(t.Count)}
-		}
+		out := db.Statistics().Tickers()
 		if plugins.Advisor != nil {
-			out = append(out, ticker{advisorCompactionsTicker, c.advisorCompactions.Load()})
+			out = append(out, ticker{Name: advisorCompactionsTicker, Count: c.advisorCompactions.Load()})
 		}
 		return out
 	}

@@ -8,10 +8,8 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
-
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
-
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/stretchr/testify/require"
 )

@@ -25,6 +25,6 @@ func TestLSMSummaryBand(t *testing.T) {
 	require.Equal(t, 0, never.BandMax, "never reached the target: no band")
 	require.Contains(t, never.String(), "never reached 80% of it")
 
-	s.setWriteAmp([]ticker{{"rocksdb.wal.bytes", 100}, {"rocksdb.flush.write.bytes", 90}, {"rocksdb.compact.write.bytes", 60}})
+	s.setWriteAmp([]ticker{{Name: "rocksdb.wal.bytes", Count: 100}, {Name: "rocksdb.flush.write.bytes", Count: 90}, {Name: "rocksdb.compact.write.bytes", Count: 60}})
 	require.InDelta(t, 1.5, s.WriteAmp, 1e-9)
 }

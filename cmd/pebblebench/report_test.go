@@ -75,23 +75,23 @@ func TestReportDataDriven(t *testing.T) {
 }
 
 func TestTickerArithmetic(t *testing.T) {
-	before := []ticker{{"a", 5}, {"b", 1}}
-	after := []ticker{{"a", 8}, {"b", 1}, {"c", 4}}
+	before := []ticker{{Name: "a", Count: 5}, {Name: "b", Count: 1}}
+	after := []ticker{{Name: "a", Count: 8}, {Name: "b", Count: 1}, {Name: "c", Count: 4}}
 	delta := subtractTickers(after, before)
-	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 4}}, delta)
+	require.Equal(t, []ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 4}}, delta)
 
 	var sum []ticker
 	addTickers(&sum, delta)
-	addTickers(&sum, []ticker{{"c", 1}, {"d", 2}})
-	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}}, sum)
+	addTickers(&sum, []ticker{{Name: "c", Count: 1}, {Name: "d", Count: 2}})
+	require.Equal(t, []ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 5}, {Name: "d", Count: 2}}, sum)
 
 	// The Metrics-derived tickers win; others are appended.
-	require.Equal(t, []ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}, {"e", 7}},
-		mergeTickers(sum, []ticker{{"a", 9}, {"e", 7}}))
+	require.Equal(t, []ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 5}, {Name: "d", Count: 2}, {Name: "e", Count: 7}},
+		mergeTickers(sum, []ticker{{Name: "a", Count: 9}, {Name: "e", Count: 7}}))
 
 	// Tickers zero in both engines are left out of ratio lines; a zero
 	// base gives n/a.
 	var b strings.Builder
-	formatFigures(&b, tickerRatios([]ticker{{"a", 2}, {"b", 0}, {"c", 0}}, []ticker{{"a", 4}, {"b", 0}, {"c", 3}, {"d", 1}}))
+	formatFigures(&b, tickerRatios([]ticker{{Name: "a", Count: 2}, {Name: "b", Count: 0}, {Name: "c", Count: 0}}, []ticker{{Name: "a", Count: 4}, {Name: "b", Count: 0}, {Name: "c", Count: 3}, {Name: "d", Count: 1}}))
 	require.Equal(t, " a 2.000x c n/a", b.String())
 }

@@ -115,7 +115,7 @@ func (r *run) execute() (*result, error) {
 		for _, w := range workers {
 			blockBytes += w.blockBytes
 		}
-		res.Tickers = append(res.Tickers, ticker{seekBlockBytesTicker, blockBytes})
+		res.Tickers = append(res.Tickers, ticker{Name: seekBlockBytesTicker, Count: blockBytes})
 	}
 	return res, nil
 }

@@ -135,7 +135,7 @@ func synthetic(bench, engine string, ops int64, secs, cpuSecs float64, tickers .
 }
 
 func TestSeekVerdict(t *testing.T) {
-	bb := func(n int64) ticker { return ticker{seekBlockBytesTicker, n} }
+	bb := func(n int64) ticker { return ticker{Name: seekBlockBytesTicker, Count: n} }
 	read := func(upSecs, rfSecs []float64, upBytes, rfBytes int64) []*phaseResult {
 		p := &phaseResult{}
 		for i := range upSecs {
@@ -186,7 +186,7 @@ func TestSeekVerdict(t *testing.T) {
 }
 
 func TestAbsentKeysVerdict(t *testing.T) {
-	useful := func(n int64) ticker { return ticker{"rocksdb.bloom.filter.useful", n} }
+	useful := func(n int64) ticker { return ticker{Name: "rocksdb.bloom.filter.useful", Count: n} }
 	phases := func(upFilter, rfFilter int64, upSecs, rfSecs, upCPU, rfCPU float64, rfUseful int64) []*phaseResult {
 		build := &phaseResult{shapes: map[string][]levelShape{
 			enginePebble:   {{Level: 0, FilterBytes: upFilter / 2}, {Level: 6, FilterBytes: upFilter - upFilter/2}},
@@ -222,7 +222,9 @@ func TestAbsentKeysVerdict(t *testing.T) {
 }
 
 func TestRocksDBSeedVerdict(t *testing.T) {
-	tk := func(name string, n int64) ticker { return ticker{"rocksdb.non.last.level.seek." + name, n} }
+	tk := func(name string, n int64) ticker {
+		return ticker{Name: "rocksdb.non.last.level.seek." + name, Count: n}
+	}
 	read := &phaseResult{results: []*result{
 		synthetic("seekrandom", enginePebble, 1000, 1, 1),
 		synthetic("seekrandom", enginePebbleRF, 1000, 1, 1,

@@ -7,14 +7,13 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // ticker is one counter in db_bench's STATISTICS format,
-// "<name> COUNT : <count>".
-type ticker struct {
-	Name  string `json:"name"`
-	Count int64  `json:"count"`
-}
+// "<name> COUNT : <count>": the library's, so both engines' tickers and
+// pebblerf's DB.Statistics are one type.
+type ticker = seekstats.Ticker
 
 // metricsTickers derives RocksDB-named tickers from Pebble's Metrics. Every
 // one is exact, a plain copy or sum of Pebble counters, but Pebble counts
@@ -48,16 +47,16 @@ func metricsTickers(m *upstream.Metrics) []ticker {
 		compacted += m.Levels[i].TableBytesCompacted
 	}
 	return []ticker{
-		{"rocksdb.block.cache.hit", m.BlockCache.Hits},
-		{"rocksdb.block.cache.miss", m.BlockCache.Misses},
-		{"rocksdb.bloom.filter.useful", m.Filter.Hits},
-		{"rocksdb.bloom.filter.full.positive", m.Filter.Misses},
-		{"rocksdb.flush.write.bytes", int64(flushed)},
-		{"rocksdb.compact.read.bytes", int64(compactRead)},
-		{"rocksdb.compact.write.bytes", int64(compacted)},
-		{"rocksdb.wal.bytes", int64(m.WAL.BytesWritten)},
-		{"pebble.flush.count", m.Flush.Count},
-		{"pebble.compact.count", m.Compact.Count},
+		{Name: "rocksdb.block.cache.hit", Count: m.BlockCache.Hits},
+		{Name: "rocksdb.block.cache.miss", Count: m.BlockCache.Misses},
+		{Name: "rocksdb.bloom.filter.useful", Count: m.Filter.Hits},
+		{Name: "rocksdb.bloom.filter.full.positive", Count: m.Filter.Misses},
+		{Name: "rocksdb.flush.write.bytes", Count: int64(flushed)},
+		{Name: "rocksdb.compact.read.bytes", Count: int64(compactRead)},
+		{Name: "rocksdb.compact.write.bytes", Count: int64(compacted)},
+		{Name: "rocksdb.wal.bytes", Count: int64(m.WAL.BytesWritten)},
+		{Name: "pebble.flush.count", Count: m.Flush.Count},
+		{Name: "pebble.compact.count", Count: m.Compact.Count},
 	}
 }
 
@@ -100,7 +99,7 @@ func subtractTickers(after, before []ticker) []ticker {
 	}
 	out := make([]ticker, len(after))
 	for i, t := range after {
-		out[i] = ticker{t.Name, t.Count - prev[t.Name]}
+		out[i] = ticker{Name: t.Name, Count: t.Count - prev[t.Name]}
 	}
 	return out
 }
@@ -127,15 +126,7 @@ func addTickers(sum *[]ticker, delta []ticker) {
 // for each engine of -engine=both.
 func printStatistics(w io.Writer, title string, tickers []ticker) {
 	fmt.Fprintln(w, title)
-	zero := 0
-	for _, t := range tickers {
-		if t.Count == 0 {
-			zero++
-			continue
-		}
-		fmt.Fprintf(w, "%s COUNT : %d\n", t.Name, t.Count)
-	}
-	if zero > 0 {
+	if zero := seekstats.WriteTickers(w, tickers, false); zero > 0 {
 		fmt.Fprintf(w, "(%d tickers are zero; -json lists them all)\n", zero)
 	}
 }

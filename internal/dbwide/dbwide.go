@@ -1,29 +1,30 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+// Package dbwide keeps a DB's DB-wide tickers. They are what can be said
+// about a DB's reads without changing anything on disk or in the read path:
+// they are derived from Pebble's own Metrics (which Pebble keeps whatever pebblerf does) and from the
+// IteratorStats every Pebble iterator keeps, summed when the iterator is
+// closed. They cost a few atomic additions per iterator, none per read, so
+// they are kept even when the per-level statistics are off.
+//
+// They are totals over the whole DB: no level, no table. They take a
+// metrics function (New), so they serve upstream Pebble's DB as well as
+// pebblerf's; pebblerf's DB.Statistics reads them. Their names carry
+// the prefix "pebblerf.dbwide." so that they are never mistaken for the
+// per-level statistics' tickers of similar meaning (RocksDB's
+// rocksdb.bloom.filter.useful, for example, counts Gets only, while Pebble's
+// filter metrics count Gets and prefix seeks alike).
+package dbwide
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/seekstats"
 )
-
-// DB-wide tickers are what can be said about a DB's reads without changing
-// anything on disk or in the read path: they are derived from Pebble's own
-// Metrics (which Pebble keeps whatever pebblerf does) and from the
-// IteratorStats every Pebble iterator keeps, summed when the iterator is
-// closed. They cost a few atomic additions per iterator, none per read, so
-// they are kept even when the per-level statistics are off.
-//
-// They are totals over the whole DB: no level, no table. Their names carry
-// the prefix "pebblerf.dbwide." so that they are never mistaken for the
-// per-level statistics' tickers of similar meaning (RocksDB's
-// rocksdb.bloom.filter.useful, for example, counts Gets only, while Pebble's
-// filter metrics count Gets and prefix seeks alike).
 
 // dbWideTicker is one DB-wide ticker.
 type dbWideTicker int8
@@ -142,9 +143,10 @@ func (t *IterTotals) AddQuery(st *pebble.IteratorStats, seeks, found int) {
 	add(dbWideIterBlockBytesRead, in.BlockBytes-min(in.BlockBytesInCache, in.BlockBytes))
 }
 
-// DBWide are one DB's DB-wide tickers (see above), since it was opened or
-// since the last Reset. All methods are safe for concurrent use.
-type DBWide struct {
+// Tickers are one DB's DB-wide tickers (see the package documentation),
+// since it was opened or since the last Reset. All methods are safe for
+// concurrent use.
+type Tickers struct {
 	metrics func() *pebble.Metrics
 	iters   IterTotals
 	// base is each ticker's value at the last Pop or Reset; popMu orders
@@ -153,18 +155,18 @@ type DBWide struct {
 	popMu sync.Mutex
 }
 
-// NewDBWide returns DB-wide tickers that read Pebble's metrics through
-// metrics (a DB's Metrics method) and the iterator totals of Iterators.
-func NewDBWide(metrics func() *pebble.Metrics) *DBWide {
-	return &DBWide{metrics: metrics}
+// New returns DB-wide tickers that read Pebble's metrics through metrics
+// (a DB's Metrics method) and the iterator totals of Iterators.
+func New(metrics func() *pebble.Metrics) *Tickers {
+	return &Tickers{metrics: metrics}
 }
 
 // Iterators returns the totals the DB's iterators add to when closed.
-func (w *DBWide) Iterators() *IterTotals { return &w.iters }
+func (w *Tickers) Iterators() *IterTotals { return &w.iters }
 
 // load returns every ticker's value since the DB was opened, reading
 // Pebble's metrics once.
-func (w *DBWide) load() [numDBWideTickers]uint64 {
+func (w *Tickers) load() [numDBWideTickers]uint64 {
 	var v [numDBWideTickers]uint64
 	for k := dbWideSeek; k < numDBWideTickers; k++ {
 		v[k] = w.iters.load(k)
@@ -178,8 +180,8 @@ func (w *DBWide) load() [numDBWideTickers]uint64 {
 	return v
 }
 
-// Tickers returns every DB-wide ticker by name, zero or not.
-func (w *DBWide) Tickers() []NamedCount {
+// All returns every DB-wide ticker by name, zero or not.
+func (w *Tickers) All() []seekstats.Ticker {
 	// The bases first: a base is a value loaded earlier, so a count loaded
 	// after it is never below it, whatever a concurrent Pop stores.
 	var base [numDBWideTickers]uint64
@@ -187,24 +189,24 @@ func (w *DBWide) Tickers() []NamedCount {
 		base[k] = w.base[k].Load()
 	}
 	v := w.load()
-	out := make([]NamedCount, numDBWideTickers)
+	out := make([]seekstats.Ticker, numDBWideTickers)
 	for k := range v {
-		out[k] = NamedCount{Name: dbWideNames[k], Count: v[k] - base[k]}
+		out[k] = seekstats.Ticker{Name: dbWideNames[k], Count: int64(v[k] - base[k])}
 	}
 	return out
 }
 
 // Get returns the named DB-wide ticker, and whether name is one.
-func (w *DBWide) Get(name string) (uint64, bool) {
+func (w *Tickers) Get(name string) (uint64, bool) {
 	return w.read(name, false)
 }
 
 // Pop is Get, and resets the ticker to zero.
-func (w *DBWide) Pop(name string) (uint64, bool) {
+func (w *Tickers) Pop(name string) (uint64, bool) {
 	return w.read(name, true)
 }
 
-func (w *DBWide) read(name string, pop bool) (uint64, bool) {
+func (w *Tickers) read(name string, pop bool) (uint64, bool) {
 	for k := range dbWideNames {
 		if dbWideNames[k] != name {
 			continue
@@ -213,7 +215,7 @@ func (w *DBWide) read(name string, pop bool) (uint64, bool) {
 			w.popMu.Lock()
 			defer w.popMu.Unlock()
 		}
-		base := w.base[k].Load() // before now: see Tickers
+		base := w.base[k].Load() // before now: see All
 		now := w.load()[k]
 		if pop {
 			w.base[k].Store(now)
@@ -224,7 +226,7 @@ func (w *DBWide) read(name string, pop bool) (uint64, bool) {
 }
 
 // Reset sets every DB-wide ticker to zero.
-func (w *DBWide) Reset() {
+func (w *Tickers) Reset() {
 	w.popMu.Lock()
 	defer w.popMu.Unlock()
 	v := w.load()
@@ -235,13 +237,9 @@ func (w *DBWide) Reset() {
 
 // String prints the non-zero DB-wide tickers in db_bench's format, under a
 // heading that says what they are.
-func (w *DBWide) String() string {
+func (w *Tickers) String() string {
 	var b strings.Builder
 	b.WriteString("DB-wide (whole DB, since open or reset):\n")
-	for _, t := range w.Tickers() {
-		if t.Count != 0 {
-			fmt.Fprintf(&b, "%s COUNT : %d\n", t.Name, t.Count)
-		}
-	}
+	seekstats.WriteTickers(&b, w.All(), false)
 	return b.String()
 }

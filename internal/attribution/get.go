@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"sync"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // Point lookups. A filter check carries no context, but Pebble's Get passes
@@ -72,7 +73,7 @@ func (r *getRegistry) find(key []byte) *GetScope {
 // register returns the scope for a Get of key, or nil if no slot is free (or
 // the key has no address). Concurrent Gets of the same key slice share one
 // scope: their checks cannot be told apart.
-func (r *getRegistry) register(s *Statistics, key []byte) *GetScope {
+func (r *getRegistry) register(s *Stats, key []byte) *GetScope {
 	p := unsafe.SliceData(key)
 	if p == nil {
 		return nil
@@ -126,7 +127,7 @@ type check struct {
 // GetScope collects the filter checks of one Get (or of concurrent Gets of
 // one key slice).
 type GetScope struct {
-	s    *Statistics
+	s    *Stats
 	key  []byte
 	slot int
 	// refs and shared are guarded by the registry's mu.
@@ -141,12 +142,12 @@ var scopePool = sync.Pool{New: func() any { return new(GetScope) }}
 
 // GetToken is one Get's registration; End it with the Get's error.
 type GetToken struct {
-	s *Statistics
+	s *Stats
 	g *GetScope // nil if the Get could not be registered
 }
 
 // BeginGet registers a Get of key.
-func (s *Statistics) BeginGet(key []byte) GetToken {
+func (s *Stats) BeginGet(key []byte) GetToken {
 	s.gets.active.Add(1)
 	g := s.gets.register(s, key)
 	if g == nil {
@@ -183,26 +184,26 @@ func (t GetToken) End(err error) {
 
 func (g *GetScope) count(err error) {
 	s := g.s
-	sh := s.c.shardFor(g.key)
+	sh := s.c().ShardFor(g.key)
 	whole := s.split(g.key) == len(g.key)
 	last := -1
 	for i, c := range g.checks {
 		switch {
 		case whole && c.may:
-			sh.addTicker(BloomFilterFullPositive, 1)
+			sh.AddTicker(seekcount.BloomFilterFullPositive, 1)
 		case whole:
-			sh.addTicker(BloomFilterUseful, 1)
+			sh.AddTicker(seekcount.BloomFilterUseful, 1)
 		case c.may:
-			sh.addTicker(BloomFilterPrefixChecked, 1)
+			sh.AddTicker(seekcount.BloomFilterPrefixChecked, 1)
 		default:
-			sh.addTicker(BloomFilterPrefixChecked, 1)
-			sh.addTicker(BloomFilterPrefixUseful, 1)
+			sh.AddTicker(seekcount.BloomFilterPrefixChecked, 1)
+			sh.AddTicker(seekcount.BloomFilterPrefixUseful, 1)
 		}
 		if c.may {
 			last = i
-			sh.addRow(checkRow(c.f), kindGetPositive)
+			sh.AddRow(checkRow(c.f), seekcount.GetPositive)
 		} else {
-			sh.addRow(checkRow(c.f), kindGetUseful)
+			sh.AddRow(checkRow(c.f), seekcount.GetUseful)
 		}
 	}
 	if last < 0 || (err != nil && !errors.Is(err, pebble.ErrNotFound)) {
@@ -211,7 +212,7 @@ func (g *GetScope) count(err error) {
 	if g.shared {
 		// Several Gets of one key slice: whose check found the key is
 		// unknown, so no true positive is credited.
-		sh.addTicker(GetSharedKey, 1)
+		sh.AddTicker(seekcount.GetSharedKey, 1)
 		return
 	}
 	fastTP := err == nil
@@ -228,32 +229,32 @@ func (g *GetScope) count(err error) {
 		tp = loc.f != nil && g.checks[last].f != nil && loc.f.num == g.checks[last].f.num
 		switch {
 		case tp == fastTP:
-			sh.addTicker(VerifyGetAgree, 1)
+			sh.AddTicker(seekcount.VerifyGetAgree, 1)
 		case uncertain:
-			sh.addTicker(VerifyGetUncertain, 1)
+			sh.AddTicker(seekcount.VerifyGetUncertain, 1)
 		case !fastTP && err != nil:
-			sh.addTicker(VerifyGetTombstone, 1)
+			sh.AddTicker(seekcount.VerifyGetTombstone, 1)
 		default:
-			sh.addTicker(VerifyGetUnexpected, 1)
+			sh.AddTicker(seekcount.VerifyGetUnexpected, 1)
 		}
 	} else if uncertain {
-		sh.addTicker(TruePositiveUncertain, 1)
+		sh.AddTicker(seekcount.TruePositiveUncertain, 1)
 	}
 	if !tp {
 		return
 	}
-	sh.addRow(checkRow(g.checks[last].f), kindGetTruePositive)
+	sh.AddRow(checkRow(g.checks[last].f), seekcount.GetTruePositive)
 	if whole {
-		sh.addTicker(BloomFilterFullTruePositive, 1)
+		sh.AddTicker(seekcount.BloomFilterFullTruePositive, 1)
 	} else {
-		sh.addTicker(BloomFilterPrefixTruePositive, 1)
+		sh.AddTicker(seekcount.BloomFilterPrefixTruePositive, 1)
 	}
 }
 
 // checkRow is the row of a checked table; nil (unknown) is unattributed.
-func checkRow(f *fileInfo) Row {
+func checkRow(f *fileInfo) int {
 	if f == nil {
-		return RowUnattributed
+		return rowUnattributed
 	}
 	return f.row()
 }
@@ -261,7 +262,7 @@ func checkRow(f *fileInfo) Row {
 // mayHoldUnchecked reports whether a table that Get reads without consulting
 // its filter, other than f, lies below f and spans key: an L6 table, or one
 // not (yet) known to have a filter. An unknown f is always uncertain.
-func (s *Statistics) mayHoldUnchecked(f *fileInfo, key []byte) bool {
+func (s *Stats) mayHoldUnchecked(f *fileInfo, key []byte) bool {
 	if f == nil {
 		return true
 	}

@@ -1,12 +1,13 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable/block"
 	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // location is where the newest version of a user key lives, as the exact
@@ -34,14 +35,14 @@ var errStopProbe = errors.New("seekstats: probe done")
 // the newest entry of a user key ("cannot process merge key in point
 // collapsing iterator"); it closes its iterator on the way out, so the panic
 // is recovered here and the probe reported as failed, and counted.
-func (s *Statistics) probe(key []byte) (loc location) {
+func (s *Stats) probe(key []byte) (loc location) {
 	db := s.dbForProbe()
 	if db == nil {
 		return location{}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			s.c.shardFor(key).addTicker(VerifyProbeFailed, 1)
+			s.c().ShardFor(key).AddTicker(seekcount.VerifyProbeFailed, 1)
 			loc = location{failed: true}
 		}
 	}()
@@ -74,7 +75,7 @@ func (s *Statistics) probe(key []byte) (loc location) {
 
 // locate returns the table of the given level (and L0 sublevel) that spans
 // key.
-func (s *Statistics) locate(db *pebble.DB, level, sublevel int, key []byte) *fileInfo {
+func (s *Stats) locate(db *pebble.DB, level, sublevel int, key []byte) *fileInfo {
 	if level > 0 {
 		var buf [1]*fileInfo
 		if c := s.files.current.Load().covering(s.cmp, level, key, buf[:0]); len(c) == 1 {

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/internal/cputime"
 	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // BenchmarkRangeLenObserver measures what observing range lengths costs a
@@ -35,7 +36,7 @@ func BenchmarkRangeLenObserver(b *testing.B) {
 	opts := &pebble.Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true,
 		FormatMajorVersion: pebble.FormatNewest, Cache: pebble.NewCache(64 << 20), Logger: benchLogger{}}
 	defer opts.Cache.Unref()
-	s := New(Config{})
+	s := New(seekstats.Config{})
 	s.Install(opts)
 	policy, err := rangefilter.NewPolicy(pebble.DefaultComparer, rangefilter.Config{Seed: 7})
 	if err != nil {
@@ -109,7 +110,7 @@ func BenchmarkRangeLenObserver(b *testing.B) {
 	b.ReportMetric(float64(spent[0].Nanoseconds())/ops, "without-"+cputime.ClockName+"-ns/seek")
 	b.ReportMetric(float64(spent[1].Nanoseconds())/ops, "with-"+cputime.ClockName+"-ns/seek")
 	b.ReportMetric(float64(spent[1])/float64(spent[0]), "with/without")
-	if s.RangeLens()[RowL6].Checks == 0 {
+	if s.View().Snapshot().RangeLens[seekstats.RowL6].Checks == 0 {
 		b.Fatal("no range lengths observed at L6")
 	}
 }

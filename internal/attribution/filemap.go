@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"sort"
@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // fileInfo is what the statistics know of one table. It is immutable except
@@ -15,8 +16,8 @@ import (
 type fileInfo struct {
 	num   uint64
 	level int // 0..6
-	// rowOf is RowForLevel(level), kept so that hot paths need no branch.
-	rowOf Row
+	// rowOf is rowForLevel(level), kept so that hot paths need no branch.
+	rowOf int
 	// filterKnown is hasFilter's value when this fileInfo was published,
 	// read without the extra pointer hop of hasFilter on every filter check
 	// and block load; once it is set, hasFilter is true for good.
@@ -39,7 +40,7 @@ type fileInfo struct {
 	waste *tableWaste
 }
 
-func (f *fileInfo) row() Row { return f.rowOf }
+func (f *fileInfo) row() int { return f.rowOf }
 
 // filtered reports whether the table is known to have a filter.
 func (f *fileInfo) filtered() bool { return f.filterKnown || f.hasFilter.Load() }
@@ -184,7 +185,7 @@ func (m *fileMap) place(t pebble.TableInfo, level int) {
 		return
 	}
 	num := uint64(t.FileNum)
-	f := &fileInfo{num: num, level: level, rowOf: RowForLevel(level), hasFilter: new(atomic.Bool),
+	f := &fileInfo{num: num, level: level, rowOf: rowForLevel(level), hasFilter: new(atomic.Bool),
 		waste: new(tableWaste)}
 	if old, ok := m.mu.files[num]; ok {
 		// A move: same bytes, new level.
@@ -316,3 +317,12 @@ func (m *fileMap) seed(levels [][]pebble.SSTableInfo) {
 	m.mu.gone = nil
 	m.publish()
 }
+
+// The rows, as the counters number them (seekstats.Row).
+const (
+	rowMemtables    = int(seekstats.RowMemtables)
+	rowUnattributed = int(seekstats.RowUnattributed)
+)
+
+// rowForLevel is seekstats.RowForLevel, numbered as the counters are.
+func rowForLevel(l int) int { return int(seekstats.RowForLevel(l)) }

@@ -1,19 +1,19 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // IterTracker follows one wrapped iterator: its seeks, the data blocks its
-// tables load, and the values its caller reads. It is the Observer of
-// package querybuilder, whose contract it keeps for the root package's
-// iterators and for range queries alike (this package does not import the
-// planner, so the interface is named there). It is used from the
-// iterator's goroutine only, as the iterator itself is.
+// tables load, and the values its caller reads. It is an iterhooks.Observer,
+// whose contract it keeps for the root package's iterators and for range
+// queries alike. It is used from the iterator's goroutine only, as the
+// iterator itself is.
 //
 // Pebble consults an iterator's block-property filters before every
 // data-block load (not when a seek stays in the block already held, and
@@ -26,8 +26,8 @@ import (
 type IterTracker struct {
 	// The fields every iterator touches come first, on as few cache lines
 	// as may be: an iterator per seek pays for each line it misses.
-	s      *Statistics
-	sh     *shard
+	s      *Stats
+	sh     *seekcount.Shard
 	filter iterFilter
 	// held is set for a tracker kept in its iterator's memory (InitIter),
 	// which Release leaves there.
@@ -101,7 +101,7 @@ func (f *iterFilter) SyntheticSuffixIntersects(prop []byte, _ []byte) (bool, err
 // NewIter returns a tracker for a new iterator with options o (nil for
 // defaults), and the options to create the iterator with: a copy of o with
 // the tracker's filter added. o is not modified.
-func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterOptions) {
+func (s *Stats) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterOptions) {
 	t := trackerPool.Get().(*IterTracker)
 	t.bind(s)
 	t.filter.t = t
@@ -119,7 +119,7 @@ func (s *Statistics) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterO
 // be options made for this iterator alone, such as those
 // iterhooks.IterHooks.Init returns, or nil for defaults (nil is returned
 // when there is nothing to add: Pebble then copies no options).
-func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
+func (s *Stats) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.IterOptions {
 	t.bind(s)
 	t.filter.t = t
 	t.held = true
@@ -135,20 +135,20 @@ func (s *Statistics) InitIter(t *IterTracker, o *pebble.IterOptions) *pebble.Ite
 // attribution) its tracker adds no filter, so it sees no data-block load,
 // and has no value to attribute. Such an iterator can skip the plug-in
 // state and count its seeks through a tracker readied by InitSeeksOnly.
-func (s *Statistics) SeeksOnly() bool {
+func (s *Stats) SeeksOnly() bool {
 	return s != nil && s.cfg.FiltersOnly && !s.cfg.ExactAttribution
 }
 
 // InitSeeksOnly readies t, kept in memory of its holder's as for InitIter,
 // to count an iterator's seeks (EndSeek) and nothing else; it needs no
 // Release. Only for an iterator for which SeeksOnly holds.
-func (s *Statistics) InitSeeksOnly(t *IterTracker) { t.bind(s) }
+func (s *Stats) InitSeeksOnly(t *IterTracker) { t.bind(s) }
 
 // bind makes t count into s, on a shard of its own; a tracker reused for
 // the same s (from the pool, or kept in its holder's memory) keeps it.
-func (t *IterTracker) bind(s *Statistics) {
+func (t *IterTracker) bind(s *Stats) {
 	if t.s != s {
-		t.s, t.sh = s, s.c.pickShard()
+		t.s, t.sh = s, s.c().PickShard()
 	}
 }
 
@@ -269,9 +269,9 @@ func (t *IterTracker) BeginSeek(prefix bool) {
 
 // EndSeek counts a seek; valid is what it returned.
 func (t *IterTracker) EndSeek(valid bool) {
-	t.sh.addTicker(NumberDBSeek, 1)
+	t.sh.AddTicker(seekcount.NumberDBSeek, 1)
 	if valid {
-		t.sh.addTicker(NumberDBSeekFound, 1)
+		t.sh.AddTicker(seekcount.NumberDBSeekFound, 1)
 	}
 }
 
@@ -300,7 +300,7 @@ func (t *IterTracker) observe(prop []byte) {
 	default:
 		var ok bool
 		if num, ok = decodeDataProp(prop); !ok {
-			t.sh.addTicker(BlockTagCorrupt, 1)
+			t.sh.AddTicker(seekcount.BlockTagCorrupt, 1)
 			num = unknownTable
 		}
 	}
@@ -322,7 +322,7 @@ func (t *IterTracker) dataLoad(num uint64) {
 		}
 	}
 	st := seekTable{num: num}
-	row := RowUnattributed
+	row := rowUnattributed
 	if num != 0 && num != unknownTable {
 		st.f = t.s.files.lookup(num)
 	}
@@ -353,11 +353,11 @@ func (t *IterTracker) dataLoad(num uint64) {
 		t.index[num] = len(t.pending) - 1
 	}
 	t.unreported++
-	t.sh.addRow(row, SeekData)
+	t.sh.AddRow(row, seekcount.Data)
 	if t.bounded {
-		t.sh.addRow(row, kindDataBounded)
+		t.sh.AddRow(row, seekcount.DataBounded)
 	}
 }
 
 // Statistics returns the statistics t reports to.
-func (t *IterTracker) Statistics() *Statistics { return t.s }
+func (t *IterTracker) Statistics() *Stats { return t.s }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"testing"
@@ -44,16 +44,16 @@ func TestRangeLenObserverSamples(t *testing.T) {
 	ok, err := o.PointKeyFilters[1].Intersects(nil)
 	require.NoError(t, err)
 	require.True(t, ok)
-	l := s.RangeLens()[RowUnattributed]
+	l := s.View().Snapshot().RangeLens[rowUnattributed]
 	require.EqualValues(t, n, l.Checks)
 	require.InDelta(t, lenSampleAll+10, l.Sampled(), 2)
 	require.EqualValues(t, l.Sampled(), l.ExactEmpty)
 	require.EqualValues(t, l.Sampled(), l.Lens[2]) // ℓ = 3: a1, a2, a3
 
 	// Bytes that are no filter are counted and say nothing of ℓ.
-	s.Reset()
+	s.View().Reset()
 	_, _ = o.PointKeyFilters[1].Intersects(tableprops.Append(nil, map[string]string{"rangefilter.v1": "junk"}))
-	l = s.RangeLens()[RowUnattributed]
+	l = s.View().Snapshot().RangeLens[rowUnattributed]
 	require.EqualValues(t, 1, l.Checks)
 	require.EqualValues(t, 1, l.Undecoded)
 	require.Zero(t, l.Sampled())
@@ -88,7 +88,7 @@ func TestRangeLenSampleUnbiased(t *testing.T) {
 		}
 		_, _ = o.PointKeyFilters[1].Intersects(prop)
 	}
-	l := s.RangeLens()[RowUnattributed]
+	l := s.View().Snapshot().RangeLens[rowUnattributed]
 	require.EqualValues(t, n, l.Checks)
 	require.InDelta(t, lenSampleAll+32000/lenSampleEvery, l.Sampled(), 100)
 	require.InDelta(t, 0.5, float64(l.ExactHolds)/float64(l.Sampled()), 0.05)
@@ -106,7 +106,7 @@ func TestRangeLenFollowsSetBounds(t *testing.T) {
 	tr.SetBounds([]byte("a1"), []byte("a4"))
 	_, err := o.PointKeyFilters[1].Intersects(prop)
 	require.NoError(t, err)
-	l := s.RangeLens()[RowUnattributed]
+	l := s.View().Snapshot().RangeLens[rowUnattributed]
 	require.EqualValues(t, 1, l.ExactEmpty, "a1..a3 holds no key")
 	require.EqualValues(t, 1, l.Lens[2], "ℓ = 3: a1, a2, a3")
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"sync/atomic"
@@ -43,15 +43,9 @@ func (t *IterTracker) chargeWaste() {
 	}
 }
 
-// TableWaste is one live table's wasted seeks since it was written (or since
-// the DB was opened, for older tables). It is defined in an internal package
-// so that compactionext's advisor, which must not import seekstats, can take
-// it as it is (see internal/tablewaste).
-type TableWaste = tablewaste.Counts
-
 // TableWaste appends the waste counts of the live tables that have any, for
-// the compaction advisor: it makes Statistics a compactionext.WasteSource.
-func (s *Statistics) TableWaste(dst []TableWaste) []TableWaste {
+// the compaction advisor: it makes Stats a compactionext.WasteSource.
+func (s *Stats) TableWaste(dst []tablewaste.Counts) []tablewaste.Counts {
 	if s == nil {
 		return dst
 	}
@@ -62,7 +56,7 @@ func (s *Statistics) TableWaste(dst []TableWaste) []TableWaste {
 			if empty+fp == 0 {
 				continue
 			}
-			dst = append(dst, TableWaste{
+			dst = append(dst, tablewaste.Counts{
 				Table: pebble.TableNum(f.num), EmptyLoads: empty, FilterFalsePositives: fp,
 			})
 		}

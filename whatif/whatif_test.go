@@ -1,13 +1,11 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats_test
+package whatif
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/pebblerf/pebble/internal/tableprops"
@@ -15,38 +13,6 @@ import (
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
-
-// runWhatIf prints, for each row the what-if covers, the inputs it read
-// (the shape from DB.SSTables and the counts) and then its line, so that a
-// script can check the arithmetic by hand.
-func runWhatIf(t *testing.T, d *testDB, td *datadriven.TestData) string {
-	require.NotEmpty(t, td.CmdArgs)
-	kind := td.CmdArgs[0].Key
-	var w seekstats.WhatIf
-	td.ScanArgs(t, "bits", &w.BitsPerKey)
-	td.MaybeScanArgs(t, "range-len", &w.RangeLen)
-	levels, err := d.db.SSTables(upstream.WithProperties())
-	require.NoError(t, err)
-	w.Shape = seekstats.ShapeFromSSTables(levels)
-	sn := d.stats.Snapshot()
-	var ws []seekstats.LevelWhatIf
-	switch kind {
-	case "range":
-		ws = sn.RangeFilterWhatIf(w)
-	case "prefix":
-		ws = sn.PrefixFilterWhatIf(w)
-	default:
-		t.Fatalf("unknown what-if %q", kind)
-	}
-	var b strings.Builder
-	for _, lw := range ws {
-		sh, c := w.Shape[lw.Row], sn.Rows[lw.Row]
-		fmt.Fprintf(&b, "%s: tables=%d keys=%d data=%d useful=%d bounded=%d useful.bounded=%d\n",
-			lw.Row, sh.Tables, sh.Keys, c.Data, c.UsefulNoFilter+c.UsefulFilterMatch, c.DataBounded, c.UsefulBounded)
-	}
-	b.WriteString(seekstats.WhatIfTable(kind, ws))
-	return b.String()
-}
 
 // TestWhatIfArithmetic checks the what-ifs against counts set by hand,
 // independently of any DB.
@@ -56,13 +22,13 @@ func TestWhatIfArithmetic(t *testing.T) {
 	sn.Rows[seekstats.RowL6] = seekstats.LevelCounts{Data: 50, UsefulNoFilter: 10}
 	// L5 had a prefix filter decide its seeks: no prefix what-if there.
 	sn.Rows[seekstats.RowL5] = seekstats.LevelCounts{Data: 10, FilterMatch: 10}
-	var w seekstats.WhatIf
+	var w Options
 	w.BitsPerKey = 12
 	w.RangeLen = 4
-	w.Shape[seekstats.RowL0] = seekstats.LevelShape{Tables: 2, Keys: 1000}
-	w.Shape[seekstats.RowL6] = seekstats.LevelShape{Tables: 1, Keys: 8000}
+	w.Shape[seekstats.RowL0] = LevelShape{Tables: 2, Keys: 1000}
+	w.Shape[seekstats.RowL6] = LevelShape{Tables: 1, Keys: 8000}
 
-	r := sn.RangeFilterWhatIf(w)
+	r := RangeFilters(&sn, w)
 	require.Len(t, r, 1) // L0 only: L6 and L5 had no bounded loads.
 	l0 := r[0]
 	require.Equal(t, seekstats.RowL0, l0.Row)
@@ -74,76 +40,46 @@ func TestWhatIfArithmetic(t *testing.T) {
 	red, ok := l0.Reduction()
 	require.True(t, ok)
 	require.InDelta(t, (60-60*4.0/1024)/80, red, 1e-9)
-	_, ok = seekstats.LevelWhatIf{}.Reduction()
+	_, ok = Level{}.Reduction()
 	require.False(t, ok)
 
 	// Values no level could be given come off the total: 30 of them, from
 	// loads of L0 (whose 60 empty loads were really 30).
 	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{UsefulBounded: 30}
-	r = sn.RangeFilterWhatIf(w)
+	r = RangeFilters(&sn, w)
 	require.Len(t, r, 2)
 	u := r[1]
 	require.Equal(t, seekstats.RowUnattributed, u.Row)
 	require.EqualValues(t, 30, u.Unplaced)
 	require.Zero(t, u.Loads)
-	total := seekstats.Total(r)
+	total := Total(r)
 	require.EqualValues(t, 80, total.Loads)
 	require.InDelta(t, 30*(1-4.0/1024), total.Avoided, 1e-9)
 	require.EqualValues(t, 1000*12/8+2*64, total.FilterBytes)
 	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{}
 
-	p := sn.PrefixFilterWhatIf(w)
+	p := PrefixFilters(&sn, w)
 	require.Len(t, p, 2) // L0 and L6; L5's seeks met a prefix filter.
 	l6 := p[1]
 	require.Equal(t, seekstats.RowL6, l6.Row)
 	require.EqualValues(t, 40, l6.Candidates)
 	require.EqualValues(t, 50, l6.Loads)
-	require.InDelta(t, seekstats.BloomFPR(12), l6.FPR, 0)
-	require.InDelta(t, 40*(1-seekstats.BloomFPR(12)), l6.Avoided, 1e-9)
+	require.InDelta(t, bloomFPR(12), l6.FPR, 0)
+	require.InDelta(t, 40*(1-bloomFPR(12)), l6.Avoided, 1e-9)
 	require.EqualValues(t, 8000*12/8, l6.FilterBytes)
 }
 
 // TestBloomFPR pins the Bloom formula at known points: 10 bits per key
 // with 7 probes is about 0.82%, and more bits never raise the rate.
 func TestBloomFPR(t *testing.T) {
-	require.InDelta(t, 0.0082, seekstats.BloomFPR(10), 0.0002)
+	require.InDelta(t, 0.0082, bloomFPR(10), 0.0002)
 	prev := 1.0
 	for b := 1.0; b <= 30; b++ {
-		f := seekstats.BloomFPR(b)
+		f := bloomFPR(b)
 		require.LessOrEqual(t, f, prev, "bits %g", b)
 		prev = f
 	}
-	require.Equal(t, 1.0, seekstats.BloomFPR(0))
-}
-
-// rangeLensTable prints each row's observed range lengths: the checks, the
-// map's and the exact filters' verdicts, and the non-empty buckets of ℓ
-// (bucket b holds 2^(b-1) <= ℓ < 2^b) with the hashed tables' count and sum.
-func rangeLensTable(sn seekstats.Snapshot) string {
-	var b strings.Builder
-	for r, l := range sn.RangeLens {
-		if l.Checks == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "%s: checks=%d outside=%d exact.holds=%d exact.empty=%d hashed.holds=%d",
-			seekstats.Row(r), l.Checks, l.Outside, l.ExactHolds, l.ExactEmpty, l.HashedHolds)
-		if bits, ok := l.WrittenBitsPerKey(); ok {
-			fmt.Fprintf(&b, " hashed.fpr.sum=%.4g written.bits=%.2f", l.HashedFPRSum, bits)
-		}
-		for i, n := range l.Lens {
-			if n > 0 {
-				fmt.Fprintf(&b, " len<%d:%d", uint64(1)<<i, n)
-				if l.HashedLens[i] > 0 {
-					fmt.Fprintf(&b, "(hashed %d, sum %d)", l.HashedLens[i], l.HashedLenSum[i])
-				}
-			}
-		}
-		b.WriteString("\n")
-	}
-	if b.Len() == 0 {
-		return "(none)\n"
-	}
-	return b.String()
+	require.Equal(t, 1.0, bloomFPR(0))
 }
 
 // TestRangeWhatIfObserved checks the range what-if on observed checks set
@@ -162,7 +98,7 @@ func TestRangeWhatIfObserved(t *testing.T) {
 	l.Lens[12], l.HashedLens[12], l.HashedLenSum[12] = 2, 2, 6000
 
 	cfg := rangefilter.Config{BitsPerKey: 12}
-	require.InDelta(t, 200.0/1024+2, l.ExpectedFalsePositives(cfg), 1e-12)
+	require.InDelta(t, 200.0/1024+2, expectedFalsePositives(l, cfg), 1e-12)
 	require.EqualValues(t, 40, l.Hashed())
 	p50, ok := l.LenQuantile(0.5)
 	require.True(t, ok)
@@ -170,8 +106,8 @@ func TestRangeWhatIfObserved(t *testing.T) {
 	p99, _ := l.LenQuantile(0.99)
 	require.EqualValues(t, 4095, p99)
 
-	w := seekstats.WhatIf{BitsPerKey: 12}
-	r := sn.RangeFilterWhatIf(w)
+	w := Options{BitsPerKey: 12}
+	r := RangeFilters(&sn, w)
 	require.Len(t, r, 1)
 	got := r[0]
 	require.EqualValues(t, 180, got.Candidates)
@@ -187,30 +123,30 @@ func TestRangeWhatIfObserved(t *testing.T) {
 	require.InDelta(t, 180-60-fpr*200, got.Avoided, 1e-9)
 	require.InDelta(t, 60+fpr*200, got.Passed(), 1e-9)
 	require.InDelta(t, 180*2.0/1024, got.FalsePositivesAssumed, 1e-9)
-	require.Equal(t, seekstats.DefaultWhatIfRangeLen, got.AssumedLen)
+	require.Equal(t, DefaultRangeLen, got.AssumedLen)
 
 	// The filters as written at this budget: their own expectation, 0.5
 	// false positives over the 40 hashed checks, replaces the bound, and
 	// comes off their 10 "yes" answers: 39.5 checks hold a key, 79 loads,
 	// 59 must pass.
 	l.HashedFPRSum, l.HashedBitsSum = 0.5, 40*12.01
-	fromWritten := sn.RangeFilterWhatIf(w)[0]
+	fromWritten := RangeFilters(&sn, w)[0]
 	require.True(t, fromWritten.FromWritten)
 	require.InDelta(t, 59, fromWritten.MustPass, 1e-9)
 	require.InDelta(t, 0.5/100*200, fromWritten.FalsePositives, 1e-9)
 	require.InDelta(t, fpr*200, fromWritten.FalsePositivesBound, 1e-9)
 	require.InDelta(t, 180-59-1.0, fromWritten.Avoided, 1e-9)
 	// At another budget, the bound.
-	require.False(t, sn.RangeFilterWhatIf(seekstats.WhatIf{BitsPerKey: 14})[0].FromWritten)
+	require.False(t, RangeFilters(&sn, Options{BitsPerKey: 14})[0].FromWritten)
 	l.HashedFPRSum, l.HashedBitsSum = 0, 0
 
 	// Unplaced values: with every level observed, their loads are already
 	// among the must-pass ones, so the total does not change.
 	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{UsefulBounded: 5}
-	r = sn.RangeFilterWhatIf(w)
+	r = RangeFilters(&sn, w)
 	require.Len(t, r, 2)
 	require.Zero(t, r[1].Avoided)
-	require.InDelta(t, got.Avoided, seekstats.Total(r).Avoided, 1e-9)
+	require.InDelta(t, got.Avoided, Total(r).Avoided, 1e-9)
 }
 
 // TestShapeMeasuresRangeFilters checks that the shape reads the range
@@ -234,7 +170,7 @@ func TestShapeMeasuresRangeFilters(t *testing.T) {
 	without.NumEntries = 500
 	levels := make([][]upstream.SSTableInfo, 7)
 	levels[6] = []upstream.SSTableInfo{{Properties: withFilter}, {Properties: without}}
-	sh := seekstats.ShapeFromSSTables(levels)[seekstats.RowL6]
+	sh := ShapeOf(levels)[seekstats.RowL6]
 	require.EqualValues(t, 2, sh.Tables)
 	require.EqualValues(t, 1500, sh.Keys)
 	require.EqualValues(t, 1, sh.RangeFilterTables)

@@ -1,6 +1,8 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
+
+import "github.com/pebblerf/pebble/internal/seekcount"
 
 // Values. Pebble does not say which level produced the iterator's current
 // key, so USEFUL is attributed by the following rule, applied when the caller
@@ -24,7 +26,7 @@ package seekstats
 //     prefix. This is wrong when that table's filter match was a false
 //     positive, or when the prefix covers several keys and that table holds
 //     another of them. Otherwise (a SeekGE, or a newest candidate without a
-//     checked filter) the value is credited once to RowUnattributed and
+//     checked filter) the value is credited once to rowUnattributed and
 //     counted in SeekUsefulAmbiguous. Either way, the other candidates are
 //     not credited again in this seek.
 //
@@ -67,22 +69,22 @@ func (t *IterTracker) OnValue(key []byte) {
 		}
 		switch {
 		case len(cands) > 1 && newest < 0:
-			t.sh.addTicker(VerifyValueAmbiguous, 1)
+			t.sh.AddTicker(seekcount.VerifyValueAmbiguous, 1)
 		case len(cands) > 1 && newest == exact:
-			t.sh.addTicker(VerifyValueAgree, 1)
+			t.sh.AddTicker(seekcount.VerifyValueAgree, 1)
 		case len(cands) > 1:
-			t.sh.addTicker(VerifyValueNewestWrong, 1)
+			t.sh.AddTicker(seekcount.VerifyValueNewestWrong, 1)
 		case len(cands) == 1 && cands[0] == exact, len(cands) == 0 && exact < 0:
-			t.sh.addTicker(VerifyValueAgree, 1)
+			t.sh.AddTicker(seekcount.VerifyValueAgree, 1)
 		case len(cands) == 1 && exact < 0:
-			t.sh.addTicker(VerifyValueOtherSource, 1)
+			t.sh.AddTicker(seekcount.VerifyValueOtherSource, 1)
 		default:
-			t.sh.addTicker(VerifyValueUnexpected, 1)
+			t.sh.AddTicker(seekcount.VerifyValueUnexpected, 1)
 		}
 	}
 	if loc.memtable && !t.memtableReported {
 		t.memtableReported = true
-		t.sh.addRow(RowMemtables, SeekDataUsefulNoFilter)
+		t.sh.AddRow(rowMemtables, seekcount.DataUsefulNoFilter)
 	}
 	if exact >= 0 {
 		t.credit(exact)
@@ -117,14 +119,14 @@ func (t *IterTracker) apply(cands []int) {
 			}
 		}
 		if newest >= 0 {
-			t.sh.addTicker(SeekUsefulNewest, 1)
+			t.sh.AddTicker(seekcount.SeekUsefulNewest, 1)
 			t.credit(newest)
 			return
 		}
-		t.sh.addTicker(SeekUsefulAmbiguous, 1)
-		t.sh.addRow(RowUnattributed, usefulKind(filterUsed))
+		t.sh.AddTicker(seekcount.SeekUsefulAmbiguous, 1)
+		t.sh.AddRow(rowUnattributed, usefulKind(filterUsed))
 		if t.bounded {
-			t.sh.addRow(RowUnattributed, kindUsefulBounded)
+			t.sh.AddRow(rowUnattributed, seekcount.UsefulBounded)
 		}
 	}
 }
@@ -160,19 +162,19 @@ func (t *IterTracker) credit(i int) {
 	st := &t.pending[i]
 	st.reported = true
 	t.unreported--
-	row := RowUnattributed
+	row := rowUnattributed
 	if st.f != nil {
 		row = st.f.row()
 	}
-	t.sh.addRow(row, usefulKind(st.filterUsed))
+	t.sh.AddRow(row, usefulKind(st.filterUsed))
 	if t.bounded {
-		t.sh.addRow(row, kindUsefulBounded)
+		t.sh.AddRow(row, seekcount.UsefulBounded)
 	}
 }
 
-func usefulKind(filterUsed bool) SeekKind {
+func usefulKind(filterUsed bool) seekcount.Kind {
 	if filterUsed {
-		return SeekDataUsefulFilterMatch
+		return seekcount.DataUsefulFilterMatch
 	}
-	return SeekDataUsefulNoFilter
+	return seekcount.DataUsefulNoFilter
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
 import (
 	"encoding/binary"
@@ -31,7 +31,7 @@ const (
 // newCollector is the collector constructor registered in
 // Options.BlockPropertyCollectors. Pebble calls it on the writer's goroutine
 // after the filter writer, so it takes (and clears) the handed-off number.
-func (s *Statistics) newCollector() pebble.BlockPropertyCollector {
+func (s *Stats) newCollector() pebble.BlockPropertyCollector {
 	return &tagCollector{num: s.handoff.Take().Num}
 }
 

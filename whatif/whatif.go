@@ -1,6 +1,19 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+// Package whatif estimates, from a DB's per-level statistics counted
+// without a kind of filter, what that filter would have saved and cost,
+// level by level: range filters of a budget (RangeFilters), and Bloom prefix
+// filters where no prefix filter decided a seek (PrefixFilters). Each
+// returns a Level per row with the loads avoided, those that must pass and
+// the expected false positives, and the filters' memory; Total sums them
+// and Table prints them. The inputs are a seekstats.Snapshot and the LSM's
+// shape (ShapeOf, from DB.SSTables), which also gives pebblerf's filter
+// planning the keys per level (pebble's DB.PointFilterLoads and
+// DB.RangeFilterLoads).
+//
+// How the estimates are made, and where they are wrong, is said beside the
+// code (whatif.go).
+package whatif
 
 import (
 	"fmt"
@@ -9,11 +22,77 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
-// The what-ifs: from the counts of a workload run without a kind of filter,
-// what that filter would have saved and cost, per row. See the package doc's
-// "What-if" section for how they are computed and when they are wrong.
+// How the estimates are made. RangeFilters estimates, per level, what range
+// filters of B bits per key would save on the workload counted without them.
+// Its candidates are the bounded seeks' data loads that produced no value
+// (DataBounded - UsefulBounded): a range filter rules a table out only when
+// the table holds nothing in the bounds. Two things decide how many of them a
+// filter would still let through, and neither can be read off the bounds
+// alone: whether the table holds a key in the bounds (a shadowed older
+// version, a value the caller did not read: the filter must pass it), and ℓ,
+// the number of values of the table's own key map the bounds cover, which
+// sets the false-positive bound ℓ/2^(B-2) of a hashed filter
+// (rangefilter.Config.FPRBound). Both are observed where the tables carry
+// range filters, even when the DB reads with range filters off: while
+// statistics are on (and not Config.FiltersOnly, which adds no filter of its
+// own), each bounded iterator carries one more always-true block-property
+// filter, under the range filter's name, and Pebble hands it each table's
+// filter when it opens the table (seekstats.RangeLens). It maps the bounds
+// through the table's key map and records, per row, a log2 histogram of ℓ,
+// the checks whose bounds fall outside the map, and for filters that store
+// their values exactly, whether the table holds a key in the bounds
+// (seekstats.RangeLens). Every check is counted; the coverage, which costs
+// about a filter query, is taken for every check up to 1024 per counter shard
+// and row, then for one in 16, and the what-if uses only its shares. The
+// what-if then takes the share of checks on tables that hold a key as loads
+// that must pass (less the loads that produced a value), and the sum of
+// FPRBound(ℓ) over the hashed filters' checks as the false positives; the
+// saving is what is left of the candidates. The bound counts every key of the
+// table as a possible collision, but keys in the query's own hash block
+// cannot collide with it, so where the keys span few blocks of r = n·2^(B-2)
+// values (keys a little sparser than B bits store exactly) the filter does
+// much better than its bound. The observer also sums each hashed filter's own
+// expectation for the query (the bound scaled by the share of keys outside
+// the query's blocks, seekstats.RangeLens.HashedFPRSum) and the budget it was
+// written with; when that is the budget asked about, the what-if takes the
+// filters' expectation instead of the bound. Where no table carries a range
+// filter, ℓ is assumed (Options.RangeLen, by default 2: an empty range
+// between two adjacent keys) and every candidate is taken to hold nothing in
+// the bounds. The cost is given twice: the level's keys (point entries from
+// the tables' properties, DB.SSTables) times B bits, plus a header per table,
+// an upper bound; and the filters the tables carry, as written
+// (rangefilter.Describe), with their bits per key. PrefixFilters does the
+// same for Bloom prefix filters on levels where no prefix filter decided a
+// seek (L6 with UseL6Filters off is the common case): candidates are the
+// level's loads without a value, the rate a Bloom filter's expected one
+// (bloomFPR).
+//
+// The estimates are wrong where their inputs are. A load "without a value" is
+// one whose value the caller never read, so a workload that does not read
+// values makes every load a candidate; where the checks were observed, the
+// loads on tables that hold a key in the bounds are taken off again. An exact
+// filter says which tables those are; a hashed filter's "yes" mixes them with
+// false positives, so its tables that hold a key are its "yes" answers less
+// its own expected false positives, an estimate; and the false positives are
+// summed over all its checks, including those on tables that hold a key (a
+// slight overestimate). Checks are turned into loads by their shares, which
+// assumes a check and a load go together (an iterator opened per seek: one
+// check, at most one load per table); a long-lived iterator checks a table
+// once for many seeks. The observed ℓ and exactness are those of the filters
+// as written: at another budget B, a table stored exactly might hash, or the
+// reverse, and the false positives are the bound. Values the fast attribution
+// rule cannot place at a level (several tables loaded blocks for one seek, as
+// over overlapping L0 tables) count in the unattributed row: where the
+// levels' checks were observed, their loads are among the must-pass ones
+// already; elsewhere the what-if takes them off the total, but which level's
+// estimate they belong to is unknown, so the per-level figures are upper
+// bounds by up to that count. Reads change shape once filters are on: an
+// iterator that skips a table also stops the attribution ambiguity there, and
+// a workload that adapts to latency may seek differently. The prefix estimate
+// assumes the seeks were SeekPrefixGE (only those consult a prefix filter).
 
 // LevelShape is what a what-if needs to know of a level besides its counts:
 // how many tables it has and how many keys they hold.
@@ -23,8 +102,9 @@ type LevelShape struct {
 	// versions included). A filter holds the distinct Split prefixes, at
 	// most this many, so a memory estimate from Keys is an upper bound.
 	Keys uint64
-	// Bytes is the tables' size on disk.
-	Bytes uint64
+	// Bytes is the tables' size on disk, and FilterBytes the part of it
+	// their point filters take.
+	Bytes, FilterBytes uint64
 	// RangeFilterTables are the tables that carry a range filter;
 	// RangeFilterKeys and RangeFilterBytes the distinct prefixes their
 	// filters hold and the filters' size, as rangefilter.Describe reads
@@ -32,13 +112,13 @@ type LevelShape struct {
 	RangeFilterTables, RangeFilterKeys, RangeFilterBytes uint64
 }
 
-// ShapeFromSSTables sums DB.SSTables(WithProperties()) per row. A table
-// without properties counts as a table of no keys; a range filter that does
-// not decode counts as none.
-func ShapeFromSSTables(levels [][]upstream.SSTableInfo) [NumRows]LevelShape {
-	var out [NumRows]LevelShape
+// ShapeOf sums DB.SSTables(WithProperties()) per row (seekstats.Row). A
+// table without properties counts as a table of no keys; a range filter
+// that does not decode, or is universal, counts as none.
+func ShapeOf(levels [][]upstream.SSTableInfo) [seekstats.NumRows]LevelShape {
+	var out [seekstats.NumRows]LevelShape
 	for l, tables := range levels {
-		r := RowForLevel(l)
+		r := seekstats.RowForLevel(l)
 		for _, t := range tables {
 			out[r].Tables++
 			out[r].Bytes += t.Size
@@ -46,6 +126,7 @@ func ShapeFromSSTables(levels [][]upstream.SSTableInfo) [NumRows]LevelShape {
 				continue
 			}
 			out[r].Keys += t.Properties.NumEntries - min(t.Properties.NumRangeDeletions, t.Properties.NumEntries)
+			out[r].FilterBytes += t.Properties.FilterSize
 			if f, ok, err := rangefilter.FromUserProperties(t.Properties.UserProperties); ok && err == nil {
 				if info, err := rangefilter.Describe(f); err == nil && !info.Universal {
 					out[r].RangeFilterTables++
@@ -67,40 +148,40 @@ func (s LevelShape) MeasuredBitsPerKey() (float64, bool) {
 	return float64(8*s.RangeFilterBytes) / float64(s.RangeFilterKeys), true
 }
 
-// WhatIf configures a what-if.
-type WhatIf struct {
+// Options configure a what-if.
+type Options struct {
 	// BitsPerKey is the filter's budget.
 	BitsPerKey float64
 	// RangeLen is the number of key positions a bounded seek's range is
 	// taken to cover in a table that holds none of its keys (the ℓ of the
 	// range filter's bound ℓ/2^(B-2)) for rows whose ranges were not
-	// observed (Snapshot.RangeLens: their tables carry no range filter);
-	// zero means DefaultWhatIfRangeLen. Prefix what-ifs ignore it.
+	// observed (seekstats.Snapshot.RangeLens: their tables carry no range
+	// filter); zero means DefaultRangeLen. Prefix what-ifs ignore it.
 	RangeLen int
 	// Shape is each row's tables and keys, for the memory estimate.
-	Shape [NumRows]LevelShape
+	Shape [seekstats.NumRows]LevelShape
 }
 
-// DefaultWhatIfRangeLen is the range length taken when WhatIf.RangeLen is
+// DefaultRangeLen is the range length taken when Options.RangeLen is
 // zero: an empty range between two adjacent keys of a table, which the
 // table's key map gives one or two positions.
-const DefaultWhatIfRangeLen = 2
+const DefaultRangeLen = 2
 
 // rangeHeaderBytes is a range filter's fixed header, counted once per table.
 const rangeHeaderBytes = 64
 
-// LevelWhatIf is one row's what-if.
-type LevelWhatIf struct {
-	Row Row
+// Level is one row's what-if.
+type Level struct {
+	Row seekstats.Row
 	// Candidates are the data-block loads the filter would have been asked
 	// about and that produced nothing: for a range filter, bounded seeks'
 	// loads without a value (DataBounded - UsefulBounded); for a prefix
 	// filter, loads without a value at a row no prefix filter decided.
 	Candidates uint64
 	// Checks, for a range what-if, are the row's observed range-filter
-	// checks (RangeLens.Checks). Zero means none were observed (the row's
+	// checks (seekstats.RangeLens.Checks). Zero means none were observed (the row's
 	// tables carry no range filter) and the estimate takes every candidate's
-	// range as WhatIf.RangeLen positions long.
+	// range as Options.RangeLen positions long.
 	Checks uint64
 	// MustPass, for a range what-if with Checks, are the candidates on
 	// tables that hold a key in the bounds, which any range filter passes
@@ -111,7 +192,7 @@ type LevelWhatIf struct {
 	// FPR is the filter's false-positive rate used: for a range filter with
 	// Checks, the expected false positives per observed check (the bound at
 	// the observed lengths, or the filters' own expectation, see
-	// FromWritten); otherwise the bound at WhatIf.RangeLen, or a Bloom
+	// FromWritten); otherwise the bound at Options.RangeLen, or a Bloom
 	// filter's expected rate.
 	FPR float64
 	// FalsePositives are the candidates the filter would let through although
@@ -122,7 +203,7 @@ type LevelWhatIf struct {
 	// same unless FromWritten.
 	FalsePositivesBound float64
 	// FromWritten is set when FalsePositives are the expectation of the
-	// range filters the tables carry (rangequery.Coverage.FPR), which is
+	// range filters the tables carry (recorded as seekstats.RangeLens.HashedFPRSum), which is
 	// taken when they were written with the what-if's budget: sharper than
 	// the bound where their keys span few hash blocks.
 	FromWritten bool
@@ -130,7 +211,7 @@ type LevelWhatIf struct {
 	// AssumedLen instead of the observed lengths, for comparison.
 	FalsePositivesAssumed float64
 	// AssumedLen is the range length taken where none was observed
-	// (WhatIf.RangeLen, or DefaultWhatIfRangeLen).
+	// (Options.RangeLen, or DefaultRangeLen).
 	AssumedLen int
 	// Avoided is Candidates - MustPass - FalsePositives: the loads the filter
 	// would save.
@@ -154,7 +235,7 @@ type LevelWhatIf struct {
 	// keys exactly or fall outside the map.
 	HashedShare float64
 	// LenP50 and LenP90 bound the median and 90th percentile of the
-	// observed ranges' lengths in key positions (RangeLens.LenQuantile);
+	// observed ranges' lengths in key positions (seekstats.RangeLens.LenQuantile);
 	// zero without observed ranges of non-zero length.
 	LenP50, LenP90 uint64
 	// Unplaced, in the unattributed row only, is the bounded seeks' values
@@ -169,10 +250,10 @@ type LevelWhatIf struct {
 // Passed is MustPass + FalsePositives: the value-less loads the filter
 // would leave, comparable with a run with filters on (its DataBounded -
 // UsefulBounded).
-func (w LevelWhatIf) Passed() float64 { return w.MustPass + w.FalsePositives }
+func (w Level) Passed() float64 { return w.MustPass + w.FalsePositives }
 
 // Reduction is Avoided/Loads, or ok=false without loads.
-func (w LevelWhatIf) Reduction() (float64, bool) {
+func (w Level) Reduction() (float64, bool) {
 	if w.Loads == 0 {
 		return 0, false
 	}
@@ -180,16 +261,16 @@ func (w LevelWhatIf) Reduction() (float64, bool) {
 }
 
 // String is the row's what-if on one line.
-func (w LevelWhatIf) String() string {
+func (w Level) String() string {
 	name := w.Row.String()
-	if w.Row == NumRows {
+	if w.Row == seekstats.NumRows {
 		name = "total"
 	}
-	if w.Row == RowUnattributed && w.Unplaced > 0 && w.Avoided > -0.005 {
+	if w.Row == seekstats.RowUnattributed && w.Unplaced > 0 && w.Avoided > -0.005 {
 		return fmt.Sprintf("%s: %d values read at no known level, from loads the levels' observed checks already count as must-pass",
 			name, w.Unplaced)
 	}
-	if w.Row == RowUnattributed && w.Unplaced > 0 {
+	if w.Row == seekstats.RowUnattributed && w.Unplaced > 0 {
 		return fmt.Sprintf("%s: %d values read at no known level: the levels above avoid %.2f loads fewer between them",
 			name, w.Unplaced, -w.Avoided)
 	}
@@ -220,10 +301,10 @@ func (w LevelWhatIf) String() string {
 	return b.String()
 }
 
-// BloomFPR is a standard Bloom filter's expected false-positive rate at bits
+// bloomFPR is a standard Bloom filter's expected false-positive rate at bits
 // bits per key with k = round(bits·ln 2) probes: (1 - e^(-k/bits))^k.
 // Pebble's cache-local Bloom filter does slightly worse.
-func BloomFPR(bits float64) float64 {
+func bloomFPR(bits float64) float64 {
 	if bits <= 0 {
 		return 1
 	}
@@ -231,35 +312,35 @@ func BloomFPR(bits float64) float64 {
 	return math.Pow(1-math.Exp(-k/bits), k)
 }
 
-// RangeFilterWhatIf estimates, per LSM level (L0 to L6), what range filters
-// of w.BitsPerKey bits per key would save on the counted workload: the
+// RangeFilters estimates, per LSM level (L0 to L6), what range filters of
+// w.BitsPerKey bits per key would save on the counted workload: the
 // bounded seeks' data loads that produced no value, less those on tables
 // that hold a key in the bounds and the filter's expected false positives;
 // and what they would cost. Where the row's range-filter checks were
-// observed (Snapshot.RangeLens), both come from them: the exact filters'
+// observed (seekstats.Snapshot.RangeLens), both come from them: the exact filters'
 // verdicts, and the false-positive bound at each observed range length;
 // elsewhere every candidate is taken to hold nothing in the bounds and to
 // cover w.RangeLen positions. Levels without bounded loads are left out (a
 // filter there would save nothing); the unattributed row appears when it
-// holds values (see LevelWhatIf.Unplaced). Rows where range filters already
+// holds values (see Level.Unplaced). Rows where range filters already
 // judged seeks are estimated all the same (their remaining empty loads are
 // the filters' false positives and overlaps, which a bigger budget may cut).
-func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
+func RangeFilters(sn *seekstats.Snapshot, w Options) []Level {
 	rl := w.RangeLen
 	if rl <= 0 {
-		rl = DefaultWhatIfRangeLen
+		rl = DefaultRangeLen
 	}
 	cfg := rangefilter.Config{BitsPerKey: w.BitsPerKey}
 	assumed := cfg.FPRBound(rl)
-	var out []LevelWhatIf
-	for r := RowL0; r <= RowUnattributed; r++ {
+	var out []Level
+	for r := seekstats.RowL0; r <= seekstats.RowUnattributed; r++ {
 		c, sh, lens := sn.Rows[r], w.Shape[r], &sn.RangeLens[r]
-		if c.DataBounded == 0 && (r != RowUnattributed || c.UsefulBounded == 0) {
+		if c.DataBounded == 0 && (r != seekstats.RowUnattributed || c.UsefulBounded == 0) {
 			continue
 		}
 		useful := min(c.UsefulBounded, c.DataBounded)
 		cand := c.DataBounded - useful
-		lw := LevelWhatIf{
+		lw := Level{
 			Row: r, Candidates: cand, Loads: c.DataBounded, Checks: lens.Checks,
 			FPR: assumed, FalsePositivesAssumed: float64(cand) * assumed, AssumedLen: rl,
 			FilterBytes:         filterBytes(sh.Keys, w.BitsPerKey) + sh.Tables*rangeHeaderBytes,
@@ -280,7 +361,7 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 			lw.FalsePositivesBound, lw.FromWritten = o.fpBound, o.fromWritten
 		}
 		lw.Avoided = float64(cand) - lw.MustPass - lw.FalsePositives
-		if r == RowUnattributed {
+		if r == seekstats.RowUnattributed {
 			lw.Unplaced = c.UsefulBounded - useful
 			// An unplaced value came from a load some level counted as a
 			// candidate. Where that level's checks were observed, the load
@@ -296,7 +377,7 @@ func (sn *Snapshot) RangeFilterWhatIf(w WhatIf) []LevelWhatIf {
 
 // unobservedShare is the share of the candidates of ws held by rows whose
 // range-filter checks were not observed (1 when ws have no candidates).
-func unobservedShare(ws []LevelWhatIf) float64 {
+func unobservedShare(ws []Level) float64 {
 	var all, unobserved uint64
 	for _, w := range ws {
 		all += w.Candidates
@@ -328,7 +409,7 @@ type observed struct {
 // positives, per check, give the false positives among the rest. Those are the filters' own
 // expectation where they were written with the budget asked about, and the
 // bound FPRBound otherwise.
-func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) observed {
+func observedPasses(l *seekstats.RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) observed {
 	var o observed
 	sampled := float64(l.Sampled())
 	if sampled == 0 {
@@ -344,7 +425,7 @@ func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, f
 	toLoads := func(perSample float64) float64 {
 		return min(float64(cand)-o.mustPass, perSample*float64(l.Checks)*perLoad)
 	}
-	o.fpr = l.ExpectedFalsePositives(cfg) / sampled
+	o.fpr = expectedFalsePositives(l, cfg) / sampled
 	o.fpBound = toLoads(o.fpr)
 	o.fp = o.fpBound
 	if wb, ok := l.WrittenBitsPerKey(); ok && math.Abs(wb-cfg.BitsPerKey) < 0.05 {
@@ -355,17 +436,17 @@ func observedPasses(l *RangeLens, cfg rangefilter.Config, loads, useful, cand, f
 	return o
 }
 
-// PrefixFilterWhatIf estimates, per LSM level that loaded data blocks with
+// PrefixFilters estimates, per LSM level that loaded data blocks with
 // no prefix filter deciding a seek there (L6 with UseL6Filters off is the
 // common case), what prefix (Bloom) filters of w.BitsPerKey bits per key
 // would save: the level's loads that produced no value, less the Bloom
 // filter's expected false positives; and what the filters would cost.
 // It assumes the level's seeks were SeekPrefixGE (only those consult a
 // prefix filter) and that no value-less load found the prefix in the table.
-func (sn *Snapshot) PrefixFilterWhatIf(w WhatIf) []LevelWhatIf {
-	fpr := BloomFPR(w.BitsPerKey)
-	var out []LevelWhatIf
-	for r := RowL0; r <= RowL6; r++ {
+func PrefixFilters(sn *seekstats.Snapshot, w Options) []Level {
+	fpr := bloomFPR(w.BitsPerKey)
+	var out []Level
+	for r := seekstats.RowL0; r <= seekstats.RowL6; r++ {
 		c, sh := sn.Rows[r], w.Shape[r]
 		prefixDecided := c.Filtered - min(c.FilteredRange, c.Filtered) + c.FilterMatch
 		if c.Data == 0 || prefixDecided > 0 {
@@ -374,7 +455,7 @@ func (sn *Snapshot) PrefixFilterWhatIf(w WhatIf) []LevelWhatIf {
 		useful := min(c.UsefulNoFilter+c.UsefulFilterMatch, c.Data)
 		cand := c.Data - useful
 		fp := float64(cand) * fpr
-		out = append(out, LevelWhatIf{
+		out = append(out, Level{
 			Row: r, Candidates: cand, FPR: fpr, FalsePositives: fp,
 			Avoided: float64(cand) - fp, Loads: c.Data,
 			FilterBytes: filterBytes(sh.Keys, w.BitsPerKey),
@@ -383,11 +464,11 @@ func (sn *Snapshot) PrefixFilterWhatIf(w WhatIf) []LevelWhatIf {
 	return out
 }
 
-// Total sums a what-if's rows into one, whose Row is NumRows; its
+// Total sums a what-if's rows into one, whose Row is seekstats.NumRows; its
 // Reduction is the predicted reduction of the data loads the filter judges,
 // over all levels.
-func Total(ws []LevelWhatIf) LevelWhatIf {
-	t := LevelWhatIf{Row: NumRows}
+func Total(ws []Level) Level {
+	t := Level{Row: seekstats.NumRows}
 	var measuredKeys, hashedChecks float64
 	for _, w := range ws {
 		t.Candidates += w.Candidates
@@ -439,9 +520,9 @@ func formatBytes(n uint64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// WhatIfTable prints one "what-if" line per row of ws under a title, then
-// their total.
-func WhatIfTable(title string, ws []LevelWhatIf) string {
+// Table prints one "what-if" line per row of ws under a title, then their
+// total.
+func Table(title string, ws []Level) string {
 	var b strings.Builder
 	for _, w := range ws {
 		fmt.Fprintf(&b, "what-if %s %s\n", title, w)
@@ -450,4 +531,29 @@ func WhatIfTable(title string, ws []LevelWhatIf) string {
 		fmt.Fprintf(&b, "what-if %s %s\n", title, Total(ws))
 	}
 	return b.String()
+}
+
+// percent formats a share, or "-" without one.
+func percent(f float64, ok bool) string {
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", 100*f)
+}
+
+// expectedFalsePositives is the sum over l's sampled hashed checks of
+// cfg.FPRBound(ℓ): the false positives that filters of cfg's budget would
+// be expected to give on them, if none of those tables held a key in the
+// bounds (those that do pass anyway, so this is an upper bound). Checks of
+// exactly stored tables, and those outside the map, give none.
+func expectedFalsePositives(l *seekstats.RangeLens, cfg rangefilter.Config) float64 {
+	perPosition := cfg.FPRBound(1)
+	var fp float64
+	for b := range l.HashedLens {
+		// FPRBound is linear in ℓ up to its cap of 1 per check; a bucket's
+		// checks are summed as one, which is exact unless the cap falls
+		// inside the bucket.
+		fp += min(float64(l.HashedLens[b]), float64(l.HashedLenSum[b])*perPosition)
+	}
+	return fp
 }

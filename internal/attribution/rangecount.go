@@ -1,15 +1,18 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package seekstats
+package attribution
 
-import "github.com/cockroachdb/pebble/v2"
+import (
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/seekcount"
+)
 
 // Range filters rule tables out through a block-property filter of the
 // iterator, which Pebble asks once per table it opens for the iterator (its
 // table-level check) before reading any of the table's blocks. A range
 // filter that says "no" there saved the seek everything a prefix filter's
 // "no" saves, so it is counted as FILTERED for the table's row, and in
-// kindFilteredRange for the breakdown.
+// seekcount.FilteredRange for the breakdown.
 //
 // The filter is not told which table it is asked about, but Pebble's
 // table-level check calls an iterator's filters in the order of its
@@ -83,11 +86,11 @@ func (t *IterTracker) rangeChecked(intersects bool) {
 	if intersects {
 		return
 	}
-	row := RowUnattributed
+	row := rowUnattributed
 	if armed && num != 0 {
 		if f := t.s.files.lookup(num); f != nil {
 			row = f.row()
 		}
 	}
-	t.sh.addRow(row, kindFilteredRange)
+	t.sh.AddRow(row, seekcount.FilteredRange)
 }
