@@ -49,7 +49,7 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 	dbWide := dbwide.New(db.Metrics)
 	d := &DB{
 		DB:             db,
-		readerHooks:    newReaderHooks(in.stats, in.rangeFilter, in.comparer.Compare),
+		readerHooks:    in.readerHooks(),
 		rangeFilter:    in.rangeFilter,
 		pointCounters:  in.pointCounters,
 		planner:        in.planner,

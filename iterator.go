@@ -35,7 +35,7 @@ import (
 //     (iterhooks.IterHooks.LimitRebuilds); range queries keep theirs.
 //     And while the filters of a key region rule out almost no table, a
 //     new plain iterator there gets none at all, but for a sample that
-//     keeps watching (rangefilter.Gate).
+//     keeps watching (internal/rangegate).
 //
 // Without plug-ins a method costs one nil check, and a seek one more nil
 // check and an increment: whether it found a key, for the DB-wide tickers,

@@ -9,6 +9,9 @@ import (
 	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/filtertag"
+	"github.com/pebblerf/pebble/internal/iterhooks"
+	"github.com/pebblerf/pebble/internal/rangegate"
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -69,7 +72,7 @@ type Plugins struct {
 	// RangeFilter, if set, writes a range filter into the tables of the
 	// levels RangeFilterLevels names and attaches a filter for its bounds
 	// to every bounded iterator, so that tables holding no key in range are
-	// never read (newReaderHooks in readwrite.go, iterhooks.Hooks). On
+	// never read (installed.readerHooks, iterhooks.Hooks). On
 	// disk: a table property (about BitsPerKey bits per key, fewer when the
 	// keys fit exactly), which stays in the Go heap of every open table,
 	// outside the block cache. Cost: a filter check per table a bounded read
@@ -101,7 +104,10 @@ type installed struct {
 	comparer    *Comparer
 	stats       *attribution.Stats // nil: statistics off
 	rangeFilter *rangefilter.Policy
-	planner     *pointfilter.Planner // nil: the options' own filters
+	// gate decides whether plain iterators get range filters (nil: they
+	// always do, as while statistics are on).
+	gate    *rangegate.Gate
+	planner *pointfilter.Planner // nil: the options' own filters
 	// pointCounters count what the DB's point filters meet (counters.go).
 	pointCounters *filtercount.Point
 	profile       compactionext.Profile // never nil: Leveled by default
@@ -131,6 +137,12 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 			if err := policy.SetPlan(*plugins.RangeFilterLevels); err != nil {
 				return nil, errors.Wrap(err, "pebble: Plugins.RangeFilterLevels")
 			}
+		}
+		if !plugins.Statistics {
+			// Plain iterators stop getting range filters while those rule
+			// out almost nothing (internal/rangegate). Not with statistics
+			// on: they report what the filters of every iterator rule out.
+			in.gate = new(rangegate.Gate)
 		}
 	} else if plugins.RangeFilterLevels != nil {
 		return nil, errors.New("pebble: Plugins.RangeFilterLevels needs Plugins.RangeFilter")
@@ -240,6 +252,43 @@ func (in *installed) start(db *upstream.DB) (stop func(), err error) {
 		in.advisor.Close()
 		stopProfile()
 	}, nil
+}
+
+// readerHooks returns the hooks of the DB's readers: the statistics'
+// observer of every iterator (when they are on), and the range filters
+// for its bounds (when the plug-in is on), counted by the statistics and
+// gated for plain iterators by the gate (when there is one).
+func (in *installed) readerHooks() readerHooks {
+	stats, policy := in.stats, in.rangeFilter
+	r := readerHooks{stats: stats}
+	if stats != nil {
+		r.hooks.Observe = func(o *IterOptions) (iterhooks.Observer, *IterOptions) {
+			t, o := stats.NewIter(o)
+			return t, o
+		}
+	}
+	if policy != nil {
+		r.hooks.Compare = in.comparer.Compare
+		if in.gate != nil {
+			r.hooks.Gate = in.gate
+		}
+		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
+			if lower == nil && upper == nil {
+				return nil
+			}
+			// The hooks keep the bounds' bytes for as long as the filter
+			// is used, so it may alias them: one allocation per filter.
+			filters := rangequery.OwnedBoundsFilters(policy, lower, upper)
+			if stats != nil {
+				// The iterator's tracker counts the tables it rules out.
+				for i, f := range filters {
+					filters[i] = attribution.CountRangeFilter(f)
+				}
+			}
+			return filters
+		}
+	}
+	return r
 }
 
 // newStatistics returns statistics for a DB about to be opened, or nil if

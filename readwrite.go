@@ -8,8 +8,6 @@ import (
 	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/iterhooks"
-	"github.com/pebblerf/pebble/internal/rangequery"
-	"github.com/pebblerf/pebble/rangefilter"
 )
 
 // Reader is upstream's Reader, over this package's Iterator: DB, Batch,
@@ -59,45 +57,6 @@ type readerHooks struct {
 	// iterTotals sum the stats of the reader's iterators as they close,
 	// for the DB-wide tickers.
 	iterTotals *dbwide.IterTotals
-}
-
-// newReaderHooks returns the hooks of a DB with statistics stats (nil: off)
-// and range filters of policy (nil: off) for comparer cmp.
-func newReaderHooks(
-	stats *attribution.Stats, policy *rangefilter.Policy, cmp Compare,
-) readerHooks {
-	r := readerHooks{stats: stats}
-	if stats != nil {
-		r.hooks.Observe = func(o *IterOptions) (iterhooks.Observer, *IterOptions) {
-			t, o := stats.NewIter(o)
-			return t, o
-		}
-	}
-	if policy != nil {
-		r.hooks.Compare = cmp
-		if stats == nil {
-			// Plain iterators stop getting range filters while those rule
-			// out almost nothing (rangefilter.Gate). Not with statistics
-			// on: they report what the filters of every iterator rule out.
-			r.hooks.Gate = policy.Gate()
-		}
-		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
-			if lower == nil && upper == nil {
-				return nil
-			}
-			// The hooks keep the bounds' bytes for as long as the filter
-			// is used, so it may alias them: one allocation per filter.
-			filters := rangequery.OwnedBoundsFilters(policy, lower, upper)
-			if stats != nil {
-				// The iterator's tracker counts the tables it rules out.
-				for i, f := range filters {
-					filters[i] = attribution.CountRangeFilter(f)
-				}
-			}
-			return filters
-		}
-	}
-	return r
 }
 
 // forBatch returns the hooks of an indexed batch's iterators: no range

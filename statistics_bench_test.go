@@ -262,7 +262,7 @@ func BenchmarkIteratorPluginState(b *testing.B) {
 	}{{"full", seekstats.Config{}}, {"filtersonly", seekstats.Config{FiltersOnly: true}}} {
 		b.Run(tier.name, func(b *testing.B) {
 			stats := attribution.New(tier.cfg)
-			r := newReaderHooks(stats, nil, nil)
+			r := (&installed{stats: stats}).readerHooks()
 			key := benchKey(nil, 1)
 			b.ReportAllocs()
 			for b.Loop() {

@@ -36,11 +36,12 @@
 // intersect".
 //
 // A filter pays only where spans miss tables; where every span holds keys
-// in every table it overlaps, each query is pure cost. A Policy's Gate
-// (gate.go) watches what its filters rule out and, while that is almost
-// nothing, tells readers to leave filters off new plain iterators, all but
-// a sample that keeps watching; it never costs a key, only skips the
-// sampled-out iterators would have made.
+// in every table it overlaps, each query is pure cost. A bounds filter
+// therefore tallies its answers, and pebblerf's DB leaves filters off new
+// plain iterators of a key region while those of earlier ones there rule
+// out almost nothing, all but a sample that keeps watching
+// (internal/rangegate); it never costs a key, only skips the sampled-out
+// iterators would have made.
 //
 // A Policy counts what its filters met: filters that did not decode and
 // tables given a universal filter. pebblerf makes one Policy per DB and

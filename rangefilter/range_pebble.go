@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
+	"github.com/pebblerf/pebble/internal/rangegate"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
@@ -78,7 +79,6 @@ type Policy struct {
 	plan     atomic.Pointer[Plan]
 	handoff  *handoff.Handoff
 	counters filtercount.Range
-	gate     Gate
 
 	// builds pools builders per bits-per-key value (a *sync.Pool each);
 	// a plan uses a few values, so the map stays small.
@@ -168,11 +168,6 @@ func (p *Policy) release(b *Builder, bits float64) {
 	}
 }
 
-// Gate returns the policy's gate: a reader that asks it before attaching
-// bounds filters to a plain iterator, and reports what they answered when
-// the iterator closes, stops paying for filters that rule out nothing (see
-// Gate). pebblerf makes one policy, hence one gate, per DB.
-func (p *Policy) Gate() *Gate { return &p.gate }
 
 // Config returns the policy's configuration.
 func (p *Policy) Config() Config { return p.cfg }
@@ -262,7 +257,7 @@ func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clo
 		}
 	}
 	f.lower, f.upper, f.counters = lo, hi, &p.counters
-	f.region = gateRegionOf(lower, upper)
+	f.region = rangegate.RegionOf(lower, upper)
 	f.tally.Store(0)
 }
 
@@ -344,15 +339,15 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 
 // rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
 // policy's counters. It holds no per-table state, so Pebble may share it
-// across tables and goroutines; its tally of answers, for a Gate, is atomic
-// for that reason.
+// across tables and goroutines; its tally of answers, for pebblerf's gate
+// (internal/rangegate), is atomic for that reason.
 type rangeBoundsFilter struct {
 	lower, upper []byte
 	counters     *filtercount.Range
 	// tally counts the table checks answered from a filter (low 32 bits)
 	// and those that ruled their table out (high 32 bits).
 	tally atomic.Uint64
-	// region is the key region of the caller's bounds, for the Gate.
+	// region is the key region of the caller's bounds, for the gate.
 	region uint8
 }
 
@@ -386,6 +381,12 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 		f.tally.Add(1 | 1<<32)
 	}
 	return found, nil
+}
+
+// GateTally implements rangegate.Tallied.
+func (f *rangeBoundsFilter) GateTally() (checks, ruledOut uint64, region uint8) {
+	t := f.tally.Load()
+	return uint64(uint32(t)), t >> 32, f.region
 }
 
 // SyntheticSuffixIntersects answers as Intersects: a synthetic suffix does

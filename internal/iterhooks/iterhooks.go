@@ -45,7 +45,7 @@ type Hooks struct {
 }
 
 // Gate decides, from what the range filters of earlier
-// iterators ruled out, whether a new one gets them (rangefilter.Gate).
+// iterators ruled out, whether a new one gets them (internal/rangegate).
 type Gate interface {
 	// Admit reports whether an iterator opening now with bounds
 	// [lower, upper) gets range filters.

@@ -1,13 +1,10 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangefilter
-
-import (
-	"sync/atomic"
-
-	"github.com/cockroachdb/pebble/v2"
-)
-
+// Package rangegate decides whether a DB's new plain iterators get range
+// filters, from what the range filters of earlier iterators ruled out. The
+// root package makes one Gate per DB and puts it in its readers'
+// iterhooks.Hooks; rangefilter's bounds filters tally their answers for it.
+//
 // A range filter pays off only on reads whose spans miss tables. When every
 // span a program reads holds keys in every table it overlaps (short MVCC
 // scans over an L0 where each flush wrote every key, for one), each filter
@@ -23,12 +20,12 @@ import (
 //     (tables without a filter are not counted: they cost no query). When
 //     an iterator closes its counts join the gate's window; each time the
 //     window is full it gives a verdict and starts again.
-//   - A window in which fewer than one check in GateMinRuledOut ruled its
+//   - A window in which fewer than one check in MinRuledOut ruled its
 //     table out closes the gate; any other window opens it.
-//   - While the gate is closed, one new iterator in GateSampleEvery still
+//   - While the gate is closed, one new iterator in SampleEvery still
 //     gets filters, so that the gate notices when spans start missing
 //     tables again. The window then fills from those samples alone, and
-//     is GateSampleEvery times shorter (GateWindow/GateSampleEvery checks),
+//     is SampleEvery times shorter (Window/SampleEvery checks),
 //     so that reopening takes about as many new iterators as closing.
 //
 // Leaving a filter off never loses a key: an iterator without one reads as
@@ -53,6 +50,14 @@ import (
 // its table data with \x88 and above. A program whose keys all share a
 // first byte gets one verdict for the DB; one whose two kinds of read share
 // a region gets the verdict of their mix.
+package rangegate
+
+import (
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
 type Gate struct {
 	regions [gateRegions]gateRegion
 }
@@ -72,10 +77,10 @@ type gateRegion struct {
 	asked atomic.Uint64
 }
 
-// gateRegionOf is the key region of an iterator with bounds [lower, upper):
+// RegionOf is the key region of an iterator with bounds [lower, upper):
 // the first byte of its lower bound, or of its upper bound when it has no
 // lower one.
-func gateRegionOf(lower, upper []byte) uint8 {
+func RegionOf(lower, upper []byte) uint8 {
 	if len(lower) == 0 {
 		lower = upper
 	}
@@ -86,44 +91,52 @@ func gateRegionOf(lower, upper []byte) uint8 {
 }
 
 const (
-	// GateWindow is the number of table checks behind each verdict of an
-	// open gate; a closed one judges every GateWindow/GateSampleEvery.
-	GateWindow = 512
-	// GateMinRuledOut: a window in which fewer than one check in
-	// GateMinRuledOut rules its table out closes the gate.
-	GateMinRuledOut = 32
-	// GateSampleEvery: while the gate is closed, one new iterator in
-	// GateSampleEvery gets range filters.
-	GateSampleEvery = 16
+	// Window is the number of table checks behind each verdict of an
+	// open gate; a closed one judges every Window/SampleEvery.
+	Window = 512
+	// MinRuledOut: a window in which fewer than one check in
+	// MinRuledOut rules its table out closes the gate.
+	MinRuledOut = 32
+	// SampleEvery: while the gate is closed, one new iterator in
+	// SampleEvery gets range filters.
+	SampleEvery = 16
 )
 
 // Admit reports whether an iterator opening now with bounds [lower, upper)
 // gets range filters.
 func (g *Gate) Admit(lower, upper []byte) bool {
-	return g.regions[gateRegionOf(lower, upper)].admit()
+	return g.regions[RegionOf(lower, upper)].admit()
 }
 
 // Closed reports whether the gate of the key region of key is closed: its
 // last verdict found the filters ruling out almost nothing.
 func (g *Gate) Closed(key []byte) bool {
-	return g.regions[gateRegionOf(key, nil)].closed.Load()
+	return g.regions[RegionOf(key, nil)].closed.Load()
 }
 
 func (r *gateRegion) admit() bool {
 	if !r.closed.Load() {
 		return true
 	}
-	return r.asked.Add(1)%GateSampleEvery == 0
+	return r.asked.Add(1)%SampleEvery == 0
+}
+
+// Tallied is a filter that tallies its table-level answers for a Gate:
+// rangefilter's bounds filters.
+type Tallied interface {
+	// GateTally returns the table checks the filter answered from a
+	// table's filter, those of them that ruled the table out, and the key
+	// region of the bounds it was made for (RegionOf).
+	GateTally() (checks, ruledOut uint64, region uint8)
 }
 
 // Report adds the answers of an admitted iterator's filters, once the
-// iterator is done with them. Filters that are not this package's bounds
-// filters are ignored.
+// iterator is done with them. Filters that do not tally are ignored.
 func (g *Gate) Report(filters []pebble.BlockPropertyFilter) {
 	for _, f := range filters {
-		if bf, ok := f.(*rangeBoundsFilter); ok {
-			t := bf.tally.Load()
-			g.regions[bf.region].add(uint64(uint32(t)), t>>32)
+		if t, ok := f.(Tallied); ok {
+			checks, ruledOut, region := t.GateTally()
+			g.regions[region].add(checks, ruledOut)
 		}
 	}
 }
@@ -136,9 +149,9 @@ func (r *gateRegion) add(checks, ruledOut uint64) {
 	}
 	w := r.window.Add(checks | ruledOut<<32)
 	n, out := uint64(uint32(w)), w>>32
-	size := uint64(GateWindow)
+	size := uint64(Window)
 	if r.closed.Load() {
-		size = GateWindow / GateSampleEvery
+		size = Window / SampleEvery
 	}
 	if n < size {
 		return
@@ -147,6 +160,6 @@ func (r *gateRegion) add(checks, ruledOut uint64) {
 	// reporter that lost the race added to a window another one judges or
 	// will judge.
 	if r.window.CompareAndSwap(w, 0) {
-		r.closed.Store(out*GateMinRuledOut < n)
+		r.closed.Store(out*MinRuledOut < n)
 	}
 }
