@@ -13,6 +13,7 @@ import (
 	"github.com/pebblerf/pebble/internal/rangegate"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
@@ -90,8 +91,8 @@ type Plugins struct {
 	Shape compactionext.Profile
 	// Advisor, if set, runs the compaction advisor, which compacts key
 	// ranges where the statistics see seeks wasted across many sorted runs.
-	// It needs Statistics; its Source is filled in from them, and its
-	// ShapeMergeDepth, if zero, from Shape (compactionext.MergeDepth).
+	// It needs Statistics, whose per-table waste counts it reads; its
+	// ShapeMergeDepth, if zero, is Shape's (ManyRuns merges at Runs-1).
 	Advisor *compactionext.AdvisorConfig
 	// TableProperties are user table-property collectors in the style of
 	// Pebble v1's TablePropertyCollector, one instance per table written.
@@ -111,7 +112,7 @@ type installed struct {
 	// pointCounters count what the DB's point filters meet (counters.go).
 	pointCounters *filtercount.Point
 	profile       compactionext.Profile // never nil: Leveled by default
-	advisor       *compactionext.Advisor
+	advisor       tablewaste.Advisor
 }
 
 // install applies plugins to opts, which must be options the caller lets it
@@ -149,28 +150,17 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 	}
 	in.planner = plugins.Filters
 	in.stats = newStatistics(plugins)
-	var advisor compactionext.AdvisorConfig
-	if plugins.Advisor != nil {
-		if in.stats == nil {
-			return nil, errors.New("pebble: Plugins.Advisor needs Plugins.Statistics")
-		}
-		advisor = *plugins.Advisor
-		if advisor.Source == nil {
-			advisor.Source = in.stats
-		}
-		if advisor.ShapeMergeDepth == 0 {
-			advisor.ShapeMergeDepth = compactionext.MergeDepth(in.profile)
-		}
+	if plugins.Advisor != nil && in.stats == nil {
+		return nil, errors.New("pebble: Plugins.Advisor needs Plugins.Statistics")
 	}
-	if err := in.apply(opts, plugins, advisor); err != nil {
+	if err := in.apply(opts, plugins); err != nil {
 		return nil, errors.Wrap(err, "pebble: installing plug-ins")
 	}
 	return in, nil
 }
 
-// apply is install's changes to opts, in their order; advisor is used if
-// plugins.Advisor is set.
-func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext.AdvisorConfig) error {
+// apply is install's changes to opts, in their order.
+func (in *installed) apply(opts *Options, plugins Plugins) error {
 	callers := len(opts.BlockPropertyCollectors)
 	if err := in.profile.Apply(opts); err != nil {
 		return err
@@ -202,7 +192,9 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 	}
 	if plugins.Advisor != nil {
 		var err error
-		if in.advisor, err = compactionext.NewAdvisor(opts, advisor); err != nil {
+		// The advisor reads the statistics' per-table waste, and takes the
+		// shape's merge depth unless the config sets one.
+		if in.advisor, err = tablewaste.NewAdvisor(opts, plugins.Advisor, in.profile, in.stats); err != nil {
 			return err
 		}
 	}

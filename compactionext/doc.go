@@ -15,15 +15,16 @@
 //
 // The statistics (package seekstats) tell where reads are wasted: a data
 // block loaded that returned no value, a filter that said "maybe" and found
-// nothing. The Advisor reads those counts per table, finds key ranges where waste
-// concentrates across many runs, and compacts those ranges (reaching right
-// over the runs an unbounded seek into them still pays for), one at a
-// time, rate-limited, within a write budget earned by the DB's own writes,
-// never while writes are stalled, logging each decision. Compactions merge
-// runs but never change what a read returns.
+// nothing. The advisor (Plugins.Advisor, configured by AdvisorConfig) reads
+// those counts per table, finds key ranges where waste concentrates across
+// many runs, and compacts those ranges (reaching right over the runs an
+// unbounded seek into them still pays for), one at a time, rate-limited,
+// within a write budget earned by the DB's own writes, never while writes are
+// stalled, logging each decision. Compactions merge runs but never change
+// what a read returns.
 //
 // The package knows nothing of how the statistics are kept: the root
-// package (pebble.OpenWithPlugins) applies a profile, wires the statistics'
-// per-table counts into the advisor as its WasteSource, and starts both once
+// package (pebble.OpenWithPlugins) applies a profile, makes the advisor
+// with the statistics' per-table counts as its source, and starts both once
 // the DB is open.
 package compactionext

@@ -25,11 +25,12 @@ type Profile interface {
 	Start(db *pebble.DB) (stop func(), err error)
 }
 
-// MergeDepth is the depth (L0 sublevels) at which p's own compactions merge a
-// unit of L0 (tables that overlap only each other) into the level below, or 0
-// if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth of a DB
-// shaped by p: ManyRuns gives Runs-1, the depth at which a unit is due.
-func MergeDepth(p Profile) int {
+// mergeDepthOf is the depth (L0 sublevels) at which p's own compactions
+// merge a unit of L0 (tables that overlap only each other) into the level
+// below, or 0 if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth
+// of a DB shaped by p: ManyRuns gives Runs-1, the depth at which a unit is
+// due.
+func mergeDepthOf(p Profile) int {
 	if m, ok := p.(shapeMergeDepth); ok {
 		return m.mergeDepth()
 	}
