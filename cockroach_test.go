@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
@@ -87,7 +88,7 @@ func TestCockroachTimeBoundComposes(t *testing.T) {
 	opens := map[string]func(o *IterOptions) (crdbIter, error){
 		"NewIter": func(o *IterOptions) (crdbIter, error) { return db.NewIter(o) },
 	}
-	for name, plan := range map[string]QueryPlan{"auto": PlanAuto, "plain": PlanPlain, "stepped": PlanStepped} {
+	for name, plan := range map[string]querybuilder.Plan{"auto": querybuilder.PlanAuto, "plain": querybuilder.PlanPlain, "stepped": querybuilder.PlanStepped} {
 		opens["NewRangeQuery/"+name] = func(o *IterOptions) (crdbIter, error) {
 			return db.NewRangeQuery(o, &RangeQueryOptions{Plan: plan})
 		}

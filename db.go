@@ -160,19 +160,9 @@ type RangeQuery = querybuilder.Iterator
 // nil, is the comparer the DB was opened with; RangeFilters, if nil, are
 // the DB's range filters when Plugins.RangeFilter is on; LevelFilters, if
 // nil, are the DB's current filter plans (Plugins.Filters and
-// Plugins.RangeFilterLevels), which Explain shows.
+// Plugins.RangeFilterLevels), which Explain shows. Plan, if set, forces one
+// of querybuilder's plans on every query.
 type RangeQueryOptions = querybuilder.Options
-
-// QueryPlan is how a range query reads the LSM.
-type QueryPlan = querybuilder.Plan
-
-// The plans a range query can be forced to; PlanAuto chooses per query.
-const (
-	PlanAuto    = querybuilder.PlanAuto
-	PlanPlain   = querybuilder.PlanPlain
-	PlanStepped = querybuilder.PlanStepped
-	PlanPrefix  = querybuilder.PlanPrefix
-)
 
 // RangeQueries returns a planner for reads on d. The planner shares the
 // DB's layout cache, so making one per query is cheap. With statistics on

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -44,7 +45,7 @@ func TestRangeQueryDropIn(t *testing.T) {
 		require.NoError(t, it.Close())
 		return keys
 	}
-	for _, plan := range []QueryPlan{PlanAuto, PlanPlain, PlanStepped, PlanPrefix} {
+	for _, plan := range []querybuilder.Plan{querybuilder.PlanAuto, querybuilder.PlanPlain, querybuilder.PlanStepped, querybuilder.PlanPrefix} {
 		for _, b := range [][2]string{{"k0100", "k0300"}, {"k0042", "k0042\x00"}, {"", ""}} {
 			o := &IterOptions{}
 			if b[0] != "" {
@@ -119,12 +120,12 @@ func TestRangeQueryStatistics(t *testing.T) {
 	require.EqualValues(t, 9, want["rocksdb.number.db.seek"])
 	require.NotZero(t, want["pebblerf.l0.seek.data"])
 
-	for _, plan := range []QueryPlan{PlanPlain, PlanAuto, PlanStepped, PlanPrefix} {
+	for _, plan := range []querybuilder.Plan{querybuilder.PlanPlain, querybuilder.PlanAuto, querybuilder.PlanStepped, querybuilder.PlanPrefix} {
 		q, err := db.NewRangeQuery(nil, &RangeQueryOptions{Plan: plan})
 		require.NoError(t, err)
 		walk(q)
 		got := tickers()
-		if plan == PlanPlain {
+		if plan == querybuilder.PlanPlain {
 			require.Equal(t, want, got)
 			continue
 		}
@@ -156,7 +157,7 @@ func TestRangeQueryOverBatch(t *testing.T) {
 		}
 		return n
 	}
-	for _, plan := range []QueryPlan{PlanAuto, PlanPlain, PlanStepped} {
+	for _, plan := range []querybuilder.Plan{querybuilder.PlanAuto, querybuilder.PlanPlain, querybuilder.PlanStepped} {
 		b := db.NewIndexedBatch()
 		require.NoError(t, b.Set([]byte("k0010a"), []byte("v"), nil))
 		narrow := &IterOptions{LowerBound: []byte("k0010"), UpperBound: []byte("k0011")}

@@ -69,5 +69,6 @@ func (s *Statistics) String() string {
 	if s.perLevel == nil {
 		return s.dbWide.String() + "per-level statistics: off (Plugins.Statistics)\n"
 	}
-	return s.dbWide.String() + s.perLevel.String()
+	sn := s.perLevel.Snapshot()
+	return s.dbWide.String() + sn.String()
 }

@@ -170,7 +170,7 @@ const NoRibbon = math.MaxInt
 // Pebble registers every policy named in opts.Levels for reading, and every
 // policy of this package reads the others' filters.
 func (p Plan) Apply(opts *pebble.Options) error {
-	policies, err := p.Policies()
+	policies, err := p.policies()
 	if err != nil {
 		return err
 	}
@@ -189,9 +189,9 @@ func (p Plan) UseL6Filters() bool {
 	return p.L6Filters && p.BitsPerKey != 0
 }
 
-// Policies returns the filter policy of each level: one policy shared by
+// policies returns the filter policy of each level: one policy shared by
 // the levels whose filters are equal, or pebble.NoFilterPolicy.
-func (p Plan) Policies() ([planLevels]pebble.FilterPolicy, error) {
+func (p Plan) policies() ([planLevels]pebble.FilterPolicy, error) {
 	var out [planLevels]pebble.FilterPolicy
 	filters, err := p.Filters()
 	if err != nil {

@@ -72,7 +72,7 @@ func (pl *Planner) Set(p Plan) error {
 	if s.filters, err = p.Filters(); err != nil {
 		return err
 	}
-	if s.policies, err = p.Policies(); err != nil {
+	if s.policies, err = p.policies(); err != nil {
 		return err
 	}
 	pl.current.Store(s)

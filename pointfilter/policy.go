@@ -236,8 +236,8 @@ func (p *BloomPolicy) Name() string { return BloomPolicyName }
 // BitsPerKey returns the policy's bits per key.
 func (p *BloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
 
-// Probes returns the number of bits set and tested per key.
-func (p *BloomPolicy) Probes() int { return p.probes }
+// probeCount returns the number of bits set and tested per key.
+func (p *BloomPolicy) probeCount() int { return p.probes }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.
@@ -292,8 +292,8 @@ func pointMust[P pebble.FilterPolicy](p P, err error) pebble.FilterPolicy {
 // Name implements pebble.FilterPolicy.
 func (p *RibbonPolicy) Name() string { return RibbonPolicyName }
 
-// BloomEquivalentBitsPerKey returns the policy's sizing parameter.
-func (p *RibbonPolicy) BloomEquivalentBitsPerKey() float64 { return p.bloomBits }
+// bloomEquivalentBitsPerKey returns the policy's sizing parameter.
+func (p *RibbonPolicy) bloomEquivalentBitsPerKey() float64 { return p.bloomBits }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.

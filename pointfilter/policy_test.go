@@ -54,7 +54,7 @@ func pointPolicyName(p pebble.FilterPolicy) string {
 	case *BloomPolicy:
 		return fmt.Sprintf("bloom(%g)", p.BitsPerKey())
 	case *RibbonPolicy:
-		return fmt.Sprintf("ribbon(%g)", p.BloomEquivalentBitsPerKey())
+		return fmt.Sprintf("ribbon(%g)", p.bloomEquivalentBitsPerKey())
 	}
 	return p.Name()
 }
@@ -76,7 +76,7 @@ func TestPointNoFalseNegatives(t *testing.T) {
 		for _, n := range sizes {
 			keys := pointTestKeys(rng, n)
 			filter := pointBuild(p, keys)
-			require.NoError(t, Validate(filter))
+			require.NoError(t, validate(filter))
 			requireNoFalseNegatives(t, p, filter, keys)
 		}
 	}
@@ -105,7 +105,7 @@ func TestPointEmptyAndDuplicates(t *testing.T) {
 	for _, p := range pointTestPolicies() {
 		// No keys: the filter holds nothing and says so for every key.
 		empty := pointBuild(p, nil)
-		require.NoError(t, Validate(empty))
+		require.NoError(t, validate(empty))
 		for _, k := range probe {
 			require.False(t, p.MayContain(pebble.TableFilter, empty, k))
 		}
@@ -183,7 +183,7 @@ func TestPointPolicyValidation(t *testing.T) {
 		require.Equal(t, good, b.BitsPerKey())
 		r, err := NewRibbon(good)
 		require.NoError(t, err)
-		require.Equal(t, good, r.BloomEquivalentBitsPerKey())
+		require.Equal(t, good, r.bloomEquivalentBitsPerKey())
 	}
 	// Names are stable (they are written to disk) and distinct from each
 	// other and from Pebble's built-in filter.
@@ -226,7 +226,7 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 			}
 		}
 		for _, d := range damaged {
-			err := Validate(d)
+			err := validate(d)
 			require.Error(t, err)
 			require.True(t, errors.Is(err, errPointCorrupt))
 			before := counters.Corrupt()

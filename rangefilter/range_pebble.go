@@ -168,7 +168,6 @@ func (p *Policy) release(b *Builder, bits float64) {
 	}
 }
 
-
 // Config returns the policy's configuration.
 func (p *Policy) Config() Config { return p.cfg }
 

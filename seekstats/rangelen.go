@@ -3,7 +3,6 @@
 package seekstats
 
 import (
-	"math"
 
 	"github.com/pebblerf/pebble/internal/seekcount"
 )
@@ -32,7 +31,8 @@ const LenBuckets = seekcount.LenBuckets
 type RangeLens struct {
 	// Checks are table-level checks observed: a bounded iterator opened a
 	// table that carries a range filter. All are counted; the counts below
-	// cover a sample of them (Sampled): every check while a counter shard's
+	// cover a sample of them (Outside plus the Lens buckets): every check
+	// while a counter shard's
 	// row has seen up to 1024, then one in 16, which keeps the observation's
 	// cost a small fraction of a range filter's while its shares stay those
 	// of the workload (rare events, such as a level's few checks that hold a
@@ -63,60 +63,6 @@ type RangeLens struct {
 	// and HashedBitsSum of the budget it was written with: the false
 	// positives the filters as written would give, and their mean budget.
 	HashedFPRSum, HashedBitsSum float64
-}
-
-// Sampled returns the checks whose coverage was taken: the denominator of
-// the other counts' shares.
-func (l *RangeLens) Sampled() uint64 {
-	n := l.Outside
-	for _, c := range l.Lens {
-		n += c
-	}
-	return n
-}
-
-// Hashed returns the checks of tables whose filter hashes.
-func (l *RangeLens) Hashed() uint64 {
-	var n uint64
-	for _, c := range l.HashedLens {
-		n += c
-	}
-	return n
-}
-
-// WrittenBitsPerKey is the mean budget the hashed checks' filters were
-// written with; ok is false without hashed checks.
-func (l *RangeLens) WrittenBitsPerKey() (float64, bool) {
-	n := l.Hashed()
-	if n == 0 {
-		return 0, false
-	}
-	return l.HashedBitsSum / float64(n), true
-}
-
-// LenQuantile returns an upper bound of the q-quantile (0 < q <= 1) of ℓ over
-// the checks with ℓ > 0: 2^b - 1 for the bucket b it falls in; ok is false
-// without such checks.
-func (l *RangeLens) LenQuantile(q float64) (uint64, bool) {
-	var n uint64
-	for _, c := range l.Lens {
-		n += c
-	}
-	if n == 0 {
-		return 0, false
-	}
-	want := uint64(math.Ceil(q * float64(n)))
-	var seen uint64
-	for b, c := range l.Lens {
-		seen += c
-		if seen >= max(want, 1) {
-			if b == LenBuckets-1 {
-				break
-			}
-			return 1<<b - 1, true
-		}
-	}
-	return math.MaxUint64, true
 }
 
 // rangeLensOf converts one row's stored counts.

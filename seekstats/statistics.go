@@ -161,17 +161,3 @@ func (s *Statistics) Snapshot() Snapshot {
 	}
 	return sn
 }
-
-// String returns the non-zero tickers in db_bench's STATISTICS format, then
-// the per-level table; Dump gives every ticker.
-func (s *Statistics) String() string {
-	sn := s.Snapshot()
-	return sn.String()
-}
-
-// Dump returns every ticker, zeros included, in db_bench's STATISTICS
-// format.
-func (s *Statistics) Dump() string {
-	sn := s.Snapshot()
-	return sn.Dump()
-}

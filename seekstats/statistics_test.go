@@ -40,7 +40,7 @@ func TestNamesAndGroups(t *testing.T) {
 	require.Zero(t, s.Get("pebblerf.l5.seek.filtered.range"), "popping FILTERED pops its range share")
 	sh.AddRow(int(RowL5), seekcount.Filtered)
 
-	dump := s.Dump()
+	dump := s.Snapshot().Dump()
 	require.Contains(t, dump, "rocksdb.last.level.seek.filtered COUNT : 2\n")
 	require.Contains(t, dump, "rocksdb.non.last.level.seek.filtered COUNT : 3\n")
 	require.Contains(t, dump, "pebblerf.l5.seek.filtered COUNT : 1\n")
@@ -50,7 +50,7 @@ func TestNamesAndGroups(t *testing.T) {
 	}
 	// String prints the non-zero tickers only, under a heading that says
 	// since when they count, and the per-level table.
-	out := s.String()
+	out := s.Snapshot().String()
 	require.Contains(t, out, "since open")
 	require.Contains(t, out, "pebblerf.l5.seek.filtered COUNT : 1\n")
 	require.NotContains(t, out, "COUNT : 0\n")
@@ -73,8 +73,8 @@ func TestNilStatistics(t *testing.T) {
 	require.Zero(t, s.Get("rocksdb.last.level.seek.data"))
 	require.Zero(t, s.Pop("rocksdb.last.level.seek.data"))
 	s.Reset()
-	require.Contains(t, s.Dump(), "rocksdb.last.level.seek.data COUNT : 0\n")
-	require.NotContains(t, s.String(), "COUNT")
+	require.Contains(t, s.Snapshot().Dump(), "rocksdb.last.level.seek.data COUNT : 0\n")
+	require.NotContains(t, s.Snapshot().String(), "COUNT")
 }
 
 func TestDerivedFigures(t *testing.T) {

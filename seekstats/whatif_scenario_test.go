@@ -57,7 +57,12 @@ func rangeLensTable(sn seekstats.Snapshot) string {
 		}
 		fmt.Fprintf(&b, "%s: checks=%d outside=%d exact.holds=%d exact.empty=%d hashed.holds=%d",
 			seekstats.Row(r), l.Checks, l.Outside, l.ExactHolds, l.ExactEmpty, l.HashedHolds)
-		if bits, ok := l.WrittenBitsPerKey(); ok {
+		var hashed uint64
+		for _, c := range l.HashedLens {
+			hashed += c
+		}
+		if hashed > 0 {
+			bits := l.HashedBitsSum / float64(hashed)
 			fmt.Fprintf(&b, " hashed.fpr.sum=%.4g written.bits=%.2f", l.HashedFPRSum, bits)
 		}
 		for i, n := range l.Lens {

@@ -139,9 +139,9 @@ func ShapeOf(levels [][]upstream.SSTableInfo) [seekstats.NumRows]LevelShape {
 	return out
 }
 
-// MeasuredBitsPerKey is the range filters' size per distinct prefix, as
+// measuredBitsPerKey is the range filters' size per distinct prefix, as
 // written; ok is false when no table of the level carries one.
-func (s LevelShape) MeasuredBitsPerKey() (float64, bool) {
+func (s LevelShape) measuredBitsPerKey() (float64, bool) {
 	if s.RangeFilterKeys == 0 {
 		return 0, false
 	}
@@ -235,7 +235,7 @@ type Level struct {
 	// keys exactly or fall outside the map.
 	HashedShare float64
 	// LenP50 and LenP90 bound the median and 90th percentile of the
-	// observed ranges' lengths in key positions (seekstats.RangeLens.LenQuantile);
+	// observed ranges' lengths in key positions (lenQuantile);
 	// zero without observed ranges of non-zero length.
 	LenP50, LenP90 uint64
 	// Unplaced, in the unattributed row only, is the bounded seeks' values
@@ -346,13 +346,13 @@ func RangeFilters(sn *seekstats.Snapshot, w Options) []Level {
 			FilterBytes:         filterBytes(sh.Keys, w.BitsPerKey) + sh.Tables*rangeHeaderBytes,
 			MeasuredFilterBytes: sh.RangeFilterBytes,
 		}
-		lw.MeasuredBitsPerKey, _ = sh.MeasuredBitsPerKey()
-		lw.LenP50, _ = lens.LenQuantile(0.5)
-		lw.LenP90, _ = lens.LenQuantile(0.9)
-		if n := lens.Sampled(); n > 0 {
-			lw.HashedShare = float64(lens.Hashed()) / float64(n)
+		lw.MeasuredBitsPerKey, _ = sh.measuredBitsPerKey()
+		lw.LenP50, _ = lenQuantile(lens, 0.5)
+		lw.LenP90, _ = lenQuantile(lens, 0.9)
+		if n := sampled(lens); n > 0 {
+			lw.HashedShare = float64(hashed(lens)) / float64(n)
 		}
-		if lens.Sampled() == 0 {
+		if sampled(lens) == 0 {
 			lw.Checks = 0
 			lw.FalsePositives = lw.FalsePositivesAssumed
 		} else {
@@ -411,7 +411,7 @@ type observed struct {
 // bound FPRBound otherwise.
 func observedPasses(l *seekstats.RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) observed {
 	var o observed
-	sampled := float64(l.Sampled())
+	sampled := float64(sampled(l))
 	if sampled == 0 {
 		return o
 	}
@@ -428,7 +428,7 @@ func observedPasses(l *seekstats.RangeLens, cfg rangefilter.Config, loads, usefu
 	o.fpr = expectedFalsePositives(l, cfg) / sampled
 	o.fpBound = toLoads(o.fpr)
 	o.fp = o.fpBound
-	if wb, ok := l.WrittenBitsPerKey(); ok && math.Abs(wb-cfg.BitsPerKey) < 0.05 {
+	if wb, ok := writtenBitsPerKey(l); ok && math.Abs(wb-cfg.BitsPerKey) < 0.05 {
 		o.fromWritten = true
 		o.fpr = l.HashedFPRSum / sampled
 		o.fp = toLoads(o.fpr)
@@ -556,4 +556,58 @@ func expectedFalsePositives(l *seekstats.RangeLens, cfg rangefilter.Config) floa
 		fp += min(float64(l.HashedLens[b]), float64(l.HashedLenSum[b])*perPosition)
 	}
 	return fp
+}
+
+// sampled returns the checks whose coverage was taken: the denominator of
+// the other counts' shares.
+func sampled(l *seekstats.RangeLens) uint64 {
+	n := l.Outside
+	for _, c := range l.Lens {
+		n += c
+	}
+	return n
+}
+
+// hashed returns the checks of tables whose filter hashes.
+func hashed(l *seekstats.RangeLens) uint64 {
+	var n uint64
+	for _, c := range l.HashedLens {
+		n += c
+	}
+	return n
+}
+
+// writtenBitsPerKey is the mean budget the hashed checks' filters were
+// written with; ok is false without hashed checks.
+func writtenBitsPerKey(l *seekstats.RangeLens) (float64, bool) {
+	n := hashed(l)
+	if n == 0 {
+		return 0, false
+	}
+	return l.HashedBitsSum / float64(n), true
+}
+
+// lenQuantile returns an upper bound of the q-quantile (0 < q <= 1) of ℓ over
+// the checks with ℓ > 0: 2^b - 1 for the bucket b it falls in; ok is false
+// without such checks.
+func lenQuantile(l *seekstats.RangeLens, q float64) (uint64, bool) {
+	var n uint64
+	for _, c := range l.Lens {
+		n += c
+	}
+	if n == 0 {
+		return 0, false
+	}
+	want := uint64(math.Ceil(q * float64(n)))
+	var seen uint64
+	for b, c := range l.Lens {
+		seen += c
+		if seen >= max(want, 1) {
+			if b == seekstats.LenBuckets-1 {
+				break
+			}
+			return 1<<b - 1, true
+		}
+	}
+	return math.MaxUint64, true
 }

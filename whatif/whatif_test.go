@@ -99,11 +99,11 @@ func TestRangeWhatIfObserved(t *testing.T) {
 
 	cfg := rangefilter.Config{BitsPerKey: 12}
 	require.InDelta(t, 200.0/1024+2, expectedFalsePositives(l, cfg), 1e-12)
-	require.EqualValues(t, 40, l.Hashed())
-	p50, ok := l.LenQuantile(0.5)
+	require.EqualValues(t, 40, hashed(l))
+	p50, ok := lenQuantile(l, 0.5)
 	require.True(t, ok)
 	require.EqualValues(t, 7, p50)
-	p99, _ := l.LenQuantile(0.99)
+	p99, _ := lenQuantile(l, 0.99)
 	require.EqualValues(t, 4095, p99)
 
 	w := Options{BitsPerKey: 12}
@@ -176,7 +176,7 @@ func TestShapeMeasuresRangeFilters(t *testing.T) {
 	require.EqualValues(t, 1, sh.RangeFilterTables)
 	require.EqualValues(t, 1000, sh.RangeFilterKeys)
 	require.EqualValues(t, info.Size, sh.RangeFilterBytes)
-	bpk, ok := sh.MeasuredBitsPerKey()
+	bpk, ok := sh.measuredBitsPerKey()
 	require.True(t, ok)
 	require.InDelta(t, info.BitsPerKey(), bpk, 1e-9)
 	// Keys seven apart are stored exactly, in well under the 16-bit budget.
