@@ -167,7 +167,7 @@ func TestBindFiltersFuseAndPlanned(t *testing.T) {
 		require.Equal(t, pointfilter.PlannedPolicyName, p.Name())
 		level, f := p.Level()
 		require.Equal(t, i, level)
-		require.Equal(t, pointfilter.ProgressiveBits[i], f.Bits)
+		require.Equal(t, pointfilter.Progressive().Levels[i], f)
 		require.True(t, p.MayContain(upstream.TableFilter, []byte("not a filter"), []byte("k")))
 	}
 	require.Equal(t, uint64(len(opts.Levels)), c.Corrupt(), "the bound planned policies count in the DB's counters")

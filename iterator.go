@@ -59,7 +59,7 @@ type Iterator struct {
 	// Close adds the iterator's stats; found counts the seeks that left the
 	// iterator valid, which upstream's stats do not.
 	totals *dbwide.IterTotals
-	found  int
+	found  iterhooks.Found
 	// hooks and tracker (the statistics' observer, when they are on) live
 	// in the wrapper, so that opening an iterator takes one object from a
 	// pool rather than one per plug-in: a program that opens an iterator
@@ -176,13 +176,10 @@ func (i *Iterator) seek(prefix bool, fn func(*upstream.Iterator, []byte) bool, k
 // statistics of an iterator that has seeks to count but no plug-in state,
 // and returns it.
 func (i *Iterator) counted(valid bool) bool {
-	if valid {
-		i.found++
-	}
 	if i.seeks != nil {
 		i.seeks.EndSeek(valid)
 	}
-	return valid
+	return i.found.Count(valid)
 }
 
 // countedState is counted for the WithLimit seeks.
@@ -320,7 +317,7 @@ func (i *Iterator) Close() error {
 	}
 	if t := i.totals; t != nil {
 		st := i.Iterator.Stats()
-		t.Add(&st, i.found)
+		t.Add(&st, int(i.found))
 	}
 	err := i.Iterator.Close()
 	i.release()

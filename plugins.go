@@ -291,3 +291,30 @@ func newStatistics(plugins Plugins) *attribution.Stats {
 	}
 	return attribution.New(plugins.StatisticsConfig)
 }
+
+// bindFilters replaces each point-filter policy of package pointfilter in
+// opts (the DB's private copy), in Levels and in Filters, by an instance
+// bound to c. A policy named several times gets one bound instance, so
+// levels that shared a policy still share one. The bound policies have the
+// same names and write the same bytes; only where they count changes.
+// Policies of other packages are left as they are.
+func bindFilters(opts *Options, c *filtercount.Point) {
+	bound := make(map[FilterPolicy]FilterPolicy)
+	bind := func(p FilterPolicy) FilterPolicy {
+		b, ours := filtercount.BindPoint(p, c)
+		if !ours {
+			return p // possibly not comparable, so never a map key
+		}
+		if shared, ok := bound[p]; ok {
+			return shared
+		}
+		bound[p] = b
+		return b
+	}
+	for i := range opts.Levels {
+		opts.Levels[i].FilterPolicy = bind(opts.Levels[i].FilterPolicy)
+	}
+	for name, p := range opts.Filters {
+		opts.Filters[name] = bind(p)
+	}
+}

@@ -40,8 +40,9 @@ type Iterator struct {
 	// closed is the Builder's closed hook for a query the caller opened (nil for
 	// Explain's probes); seeks and found count the caller's absolute
 	// positionings and those that left the query valid, for it.
-	closed       func(st *pebble.IteratorStats, seeks, found int)
-	seeks, found int
+	closed func(st *pebble.IteratorStats, seeks, found int)
+	seeks  int
+	found  iterhooks.Found
 	// closeStats holds the stats closed is given, so that passing their
 	// address does not move them to the heap.
 	closeStats pebble.IteratorStats
@@ -102,22 +103,6 @@ func (i *Iterator) replan() error {
 func (i *Iterator) beginAbsolute() {
 	i.prefixMode, i.userPrefix = false, false
 	i.seeks++
-}
-
-// counted counts an absolute positioning that left the query valid.
-func (i *Iterator) counted(valid bool) bool {
-	if valid {
-		i.found++
-	}
-	return valid
-}
-
-// countedState is counted for the WithLimit positionings.
-func (i *Iterator) countedState(s pebble.IterValidityState) pebble.IterValidityState {
-	if s == pebble.IterValid {
-		i.found++
-	}
-	return s
 }
 
 // stepFor narrows the upstream upper bound for a forward seek to key (nil:
@@ -262,7 +247,7 @@ func (i *Iterator) SeekGE(key []byte) bool {
 	if i.plan == PlanPlain && !i.h.Observed() {
 		// The hot path of a query the planner left plain costs one branch.
 		i.beginAbsolute()
-		return i.counted(i.it.SeekGE(key))
+		return i.found.Count(i.it.SeekGE(key))
 	}
 	return i.SeekGEWithLimit(key, nil) == pebble.IterValid
 }
@@ -270,7 +255,7 @@ func (i *Iterator) SeekGE(key []byte) bool {
 // SeekGEWithLimit is pebble.Iterator.SeekGEWithLimit.
 func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
 	i.h.BeginSeek(i.plan == PlanPrefix && limit == nil)
-	return i.h.EndSeekState(i.countedState(i.seekGE(key, limit)))
+	return i.h.EndSeekState(i.found.CountState(i.seekGE(key, limit)))
 }
 
 func (i *Iterator) seekGE(key, limit []byte) pebble.IterValidityState {
@@ -298,13 +283,13 @@ func (i *Iterator) SeekPrefixGE(key []byte) bool {
 		i.stepFor(key)
 	}
 	i.userPrefix = true
-	return i.h.EndSeek(i.counted(i.it.SeekPrefixGE(key)))
+	return i.h.EndSeek(i.found.Count(i.it.SeekPrefixGE(key)))
 }
 
 // First is pebble.Iterator.First.
 func (i *Iterator) First() bool {
 	i.h.BeginSeek(i.plan == PlanPrefix)
-	return i.h.EndSeek(i.counted(i.first()))
+	return i.h.EndSeek(i.found.Count(i.first()))
 }
 
 func (i *Iterator) first() bool {
@@ -338,7 +323,7 @@ func (i *Iterator) SeekLTWithLimit(key, limit []byte) pebble.IterValidityState {
 	if i.step != nil && i.cmp(key, i.step) > 0 {
 		i.widen()
 	}
-	return i.h.EndSeekState(i.countedState(i.it.SeekLTWithLimit(key, limit)))
+	return i.h.EndSeekState(i.found.CountState(i.it.SeekLTWithLimit(key, limit)))
 }
 
 // Last is pebble.Iterator.Last.
@@ -346,7 +331,7 @@ func (i *Iterator) Last() bool {
 	i.h.BeginSeek(false)
 	i.beginAbsolute()
 	i.widen()
-	return i.h.EndSeek(i.counted(i.it.Last()))
+	return i.h.EndSeek(i.found.Count(i.it.Last()))
 }
 
 // Next is pebble.Iterator.Next.

@@ -3,7 +3,6 @@
 package seekstats
 
 import (
-
 	"github.com/pebblerf/pebble/internal/seekcount"
 )
 

@@ -7,7 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/whatif"
 )
 
 // levelShape is one LSM level in the levelstats output.
@@ -30,34 +31,27 @@ type levelShape struct {
 }
 
 // lsmShape reads the shape of the LSM: files, bytes and sublevels from
-// Metrics, the filter bytes from each table's properties (DB.SSTables), which
-// is the filter footprint the point-filter comparisons are about.
+// Metrics, the filter bytes from each table's properties (DB.SSTables, as
+// whatif.ShapeOf sums them), which is the filter footprint the point-filter
+// comparisons are about.
 func lsmShape(e engine) ([]levelShape, error) {
 	m := e.Metrics()
 	tables, err := e.SSTables()
 	if err != nil {
 		return nil, err
 	}
+	rows := whatif.ShapeOf(tables)
 	shape := make([]levelShape, len(m.Levels))
 	for i := range m.Levels {
+		row := rows[seekstats.RowForLevel(i)]
 		shape[i] = levelShape{
-			Level:     i,
-			Files:     m.Levels[i].TablesCount,
-			Bytes:     m.Levels[i].TablesSize,
-			Sublevels: m.Levels[i].Sublevels,
-		}
-		if i < len(tables) {
-			for _, t := range tables[i] {
-				if t.Properties != nil {
-					shape[i].FilterBytes += int64(t.Properties.FilterSize)
-					if f, ok, err := rangefilter.FromUserProperties(t.Properties.UserProperties); ok && err == nil {
-						shape[i].RangeFilterBytes += int64(len(f))
-						if info, err := rangefilter.Describe(f); err == nil {
-							shape[i].RangeFilterKeys += int64(info.Keys)
-						}
-					}
-				}
-			}
+			Level:            i,
+			Files:            m.Levels[i].TablesCount,
+			Bytes:            m.Levels[i].TablesSize,
+			Sublevels:        m.Levels[i].Sublevels,
+			FilterBytes:      int64(row.FilterBytes),
+			RangeFilterBytes: int64(row.RangeFilterBytes),
+			RangeFilterKeys:  int64(row.RangeFilterKeys),
 		}
 	}
 	return shape, nil

@@ -4,7 +4,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -92,10 +91,7 @@ func (c *config) levelRangeFilterOf(e engine, i int) string {
 	if !ok || db.RangeFilterPolicy() == nil {
 		return "-"
 	}
-	if b := db.RangeFilterPolicy().Plan().Levels[i]; b != 0 {
-		return fmt.Sprintf("%g bits/key", b)
-	}
-	return "none"
+	return string(db.LevelFilters()[i].Range)
 }
 
 // pebblerfDB returns e's pebblerf DB, if e is pebblerf's.

@@ -492,3 +492,23 @@ type Queries struct {
 // querybuilder sets it when it is initialised: it imports this package, so
 // the type of what it returns cannot be named here.
 var NewBuilder func(db *pebble.DB, q Queries) any
+
+// Found counts the absolute positionings (seeks, First and Last) that left
+// an iterator valid: the DB-wide tickers' seek.found, which Pebble's
+// IteratorStats do not record. Both of pebblerf's iterators keep one and
+// hand it over when they close.
+type Found int
+
+// Count counts a positioning's result, valid, and returns it.
+func (f *Found) Count(valid bool) bool {
+	if valid {
+		*f++
+	}
+	return valid
+}
+
+// CountState is Count for the positionings that return a validity state.
+func (f *Found) CountState(s pebble.IterValidityState) pebble.IterValidityState {
+	f.Count(s == pebble.IterValid)
+	return s
+}
