@@ -2,10 +2,8 @@ package pebble
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
@@ -14,16 +12,9 @@ import (
 // openStaggered opens a DB with plugins and flushes runs overlapping
 // staggered key ranges of 80 keys, 50 apart: one L0 sublevel each.
 func openStaggered(t *testing.T, plugins Plugins, runs int) *DB {
-	db, err := OpenWithPlugins("", &Options{
-		FS: vfs.NewMem(), DisableAutomaticCompactions: true, L0StopWritesThreshold: 100,
-	}, plugins)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	db := openTestDB(t, nil, plugins)
 	for r := 0; r < runs; r++ {
-		for k := r * 50; k < r*50+80; k++ {
-			require.NoError(t, db.Set(fmt.Appendf(nil, "k%04d", k), []byte("v"), Sync))
-		}
-		require.NoError(t, db.Flush())
+		flushTable(t, db, "v", keysOf("k%04d", r*50, r*50+80, 1)...)
 	}
 	return db
 }

@@ -19,10 +19,7 @@ func gappyDB(t *testing.T, plugins Plugins) *DB { return gappyDBWith(t, plugins,
 // gappyDBWith is gappyDB with the keys extra returns for each table added
 // to it.
 func gappyDBWith(t *testing.T, plugins Plugins, extra func(table int) []string) *DB {
-	opts := &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true, L0StopWritesThreshold: 100}
-	db, err := OpenWithPlugins("db", opts, plugins)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	db := openTestDB(t, nil, plugins)
 	for table := 0; table < 3; table++ {
 		for i := table; i < 1000; i += 10 {
 			require.NoError(t, db.Set([]byte(fmt.Sprintf("key%03d", i)), []byte("v"), nil))
