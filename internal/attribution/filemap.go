@@ -55,9 +55,9 @@ func (f *fileInfo) contains(cmp pebble.Compare, key []byte) bool {
 type fileSet struct {
 	byNum map[uint64]*fileInfo
 	// dense indexes the same tables by number-base when their numbers are
-	// dense enough (they usually are: Pebble numbers files in order), as a
-	// lookup on every filter check and block load is worth ~20ns less than
-	// a map's.
+	// dense enough (they usually are: Pebble numbers files in order): a
+	// slice index on every filter check and block load costs less than a
+	// map's hash and probe.
 	dense []*fileInfo
 	base  uint64
 	// levels holds each level's live tables sorted by smallest key.
