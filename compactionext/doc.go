@@ -3,6 +3,11 @@
 // Package compactionext shapes an LSM and compacts where reads are wasted,
 // on top of upstream Pebble's exported API.
 //
+// It offers Profiles (Leveled, NoCompaction and ManyRuns: options applied
+// before Open, and a driver started on the open DB) and AdvisorConfig, the
+// configuration of the compaction advisor pebblerf runs with
+// Plugins.Advisor.
+//
 // Where a flushed table lands, and when tables are merged, decides how many
 // sorted runs a read must consult: each memtable, each L0 sublevel and each
 // non-empty level is one run, and Pebble's merging iterator always holds all

@@ -4,6 +4,13 @@
 // answer "may this table hold key k?" in less space, or at a lower
 // false-positive rate, than Pebble's built-in Bloom filter.
 //
+// It offers three pebble.FilterPolicy implementations (Bloom, Ribbon and
+// Fuse; NewBloom and NewRibbon validate their parameter), per-level plans
+// (Plan, with the presets Uniform and Progressive, and Optimal for a memory
+// budget; Plan.Apply sets upstream Pebble's options), a Planner that
+// re-plans while a DB runs, and Describe, which reads a filter's trailer
+// for reports.
+//
 // A table filter is a small summary of a table's keys (in Pebble, the
 // Comparer.Split prefixes of its point keys) that a read consults before it
 // loads any data block: "no" means the table cannot hold the key and is

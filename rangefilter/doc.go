@@ -3,6 +3,13 @@
 // Package rangefilter holds range filters for Pebble: per-table filters
 // that answer "may this table hold any key in [lower, upper)?".
 //
+// It offers Policy (NewPolicy), which wires the filters into Pebble through
+// its exported API (Collector and EventListener for the options,
+// BoundsFilter and AttachBoundsFilter for iterators); Config, with ConfigFor
+// and FPRBound; per-level plans (Plan: AllLevels, OverlappingRuns,
+// ForBudget); and, on a filter's bytes, Builder, MayIntersect,
+// FromUserProperties and Describe.
+//
 // A point filter can only say whether one key may be in a table; a bounded
 // scan or seek has no single key to ask about, so Pebble reads every table
 // whose key span overlaps its bounds, even when the table holds nothing in
