@@ -236,9 +236,6 @@ func (p *BloomPolicy) Name() string { return BloomPolicyName }
 // BitsPerKey returns the policy's bits per key.
 func (p *BloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
 
-// probeCount returns the number of bits set and tested per key.
-func (p *BloomPolicy) probeCount() int { return p.probes }
-
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.
 func (p *BloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
