@@ -24,7 +24,7 @@ func readRandom(r *run, w *worker) error {
 		iterOpts = &upstream.IterOptions{UseL6Filters: true}
 	}
 	for w.next() {
-		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+		w.keys.RandomKey(w.rng, w.key, c.missingFraction)
 		var n int64
 		var err error
 		if iterOpts != nil {
@@ -69,7 +69,7 @@ func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, 
 	return n, errors.CombineErrors(it.Error(), it.Close())
 }
 
-// seekRandom seeks to random targets (seektargets.go: a -missing_fraction
+// seekRandom seeks to random targets (keyspace.Targets: a -missing_fraction
 // of them made absent, -empty_range_fraction of them in gaps between keys,
 // drawn from -seek_target_range_multiplier times the filled range), then
 // steps -seek_nexts times; a seek is "found" when it lands exactly on its
@@ -91,14 +91,14 @@ func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, 
 func seekRandom(r *run, w *worker) error {
 	c := r.cfg
 	opts := &upstream.IterOptions{UseL6Filters: c.useL6Filters}
-	targets := c.seekTargets()
+	targets := c.seekTargets(r.written)
 	// A bounded seek's range is [target, upper): the target is also the
 	// lower bound, which changes no result of a forward seek and tells a
 	// range filter where the range starts. Two buffers each, alternated:
 	// Pebble requires that bounds an iterator holds are not modified in
 	// place before SetBounds.
 	var lowers, uppers [2][]byte
-	if targets.bounded() {
+	if targets.Bounded() {
 		for i := range uppers {
 			lowers[i], uppers[i] = make([]byte, c.keySize), make([]byte, c.keySize)
 		}
@@ -117,7 +117,7 @@ func seekRandom(r *run, w *worker) error {
 	}()
 	for seek := 0; w.next(); seek++ {
 		lower, upper := lowers[seek%2], uppers[seek%2]
-		if targets.next(w.rng, w.key, upper) {
+		if targets.Next(w.rng, w.key, upper) {
 			w.emptyRanges++
 		}
 		if lower != nil {

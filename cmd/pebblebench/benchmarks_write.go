@@ -21,11 +21,11 @@ func fillSeq(r *run, w *worker) error {
 	return writeLoop(r, w, func() uint64 {
 		if overwrite {
 			overwrite = false
-			return w.keys.written(v - 1 - w.rng.Uint64N(min(v, window)))
+			return w.keys.Written(v - 1 - w.rng.Uint64N(min(v, window)))
 		}
 		overwrite = window > 0
 		v++
-		return w.keys.written(v - 1)
+		return w.keys.Written(v - 1)
 	})
 }
 
@@ -46,13 +46,13 @@ func fillSeqOps(c *config) int64 {
 // finish, at most -benchmark_write_rate_limit bytes a second.
 func fillRandom(r *run, w *worker) error {
 	n := uint64(r.cfg.num)
-	written := r.cfg.written
+	written := r.written
 	return writeLoop(r, w, func() uint64 {
 		i := w.rng.Uint64N(n)
 		if written != nil {
-			written.add(i)
+			written.Add(i)
 		}
-		return w.keys.written(i)
+		return w.keys.Written(i)
 	})
 }
 
@@ -67,15 +67,15 @@ func writeLoop(r *run, w *worker, nextKey func() uint64) error {
 	entryBytes := int64(c.keySize + c.valueSize)
 	for w.next() {
 		if c.batchSize == 1 {
-			w.keys.fill(w.key, nextKey())
-			if err := r.db.Set(w.key, w.values.next(c.valueSize), wo); err != nil {
+			w.keys.Fill(w.key, nextKey())
+			if err := r.db.Set(w.key, w.values.Next(c.valueSize), wo); err != nil {
 				return err
 			}
 		} else {
 			b := r.db.NewBatch()
 			for i := 0; i < c.batchSize; i++ {
-				w.keys.fill(w.key, nextKey())
-				if err := b.Set(w.key, w.values.next(c.valueSize), nil); err != nil {
+				w.keys.Fill(w.key, nextKey())
+				if err := b.Set(w.key, w.values.Next(c.valueSize), nil); err != nil {
 					return err
 				}
 			}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // engineState is one engine's DB across the benchmarks of an invocation.
@@ -23,16 +25,17 @@ type engineState struct {
 	// dirty is set when the open DB has taken writes since it was opened.
 	dirty bool
 	// tickers sums the statistics of every run, for the final STATISTICS.
-	tickers []ticker
-	// stopReplanning stops -filter_plan=optimal's re-planning (filters.go).
+	tickers []statistics.Ticker
+	// stopReplanning stops the re-planning of the open DB's filters
+	// (replan.go).
 	stopReplanning func()
 }
 
 func (s *engineState) open() error {
 	s.cache = upstream.NewCache(s.cfg.cacheSize)
-	opts, err := s.cfg.options(s.name, s.cache)
+	opts, plugins, err := s.cfg.options(s.name, s.cache)
 	if err == nil {
-		s.db, err = openEngine(s.name, s.dir, opts, s.cfg)
+		s.db, err = openEngine(s.name, s.dir, opts, plugins, s.cfg)
 	}
 	if err != nil {
 		s.cache.Unref()
@@ -40,7 +43,7 @@ func (s *engineState) open() error {
 		return errors.Wrapf(err, "opening %s in %s", s.name, s.dir)
 	}
 	s.dirty = false
-	s.stopReplanning = s.cfg.startReplanning(s.db)
+	s.stopReplanning = startReplanning(s.cfg, s.db)
 	return nil
 }
 
@@ -109,10 +112,10 @@ func (s *engineState) settle(stop *atomic.Bool) {
 
 const settlePoll = 20 * time.Millisecond
 
-// readKeySet fills the key set of a sparse fill (-writes) from an existing
-// DB, untimed: a full scan, then the DB is closed again so the benchmarks
-// start on a cold cache as they would have.
-func (s *engineState) readKeySet() error {
+// readKeySet fills written, the key set of a sparse fill (-writes), from an
+// existing DB, untimed: a full scan, then the DB is closed again so the
+// benchmarks start on a cold cache as they would have.
+func (s *engineState) readKeySet(written *keyspace.Set) error {
 	if err := s.open(); err != nil {
 		return err
 	}
@@ -121,8 +124,8 @@ func (s *engineState) readKeySet() error {
 	if err == nil {
 		for valid := it.SeekGE(nil); valid; valid = it.Next() {
 			if k := it.Key(); len(k) == s.cfg.keySize {
-				if i := g.index(k); i < uint64(s.cfg.num) {
-					s.cfg.written.add(i)
+				if i := g.Index(k); i < uint64(s.cfg.num) {
+					written.Add(i)
 				}
 			}
 		}

@@ -9,6 +9,9 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // The engine names of -engine.
@@ -36,13 +39,13 @@ type engine interface {
 	Metrics() *upstream.Metrics
 	SSTables() ([][]upstream.SSTableInfo, error)
 	// Tickers returns the engine's statistics as RocksDB-style tickers; see
-	// statistics.go for which are exact.
-	Tickers() []ticker
+	// statistics.FromMetrics for which are exact.
+	Tickers() []statistics.Ticker
 	// LevelTable is pebblerf's per-level seek statistics table, "" for
 	// upstream or with the statistics off.
 	LevelTable() string
-	// Stalls times the DB's write stalls (lsmwatch.go).
-	Stalls() *stallClock
+	// Stalls times the DB's write stalls (for -lsm_sample_ms).
+	Stalls() *lsm.StallClock
 	// Explain explains one query, nil for upstream (see explain.go).
 	Explain(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	Close() error
@@ -91,7 +94,7 @@ type pebbleDB[I iterator, B batch] interface {
 type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	name  string
 	db    D
-	extra func() []ticker
+	extra func() []statistics.Ticker
 	// The pebblerf-only parts; nil for upstream.
 	newQuery   func(o *upstream.IterOptions) (iterator, error)
 	levelTable func() string
@@ -99,10 +102,10 @@ type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	// stop stops the shape profile's driver, which must end before Close.
 	stop func()
 	// stalls times the DB's write stalls.
-	stalls *stallClock
+	stalls *lsm.StallClock
 }
 
-func (a *adapter[D, I, B]) Stalls() *stallClock { return a.stalls }
+func (a *adapter[D, I, B]) Stalls() *lsm.StallClock { return a.stalls }
 
 func (a *adapter[D, I, B]) Name() string { return a.name }
 
@@ -156,10 +159,10 @@ func (a *adapter[D, I, B]) SSTables() ([][]upstream.SSTableInfo, error) {
 	return a.db.SSTables(upstream.WithProperties())
 }
 
-func (a *adapter[D, I, B]) Tickers() []ticker {
-	t := metricsTickers(a.db.Metrics())
+func (a *adapter[D, I, B]) Tickers() []statistics.Ticker {
+	t := statistics.FromMetrics(a.db.Metrics())
 	if a.extra != nil {
-		t = mergeTickers(t, a.extra())
+		t = statistics.Merge(t, a.extra())
 	}
 	return t
 }
@@ -172,13 +175,14 @@ func (a *adapter[D, I, B]) Close() error {
 	return a.db.Close()
 }
 
-// openEngine opens the named engine's DB in dir with opts. Each engine gets
-// its own copy of the options (pebblerf's Open does not mutate them, but
+// openEngine opens the named engine's DB in dir with opts and, for
+// pebblerf, plugins (config.options makes both). Each engine gets its own
+// copy of the options (pebblerf's Open does not mutate them, but
 // upstream's EnsureDefaults does).
-func openEngine(name, dir string, opts *upstream.Options, c *config) (engine, error) {
+func openEngine(name, dir string, opts *upstream.Options, plugins pebblerf.Plugins, c *config) (engine, error) {
 	opts = opts.Clone()
 	if name == enginePebbleRF {
-		return openPebbleRF(dir, opts, c)
+		return openPebbleRF(dir, opts, plugins, c)
 	}
 	// Upstream gets the -compaction_style shape the way pebblerf's Open
 	// installs it: the profile's options, then its driver.
@@ -188,8 +192,8 @@ func openEngine(name, dir string, opts *upstream.Options, c *config) (engine, er
 			return nil, err
 		}
 	}
-	stalls := &stallClock{}
-	stalls.attach(opts)
+	stalls := &lsm.StallClock{}
+	stalls.Attach(opts)
 	db, err := upstream.Open(dir, opts)
 	if err != nil {
 		return nil, err

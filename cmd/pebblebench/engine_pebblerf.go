@@ -4,17 +4,39 @@ package main
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
+// advisorCompactionsTicker counts the compactions pebblerf's compaction
+// advisor made (-compaction_advisor).
+const advisorCompactionsTicker = "pebblerf.advisor.compactions"
+
 // openPebbleRF opens dir with pebblerf's OpenWithPlugins and the plug-ins
-// the flags select (plugins.go): by default none, as pebblerf's Open.
-func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error) {
-	plugins := c.pebblerfPlugins()
-	stalls := &stallClock{}
-	stalls.attach(opts)
+// the flags select (config.options): by default none, as pebblerf's Open.
+// What the open DB counts and plans lives with it, in the adapter's
+// closures: the advisor's compactions, its query builder and, through the
+// DB, its filter planner (DB.FilterPlanner).
+func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, c *config) (engine, error) {
+	// The advisor's compactions are counted for this DB, nil without it.
+	var advisorCompactions *atomic.Int64
+	if plugins.Advisor != nil {
+		advisorCompactions = new(atomic.Int64)
+		advisor := *plugins.Advisor
+		report := advisor.OnDecision
+		advisor.OnDecision = func(d compactionext.Decision) {
+			advisorCompactions.Add(1)
+			report(d)
+		}
+		plugins.Advisor = &advisor
+	}
+	stalls := &lsm.StallClock{}
+	stalls.Attach(opts)
 	db, err := pebblerf.OpenWithPlugins(dir, opts, plugins)
 	if err != nil {
 		return nil, err
@@ -38,16 +60,19 @@ func openPebbleRF(dir string, opts *pebblerf.Options, c *config) (engine, error)
 		return e, nil
 	}
 	// The DB-wide tickers are kept in any case, and the per-level ones with
-	// -pebblerf_statistics.
-	a.extra = func() []ticker {
-		out := db.Statistics().Tickers()
-		if plugins.Advisor != nil {
-			out = append(out, ticker{Name: advisorCompactionsTicker, Count: c.advisorCompactions.Load()})
-		}
-		return out
-	}
+	// -pebblerf_statistics (pebblerf_statistics.go).
+	a.extra = func() []statistics.Ticker { return pebblerfTickers(db, advisorCompactions) }
 	if plugins.Statistics {
-		a.levelTable = func() string { return db.Statistics().PerLevel().Snapshot().LevelTable() + whatIfLines(db, c) }
+		a.levelTable = func() string { return levelTable(db, c) }
 	}
 	return a, nil
+}
+
+// pebblerfDB returns e's pebblerf DB, if e is pebblerf's.
+func pebblerfDB(e engine) (*pebblerf.DB, bool) {
+	a, ok := e.(*adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch])
+	if !ok {
+		return nil, false
+	}
+	return a.db, true
 }

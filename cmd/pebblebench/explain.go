@@ -15,13 +15,13 @@ import (
 // the last benchmark left. The sample's random source is fixed by -seed,
 // so repeated invocations explain the same query.
 func (d *driver) printExplain() error {
-	targets := d.cfg.seekTargets()
+	targets := d.cfg.seekTargets(d.written)
 	key := make([]byte, d.cfg.keySize)
 	var lower, upper []byte
-	if targets.bounded() {
+	if targets.Bounded() {
 		upper = make([]byte, d.cfg.keySize)
 	}
-	targets.next(rand.New(rand.NewPCG(uint64(d.cfg.seed), 0xe)), key, upper)
+	targets.Next(rand.New(rand.NewPCG(uint64(d.cfg.seed), 0xe)), key, upper)
 	if upper != nil {
 		lower = key // as seekRandom bounds it
 	}

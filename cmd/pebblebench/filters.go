@@ -6,11 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/pointfilter"
 )
 
@@ -19,7 +19,7 @@ import (
 //
 // When pebblerf runs as pebble.Open opens it (defaultPath), both engines
 // get upstream's policy described below. Otherwise pebblerf gets
-// dbBenchFilterPlan, which maps the flags as RocksDB reads them:
+// dbbench.FilterPlan, which maps the flags as RocksDB reads them:
 // -bloom_bits below 0.5 means no filter, other values are clamped to
 // [1, 100]; Bloom everywhere, or with -use_ribbon_filter Ribbon from the
 // level -bloom_before_level names (-1: everywhere; 0: all but L0, where
@@ -36,7 +36,7 @@ import (
 
 // filterPlan is pebblerf's plan for the flags.
 func (c *config) filterPlan() (pointfilter.Plan, error) {
-	return dbBenchFilterPlan(c.bloomBits, c.useRibbonFilter, c.bloomBeforeLevel, c.useL6Filters)
+	return dbbench.FilterPlan(c.bloomBits, c.useRibbonFilter, c.bloomBeforeLevel, c.useL6Filters)
 }
 
 // filtersEnabled reports whether -bloom_bits asks for table filters.
@@ -53,23 +53,26 @@ func (c *config) upstreamBloomBits() int {
 	return int(math.Round(min(max(c.bloomBits, 1), 100)))
 }
 
-// applyFilters installs the engine's table filters into o.Levels.
-func (c *config) applyFilters(engineName string, o *upstream.Options) error {
+// applyFilters installs the engine's table filters into o.Levels. Under
+// -filter_plan pebblerf's filters are a planner's instead: o keeps none, and
+// the planner is returned, for Plugins.Filters (pebblerfPlugins); else the
+// planner is nil.
+func (c *config) applyFilters(engineName string, o *upstream.Options) (*pointfilter.Planner, error) {
 	if !c.filtersEnabled() {
-		return nil
+		return nil, nil
 	}
 	if engineName == enginePebbleRF {
 		if preset, ok, err := c.presetPlan(); ok || err != nil {
 			if err != nil {
-				return err
+				return nil, err
 			}
-			return c.applyPlanner(o, preset)
+			return newPlanner(o, preset)
 		}
 		plan, err := c.filterPlan()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return plan.Apply(o)
+		return nil, plan.Apply(o)
 	}
 	policy := bloom.FilterPolicy(c.upstreamBloomBits())
 	for i := range o.Levels {
@@ -78,7 +81,7 @@ func (c *config) applyFilters(engineName string, o *upstream.Options) error {
 	if !c.useL6Filters {
 		o.Levels[len(o.Levels)-1].FilterPolicy = upstream.NoFilterPolicy
 	}
-	return nil
+	return nil, nil
 }
 
 // filterDescription says which filters each engine uses, for the header.
@@ -104,51 +107,6 @@ func (c *config) filterDescription() string {
 	return fmt.Sprintf("pebble: bloom.FilterPolicy(%d) on %s; pebblerf: %s", c.upstreamBloomBits(), levels, plan)
 }
 
-// dbBenchFilterPlan maps db_bench's (and RocksDB's) filter options onto a
-// plan:
-//
-//   - bloomBits is -bloom_bits. As in RocksDB, values below 0.5 (db_bench's
-//     default is -1) mean no filters, [0.5, 1) means 1, and values above 100
-//     mean 100.
-//   - useRibbon is -use_ribbon_filter. Without it every level uses Bloom.
-//   - bloomBeforeLevel is RocksDB's bloom_before_level, with which levels
-//     below it use Bloom and the rest Ribbon, a flush counting as level −1.
-//     Pebble builds flushed tables and intra-L0 compaction outputs with the
-//     same L0 options and cannot tell them apart, so: −1 (Ribbon always) maps
-//     to RibbonFromLevel 0; 0 (RocksDB's default: Bloom for flushes only)
-//     maps to 1, Bloom in L0; N ≥ 1 maps to N; math.MaxInt32 or more (Bloom
-//     always) maps to pointfilter.NoRibbon. Values below −1 are an error.
-//   - useL6Filters is -use_l6_filters: write L6 filters (and read them, via
-//     UseL6Filters). Without it L6 has none, as Pebble never reads them
-//     unless asked.
-func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, useL6Filters bool) (pointfilter.Plan, error) {
-	plan := pointfilter.Plan{L6Filters: useL6Filters, RibbonFromLevel: pointfilter.NoRibbon}
-	switch {
-	case math.IsNaN(bloomBits):
-		return pointfilter.Plan{}, errors.Newf("-bloom_bits %v is not a number", bloomBits)
-	case bloomBits < 0.5:
-		plan.BitsPerKey = 0
-	default:
-		plan.BitsPerKey = min(max(bloomBits, 1), 100)
-	}
-	if !useRibbon {
-		return plan, nil
-	}
-	switch {
-	case bloomBeforeLevel < -1:
-		return pointfilter.Plan{}, errors.Newf("-bloom_before_level %d is below -1", bloomBeforeLevel)
-	case bloomBeforeLevel == -1:
-		plan.RibbonFromLevel = 0
-	case bloomBeforeLevel == 0:
-		plan.RibbonFromLevel = 1
-	case bloomBeforeLevel >= math.MaxInt32:
-		plan.RibbonFromLevel = pointfilter.NoRibbon
-	default:
-		plan.RibbonFromLevel = bloomBeforeLevel
-	}
-	return plan, nil
-}
-
 // Per-level filter plans for -filter_plan and -filter_budget_bits
 // (pebblerf only; upstream keeps bloom.FilterPolicy of -bloom_bits).
 //
@@ -167,9 +125,6 @@ func dbBenchFilterPlan(bloomBits float64, useRibbon bool, bloomBeforeLevel int, 
 type filterPlanFlags struct {
 	filterPlanName   string
 	filterBudgetBits float64
-	// planner is the pebblerf DB's planner under -filter_plan, set when
-	// its options are made.
-	planner *pointfilter.Planner
 	// The range filters' per-level plan (rangeplan.go).
 	rangePlanFlags
 }
@@ -180,9 +135,6 @@ const (
 	filterPlanProgressive = "progressive"
 	filterPlanOptimal     = "optimal"
 )
-
-// replanEvery is how often an open DB under -filter_plan=optimal re-plans.
-const replanEvery = time.Second
 
 func (f *filterPlanFlags) registerFilterPlanFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.filterPlanName, "filter_plan", "", "pebblerf: per-level point filters: uniform, progressive or optimal (overrides -bloom_bits for pebblerf)")
@@ -217,62 +169,17 @@ func (c *config) presetPlan() (plan pointfilter.Plan, ok bool, err error) {
 	return plan, false, errors.Newf("-filter_plan %q is not uniform, progressive or optimal", c.filterPlanName)
 }
 
-// applyPlanner makes -filter_plan's planner, which pebblerfPlugins hands to
-// pebblerf as Plugins.Filters; o keeps no filters of its own.
-func (c *config) applyPlanner(o *upstream.Options, plan pointfilter.Plan) error {
+// newPlanner makes -filter_plan's planner for plan; o keeps no filters of
+// its own.
+func newPlanner(o *upstream.Options, plan pointfilter.Plan) (*pointfilter.Planner, error) {
 	pl, err := pointfilter.NewPlanner(plan)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i := range o.Levels {
 		o.Levels[i].FilterPolicy = upstream.NoFilterPolicy
 	}
-	c.planner = pl
-	return nil
-}
-
-// startReplanning re-plans e's filters every replanEvery under
-// -filter_plan=optimal, from the first call on; it returns the function
-// that stops it. For other engines and plans it does nothing.
-func (c *config) startReplanning(e engine) (stop func()) {
-	pl := c.planner
-	db, ok := pebblerfDB(e)
-	points := pl != nil && c.filterPlanName == filterPlanOptimal
-	ranges := c.rangeFilterPlanName == rangePlanStats
-	if !ok || (!points && !ranges) {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	replan := func() {
-		if !points {
-			c.replanRanges(db)
-			return
-		}
-		if loads, err := db.PointFilterLoads(c.useL6Filters); err == nil {
-			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
-				_ = pl.Set(p)
-			}
-		}
-		if ranges {
-			c.replanRanges(db)
-		}
-	}
-	replan()
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(replanEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				replan()
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
+	return pl, nil
 }
 
 // levelFilterOf returns the filter pebblerf's plan gives level i now, for
@@ -288,8 +195,8 @@ func (c *config) levelFilterOf(e engine, i int) string {
 		}
 		return fmt.Sprintf("pebble-bloom(%d)", c.upstreamBloomBits())
 	}
-	if pl := c.planner; pl != nil && c.filterPlanName != "" {
-		return pl.Level(i).String()
+	if db, ok := pebblerfDB(e); ok && db.FilterPlanner() != nil && c.filterPlanName != "" {
+		return db.FilterPlanner().Level(i).String()
 	}
 	plan, _ := c.filterPlan()
 	filters, err := plan.Filters()

@@ -4,12 +4,11 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +16,7 @@ import (
 // levelFilters names each level's filter in an engine's options:
 // B = pebblerf Bloom, R = pebblerf Ribbon, U = upstream Bloom, - = none.
 func levelFilters(t *testing.T, c *config, engineName string) string {
-	o, err := c.options(engineName, nil)
+	o, _, err := c.options(engineName, nil)
 	require.NoError(t, err)
 	var out []byte
 	for _, l := range o.Levels {
@@ -108,28 +107,6 @@ func TestFiltersEndToEnd(t *testing.T) {
 	}
 }
 
-// TestDBBenchFilterPlan prints the plan each combination of db_bench's filter
-// flags maps to (testdata/filter_flags).
-func TestDBBenchFilterPlan(t *testing.T) {
-	datadriven.RunTest(t, "testdata/filter_flags", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "dbbench" {
-			return fmt.Sprintf("unknown command %q", d.Cmd)
-		}
-		var bits float64
-		var ribbon, l6 bool
-		var before int
-		d.ScanArgs(t, "bloom_bits", &bits)
-		d.MaybeScanArgs(t, "use_ribbon_filter", &ribbon)
-		d.MaybeScanArgs(t, "bloom_before_level", &before)
-		d.MaybeScanArgs(t, "use_l6_filters", &l6)
-		p, err := dbBenchFilterPlan(bits, ribbon, before, l6)
-		if err != nil {
-			return err.Error() + "\n"
-		}
-		return fmt.Sprintf("%s\nUseL6Filters: %t\n", p, p.UseL6Filters())
-	})
-}
-
 // TestFilterPlanFlags checks -filter_plan's presets and what pebblerf's
 // options get from them: a planner on every level, L6 left without a
 // filter unless -use_l6_filters.
@@ -150,9 +127,10 @@ func TestFilterPlanFlags(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, tc.want, p.String(), "%s l6=%t", tc.name, tc.l6)
 		var o upstream.Options
-		require.NoError(t, c.applyFilters(enginePebbleRF, &o))
-		require.Same(t, c.planner, c.pebblerfPlugins().Filters, "the planner goes in as Plugins.Filters")
-		require.Equal(t, tc.want, c.planner.String())
+		planner, err := c.applyFilters(enginePebbleRF, &o)
+		require.NoError(t, err)
+		require.Same(t, planner, c.pebblerfPlugins(planner).Filters, "the planner goes in as Plugins.Filters")
+		require.Equal(t, tc.want, planner.String())
 		require.True(t, c.filtersEnabled())
 	}
 	_, _, err := (&config{filterPlanFlags: filterPlanFlags{filterPlanName: "monkey"}}).presetPlan()

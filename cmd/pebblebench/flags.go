@@ -6,17 +6,24 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"strings"
-	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
 )
 
 // config holds every flag. The names, defaults and meanings are db_bench's
 // (tools/db_bench_tool.cc) wherever db_bench has the flag, so a db_bench
 // command line runs here unchanged; flags db_bench lacks say so in their
 // usage text.
+//
+// A config is immutable once parseFlags returns it, and its methods only
+// derive values from the flags (a plan, a key format, options). What
+// changes while benchmarks run is held elsewhere: the driver (driver.go)
+// has the sparse fill's key set and the results, each engineState
+// (dbstate.go) its open DB, cache and summed tickers, and each open DB's
+// adapter (engine.go, engine_pebblerf.go) its stall clock, query builder,
+// filter planner and the advisor's count.
 type config struct {
 	benchmarks string
 	engine     string
@@ -30,6 +37,9 @@ type config struct {
 	threads   int
 	batchSize int
 	seed      int64
+	// seedDrawn is set when -seed was 0 and parseFlags drew seed from the
+	// clock, which the header then says.
+	seedDrawn bool
 
 	keySize          int
 	valueSize        int
@@ -57,8 +67,9 @@ type config struct {
 	sync            bool
 
 	keyStride int64
-	// written records the keys of sparse fills (-writes); nil otherwise.
-	written                   *keySet
+	// sparseFill is set by -writes: fills write fewer keys than the key
+	// space holds, and record them (newWrittenSet).
+	sparseFill                bool
 	seekUpperBoundLen         int64
 	emptyRangeFraction        float64
 	seekTargetRangeMultiplier int64
@@ -81,22 +92,19 @@ type config struct {
 	compactionAdvisor  bool
 	pebblerfStatistics bool
 	// rangeWhatIfBits and prefixWhatIfBits: -range_filter_whatif_bits and
-	// -prefix_filter_whatif_bits (whatif.go).
+	// -prefix_filter_whatif_bits (pebblerf_statistics.go).
 	rangeWhatIfBits  float64
 	prefixWhatIfBits float64
 	// advisorLog, advisorIntervalMs, advisorBudget: -compaction_advisor_log,
-	// -compaction_advisor_interval_ms and -compaction_advisor_write_budget;
-	// advisorCompactions counts the advisor's compactions, for the
-	// pebblerf.advisor.compactions ticker.
-	advisorLog         bool
-	advisorIntervalMs  int
-	advisorBudget      float64
-	advisorCompactions atomic.Int64
-	lsmSampleMs        int
-	sliceBytes         int64
-	seekHotFraction    float64
-	seekHotRange       float64
-	seekHotStart       float64
+	// -compaction_advisor_interval_ms and -compaction_advisor_write_budget.
+	advisorLog        bool
+	advisorIntervalMs int
+	advisorBudget     float64
+	lsmSampleMs       int
+	sliceBytes        int64
+	seekHotFraction   float64
+	seekHotRange      float64
+	seekHotStart      float64
 
 	statistics            bool
 	histogram             bool
@@ -104,7 +112,7 @@ type config struct {
 	reportIntervalSeconds int
 	reportFile            string
 	cpuProfile            string
-	// reportHTML is -report_html (report_html.go).
+	// reportHTML is -report_html (internal/bench/report).
 	reportHTML string
 	// scenario is -scenario, which realMain handles before parsing (see
 	// scenario.go); it is registered here to be listed by -help.
@@ -137,8 +145,13 @@ func isUsageError(err error) bool {
 	return errors.As(err, &u)
 }
 
-// parseFlags parses args (without the program name) into a config. Errors are
-// usage errors, except flag.ErrHelp after -help, whose text goes to output.
+// parseFlags parses args (without the program name) into a config, which
+// nothing changes afterwards: what a run changes as it goes (the sparse
+// fill's key set, the filter planner, the advisor's count) belongs to the
+// driver and the open DBs. Defaults that depend on other flags are resolved
+// here (-writes and -reads of -1 become -num, -seed=0 a seed drawn from the
+// clock). Errors are usage errors, except flag.ErrHelp after -help, whose
+// text goes to output.
 func parseFlags(args []string, output io.Writer) (*config, error) {
 	c := &config{}
 	fs := flag.NewFlagSet("pebblebench", flag.ContinueOnError)
@@ -242,165 +255,11 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	if c.seed == 0 {
+		c.seed = time.Now().UnixNano() & (1<<62 - 1)
+		c.seedDrawn = true
+	}
 	return c, nil
-}
-
-// validate checks values the flag package cannot, naming the flag at fault.
-func (c *config) validate() error {
-	switch c.engine {
-	case enginePebble, enginePebbleRF, engineBoth:
-	default:
-		return badFlag("engine", "%q is not one of pebble, pebblerf, both", c.engine)
-	}
-	if c.dbGiven && c.db == "" {
-		return badFlag("db", "empty directory")
-	}
-	if c.num <= 0 {
-		return badFlag("num", "%d must be positive", c.num)
-	}
-	if c.writes == -1 {
-		c.writes = c.num
-	} else if c.writes <= 0 {
-		return badFlag("writes", "%d must be positive or -1", c.writes)
-	} else {
-		c.written = newKeySet(c.num)
-	}
-	if c.reads == -1 {
-		c.reads = c.num
-	} else if c.reads <= 0 {
-		return badFlag("reads", "%d must be positive or -1", c.reads)
-	}
-	if c.duration < 0 {
-		return badFlag("duration", "%d must not be negative", c.duration)
-	}
-	if c.threads < 1 {
-		return badFlag("threads", "%d must be at least 1", c.threads)
-	}
-	if c.batchSize < 1 {
-		return badFlag("batch_size", "%d must be at least 1", c.batchSize)
-	}
-	if c.keySize < 1 {
-		return badFlag("key_size", "%d must be at least 1", c.keySize)
-	}
-	if c.valueSize < 0 {
-		return badFlag("value_size", "%d must not be negative", c.valueSize)
-	}
-	if !(c.compressionRatio > 0 && c.compressionRatio <= 1) {
-		return badFlag("compression_ratio", "%g must be in (0, 1]", c.compressionRatio)
-	}
-	if _, err := compressionByName(c.compressionType); err != nil {
-		return err
-	}
-	if c.prefixSize < 0 || c.prefixSize > c.keySize {
-		return badFlag("prefix_size", "%d must be in [0, key_size=%d]", c.prefixSize, c.keySize)
-	}
-	if c.keysPerPrefix < 0 {
-		return badFlag("keys_per_prefix", "%d must not be negative", c.keysPerPrefix)
-	}
-	if c.keysPerPrefix > 0 {
-		if c.prefixSize == 0 {
-			return badFlag("keys_per_prefix", "needs -prefix_size > 0")
-		}
-		if int64(c.keysPerPrefix) > c.num {
-			return badFlag("keys_per_prefix", "%d exceeds -num=%d", c.keysPerPrefix, c.num)
-		}
-	}
-	if c.seekNexts < 0 {
-		return badFlag("seek_nexts", "%d must not be negative", c.seekNexts)
-	}
-	if !(c.missingFraction >= 0 && c.missingFraction <= 1) {
-		return badFlag("missing_fraction", "%g must be in [0, 1]", c.missingFraction)
-	}
-	if c.missingFraction > 0 && c.keyGen().missingByte() < 0 {
-		return badFlag("missing_fraction", "needs a padding byte: key_size=%d must exceed %d", c.keySize, c.keyGen().numberEnd())
-	}
-	if c.writeRateLimit < 0 {
-		return badFlag("benchmark_write_rate_limit", "%d must not be negative", c.writeRateLimit)
-	}
-	if math.IsNaN(c.bloomBits) || math.IsInf(c.bloomBits, 0) {
-		return badFlag("bloom_bits", "%g is not a number of bits per key", c.bloomBits)
-	}
-	if c.bloomBeforeLevel < -1 {
-		return badFlag("bloom_before_level", "%d must be -1 (Ribbon everywhere) or a level", c.bloomBeforeLevel)
-	}
-	if _, err := c.filterPlan(); err != nil {
-		return badFlag("bloom_bits", "%v", err)
-	}
-	if _, _, err := c.presetPlan(); err != nil {
-		return badFlag("filter_plan", "%v", err)
-	}
-	if c.cacheSize < 0 {
-		return badFlag("cache_size", "%d must not be negative", c.cacheSize)
-	}
-	if c.writeBufferSize < 1<<16 {
-		return badFlag("write_buffer_size", "%d is below the minimum of 65536", c.writeBufferSize)
-	}
-	if c.reportIntervalSeconds < 0 {
-		return badFlag("report_interval_seconds", "%d must not be negative", c.reportIntervalSeconds)
-	}
-	if c.reportIntervalSeconds > 0 && c.reportFile == "" {
-		return badFlag("report_file", "empty file name")
-	}
-	if c.seed < 0 {
-		return badFlag("seed", "%d must not be negative", c.seed)
-	}
-	if err := c.validatePlugins(); err != nil {
-		return err
-	}
-	specs, err := parseBenchmarkList(c.benchmarks)
-	if err != nil {
-		return err
-	}
-	if err := c.validateMVCC(specs); err != nil {
-		return err
-	}
-	seeks := false
-	for _, s := range specs {
-		b, ok := benchmarkByName(s.name)
-		if !ok {
-			return badFlag("benchmarks", "unknown benchmark %q (known: %s)", s.name, strings.Join(benchmarkNames(), ", "))
-		}
-		seeks = seeks || b.opKind == "seek"
-	}
-	return c.validateIgnored(seeks)
-}
-
-// validateIgnored refuses flags that would change nothing in this run, so
-// none is silently ignored: pebblerf's plug-ins under -engine=pebble, a
-// plug-in's settings without the plug-in, and seek-target flags without a
-// seek benchmark. Only flags given on the command line are checked.
-func (c *config) validateIgnored(seeks bool) error {
-	if c.engine == enginePebble {
-		for _, name := range pebblerfOnlyFlags {
-			if c.given[name] {
-				return badFlag(name, "applies to pebblerf only, and -engine=pebble runs upstream Pebble alone; use -engine=pebblerf or -engine=both")
-			}
-		}
-	}
-	for _, dep := range []struct{ flag, needs string }{
-		{"query_plan", "use_query_builder"},
-		{"compaction_advisor_log", "compaction_advisor"},
-		{"compaction_advisor_interval_ms", "compaction_advisor"},
-		{"compaction_advisor_write_budget", "compaction_advisor"},
-		{"bloom_before_level", "use_ribbon_filter"},
-		{"seek_hot_range", "seek_hot_fraction"},
-		{"seek_hot_start", "seek_hot_fraction"},
-	} {
-		if c.given[dep.flag] && !c.given[dep.needs] {
-			return badFlag(dep.flag, "has no effect without -%s", dep.needs)
-		}
-	}
-	if c.given["many_runs_slice_bytes"] && c.compactionStyle != 1 {
-		return badFlag("many_runs_slice_bytes", "has no effect without -compaction_style=1")
-	}
-	if !seeks {
-		for _, name := range []string{"empty_range_fraction", "seek_upper_bound_len", "seek_target_range_multiplier", "seek_hot_fraction", "use_query_builder"} {
-			if c.given[name] {
-				return badFlag(name, "applies to seekrandom and seekrandomwhilewriting, and -benchmarks=%s has neither", c.benchmarks)
-			}
-		}
-	}
-	return nil
 }
 
 // engines lists the engines of a run in the order they alternate.
@@ -409,4 +268,38 @@ func (c *config) engines() []string {
 		return []string{enginePebble, enginePebbleRF}
 	}
 	return []string{c.engine}
+}
+
+// keyGen is the key format of the flags (-num, -key_size, -prefix_size,
+// -keys_per_prefix, -key_stride).
+func (c *config) keyGen() keyspace.Gen {
+	return keyspace.Gen{Num: c.num, KeySize: c.keySize, PrefixSize: c.prefixSize, KeysPerPrefix: c.keysPerPrefix,
+		Stride: uint64(max(c.keyStride, 1))}
+}
+
+// newWrittenSet returns the set a sparse fill (-writes) records its keys in,
+// for the seek targets; nil for a dense fill, which needs none.
+func (c *config) newWrittenSet() *keyspace.Set {
+	if !c.sparseFill {
+		return nil
+	}
+	return keyspace.NewSet(c.num)
+}
+
+// seekTargets is the seek-target generator of the flags:
+// -seek_target_range_multiplier, -seek_upper_bound_len,
+// -empty_range_fraction, -missing_fraction and the hot range, over the keys
+// a sparse fill recorded in written (nil after a dense fill).
+func (c *config) seekTargets(written *keyspace.Set) keyspace.Targets {
+	return keyspace.Targets{
+		Keys:            c.keyGen(),
+		Space:           uint64(c.num) * uint64(c.seekTargetRangeMultiplier),
+		UpperLen:        uint64(c.seekUpperBoundLen),
+		EmptyFraction:   c.emptyRangeFraction,
+		MissingFraction: c.missingFraction,
+		Written:         written,
+		HotFraction:     c.seekHotFraction,
+		HotStart:        uint64(float64(c.num) * c.seekHotStart),
+		HotSpace:        max(uint64(float64(c.num)*c.seekHotRange), 1),
+	}
 }

@@ -75,15 +75,3 @@ func TestBadFlags(t *testing.T) {
 		})
 	}
 }
-
-func TestParseBenchmarkList(t *testing.T) {
-	specs, err := parseBenchmarkList("fillrandom, readrandom[X3],seekrandom[X5-W1],seekrandom[-X1000],stats[W2]")
-	require.NoError(t, err)
-	require.Equal(t, []benchSpec{
-		{"fillrandom", 1, 0},
-		{"readrandom", 3, 0},
-		{"seekrandom", 5, 1},
-		{"seekrandom", 1000, 0},
-		{"stats", 1, 2},
-	}, specs)
-}

@@ -13,7 +13,7 @@
 //
 //	pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],levelstats -num=1000000
 //
-// pebblerf's plug-ins are flags too (plugins.go): -range_filter_bits,
+// pebblerf's plug-ins are flags too (setup.go): -range_filter_bits,
 // -use_query_builder with -query_plan and -explain, -compaction_advisor (with
 // -compaction_advisor_log, -compaction_advisor_interval_ms and
 // -compaction_advisor_write_budget) and
@@ -39,6 +39,19 @@
 // is one line on stderr and exit status 2, found before anything else is
 // printed; SIGINT ends the current benchmark early, still prints what it
 // measured, and exits with status 130.
+//
+// The command is flag parsing (flags.go, validate.go, help.go), engine
+// set-up (setup.go, filters.go, rangeplan.go, engine*.go), the benchmark
+// loop (driver.go, run.go, worker.go, benchmarks*.go, mvcc_*.go,
+// scenario.go) and printing (report.go, summary.go, meta.go, verdict.go).
+// The flags are parsed once into a config that nothing changes afterwards;
+// what a run changes as it goes belongs to the driver (the sparse fill's
+// key set, the results) and to each open DB (its filter planner, the
+// advisor's count). What needs no flag is a package of its own under
+// internal/bench: dbbench (db_bench's option values), keyspace (keys, key
+// sets, seek targets), values, hist (latency histograms), statistics
+// (STATISTICS tickers), lsm (the LSM's shape, now and over a run),
+// progress, and report (the HTML report).
 package main
 
 import (
@@ -52,6 +65,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 )
 
 func main() {
@@ -89,8 +103,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		out, jsonOut = stderr, stdout
 	}
 	seedLine := ""
-	if c.seed == 0 {
-		c.seed = time.Now().UnixNano() & (1<<62 - 1)
+	if c.seedDrawn {
 		seedLine = fmt.Sprintf("Set seed to %d because --seed was 0\n", c.seed)
 	}
 
@@ -151,8 +164,8 @@ func reportError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-func mustParseBenchmarkList(s string) []benchSpec {
-	specs, err := parseBenchmarkList(s)
+func mustParseBenchmarkList(s string) []dbbench.Spec {
+	specs, err := dbbench.ParseBenchmarks(s)
 	if err != nil {
 		panic(err) // validated by parseFlags
 	}
@@ -182,9 +195,9 @@ func printHeader(w io.Writer, c *config, root string, fill *fillRecord) {
 	}
 	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
 	for _, spec := range mustParseBenchmarkList(c.benchmarks) {
-		if b, _ := benchmarkByName(spec.name); b.background != nil && c.writeBufferSize > c.cacheSize/2 {
+		if b, _ := benchmarkByName(spec.Name); b.background != nil && c.writeBufferSize > c.cacheSize/2 {
 			fmt.Fprintf(w, "Warning:    %s reads while memtables of up to %d bytes are reserved in a %d-byte block cache; raise -cache_size or lower -write_buffer_size to measure reads with a working cache\n",
-				spec.name, c.writeBufferSize, c.cacheSize)
+				spec.Name, c.writeBufferSize, c.cacheSize)
 		}
 	}
 	fmt.Fprintf(w, "DB path:    [%s]\n", root)

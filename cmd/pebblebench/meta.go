@@ -7,55 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pebblerf/pebble/seekstats"
-	"github.com/pebblerf/pebble/whatif"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 )
-
-// levelShape is one LSM level in the levelstats output.
-type levelShape struct {
-	Level       int   `json:"level"`
-	Files       int64 `json:"files"`
-	Bytes       int64 `json:"bytes"`
-	Sublevels   int32 `json:"sublevels"`
-	FilterBytes int64 `json:"filter_bytes"`
-	// RangeFilterBytes and RangeFilterKeys are the range filters' size and
-	// the distinct prefixes they hold (pebblerf's tables only).
-	RangeFilterBytes int64 `json:"range_filter_bytes,omitempty"`
-	RangeFilterKeys  int64 `json:"range_filter_keys,omitempty"`
-	// PointFilter is the point filter pebblerf's plan gives the level now
-	// (new tables get it; older ones keep theirs), "-" for upstream.
-	PointFilter string `json:"point_filter,omitempty"`
-	// RangeFilter is likewise the range filter's bits per key now, "none",
-	// or "-" (upstream, or range filters off).
-	RangeFilter string `json:"range_filter,omitempty"`
-}
-
-// lsmShape reads the shape of the LSM: files, bytes and sublevels from
-// Metrics, the filter bytes from each table's properties (DB.SSTables, as
-// whatif.ShapeOf sums them), which is the filter footprint the point-filter
-// comparisons are about.
-func lsmShape(e engine) ([]levelShape, error) {
-	m := e.Metrics()
-	tables, err := e.SSTables()
-	if err != nil {
-		return nil, err
-	}
-	rows := whatif.ShapeOf(tables)
-	shape := make([]levelShape, len(m.Levels))
-	for i := range m.Levels {
-		row := rows[seekstats.RowForLevel(i)]
-		shape[i] = levelShape{
-			Level:            i,
-			Files:            m.Levels[i].TablesCount,
-			Bytes:            m.Levels[i].TablesSize,
-			Sublevels:        m.Levels[i].Sublevels,
-			FilterBytes:      int64(row.FilterBytes),
-			RangeFilterBytes: int64(row.RangeFilterBytes),
-			RangeFilterKeys:  int64(row.RangeFilterKeys),
-		}
-	}
-	return shape, nil
-}
 
 // printLevelStats is the levelstats benchmark: db_bench's
 // "Level Files Size(MB)" table with more columns: the L0 sublevel count
@@ -64,14 +17,14 @@ func lsmShape(e engine) ([]levelShape, error) {
 // cache) and the range filters' (table properties, resident in the Go heap
 // of open tables, outside the cache).
 func printLevelStats(out io.Writer, e engine, c *config) (interface{}, error) {
-	shape, err := lsmShape(e)
+	shape, err := lsm.Shape(e)
 	if err != nil {
 		return nil, err
 	}
 	header := "Level Files Size(MB) Sublevels Filter(KB) RangeFilter(KB) PointFilterNow  RangeFilterNow"
 	fmt.Fprintln(out, header)
 	fmt.Fprintln(out, strings.Repeat("-", len(header)))
-	var total levelShape
+	var total lsm.Level
 	for i := range shape {
 		l := &shape[i]
 		l.PointFilter = c.levelFilterOf(e, l.Level)

@@ -8,10 +8,13 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
+	"github.com/pebblerf/pebble/examples/cockroach/crdb"
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
 )
 
 // The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
-// layer makes (mvcc_keys.go has the keys and options).
+// layer makes (mvcc_keys.go has the keys; the options and the lock-table
+// keys are examples/cockroach/crdb's).
 //
 //   - fillmvcc writes -versions_per_key rounds; round r writes a version of
 //     each of the -num roach keys at wall time (r+1)s, in key order, plus a
@@ -82,12 +85,12 @@ func mvccBenchmark(name string) bool {
 }
 
 // validateMVCC checks the flags of -key_format.
-func (c *config) validateMVCC(specs []benchSpec) error {
+func (c *config) validateMVCC(specs []dbbench.Spec) error {
 	switch c.keyFormat {
 	case keyFormatDBBench:
 		for _, s := range specs {
-			if mvccBenchmark(s.name) {
-				return badFlag("benchmarks", "%s needs -key_format=mvcc", s.name)
+			if mvccBenchmark(s.Name) {
+				return badFlag("benchmarks", "%s needs -key_format=mvcc", s.Name)
 			}
 		}
 		for _, name := range []string{"versions_per_key", "mvcc_scan_keys", "mvcc_compact_rounds"} {
@@ -113,8 +116,8 @@ func (c *config) validateMVCC(specs []benchSpec) error {
 		return badFlag("mvcc_scan_keys", "%d must be at least 1", c.mvccScanKeys)
 	}
 	for _, s := range specs {
-		if b, _ := benchmarkByName(s.name); b.meta == nil && !mvccBenchmark(s.name) && s.name != "flush" && s.name != "compact" {
-			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan and mvcctimebound, not %s", s.name)
+		if b, _ := benchmarkByName(s.Name); b.meta == nil && !mvccBenchmark(s.Name) && s.Name != "flush" && s.Name != "compact" {
+			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan and mvcctimebound, not %s", s.Name)
 		}
 	}
 	return nil
@@ -129,7 +132,7 @@ func fillMVCC(r *run, w *worker) error {
 	var m mvccKeys
 	var key []byte
 	lockEvery := max(c.num/mvccLockKeys, 1)
-	version := make([]byte, lockVersionLen)
+	version := make([]byte, crdb.LockVersionLen)
 	b := r.db.NewBatch()
 	var inBatch int
 	commit := func() error {
@@ -140,15 +143,15 @@ func fillMVCC(r *run, w *worker) error {
 	}
 	for op := int64(0); w.next(); op++ {
 		round, i := int(op/c.num), op%c.num
-		w.keys.fill(w.key, w.keys.written(uint64(i)))
+		w.keys.Fill(w.key, w.keys.Written(uint64(i)))
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, roundWallTime(round))
-		if err := b.Set(key, w.values.next(c.valueSize), nil); err != nil {
+		if err := b.Set(key, w.values.Next(c.valueSize), nil); err != nil {
 			return err
 		}
 		if i%lockEvery == 0 && int(i/lockEvery)%4 == round%4 {
 			version[0], version[16] = 3, byte(round) // exclusive, a transaction of the round
-			key = lockKey(key, roach, version)
+			key = crdb.LockKey(key, roach, version)
 			if err := b.Set(key, []byte("lock"), nil); err != nil {
 				return err
 			}
@@ -197,7 +200,7 @@ func mvccGet(r *run, w *worker) error {
 	var m mvccKeys
 	var key []byte
 	for w.next() {
-		w.keys.randomKey(w.rng, w.key, c.missingFraction)
+		w.keys.RandomKey(w.rng, w.key, c.missingFraction)
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, readTimestamp(c, w))
 		var n int64
@@ -213,9 +216,9 @@ func mvccGet(r *run, w *worker) error {
 // scanSpan sets lower and upper to the engine keys (made by encode) of the
 // first roach key of a scan and of the key -mvcc_scan_keys positions on.
 func scanSpan(c *config, w *worker, m *mvccKeys, first uint64, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
-	w.keys.fill(w.key, w.keys.written(first))
+	w.keys.Fill(w.key, w.keys.Written(first))
 	lower = encode(lower, m.setRoach(w.key))
-	w.keys.fill(w.key, w.keys.written(first+uint64(c.mvccScanKeys)))
+	w.keys.Fill(w.key, w.keys.Written(first+uint64(c.mvccScanKeys)))
 	upper = encode(upper, m.setRoach(w.key))
 	return lower, upper
 }
@@ -314,7 +317,7 @@ func eachScan(r *run, w *worker, op func(first uint64) (n int64, found bool, err
 }
 
 func bareMVCCKey(buf, roach []byte) []byte { return mvccKey(buf, roach, 0) }
-func bareLockKey(buf, roach []byte) []byte { return lockKey(buf, roach, nil) }
+func bareLockKey(buf, roach []byte) []byte { return crdb.LockKey(buf, roach, nil) }
 
 // wallTime is the wall time of an engine key's MVCC version; ok is false
 // for a bare key or one whose version is not a timestamp.

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/stretchr/testify/require"
 )
 
@@ -82,20 +81,4 @@ func TestMVCCFlags(t *testing.T) {
 		require.NotEqual(t, exitOK, realMain(tc.args, &stdout, &stderr), "%v", tc.args)
 		require.Contains(t, stderr.String(), tc.want, "%v", tc.args)
 	}
-}
-
-// TestLockKeys: lock-table keys are valid engine keys of the lock-table
-// prefix, sort before every MVCC key, and the bare key of a roach key sorts
-// before its locks.
-func TestLockKeys(t *testing.T) {
-	roach := append(append([]byte(nil), mvccTablePrefix...), "k1"...)
-	version := make([]byte, lockVersionLen)
-	version[0] = 3
-	lock := lockKey(nil, roach, version)
-	r, v, ok := cockroachkvs.DecodeEngineKey(lock)
-	require.True(t, ok)
-	require.Equal(t, append(append([]byte(nil), lockTablePrefix...), roach...), r)
-	require.Equal(t, version, v)
-	require.Negative(t, cockroachkvs.Compare(lockKey(nil, roach, nil), lock))
-	require.Negative(t, cockroachkvs.Compare(lock, mvccKey(nil, roach, 0)))
 }

@@ -9,6 +9,7 @@ import (
 
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/stretchr/testify/require"
 )
@@ -17,10 +18,10 @@ func TestParsePluginFlags(t *testing.T) {
 	c, err := parseFlags(nil, &bytes.Buffer{})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), c.keyStride)
-	require.False(t, c.seekTargets().bounded())
+	require.False(t, c.seekTargets(nil).Bounded())
 	// By default pebblerf is opened as its Open opens it: no plug-in.
 	require.False(t, c.pebblerfStatistics)
-	p := c.pebblerfPlugins()
+	p := c.pebblerfPlugins(nil)
 	require.Equal(t, pebblerf.Plugins{}, p)
 	require.Nil(t, p.RangeFilter)
 	require.Nil(t, p.Shape)
@@ -30,7 +31,7 @@ func TestParsePluginFlags(t *testing.T) {
 		"-compaction_advisor", "-pebblerf_statistics", "-use_query_builder", "-query_plan=stepped", "-key_stride=16",
 		"-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-seek_target_range_multiplier=10"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	p = c.pebblerfPlugins()
+	p = c.pebblerfPlugins(nil)
 	require.Equal(t, 16.0, p.RangeFilter.BitsPerKey)
 	require.Equal(t, 9, p.Shape.(*compactionext.ManyRuns).Runs)
 	require.NotNil(t, p.Advisor)
@@ -42,11 +43,11 @@ func TestParsePluginFlags(t *testing.T) {
 	// -num_levels left at db_bench's default keeps the profile's own count.
 	c, err = parseFlags([]string{"-compaction_style=1"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, compactionext.DefaultRuns, c.pebblerfPlugins().Shape.(*compactionext.ManyRuns).Runs)
+	require.Equal(t, compactionext.DefaultRuns, c.pebblerfPlugins(nil).Shape.(*compactionext.ManyRuns).Runs)
 	c, err = parseFlags([]string{"-engine=pebblerf", "-compaction_style=3", "-pebblerf_statistics=false"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, "none", c.pebblerfPlugins().Shape.Name())
-	require.False(t, c.pebblerfPlugins().Statistics)
+	require.Equal(t, "none", c.pebblerfPlugins(nil).Shape.Name())
+	require.False(t, c.pebblerfPlugins(nil).Statistics)
 }
 
 func TestBadPluginFlags(t *testing.T) {
@@ -99,15 +100,15 @@ func TestSeekTargets(t *testing.T) {
 	written := map[string]bool{}
 	key := make([]byte, c.keySize)
 	for i := uint64(0); i < uint64(c.num); i++ {
-		g.fill(key, g.written(i))
+		g.Fill(key, g.Written(i))
 		written[string(key)] = true
 	}
-	targets := c.seekTargets()
+	targets := c.seekTargets(nil)
 	draw := func(seed uint64) (keys []string, empties int) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		upper := make([]byte, c.keySize)
 		for i := 0; i < 2000; i++ {
-			empty := targets.next(rng, key, upper)
+			empty := targets.Next(rng, key, upper)
 			keys = append(keys, string(key)+string(upper))
 			if !empty {
 				require.True(t, written[string(key)])
@@ -118,7 +119,7 @@ func TestSeekTargets(t *testing.T) {
 			lo, hi := bigEndian(key[:8]), bigEndian(upper[:8])
 			require.Equal(t, uint64(8), hi-lo)
 			for v := lo; v < hi; v++ {
-				g.fill(key, v)
+				g.Fill(key, v)
 				require.False(t, written[string(key)], "key %d in an empty range", v)
 			}
 		}
@@ -138,16 +139,16 @@ func TestSeekTargetsHot(t *testing.T) {
 	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
 		"-seek_hot_fraction=0.8", "-seek_hot_range=0.05"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	targets := c.seekTargets()
+	targets := c.seekTargets(nil)
 	g := c.keyGen()
 	hotEnd := make([]byte, c.keySize)
-	g.fill(hotEnd, g.written(500))
+	g.Fill(hotEnd, g.Written(500))
 	key := make([]byte, c.keySize)
 	rng := rand.New(rand.NewPCG(3, 1))
 	hot, past := 0, 0
 	const n = 20000
 	for i := 0; i < n; i++ {
-		targets.next(rng, key, nil)
+		targets.Next(rng, key, nil)
 		if bytes.Compare(key, hotEnd) < 0 {
 			hot++
 		}
@@ -167,19 +168,63 @@ func TestSeekTargetsHotStart(t *testing.T) {
 	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
 		"-seek_hot_fraction=0.8", "-seek_hot_range=0.1", "-seek_hot_start=0.9"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	targets := c.seekTargets()
+	targets := c.seekTargets(nil)
 	key := make([]byte, c.keySize)
 	rng := rand.New(rand.NewPCG(5, 1))
 	hot := 0
 	const n = 20000
 	for i := 0; i < n; i++ {
-		targets.next(rng, key, nil)
+		targets.Next(rng, key, nil)
 		if v := bigEndian(key[:8]); v >= 9000 && v < 10000 {
 			hot++
 		}
 	}
 	// 0.8 + 0.2 * (1000 / 100000) of the targets are hot.
 	require.InDelta(t, 0.802*n, hot, 0.02*n)
+}
+
+// TestSeekTargetsSparse checks the targets after a sparse fill: empty
+// ranges hold no written key, the others start at one, about the asked
+// fraction is empty, and the key set read back from keys (as
+// -use_existing_db does) equals the one the fill recorded.
+func TestSeekTargetsSparse(t *testing.T) {
+	c, err := parseFlags([]string{"-num=100000", "-writes=3000", "-seek_upper_bound_len=8",
+		"-empty_range_fraction=0.9"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	set := c.newWrittenSet()
+	require.NotNil(t, set)
+	g := c.keyGen()
+	rng := rand.New(rand.NewPCG(1, 2))
+	written := map[uint64]bool{}
+	key := make([]byte, c.keySize)
+	reread := keyspace.NewSet(c.num)
+	for i := int64(0); i < c.writes; i++ {
+		v := rng.Uint64N(uint64(c.num))
+		set.Add(v)
+		written[v] = true
+		g.Fill(key, g.Written(v))
+		reread.Add(g.Index(key))
+	}
+	require.Equal(t, set, reread)
+
+	targets := c.seekTargets(set)
+	upper := make([]byte, c.keySize)
+	empties := 0
+	const draws = 5000
+	for i := 0; i < draws; i++ {
+		empty := targets.Next(rng, key, upper)
+		lo, hi := bigEndian(key[:8]), bigEndian(upper[:8])
+		require.Equal(t, uint64(8), hi-lo)
+		if !empty {
+			require.True(t, written[lo], "non-empty range starts at unwritten %d", lo)
+			continue
+		}
+		empties++
+		for v := lo; v < hi; v++ {
+			require.False(t, written[v], "key %d in an empty range", v)
+		}
+	}
+	require.InDelta(t, 0.9*draws, empties, 0.03*draws)
 }
 
 func bigEndian(b []byte) uint64 {

@@ -5,7 +5,6 @@ package main
 import (
 	"flag"
 
-	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/rangefilter"
 )
 
@@ -64,26 +63,6 @@ func (c *config) rangeFilterPlan() (plan rangefilter.Plan, ok bool) {
 	return plan, false
 }
 
-// replanRanges re-plans the open DB's range filters under
-// -range_filter_plan=stats; a DB whose statistics saw no bounded read keeps
-// its plan.
-func (c *config) replanRanges(db *pebblerf.DB) {
-	loads, err := db.RangeFilterLoads()
-	if err != nil {
-		return
-	}
-	var skipped float64
-	for _, l := range loads {
-		skipped += l.Skipped
-	}
-	if skipped == 0 {
-		return
-	}
-	if p, err := rangefilter.ForBudget(c.rangeFilterBits, c.rangeFilterBudgetBits, loads); err == nil {
-		_ = db.RangeFilterPolicy().SetPlan(p)
-	}
-}
-
 // levelRangeFilterOf returns the range filter pebblerf's plan gives level i
 // now, for levelstats.
 func (c *config) levelRangeFilterOf(e engine, i int) string {
@@ -92,13 +71,4 @@ func (c *config) levelRangeFilterOf(e engine, i int) string {
 		return "-"
 	}
 	return string(db.LevelFilters()[i].Range)
-}
-
-// pebblerfDB returns e's pebblerf DB, if e is pebblerf's.
-func pebblerfDB(e engine) (*pebblerf.DB, bool) {
-	a, ok := e.(*adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch])
-	if !ok {
-		return nil, false
-	}
-	return a.db, true
 }

@@ -12,11 +12,11 @@ import (
 func TestRangeFilterPlanFlags(t *testing.T) {
 	c := &config{rangeFilterBits: 12}
 	require.NoError(t, c.validateRangeFilterPlan())
-	require.Nil(t, c.pebblerfPlugins().RangeFilterLevels, "no flag: every level, the policy's default")
+	require.Nil(t, c.pebblerfPlugins(nil).RangeFilterLevels, "no flag: every level, the policy's default")
 
 	c.rangeFilterPlanName = rangePlanL0
 	require.NoError(t, c.validateRangeFilterPlan())
-	require.Equal(t, rangefilter.OverlappingRuns(12), *c.pebblerfPlugins().RangeFilterLevels)
+	require.Equal(t, rangefilter.OverlappingRuns(12), *c.pebblerfPlugins(nil).RangeFilterLevels)
 
 	c.rangeFilterPlanName = rangePlanStats
 	require.ErrorContains(t, c.validateRangeFilterPlan(), "needs -pebblerf_statistics")

@@ -11,7 +11,9 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // result is what one run of a benchmark on one engine measured.
@@ -27,12 +29,12 @@ type result struct {
 	ThreadSeconds float64 // sum of the threads' times
 	CPUSeconds    float64 // sum of the threads' CPU times; -1 if unknown
 	Interrupted   bool
-	Tickers       []ticker
+	Tickers       []statistics.Ticker
 	// LSM is the shape over the run, with -lsm_sample_ms.
-	LSM *lsmSummary
+	LSM *lsm.Summary
 
 	bench *benchmark
-	hist  *hdrhistogram.Histogram
+	hist  *hist.Histogram
 }
 
 func (r *result) opsPerSec() float64 {
@@ -114,22 +116,9 @@ type jsonResult struct {
 	Found       *int64           `json:"found,omitempty"`
 	Reads       *int64           `json:"reads,omitempty"`
 	Interrupted bool             `json:"interrupted,omitempty"`
-	Histogram   *jsonHistogram   `json:"histogram_micros,omitempty"`
+	Histogram   *hist.Summary    `json:"histogram_micros,omitempty"`
 	Statistics  map[string]int64 `json:"statistics,omitempty"`
-	LSM         *lsmSummary      `json:"lsm,omitempty"`
-}
-
-type jsonHistogram struct {
-	Count  int64   `json:"count"`
-	Mean   float64 `json:"mean"`
-	Min    float64 `json:"min"`
-	P50    float64 `json:"p50"`
-	P75    float64 `json:"p75"`
-	P99    float64 `json:"p99"`
-	P999   float64 `json:"p99_9"`
-	P9999  float64 `json:"p99_99"`
-	Max    float64 `json:"max"`
-	StdDev float64 `json:"stddev"`
+	LSM         *lsm.Summary     `json:"lsm,omitempty"`
 }
 
 func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
@@ -144,17 +133,9 @@ func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 	if r.bench.showFound {
 		j.Found, j.Reads = &r.Found, &r.Ops
 	}
-	if h := r.hist; h != nil && h.TotalCount() > 0 {
-		us := func(ns float64) float64 { return ns / 1e3 }
-		q := func(p float64) float64 { return us(float64(h.ValueAtQuantile(p))) }
-		j.Histogram = &jsonHistogram{
-			Count: h.TotalCount(), Mean: us(h.Mean()), Min: us(float64(h.Min())),
-			P50: q(50), P75: q(75), P99: q(99), P999: q(99.9), P9999: q(99.99),
-			Max: us(float64(h.Max())), StdDev: us(h.StdDev()),
-		}
-	}
+	j.Histogram = r.hist.Summary()
 	if c.statistics {
-		j.Statistics = tickerMap(r.Tickers)
+		j.Statistics = statistics.Map(r.Tickers)
 	}
 	j.LSM = r.LSM
 	return writeJSONLine(w, j)
@@ -167,14 +148,6 @@ func writeJSONLine(w io.Writer, v interface{}) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-func tickerMap(ts []ticker) map[string]int64 {
-	m := make(map[string]int64, len(ts))
-	for _, t := range ts {
-		m[t.Name] = t.Count
-	}
-	return m
 }
 
 // jsonConfig is the first -json record: every flag's value by its name

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/stretchr/testify/require"
 )
 
@@ -74,24 +75,12 @@ func TestReportDataDriven(t *testing.T) {
 	})
 }
 
-func TestTickerArithmetic(t *testing.T) {
-	before := []ticker{{Name: "a", Count: 5}, {Name: "b", Count: 1}}
-	after := []ticker{{Name: "a", Count: 8}, {Name: "b", Count: 1}, {Name: "c", Count: 4}}
-	delta := subtractTickers(after, before)
-	require.Equal(t, []ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 4}}, delta)
-
-	var sum []ticker
-	addTickers(&sum, delta)
-	addTickers(&sum, []ticker{{Name: "c", Count: 1}, {Name: "d", Count: 2}})
-	require.Equal(t, []ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 5}, {Name: "d", Count: 2}}, sum)
-
-	// The Metrics-derived tickers win; others are appended.
-	require.Equal(t, []ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 5}, {Name: "d", Count: 2}, {Name: "e", Count: 7}},
-		mergeTickers(sum, []ticker{{Name: "a", Count: 9}, {Name: "e", Count: 7}}))
-
-	// Tickers zero in both engines are left out of ratio lines; a zero
-	// base gives n/a.
+// TestTickerRatios: tickers zero in both engines are left out of ratio
+// lines; a zero base gives n/a.
+func TestTickerRatios(t *testing.T) {
 	var b strings.Builder
-	formatFigures(&b, tickerRatios([]ticker{{Name: "a", Count: 2}, {Name: "b", Count: 0}, {Name: "c", Count: 0}}, []ticker{{Name: "a", Count: 4}, {Name: "b", Count: 0}, {Name: "c", Count: 3}, {Name: "d", Count: 1}}))
+	formatFigures(&b, tickerRatios(
+		[]statistics.Ticker{{Name: "a", Count: 2}, {Name: "b"}, {Name: "c"}},
+		[]statistics.Ticker{{Name: "a", Count: 4}, {Name: "b"}, {Name: "c", Count: 3}, {Name: "d", Count: 1}}))
 	require.Equal(t, " a 2.000x c n/a", b.String())
 }

@@ -10,8 +10,19 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/progress"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/cputime"
 )
+
+// seekBlockBytesTicker is the bytes of the blocks (index, data and filter
+// blocks, as Pebble's InternalIteratorStats.BlockBytes counts them) that the seek benchmarks' iterators loaded, from their
+// IteratorStats: the cost range filters and the query builder are meant to
+// cut. Both engines count it alike.
+const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
 
 // run is one timed execution of a benchmark on one engine.
 type run struct {
@@ -21,9 +32,12 @@ type run struct {
 	// seq numbers the runs of the invocation; both engines' runs of the same
 	// repeat share it, so they draw the same keys.
 	seq int
+	// written is the sparse fill's key set, nil after a dense fill: fills
+	// add to it, seeks draw targets from it.
+	written *keyspace.Set
 	// stop is set by SIGINT: workers finish their operation and return.
 	stop     *atomic.Bool
-	progress *progressReporter
+	progress *progress.Reporter
 }
 
 // execute runs the benchmark's threads (and its background writer) and
@@ -53,13 +67,17 @@ func (r *run) execute() (*result, error) {
 	}
 
 	before := r.db.Tickers()
-	var watch *lsmWatch
+	var watch *lsm.Watcher
 	if c.lsmSampleMs > 0 {
-		_, _, _ = r.db.Stalls().take() // count this run's stalls only
-		watch = startLSMWatch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
+		_, _, _ = r.db.Stalls().Take() // count this run's stalls only
+		watch = lsm.Watch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
 	}
 	if r.progress != nil {
-		r.progress.begin(b.name, r.db.Name(), workers)
+		counters := make([]*progress.Counter, len(workers))
+		for i, w := range workers {
+			counters[i] = w.progress
+		}
+		r.progress.Begin(b.name, r.db.Name(), counters)
 	}
 	errs := make([]error, threads+1)
 	var bgDone sync.WaitGroup
@@ -94,20 +112,20 @@ func (r *run) execute() (*result, error) {
 	wg.Wait()
 	bgStop.Store(true)
 	bgDone.Wait()
-	var lsm *lsmSummary
+	var lsm *lsm.Summary
 	if watch != nil {
-		lsm = watch.stop(r.db.Stalls(), c.runsTarget())
+		lsm = watch.Stop(r.db.Stalls(), c.runsTarget())
 	}
 	if r.progress != nil {
-		r.progress.end()
+		r.progress.End()
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, errors.Wrapf(err, "%s on %s", b.name, r.db.Name())
 	}
 	res := mergeWorkers(b, r.db.Name(), workers)
-	res.Tickers = subtractTickers(r.db.Tickers(), before)
+	res.Tickers = statistics.Subtract(r.db.Tickers(), before)
 	if lsm != nil {
-		lsm.setWriteAmp(res.Tickers)
+		lsm.SetWriteAmp(res.Tickers)
 		res.LSM = lsm
 	}
 	if b.opKind == "seek" {
@@ -115,7 +133,7 @@ func (r *run) execute() (*result, error) {
 		for _, w := range workers {
 			blockBytes += w.blockBytes
 		}
-		res.Tickers = append(res.Tickers, ticker{Name: seekBlockBytesTicker, Count: blockBytes})
+		res.Tickers = append(res.Tickers, statistics.Ticker{Name: seekBlockBytesTicker, Count: blockBytes})
 	}
 	return res, nil
 }
@@ -146,7 +164,7 @@ func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
 		res.Interrupted = res.Interrupted || w.interrupted
 		if w.hist != nil {
 			if res.hist == nil {
-				res.hist = newHistogram()
+				res.hist = hist.New()
 			}
 			res.hist.Merge(w.hist)
 		}

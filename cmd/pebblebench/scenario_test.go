@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/dbbench"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,13 +34,13 @@ func TestScenarioPhasesParse(t *testing.T) {
 				require.NoError(t, err, "%s phase %d demo %t", s.name, i, demo)
 				require.Equal(t, engineBoth, c.engine, s.name)
 				require.Equal(t, i > 0, c.useExistingDB, "%s phase %d", s.name, i)
-				specs, err := parseBenchmarkList(c.benchmarks)
+				specs, err := dbbench.ParseBenchmarks(c.benchmarks)
 				require.NoError(t, err)
 				for _, spec := range specs {
-					b, _ := benchmarkByName(spec.name)
+					b, _ := benchmarkByName(spec.Name)
 					// Only the first phase fills, so the reads see the
 					// shape it built.
-					require.Equal(t, i == 0 && b.fresh, b.fresh, "%s phase %d runs %s", s.name, i, spec.name)
+					require.Equal(t, i == 0 && b.fresh, b.fresh, "%s phase %d runs %s", s.name, i, spec.Name)
 				}
 			}
 		}
@@ -130,12 +133,12 @@ func TestScenarioList(t *testing.T) {
 
 // synthetic results: run i of bench on engine with ops operations in secs
 // seconds and the given tickers.
-func synthetic(bench, engine string, ops int64, secs, cpuSecs float64, tickers ...ticker) *result {
+func synthetic(bench, engine string, ops int64, secs, cpuSecs float64, tickers ...statistics.Ticker) *result {
 	return &result{Benchmark: bench, Engine: engine, Ops: ops, Seconds: secs, ThreadSeconds: secs, CPUSeconds: cpuSecs, Tickers: tickers}
 }
 
 func TestSeekVerdict(t *testing.T) {
-	bb := func(n int64) ticker { return ticker{Name: seekBlockBytesTicker, Count: n} }
+	bb := func(n int64) statistics.Ticker { return statistics.Ticker{Name: seekBlockBytesTicker, Count: n} }
 	read := func(upSecs, rfSecs []float64, upBytes, rfBytes int64) []*phaseResult {
 		p := &phaseResult{}
 		for i := range upSecs {
@@ -186,9 +189,11 @@ func TestSeekVerdict(t *testing.T) {
 }
 
 func TestAbsentKeysVerdict(t *testing.T) {
-	useful := func(n int64) ticker { return ticker{Name: "rocksdb.bloom.filter.useful", Count: n} }
+	useful := func(n int64) statistics.Ticker {
+		return statistics.Ticker{Name: "rocksdb.bloom.filter.useful", Count: n}
+	}
 	phases := func(upFilter, rfFilter int64, upSecs, rfSecs, upCPU, rfCPU float64, rfUseful int64) []*phaseResult {
-		build := &phaseResult{shapes: map[string][]levelShape{
+		build := &phaseResult{shapes: map[string][]lsm.Level{
 			enginePebble:   {{Level: 0, FilterBytes: upFilter / 2}, {Level: 6, FilterBytes: upFilter - upFilter/2}},
 			enginePebbleRF: {{Level: 6, FilterBytes: rfFilter}},
 		}}
@@ -222,8 +227,8 @@ func TestAbsentKeysVerdict(t *testing.T) {
 }
 
 func TestRocksDBSeedVerdict(t *testing.T) {
-	tk := func(name string, n int64) ticker {
-		return ticker{Name: "rocksdb.non.last.level.seek." + name, Count: n}
+	tk := func(name string, n int64) statistics.Ticker {
+		return statistics.Ticker{Name: "rocksdb.non.last.level.seek." + name, Count: n}
 	}
 	read := &phaseResult{results: []*result{
 		synthetic("seekrandom", enginePebble, 1000, 1, 1),

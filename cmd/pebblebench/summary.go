@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
 // z95 is the two-sided 95% normal quantile db_bench uses for its ± values.
@@ -159,8 +161,8 @@ func ratioFigures(c *config, base, other *result) []figure {
 
 // tickerRatios compares the tickers both engines have, other over base,
 // leaving out those that are zero for both.
-func tickerRatios(base, other []ticker) []figure {
-	baseCounts := tickerMap(base)
+func tickerRatios(base, other []statistics.Ticker) []figure {
+	baseCounts := statistics.Map(base)
 	var figs []figure
 	for _, t := range other {
 		if b, ok := baseCounts[t.Name]; ok && (b != 0 || t.Count != 0) {

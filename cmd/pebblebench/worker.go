@@ -8,7 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/keyspace"
+	"github.com/pebblerf/pebble/internal/bench/progress"
+	"github.com/pebblerf/pebble/internal/bench/values"
 )
 
 // durationCheckEvery is how many operations pass between clock reads when
@@ -31,15 +34,15 @@ const progressEvery = 64
 type worker struct {
 	id     int
 	rng    *rand.Rand
-	keys   keyGen
+	keys   keyspace.Gen
 	key    []byte
-	values *valueGen
+	values *values.Gen
 
 	limit    int64
 	deadline time.Time
 	stop     *atomic.Bool
-	hist     *hdrhistogram.Histogram
-	progress atomic.Int64
+	hist     *hist.Histogram
+	progress *progress.Counter
 
 	opStart time.Time
 	ops     int64
@@ -86,7 +89,7 @@ func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuratio
 		rng:    rand.New(rand.NewPCG(s1, s2)),
 		keys:   c.keyGen(),
 		key:    make([]byte, c.keySize),
-		values: newValueGen(301+uint64(id), c.compressionRatio, c.valueSize),
+		values: values.New(301+uint64(id), c.compressionRatio, c.valueSize),
 		limit:  limit,
 		stop:   stop,
 	}
@@ -95,8 +98,9 @@ func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuratio
 		w.deadline = time.Now().Add(time.Duration(c.duration) * time.Second)
 	}
 	if c.histogram {
-		w.hist = newHistogram()
+		w.hist = hist.New()
 	}
+	w.progress = progress.NewCounter(w.limit)
 	return w
 }
 
@@ -123,7 +127,7 @@ func (w *worker) next() bool {
 // its keys) and moved bytes bytes.
 func (w *worker) done(ops, bytes int64) {
 	if w.hist != nil {
-		recordNanos(w.hist, int64(time.Since(w.opStart)))
+		w.hist.Record(int64(time.Since(w.opStart)))
 	}
 	before := w.ops
 	w.ops += ops

@@ -11,11 +11,10 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
-	"github.com/cockroachdb/pebble/v2/sstable"
 	pebble "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 )
@@ -39,7 +38,7 @@ func runMain(dir string, keys int, out io.Writer) error {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	db, err := pebble.OpenWithPlugins(dir, cockroachOptions(), cockroachPlugins())
+	db, err := pebble.OpenWithPlugins(dir, crdb.Options(), cockroachPlugins())
 	if err != nil {
 		return err
 	}
@@ -60,33 +59,6 @@ func runMain(dir string, keys int, out io.Writer) error {
 	fmt.Fprintf(out, "\nexplain, a scan over one key's versions:\n%s\n", e)
 	fmt.Fprintf(out, "\nper-level statistics:\n%s", db.Statistics().PerLevel().Snapshot().LevelTable())
 	return s.close()
-}
-
-// cockroachOptions returns Pebble options as CockroachDB's
-// DefaultPebbleOptions sets them (see the package doc for the source), for
-// upstream Pebble and pebblerf alike.
-func cockroachOptions() *pebble.Options {
-	o := &pebble.Options{
-		Comparer:                    &cockroachkvs.Comparer,
-		KeySchema:                   cockroachkvs.KeySchema.Name,
-		KeySchemas:                  sstable.MakeKeySchemas(&cockroachkvs.KeySchema),
-		L0CompactionThreshold:       2,
-		L0StopWritesThreshold:       1000,
-		LBaseMaxBytes:               64 << 20,
-		MemTableSize:                64 << 20,
-		MemTableStopWritesThreshold: 4,
-		BlockPropertyCollectors:     append([]func() pebble.BlockPropertyCollector(nil), cockroachkvs.BlockPropertyCollectors...),
-		FormatMajorVersion:          upstream.FormatColumnarBlocks,
-	}
-	o.Experimental.MultiLevelCompactionHeuristic = upstream.NoMultiLevel{}
-	for i := range o.Levels {
-		l := &o.Levels[i]
-		l.BlockSize = 32 << 10
-		l.IndexBlockSize = 256 << 10
-		l.FilterPolicy = bloom.FilterPolicy(10)
-		l.FilterType = upstream.TableFilter
-	}
-	return o
 }
 
 // cockroachPlugins are the plug-ins the program turns on: statistics, Bloom
@@ -167,11 +139,6 @@ const (
 	lockEvery = 97
 )
 
-// lockTablePrefix is the local key prefix of CockroachDB's replicated lock
-// table (keys.LocalRangeLockTablePrefix); lock keys are it plus the locked
-// roach key, with a 17-byte version (strength and transaction ID).
-var lockTablePrefix = []byte("\x01zk")
-
 // workload is a key space of keys roach keys, of which the even ones are
 // written: round r writes versions at wall time wallTime(r) of the keys in a
 // window that slides with r, so that every key gets versionsPerKey
@@ -188,9 +155,7 @@ func mvccKey(i int, ts uint64) []byte {
 
 // lockKey is the lock-table engine key for roach key i; version nil makes
 // the bare key, which sorts before every lock on i.
-func lockKey(i int, version []byte) []byte {
-	return cockroachkvs.EncodeKey(nil, append(bytes.Clone(lockTablePrefix), roachKey(i)...), version)
-}
+func lockKey(i int, version []byte) []byte { return crdb.LockKey(nil, roachKey(i), version) }
 
 // written reports the rounds in which key i gets a version.
 func (w *workload) written(i int) []int {
@@ -217,7 +182,7 @@ func (w *workload) load(s store) error {
 				if wr == r {
 					kvs = append(kvs, [2][]byte{mvccKey(i, wallTime(r)), value(i, r)})
 					if i%lockEvery == 0 {
-						version := make([]byte, 17)
+						version := make([]byte, crdb.LockVersionLen)
 						version[0] = 3 // exclusive
 						version[16] = byte(r)
 						kvs = append(kvs, [2][]byte{lockKey(i, version), []byte("lock")})

@@ -12,6 +12,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/redact"
 	pebble "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,10 +32,10 @@ func TestRunMain(t *testing.T) {
 // checks that both return what a model of the writes says.
 func TestCockroachAgainstUpstream(t *testing.T) {
 	w := newWorkload(600)
-	db, err := pebble.OpenWithPlugins(t.TempDir(), cockroachOptions(), cockroachPlugins())
+	db, err := pebble.OpenWithPlugins(t.TempDir(), crdb.Options(), cockroachPlugins())
 	require.NoError(t, err)
 	rf := pebblerfStore(db)
-	up, err := upstream.Open(t.TempDir(), cockroachOptions())
+	up, err := upstream.Open(t.TempDir(), crdb.Options())
 	require.NoError(t, err)
 	us := upstreamStore(up)
 
@@ -99,7 +100,7 @@ func TestCockroachAgainstUpstream(t *testing.T) {
 // interval filter.
 func TestTimeBoundFilterSkips(t *testing.T) {
 	w := newWorkload(400)
-	db, err := pebble.OpenWithPlugins(t.TempDir(), cockroachOptions(), cockroachPlugins())
+	db, err := pebble.OpenWithPlugins(t.TempDir(), crdb.Options(), cockroachPlugins())
 	require.NoError(t, err)
 	defer func() { require.NoError(t, db.Close()) }()
 	require.NoError(t, w.load(pebblerfStore(db)))

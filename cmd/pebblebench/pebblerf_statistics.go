@@ -1,0 +1,205 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"github.com/cockroachdb/errors"
+	upstream "github.com/cockroachdb/pebble/v2"
+	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/report"
+	"github.com/pebblerf/pebble/internal/bench/statistics"
+	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
+)
+
+// What pebblebench reads of pebblerf's statistics, all here: its tickers
+// (DB.Statistics: the DB-wide ones always, the per-level ones with
+// -pebblerf_statistics), the per-level table and the what-if lines under it
+// (-statistics), and the figures of -report_html (the funnels, the
+// what-ifs, the funnel over time).
+
+// pebblerfTickers are db's tickers for STATISTICS, with the advisor's
+// compactions when the advisor runs (advisorCompactions non-nil).
+func pebblerfTickers(db *pebblerf.DB, advisorCompactions *atomic.Int64) []statistics.Ticker {
+	named := db.Statistics().Tickers()
+	out := make([]statistics.Ticker, len(named))
+	for i, t := range named {
+		out[i] = statistics.Ticker{Name: t.Name, Count: int64(t.Count)}
+	}
+	if advisorCompactions != nil {
+		out = append(out, statistics.Ticker{Name: advisorCompactionsTicker, Count: advisorCompactions.Load()})
+	}
+	return out
+}
+
+// levelTable is the per-level seek statistics table printed by
+// -statistics, with the what-if lines under it.
+func levelTable(db *pebblerf.DB, c *config) string {
+	return db.Statistics().PerLevel().Snapshot().LevelTable() + whatIfLines(db, c)
+}
+
+// defaultPrefixWhatIfBits is the Bloom budget of the prefix what-if when
+// -bloom_bits sets none: db_bench's customary 10 bits per key.
+const defaultPrefixWhatIfBits = 10
+
+// whatIfBits returns the budgets of the range and prefix what-ifs the flags
+// ask for, 0 for none.
+func (c *config) whatIfBits() (rangeBits, prefixBits float64) {
+	switch {
+	case c.rangeWhatIfBits > 0:
+		rangeBits = c.rangeWhatIfBits
+	case c.rangeWhatIfBits == 0 && c.rangeFilterBits == 0:
+		rangeBits = rangefilter.DefaultBitsPerKey
+	}
+	switch {
+	case c.prefixSize == 0:
+		// Without -prefix_size seekrandom uses SeekGE, which consults no
+		// prefix filter: a prefix filter would save nothing.
+	case c.prefixWhatIfBits > 0:
+		prefixBits = c.prefixWhatIfBits
+	case c.prefixWhatIfBits == 0 && c.bloomBits >= 0.5:
+		prefixBits = c.bloomBits
+	case c.prefixWhatIfBits == 0:
+		prefixBits = defaultPrefixWhatIfBits
+	}
+	return rangeBits, prefixBits
+}
+
+// whatIfs computes the what-ifs the flags ask for on db's statistics and
+// its current LSM shape.
+func whatIfs(db *pebblerf.DB, c *config) (rng, prefix []seekstats.LevelWhatIf, w seekstats.WhatIf, err error) {
+	levels, err := db.SSTables(upstream.WithProperties())
+	if err != nil {
+		return nil, nil, w, err
+	}
+	w.Shape = seekstats.ShapeFromSSTables(levels)
+	sn := db.Statistics().PerLevel().Snapshot()
+	rb, pb := c.whatIfBits()
+	if rb > 0 {
+		w.BitsPerKey = rb
+		rng = sn.RangeFilterWhatIf(w)
+	}
+	if pb > 0 {
+		w.BitsPerKey = pb
+		prefix = sn.PrefixFilterWhatIf(w)
+	}
+	return rng, prefix, w, nil
+}
+
+// whatIfLines are the "what-if" lines printed under the per-level table:
+// per level, what range filters of -range_filter_whatif_bits and prefix
+// filters of -prefix_filter_whatif_bits would save and cost on the
+// workload counted (seekstats' RangeFilterWhatIf and PrefixFilterWhatIf).
+func whatIfLines(db *pebblerf.DB, c *config) string {
+	rng, prefix, _, err := whatIfs(db, c)
+	if err != nil {
+		return fmt.Sprintf("what-if: %v\n", err)
+	}
+	rb, pb := c.whatIfBits()
+	var b strings.Builder
+	if len(rng) > 0 {
+		fmt.Fprintf(&b, "what-if range filters of %g bits/key (FPR bound at the range lengths observed in the tables' range filters,"+
+			" else at %d key positions; filter bytes at the budget are an upper bound, those as written are measured):\n",
+			rb, seekstats.DefaultWhatIfRangeLen)
+		b.WriteString(seekstats.WhatIfTable("range", rng))
+	}
+	if len(prefix) > 0 {
+		fmt.Fprintf(&b, "what-if prefix filters of %g bits/key on levels no prefix filter decided (assumes SeekPrefixGE seeks):\n", pb)
+		b.WriteString(seekstats.WhatIfTable("prefix", prefix))
+	}
+	return b.String()
+}
+
+// -report_html: the driver gathers, from the open engines and the runs'
+// results, what the report package draws.
+
+// collectHTMLReport reads the open engines' shapes and statistics and the
+// runs' results.
+func (d *driver) collectHTMLReport() (*report.Report, error) {
+	r := &report.Report{Title: "pebblebench " + d.cfg.benchmarks, Timeline: d.timeline.All()}
+	for _, e := range d.engines {
+		if e.db == nil {
+			continue
+		}
+		he := report.Engine{Name: e.name}
+		shape, err := lsm.Shape(e.db)
+		if err != nil {
+			return nil, err
+		}
+		he.Shape = shape
+		if db, ok := pebblerfDB(e.db); ok && d.cfg.pebblerfStatistics {
+			sn := db.Statistics().PerLevel().Snapshot()
+			he.Stats = &sn
+			rng, prefix, _, err := whatIfs(db, d.cfg)
+			if err != nil {
+				return nil, err
+			}
+			he.Range, he.Prefix = rng, prefix
+			he.RangeBits, he.PrefixBits = d.cfg.whatIfBits()
+		}
+		r.Engines = append(r.Engines, he)
+	}
+	if len(d.engines) == 2 {
+		base, other := d.engines[0].name, d.engines[1].name
+		r.RatioLabel = fmt.Sprintf("ops/sec of %s ÷ ops/sec of %s (1 = as fast; higher is better)", other, base)
+		pending := map[string][]*result{}
+		for _, res := range d.results {
+			switch res.Engine {
+			case base:
+				pending[res.Benchmark] = append(pending[res.Benchmark], res)
+			case other:
+				if q := pending[res.Benchmark]; len(q) > 0 {
+					pending[res.Benchmark] = q[1:]
+					x := ratio(q[0].opsPerSec(), res.opsPerSec())
+					r.Ratios = append(r.Ratios, report.Ratio{Benchmark: res.Benchmark, Value: x, Text: formatRatio(x)})
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+// writeHTMLReport writes -report_html.
+func (d *driver) writeHTMLReport() error {
+	r, err := d.collectHTMLReport()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(d.cfg.reportHTML, []byte(r.Render()), 0o644); err != nil {
+		return errors.Wrapf(err, "writing -report_html %s", d.cfg.reportHTML)
+	}
+	return nil
+}
+
+// sampleFunnels has the progress reporter sample pebblerf's per-level
+// statistics on every tick, for -report_html with -report_interval_seconds.
+func (d *driver) sampleFunnels() {
+	if d.cfg.reportHTML == "" || d.cfg.reportIntervalSeconds == 0 || !d.cfg.pebblerfStatistics {
+		return
+	}
+	d.progress.Sampler = func(bench, engineName string) func(float64) {
+		var stats *seekstats.Statistics
+		for _, e := range d.engines {
+			if db, ok := pebblerfDB(e.db); ok && e.name == engineName {
+				stats = db.Statistics().PerLevel()
+			}
+		}
+		if stats == nil {
+			return nil
+		}
+		return func(secs float64) {
+			sn := stats.Snapshot()
+			var sum seekstats.LevelCounts
+			for r := seekstats.RowL0; r < seekstats.NumRows; r++ {
+				sum = sum.Add(sn.Rows[r])
+			}
+			d.timeline.Add(report.FunnelSample{Bench: bench, Engine: engineName, Secs: secs, Funnel: report.SeekFunnel(sum)})
+		}
+	}
+}

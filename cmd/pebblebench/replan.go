@@ -1,0 +1,86 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"time"
+
+	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/rangefilter"
+)
+
+// Re-planning an open pebblerf DB's filters from what it holds and what its
+// statistics saw: the run-time side of -filter_plan=optimal (filters.go)
+// and -range_filter_plan=stats (rangeplan.go).
+
+// replanEvery is how often an open DB under -filter_plan=optimal re-plans.
+const replanEvery = time.Second
+
+// startReplanning re-plans e's filters every replanEvery, from the first
+// call on, under -filter_plan=optimal (its point filters) and
+// -range_filter_plan=stats (its range filters); it returns the function
+// that stops it. For other engines and plans it does nothing.
+func startReplanning(c *config, e engine) (stop func()) {
+	db, ok := pebblerfDB(e)
+	if !ok {
+		return func() {}
+	}
+	pl := db.FilterPlanner()
+	points := pl != nil && c.filterPlanName == filterPlanOptimal
+	ranges := c.rangeFilterPlanName == rangePlanStats
+	if !points && !ranges {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	replan := func() {
+		if !points {
+			replanRanges(c, db)
+			return
+		}
+		if loads, err := db.PointFilterLoads(c.useL6Filters); err == nil {
+			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
+				_ = pl.Set(p)
+			}
+		}
+		if ranges {
+			replanRanges(c, db)
+		}
+	}
+	replan()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(replanEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				replan()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// replanRanges re-plans the open DB's range filters under
+// -range_filter_plan=stats; a DB whose statistics saw no bounded read keeps
+// its plan.
+func replanRanges(c *config, db *pebblerf.DB) {
+	loads, err := db.RangeFilterLoads()
+	if err != nil {
+		return
+	}
+	var skipped float64
+	for _, l := range loads {
+		skipped += l.Skipped
+	}
+	if skipped == 0 {
+		return
+	}
+	if p, err := rangefilter.ForBudget(c.rangeFilterBits, c.rangeFilterBudgetBits, loads); err == nil {
+		_ = db.RangeFilterPolicy().SetPlan(p)
+	}
+}

@@ -1,0 +1,305 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pebblerf/pebble/seekstats"
+)
+
+// The scenarios' verdicts: each reads what its phases measured (their
+// results and the LSM shapes they left) and states one line, computed from
+// the figures, never written in.
+
+// Thresholds of the verdicts. A ratio within noise of 1 is no win: single
+// runs on a shared machine move that much (docs/benchmarks.md, "How we
+// measure").
+const (
+	fasterAbove = 1.10 // ops/sec ratio above this is a speed win
+	slowerBelow = 0.90 // below this pebblerf is slower
+	fewerBelow  = 0.90 // a bytes ratio below this is a saving
+)
+
+// upstreamName names the baseline in verdict lines.
+func upstreamName() string {
+	v := pebbleVersion()
+	if i := strings.LastIndexByte(v, ' '); i >= 0 && strings.HasPrefix(v[i+1:], "v") {
+		return "upstream Pebble " + v[i+1:]
+	}
+	return "upstream Pebble"
+}
+
+// lastPhase is the reading phase, whose results carry the verdict.
+func lastPhase(rs []*phaseResult) *phaseResult {
+	if len(rs) == 0 {
+		return &phaseResult{}
+	}
+	return rs[len(rs)-1]
+}
+
+// byEngine returns the results of benchmark bench on engine, in run order.
+func (p *phaseResult) byEngine(bench, engine string) []*result {
+	var out []*result
+	for _, r := range p.results {
+		if r.Benchmark == bench && r.Engine == engine {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// speed is a speed ratio of pebblerf over upstream (above 1: pebblerf is
+// faster): the median over the paired runs of a benchmark, and their
+// range.
+type speed struct {
+	median float64
+	// lo and hi are the smallest and largest per-run ratios, of n runs.
+	lo, hi float64
+	n      int
+}
+
+// opsRatio is pebblerf's ops/sec over upstream's, each run paired with the
+// other engine's run of the same repeat; a NaN median without a pair.
+func (p *phaseResult) opsRatio(bench string) speed {
+	return p.pairRatios(bench, func(up, rf *result) float64 {
+		if up.opsPerSec() <= 0 {
+			return math.NaN()
+		}
+		return rf.opsPerSec() / up.opsPerSec()
+	})
+}
+
+// cpuSpeedup is upstream's thread CPU per operation over pebblerf's (above
+// 1: pebblerf spends less), paired as opsRatio; a NaN median where thread
+// CPU time cannot be read.
+func (p *phaseResult) cpuSpeedup(bench string) speed {
+	return p.pairRatios(bench, func(up, rf *result) float64 {
+		if r := rf.cpuMicrosPerOp(); r > 0 {
+			return up.cpuMicrosPerOp() / r
+		}
+		return math.NaN()
+	})
+}
+
+func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float64) speed {
+	up, rf := p.byEngine(bench, enginePebble), p.byEngine(bench, enginePebbleRF)
+	var ratios []float64
+	for i := 0; i < min(len(up), len(rf)); i++ {
+		if r := ratio(up[i], rf[i]); !math.IsNaN(r) {
+			ratios = append(ratios, r)
+		}
+	}
+	if len(ratios) == 0 {
+		return speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
+	}
+	return speed{median: median(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
+}
+
+// direction judges a speed ratio by its median: +1 faster, -1 slower, 0
+// level within noise.
+func (s speed) direction() int {
+	switch {
+	case s.median > fasterAbove:
+		return 1
+	case s.median < slowerBelow:
+		return -1
+	}
+	return 0
+}
+
+// word says what a speed ratio means, in the verdict's words, with the
+// range of the runs when some run disagrees with the median, and "one run"
+// when there was only one (on a shared machine one run can be disturbed by
+// other work).
+func (s speed) word() string {
+	spread := ""
+	switch {
+	case s.lo < s.hi:
+		spread = fmt.Sprintf(" (median; runs %s-%s)", fmtRatio(s.lo), fmtRatio(s.hi))
+	case s.n == 1:
+		spread = " (one run)"
+	}
+	switch s.direction() {
+	case 1:
+		if s.lo > 1 && s.n > 1 {
+			spread = ""
+		}
+		return fmt.Sprintf("%s faster%s", fmtRatio(s.median), spread)
+	case -1:
+		if s.hi < 1 && s.n > 1 {
+			spread = ""
+		}
+		return fmt.Sprintf("%s as fast%s", fmtRatio(s.median), spread)
+	}
+	return "level within noise" + spread
+}
+
+// tickerRatio is pebblerf's sum of ticker name over the runs of bench,
+// over upstream's; NaN when upstream's is 0.
+func (p *phaseResult) tickerRatio(bench, name string) float64 {
+	return ratioOf(p.tickerSum(bench, enginePebbleRF, name), p.tickerSum(bench, enginePebble, name))
+}
+
+func (p *phaseResult) tickerSum(bench, engine, name string) int64 {
+	var sum int64
+	for _, r := range p.byEngine(bench, engine) {
+		for _, t := range r.Tickers {
+			if t.Name == name {
+				sum += t.Count
+			}
+		}
+	}
+	return sum
+}
+
+// filterBytes is an engine's point-filter bytes over every level.
+func (p *phaseResult) filterBytes(engine string) int64 {
+	var sum int64
+	for _, l := range p.shapes[engine] {
+		sum += l.FilterBytes
+	}
+	return sum
+}
+
+func ratioOf(num, den int64) float64 {
+	if den == 0 {
+		return math.NaN()
+	}
+	return float64(num) / float64(den)
+}
+
+// fmtRatio prints a ratio as "7.1x" (two decimals below 10), or "n/a".
+func fmtRatio(r float64) string {
+	switch {
+	case math.IsNaN(r) || math.IsInf(r, 0):
+		return "n/a"
+	case r >= 10:
+		return fmt.Sprintf("%.1fx", r)
+	default:
+		return fmt.Sprintf("%.2fx", r)
+	}
+}
+
+// noComparison is the verdict when one engine ran (-engine=pebble or
+// pebblerf): there is no ratio to state.
+func noComparison(name string) verdict {
+	return verdict{headline: "n/a", outcome: "no comparison (one engine ran)",
+		line: name + ": no comparison: only one engine ran (use -engine=both)"}
+}
+
+// seekVerdict judges a seek scenario by the ops/sec of the first of benches
+// that ran (seekrandom or seekrandomwhilewriting if none is named) and the
+// block bytes its seeks loaded.
+func seekVerdict(name, what string, benches ...string) func([]*phaseResult) verdict {
+	if len(benches) == 0 {
+		benches = []string{"seekrandom", "seekrandomwhilewriting"}
+	}
+	return func(rs []*phaseResult) verdict {
+		p := lastPhase(rs)
+		bench := benches[0]
+		for _, b := range benches {
+			if len(p.byEngine(b, enginePebbleRF)) > 0 {
+				bench = b
+				break
+			}
+		}
+		ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, seekBlockBytesTicker)
+		if math.IsNaN(ops.median) {
+			return noComparison(name)
+		}
+		v := verdict{headline: fmt.Sprintf("%s ops/sec, %s block bytes", fmtRatio(ops.median), fmtRatio(bytes))}
+		fewer := fmt.Sprintf("%.0f%% fewer block bytes", 100*(1-bytes))
+		switch dir := ops.direction(); {
+		case dir > 0 && bytes < fewerBelow:
+			v.outcome = fmt.Sprintf("win: seeks %s, reading %s", ops.word(), fewer)
+		case dir > 0:
+			v.outcome = fmt.Sprintf("win: seeks %s", ops.word())
+		case dir < 0:
+			v.outcome = fmt.Sprintf("loss: seeks %s", ops.word())
+		case bytes < fewerBelow:
+			v.outcome = fmt.Sprintf("no speed win: seeks %s, %s", ops.word(), fewer)
+		default:
+			v.outcome = fmt.Sprintf("no win: seeks %s", ops.word())
+		}
+		v.line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better), %s block bytes (lower is better) %s (%s, same data, same process): %s",
+			name, fmtRatio(ops.median), fmtRatio(bytes), what, upstreamName(), v.outcome)
+		return v
+	}
+}
+
+// absentKeysVerdict judges the point filters: their bytes (the space Ribbon
+// saves) against how many absent-key lookups they ruled out, and the reads'
+// speed. Speed is judged by thread CPU per read, which load from other
+// processes moves less than wall time; ops/sec is stated beside it.
+func absentKeysVerdict(rs []*phaseResult) verdict {
+	const name = "absent-keys"
+	build, read := rs[0], lastPhase(rs)
+	ops, cpu := read.opsRatio("readrandom"), read.cpuSpeedup("readrandom")
+	if math.IsNaN(ops.median) {
+		return noComparison(name)
+	}
+	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
+	useful := read.tickerRatio("readrandom", "rocksdb.bloom.filter.useful")
+	reads := cpu
+	if math.IsNaN(reads.median) {
+		reads = ops // no thread CPU time on this platform
+	}
+	v := verdict{headline: fmt.Sprintf("%s filter bytes, %s filtered, %s ops/sec, %s CPU speed",
+		fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median))}
+	// The claim is the space; the reads' speed is stated as measured.
+	switch {
+	case filter < fewerBelow && useful >= 0.98:
+		v.outcome = fmt.Sprintf("space win: filters %.0f%% smaller, as many absent keys ruled out; reads %s", 100*(1-filter), reads.word())
+	case reads.direction() > 0:
+		v.outcome = fmt.Sprintf("win: reads %s", reads.word())
+	default:
+		v.outcome = fmt.Sprintf("no win: filters %s the bytes, reads %s", fmtRatio(filter), reads.word())
+	}
+	v.line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key lookups ruled out by filters, "+
+		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half absent (%s, same data, same process): %s",
+		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median), upstreamName(), v.outcome)
+	return v
+}
+
+// rocksDBSeedVerdict reports the seek speed and the prefix filters' seek
+// false-positive rate, which only pebblerf's per-level statistics can
+// tell.
+func rocksDBSeedVerdict(rs []*phaseResult) verdict {
+	const name = "rocksdb-seed"
+	p := lastPhase(rs)
+	ops, cpu := p.opsRatio("seekrandom"), p.cpuSpeedup("seekrandom")
+	if math.IsNaN(ops.median) {
+		return noComparison(name)
+	}
+	var all seekstats.LevelCounts
+	for _, group := range []string{"rocksdb.non.last.level.seek.", "rocksdb.last.level.seek."} {
+		get := func(suffix string) uint64 {
+			return uint64(p.tickerSum("seekrandom", enginePebbleRF, group+suffix))
+		}
+		all.Filtered += get("filtered")
+		all.FilterMatch += get("filter.match")
+		all.Data += get("data")
+		all.UsefulNoFilter += get("data.useful.no.filter")
+		all.UsefulFilterMatch += get("data.useful.filter.match")
+	}
+	fpr := "n/a (pebblerf's statistics off)"
+	if f, ok := all.SeekFalsePositiveRate(); ok {
+		fpr = fmt.Sprintf("%.2f%%", 100*f)
+	}
+	v := verdict{headline: fmt.Sprintf("%s ops/sec, %s CPU speed, seek FPR %s", fmtRatio(ops.median), fmtRatio(cpu.median), fpr)}
+	switch ops.direction() {
+	case 1:
+		v.outcome = fmt.Sprintf("win: seeks %s, with per-level seek statistics upstream lacks", ops.word())
+	case -1:
+		v.outcome = fmt.Sprintf("loss: seeks %s with per-level seek statistics on", ops.word())
+	default:
+		v.outcome = fmt.Sprintf("no speed win: seeks %s; gains per-level seek statistics upstream lacks", ops.word())
+	}
+	v.line = fmt.Sprintf("%s: pebblerf %s ops/sec and %s CPU speed per seek (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
+		name, fmtRatio(ops.median), fmtRatio(cpu.median), fpr, upstreamName(), v.outcome)
+	return v
+}

@@ -1,0 +1,105 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package report
+
+import (
+	"encoding/xml"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/seekstats"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRender draws a report from known figures and reads them back: every
+// section is there, every SVG is well-formed XML, nothing is fetched or
+// run, and the bars carry the figures they were drawn from.
+func TestRender(t *testing.T) {
+	var sn seekstats.Snapshot
+	sn.Rows[seekstats.RowL0] = seekstats.LevelCounts{Filtered: 30, Data: 12, UsefulNoFilter: 5}
+	sn.Rows[seekstats.RowL0+6] = seekstats.LevelCounts{Data: 40, UsefulNoFilter: 40, GetUseful: 9, GetPositive: 3, GetTruePositive: 2}
+	var tl Timeline
+	tl.Add(FunnelSample{Bench: "seekrandom", Engine: "pebblerf", Secs: 1, Funnel: []float64{10, 4, 0, 6, 2}})
+	tl.Add(FunnelSample{Bench: "seekrandom", Engine: "pebblerf", Secs: 2, Funnel: []float64{20, 9, 0, 11, 4}})
+	// Shapes of seven levels, as lsm.Shape reads them: L0's sublevels and
+	// L6's tables, the rest empty.
+	shape := func(sublevels int32) []lsm.Level {
+		s := make([]lsm.Level, 7)
+		for i := range s {
+			s[i].Level = i
+		}
+		s[0].Files, s[0].Sublevels, s[0].Bytes = 3, sublevels, 3<<20
+		s[6].Files, s[6].Bytes = 2, 8<<20
+		return s
+	}
+	r := &Report{
+		Title: "pebblebench <test>",
+		Engines: []Engine{
+			{Name: "pebble", Shape: shape(3)},
+			{Name: "pebblerf", Shape: shape(2), Stats: &sn},
+		},
+		Ratios:     []Ratio{{Benchmark: "seekrandom", Value: 1.25, Text: "1.250x"}, {Benchmark: "readrandom", Value: 0.8, Text: "0.800x"}},
+		RatioLabel: "ops/sec of pebblerf ÷ ops/sec of pebble",
+		Timeline:   tl.All(),
+	}
+	doc := r.Render()
+	require.True(t, strings.HasPrefix(doc, "<!DOCTYPE html>"))
+	require.True(t, strings.HasSuffix(doc, "</html>"))
+	require.Contains(t, doc, "<title>pebblebench &lt;test&gt;</title>", "text is escaped")
+	for _, id := range []string{"seek-funnel", "funnel-time", "point-funnel", "range-whatif", "prefix-whatif", "lsm-shape", "ratios"} {
+		require.Contains(t, doc, `<section id="`+id+`">`)
+	}
+	require.NotContains(t, strings.ToLower(doc), "<script")
+	require.Equal(t, strings.Count(doc, "http://"), strings.Count(doc, `xmlns="http://www.w3.org/2000/svg"`))
+	svgs := regexp.MustCompile(`(?s)<svg .*?</svg>`).FindAllString(doc, -1)
+	require.Len(t, svgs, 6, "seek and point funnels, timeline, two LSM charts, ratios")
+	for _, s := range svgs {
+		dec := xml.NewDecoder(strings.NewReader(s))
+		for {
+			_, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			require.NoError(t, err, s[:min(len(s), 200)])
+		}
+	}
+
+	bars := func(chart string) map[string]string {
+		c := doc[strings.Index(doc, `id="`+chart+`"`):]
+		c = c[:strings.Index(c, "</svg>")]
+		out := map[string]string{}
+		for _, m := range regexp.MustCompile(`data-group="([^"]+)" data-series="([^"]+)" data-value="([^"]+)"`).FindAllStringSubmatch(c, -1) {
+			out[m[1]+"/"+m[2]] = m[3]
+		}
+		return out
+	}
+	seek := bars("seek-funnel-pebblerf")
+	require.Equal(t, "42", seek["L0/table seeks"], "filtered + data loaded")
+	require.Equal(t, "30", seek["L0/filtered"])
+	require.Equal(t, "40", seek["L6/useful"])
+	point := bars("point-funnel-pebblerf")
+	require.Equal(t, "12", point["L6/filter checks"])
+	require.Equal(t, "2", point["L6/passed, key found"])
+	runs := bars("lsm-runs")
+	require.Equal(t, "3", runs["L0/pebble"])
+	require.Equal(t, "2", runs["L0/pebblerf"])
+	require.Equal(t, "1", runs["L6/pebblerf"])
+	require.Equal(t, "0", runs["L3/pebble"], "an empty level has no run")
+	require.Equal(t, map[string]string{"1 seekrandom/ratio": "1.250", "2 readrandom/ratio": "0.800"}, bars("ratios-chart"))
+	require.Contains(t, doc, "<td>1 seekrandom</td><td>1.250x</td>", "the table prints the ratio as given")
+	require.Equal(t, "20", bars("funnel-time-chart")["pebblerf seekrandom +2s/table seeks"])
+	require.Contains(t, doc, "No per-level statistics", "upstream's funnels say why they are missing")
+}
+
+func TestNiceScale(t *testing.T) {
+	for _, tc := range []struct{ v, top, step float64 }{
+		{0, 1, 0.2}, {0.7, 1, 0.2}, {1, 1, 0.2}, {1.3, 2, 0.4}, {3, 5, 1}, {7.23, 10, 2}, {420, 500, 100},
+	} {
+		top, step := niceScale(tc.v)
+		require.InDelta(t, tc.top, top, 1e-9, "%g", tc.v)
+		require.InDelta(t, tc.step, step, 1e-9, "%g", tc.v)
+	}
+}

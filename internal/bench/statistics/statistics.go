@@ -1,0 +1,150 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package statistics is db_bench's STATISTICS for Pebble: counters named as
+// RocksDB's tickers, derived from a DB's Metrics, kept as lists that a
+// benchmark takes differences of and sums, and printed as
+// "<name> COUNT : <count>" lines.
+//
+// A list keeps its first-seen order, so what is printed, and the -json
+// record made from Map, list the counters the same way run after run.
+// FromMetrics gives the counters every Pebble DB has; an engine adds its own
+// with Merge, which keeps the Metrics-derived ones where the names meet, so
+// two engines' common counters are always counted alike.
+package statistics
+
+import (
+	"fmt"
+	"io"
+
+	upstream "github.com/cockroachdb/pebble/v2"
+)
+
+// Ticker is one counter in db_bench's STATISTICS format,
+// "<name> COUNT : <count>".
+type Ticker struct {
+	Name  string `json:"name"`
+	Count int64  `json:"count"`
+}
+
+// FromMetrics derives RocksDB-named tickers from Pebble's Metrics. Every
+// one is exact, a plain copy or sum of Pebble counters, but Pebble counts
+// some things differently from RocksDB, as noted:
+//
+//   - rocksdb.block.cache.hit / .miss: BlockCache.Hits / Misses, every block
+//     kind (data, index, filter), as RocksDB's totals are.
+//   - rocksdb.bloom.filter.useful: Filter.Hits, lookups a table filter
+//     answered "absent" for, so the table's data blocks were not read. Pebble
+//     consults filters only from Get and SeekPrefixGE, and on L6 only with
+//     IterOptions.UseL6Filters. With -prefix_size the filters hold
+//     prefixes, so these count what RocksDB calls prefix checks.
+//   - rocksdb.bloom.filter.full.positive: Filter.Misses, filter checks that
+//     did not rule the key out. Unlike RocksDB's, this cannot be split into
+//     true and false positives from Metrics.
+//   - rocksdb.flush.write.bytes, rocksdb.compact.read.bytes,
+//     rocksdb.compact.write.bytes: sums over levels of TableBytesFlushed,
+//     TableBytesRead and TableBytesCompacted.
+//   - rocksdb.wal.bytes: WAL.BytesWritten (physical bytes, 0 with
+//     -disable_wal).
+//   - pebble.flush.count, pebble.compact.count: Pebble's counts, which have
+//     no RocksDB ticker of the same meaning.
+//
+// Metrics are counted from when a DB is opened, so callers take differences
+// across a benchmark (see Subtract).
+func FromMetrics(m *upstream.Metrics) []Ticker {
+	var flushed, compactRead, compacted uint64
+	for i := range m.Levels {
+		flushed += m.Levels[i].TableBytesFlushed
+		compactRead += m.Levels[i].TableBytesRead
+		compacted += m.Levels[i].TableBytesCompacted
+	}
+	return []Ticker{
+		{"rocksdb.block.cache.hit", m.BlockCache.Hits},
+		{"rocksdb.block.cache.miss", m.BlockCache.Misses},
+		{"rocksdb.bloom.filter.useful", m.Filter.Hits},
+		{"rocksdb.bloom.filter.full.positive", m.Filter.Misses},
+		{"rocksdb.flush.write.bytes", int64(flushed)},
+		{"rocksdb.compact.read.bytes", int64(compactRead)},
+		{"rocksdb.compact.write.bytes", int64(compacted)},
+		{"rocksdb.wal.bytes", int64(m.WAL.BytesWritten)},
+		{"pebble.flush.count", m.Flush.Count},
+		{"pebble.compact.count", m.Compact.Count},
+	}
+}
+
+// Merge returns base followed by the tickers of more whose names
+// base does not have. The Metrics-derived tickers come first and win, so
+// both engines' common tickers are counted the same way and their ratios
+// compare like with like; an engine's own statistics (pebblerf's
+// DB.Statistics) add the tickers Metrics cannot give, such as the per-level
+// seek tickers, printed for that engine only.
+func Merge(base, more []Ticker) []Ticker {
+	have := make(map[string]bool, len(base))
+	for _, t := range base {
+		have[t.Name] = true
+	}
+	out := append([]Ticker(nil), base...)
+	for _, t := range more {
+		if !have[t.Name] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Subtract returns after-before for each ticker of after, treating a
+// ticker missing from before as 0.
+func Subtract(after, before []Ticker) []Ticker {
+	prev := make(map[string]int64, len(before))
+	for _, t := range before {
+		prev[t.Name] = t.Count
+	}
+	out := make([]Ticker, len(after))
+	for i, t := range after {
+		out[i] = Ticker{t.Name, t.Count - prev[t.Name]}
+	}
+	return out
+}
+
+// Add adds delta into *sum, keeping the first-seen order.
+func Add(sum *[]Ticker, delta []Ticker) {
+	idx := make(map[string]int, len(*sum))
+	for i, t := range *sum {
+		idx[t.Name] = i
+	}
+	for _, t := range delta {
+		if i, ok := idx[t.Name]; ok {
+			(*sum)[i].Count += t.Count
+		} else {
+			idx[t.Name] = len(*sum)
+			*sum = append(*sum, t)
+		}
+	}
+}
+
+// Map returns the tickers' counts by name.
+func Map(ts []Ticker) map[string]int64 {
+	m := make(map[string]int64, len(ts))
+	for _, t := range ts {
+		m[t.Name] = t.Count
+	}
+	return m
+}
+
+// Print writes the tickers that are not zero in db_bench's
+// STATISTICS layout, and how many were zero (the -json record has them
+// all). title is "STATISTICS:" for one engine and "STATISTICS (<engine>):"
+// for each engine of -engine=both.
+func Print(w io.Writer, title string, tickers []Ticker) {
+	fmt.Fprintln(w, title)
+	zero := 0
+	for _, t := range tickers {
+		if t.Count == 0 {
+			zero++
+			continue
+		}
+		fmt.Fprintf(w, "%s COUNT : %d\n", t.Name, t.Count)
+	}
+	if zero > 0 {
+		fmt.Fprintf(w, "(%d tickers are zero; -json lists them all)\n", zero)
+	}
+}

@@ -1,0 +1,107 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package objstore
+
+import (
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/objstorage/remote"
+)
+
+// Levels says which of a DB's tables are created on the object store.
+type Levels int8
+
+const (
+	// AllLevels creates every table on the store (Pebble's
+	// CreateOnSharedAll); only the WAL, the manifest and the catalog stay
+	// local.
+	AllLevels Levels = iota + 1
+	// LowerLevels creates the tables of L5 and L6 on the store and those of
+	// L0-L4 locally (Pebble's CreateOnSharedLower), as CockroachDB does: the
+	// lower levels hold most of the data and change least.
+	LowerLevels
+)
+
+// ParseLevels parses "all" or "lower".
+func ParseLevels(s string) (Levels, error) {
+	switch s {
+	case "all":
+		return AllLevels, nil
+	case "lower":
+		return LowerLevels, nil
+	}
+	return 0, errors.Newf("objstore: levels %q: want all or lower", s)
+}
+
+func (l Levels) String() string {
+	switch l {
+	case AllLevels:
+		return "all"
+	case LowerLevels:
+		return "lower"
+	}
+	return "unset"
+}
+
+// Config is what Configure puts into a DB's options.
+type Config struct {
+	// Store is the object store, metered (Open returns one; NewMeter wraps
+	// any remote.Storage).
+	Store *Meter
+	// Levels chooses the tables created on the store; 0 means AllLevels.
+	Levels Levels
+	// SecondaryCacheSize is the size in bytes of Pebble's secondary cache: a
+	// local on-disk cache of remote blocks, in 32 KiB blocks, consulted
+	// before a GET; 0 leaves it off.
+	SecondaryCacheSize int64
+	// CreatorID names the DB's objects on the store; DBs sharing a store
+	// need distinct IDs, and a reopen needs the same one. 0 means 1.
+	CreatorID uint64
+}
+
+// Configure makes the DB that is opened next in dirname with opts keep its
+// tables on cfg.Store: it fills opts's remote storage options (the factory,
+// CreateOnShared, the locator, the secondary cache) and sets the creator ID
+// in dirname's object catalog (InitCreatorID), so that even the flushes Open
+// itself makes go to the store. Call it after the rest of opts is set (the
+// meter reads tables with opts's comparer and key schema), then open the DB
+// with pebble.Open, pebblerf's Open or OpenWithPlugins alike. It returns an
+// error that names what is wrong with cfg.
+//
+// A reopen calls Configure again with the same store and creator ID, and
+// needs the same local directory: its catalog lists the remote tables. The
+// caller closes cfg.Store after the DB; Pebble never closes it.
+func Configure(dirname string, opts *pebble.Options, cfg Config) error {
+	if opts == nil {
+		return errors.New("objstore: Configure needs options")
+	}
+	if cfg.Store == nil {
+		return errors.New("objstore: Config.Store is nil")
+	}
+	strategy := remote.CreateOnSharedAll
+	switch cfg.Levels {
+	case 0, AllLevels:
+	case LowerLevels:
+		strategy = remote.CreateOnSharedLower
+	default:
+		return errors.Newf("objstore: Config.Levels %d is neither AllLevels nor LowerLevels", int(cfg.Levels))
+	}
+	if cfg.SecondaryCacheSize < 0 {
+		return errors.Newf("objstore: Config.SecondaryCacheSize %d is negative", cfg.SecondaryCacheSize)
+	}
+	id := cfg.CreatorID
+	if id == 0 {
+		id = 1
+	}
+	opts.Experimental.RemoteStorage = cfg.Store.Factory()
+	opts.Experimental.CreateOnShared = strategy
+	opts.Experimental.CreateOnSharedLocator = Locator
+	opts.Experimental.SecondaryCacheSizeBytes = cfg.SecondaryCacheSize
+	if err := InitCreatorID(dirname, opts, id); err != nil {
+		return err
+	}
+	ro := opts.Clone()
+	ro.EnsureDefaults()
+	cfg.Store.SetReaderOptions(ro.MakeReaderOptions())
+	return nil
+}

@@ -1,0 +1,389 @@
+package objstore
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cockroachdb/errors"
+	"github.com/cockroachdb/pebble/v2/objstorage/remote"
+	"github.com/cockroachdb/pebble/v2/sstable"
+)
+
+// Kind is a kind of request to an object store, as the meter counts them.
+// The first five are GETs, told apart by what they read of a table.
+type Kind int
+
+const (
+	// KindOpen: GETs that open a table (footer, metaindex, properties).
+	KindOpen Kind = iota
+	// KindIndex: GETs of index blocks (and of a table's other block
+	// indexes: value and blob-reference indexes).
+	KindIndex
+	// KindFilter: GETs of filter blocks.
+	KindFilter
+	// KindData: GETs of data blocks (and of the other blocks that hold keys
+	// or values: range deletions, range keys, value blocks).
+	KindData
+	// KindOther: GETs of objects that are not sstables, or of tables whose
+	// layout could not be read.
+	KindOther
+	// KindStat: HEADs: opening an object for reading (its size) and Size.
+	KindStat
+	// KindWrite: objects created (one per CreateObject, counted at Close).
+	KindWrite
+	// KindList: List calls.
+	KindList
+	// KindDelete: Delete calls.
+	KindDelete
+	// NumKinds is the number of kinds.
+	NumKinds
+)
+
+var kindNames = [NumKinds]string{"open", "index", "filter", "data", "other", "stat", "write", "list", "delete"}
+
+// String returns the kind's name, as the meter's table prints it.
+func (k Kind) String() string {
+	if k < 0 || k >= NumKinds {
+		return fmt.Sprintf("kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// IsGet reports whether the kind counts GETs (ranged reads).
+func (k Kind) IsGet() bool { return k >= KindOpen && k <= KindOther }
+
+// Counts are the requests of one kind.
+type Counts struct {
+	// Requests counts requests, failed ones included.
+	Requests int64
+	// Errors counts the requests that returned an error.
+	Errors int64
+	// Bytes counts bytes transferred: for GETs, the bytes of this kind in
+	// every GET (a GET's bytes are split by the blocks they belong to, while
+	// the request counts under one kind); for writes, the bytes written.
+	Bytes int64
+	// Wait is the time spent in the requests.
+	Wait time.Duration
+}
+
+func (c Counts) add(o Counts) Counts {
+	return Counts{c.Requests + o.Requests, c.Errors + o.Errors, c.Bytes + o.Bytes, c.Wait + o.Wait}
+}
+
+func (c Counts) sub(o Counts) Counts {
+	return Counts{c.Requests - o.Requests, c.Errors - o.Errors, c.Bytes - o.Bytes, c.Wait - o.Wait}
+}
+
+// Prices is a price model: US dollars per 1,000 requests of each class. A
+// HEAD is priced as a GET, as S3 prices it.
+type Prices struct {
+	GetPer1000, PutPer1000, ListPer1000, DeletePer1000 float64
+}
+
+// DefaultPrices are S3 Standard's list prices (us-east-1): GET and HEAD USD
+// 0.0004 per 1,000, PUT and LIST USD 0.005 per 1,000, DELETE free. They are
+// a parameter of the model (price_get, price_put, price_list, price_delete
+// in a URL), not a claim about any bill.
+var DefaultPrices = Prices{GetPer1000: 0.0004, PutPer1000: 0.005, ListPer1000: 0.005}
+
+// Snapshot is a copy of a meter's counts.
+type Snapshot struct {
+	Kinds [NumKinds]Counts
+	// LayoutReads counts the meter's own reads (learning tables' layouts),
+	// which are not in Kinds; LayoutErrors counts tables whose layout could
+	// not be read (their GETs count as KindOther).
+	LayoutReads, LayoutErrors int64
+	// Prices is the model Cost applies.
+	Prices Prices
+}
+
+// Sub returns the counts accumulated between o and s (s - o).
+func (s Snapshot) Sub(o Snapshot) Snapshot {
+	d := s
+	for k := range d.Kinds {
+		d.Kinds[k] = s.Kinds[k].sub(o.Kinds[k])
+	}
+	d.LayoutReads -= o.LayoutReads
+	d.LayoutErrors -= o.LayoutErrors
+	return d
+}
+
+// Gets returns the GET kinds summed.
+func (s Snapshot) Gets() Counts {
+	var c Counts
+	for k := KindOpen; k <= KindOther; k++ {
+		c = c.add(s.Kinds[k])
+	}
+	return c
+}
+
+// Total returns every kind summed.
+func (s Snapshot) Total() Counts {
+	var c Counts
+	for _, k := range s.Kinds {
+		c = c.add(k)
+	}
+	return c
+}
+
+// Cost is the price of the counted requests under the snapshot's model, in
+// US dollars (failed requests included: S3 bills them).
+func (s Snapshot) Cost() float64 {
+	get := float64(s.Gets().Requests + s.Kinds[KindStat].Requests)
+	return (get*s.Prices.GetPer1000 +
+		float64(s.Kinds[KindWrite].Requests)*s.Prices.PutPer1000 +
+		float64(s.Kinds[KindList].Requests)*s.Prices.ListPer1000 +
+		float64(s.Kinds[KindDelete].Requests)*s.Prices.DeletePer1000) / 1000
+}
+
+// String prints the kinds that saw requests as one short table, then the
+// GET total and the cost.
+func (s Snapshot) String() string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "kind\trequests\terrors\tbytes\twait\t\n")
+	for k := range NumKinds {
+		c := s.Kinds[k]
+		if c.Requests == 0 && c.Bytes == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", k, c.Requests, c.Errors, c.Bytes, c.Wait.Round(time.Microsecond))
+	}
+	g := s.Gets()
+	fmt.Fprintf(tw, "GETs\t%d\t%d\t%d\t%s\t\n", g.Requests, g.Errors, g.Bytes, g.Wait.Round(time.Microsecond))
+	_ = tw.Flush()
+	fmt.Fprintf(&b, "cost USD %.6f", s.Cost())
+	if s.LayoutErrors > 0 {
+		fmt.Fprintf(&b, "; %d tables of unknown layout", s.LayoutErrors)
+	}
+	return b.String()
+}
+
+// Meter is a remote.Storage that counts the requests it passes to another
+// store, by kind (see the package doc for how a GET's kind is decided). It
+// is safe for concurrent use.
+type Meter struct {
+	inner  remote.Storage
+	prices Prices
+
+	counts [NumKinds]struct {
+		requests, errors, bytes, wait atomic.Int64
+	}
+	layoutReads, layoutErrors atomic.Int64
+
+	// trace, when set (by tests), sees every counted GET and its kind.
+	trace func(name string, off, end int64, first bool, k Kind)
+
+	mu         sync.Mutex
+	readerOpts sstable.ReaderOptions
+	layouts    map[string]*layoutEntry
+}
+
+var _ remote.Storage = (*Meter)(nil)
+
+// NewMeter returns a meter around inner that prices requests with prices.
+func NewMeter(inner remote.Storage, prices Prices) *Meter {
+	return &Meter{inner: inner, prices: prices, layouts: make(map[string]*layoutEntry)}
+}
+
+// Inner returns the store the meter counts requests to (a *Sim for sim://
+// URLs, whose faults can be changed).
+func (m *Meter) Inner() remote.Storage { return m.inner }
+
+// Factory returns the storage factory to set as Pebble's
+// Options.Experimental.RemoteStorage: it resolves Locator to the meter.
+// Use Locator as Options.Experimental.CreateOnSharedLocator.
+func (m *Meter) Factory() remote.StorageFactory {
+	return remote.MakeSimpleFactory(map[remote.Locator]remote.Storage{Locator: m})
+}
+
+// SetReaderOptions sets the options the meter reads table layouts with:
+// those of the DB whose tables it sees (pebble.Options.MakeReaderOptions),
+// so that tables written with another comparer or key schema than Pebble's
+// defaults are classified. Layouts already learned are kept.
+func (m *Meter) SetReaderOptions(o sstable.ReaderOptions) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.readerOpts = o
+	for name, e := range m.layouts {
+		if e.done() && e.err != nil {
+			delete(m.layouts, name)
+		}
+	}
+}
+
+// Snapshot returns the counts so far.
+func (m *Meter) Snapshot() Snapshot {
+	s := Snapshot{Prices: m.prices}
+	for k := range s.Kinds {
+		c := &m.counts[k]
+		s.Kinds[k] = Counts{
+			Requests: c.requests.Load(),
+			Errors:   c.errors.Load(),
+			Bytes:    c.bytes.Load(),
+			Wait:     time.Duration(c.wait.Load()),
+		}
+	}
+	s.LayoutReads = m.layoutReads.Load()
+	s.LayoutErrors = m.layoutErrors.Load()
+	return s
+}
+
+func (m *Meter) record(k Kind, bytes int64, wait time.Duration, err error) {
+	c := &m.counts[k]
+	c.requests.Add(1)
+	if err != nil {
+		c.errors.Add(1)
+	}
+	c.bytes.Add(bytes)
+	c.wait.Add(int64(wait))
+}
+
+// ReadObject implements remote.Storage; it counts one KindStat request (the
+// HEAD that learns the object's size on S3).
+func (m *Meter) ReadObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
+	start := time.Now()
+	r, size, err := m.inner.ReadObject(ctx, name)
+	if !isUnmetered(ctx) {
+		m.record(KindStat, 0, time.Since(start), err)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return &meteredReader{m: m, name: name, inner: r, size: size}, size, nil
+}
+
+type meteredReader struct {
+	m     *Meter
+	name  string
+	inner remote.ObjectReader
+	size  int64
+	reads atomic.Int64
+}
+
+// ReadAt implements remote.ObjectReader: one GET, counted under the kind
+// the classification rule gives it.
+func (r *meteredReader) ReadAt(ctx context.Context, p []byte, off int64) error {
+	if isUnmetered(ctx) || len(p) == 0 {
+		return r.inner.ReadAt(ctx, p, off)
+	}
+	first := r.reads.Add(1) == 1
+	start := time.Now()
+	err := r.inner.ReadAt(ctx, p, off)
+	wait := time.Since(start)
+
+	kind := KindOther
+	var split [KindOther + 1]int64
+	split[KindOther] = int64(len(p))
+	if isTable(r.name) {
+		if l := r.m.layout(r.name, r.inner, r.size); l != nil {
+			kind, split = l.classify(off, off+int64(len(p)), first)
+		}
+	}
+	if r.m.trace != nil {
+		r.m.trace(r.name, off, off+int64(len(p)), first, kind)
+	}
+	c := &r.m.counts[kind]
+	c.requests.Add(1)
+	c.wait.Add(int64(wait))
+	if err != nil {
+		c.errors.Add(1)
+		return err
+	}
+	for k, n := range split {
+		if n != 0 {
+			r.m.counts[k].bytes.Add(n)
+		}
+	}
+	return nil
+}
+
+func (r *meteredReader) Close() error { return r.inner.Close() }
+
+// isTable reports whether an object is an sstable, by the name Pebble gives
+// the objects it creates (<hash>-<creator>-<file>.sst).
+func isTable(name string) bool { return strings.HasSuffix(name, ".sst") }
+
+// CreateObject implements remote.Storage; the object counts as one
+// KindWrite request when its writer is closed.
+func (m *Meter) CreateObject(name string) (io.WriteCloser, error) {
+	m.forget(name)
+	start := time.Now()
+	w, err := m.inner.CreateObject(name)
+	if err != nil {
+		m.record(KindWrite, 0, time.Since(start), err)
+		return nil, err
+	}
+	return &meteredWriter{m: m, inner: w, wait: time.Since(start)}, nil
+}
+
+type meteredWriter struct {
+	m     *Meter
+	inner io.WriteCloser
+	bytes int64
+	wait  time.Duration
+	err   error
+	done  bool
+}
+
+func (w *meteredWriter) Write(p []byte) (int, error) {
+	start := time.Now()
+	n, err := w.inner.Write(p)
+	w.wait += time.Since(start)
+	w.bytes += int64(n)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
+}
+
+func (w *meteredWriter) Close() error {
+	start := time.Now()
+	err := w.inner.Close()
+	if w.done {
+		return err
+	}
+	w.done = true
+	w.wait += time.Since(start)
+	w.m.record(KindWrite, w.bytes, w.wait, errors.CombineErrors(w.err, err))
+	return err
+}
+
+// List implements remote.Storage.
+func (m *Meter) List(prefix, delimiter string) ([]string, error) {
+	start := time.Now()
+	names, err := m.inner.List(prefix, delimiter)
+	m.record(KindList, 0, time.Since(start), err)
+	return names, err
+}
+
+// Delete implements remote.Storage.
+func (m *Meter) Delete(name string) error {
+	m.forget(name)
+	start := time.Now()
+	err := m.inner.Delete(name)
+	m.record(KindDelete, 0, time.Since(start), err)
+	return err
+}
+
+// Size implements remote.Storage; it counts one KindStat request.
+func (m *Meter) Size(name string) (int64, error) {
+	start := time.Now()
+	size, err := m.inner.Size(name)
+	m.record(KindStat, 0, time.Since(start), err)
+	return size, err
+}
+
+// IsNotExistError implements remote.Storage.
+func (m *Meter) IsNotExistError(err error) bool { return m.inner.IsNotExistError(err) }
+
+// Close implements remote.Storage; it closes the inner store. Pebble does
+// not close the stores its factory returns: the meter belongs to whoever
+// opened it, and outlives the DBs that use it.
+func (m *Meter) Close() error { return m.inner.Close() }
