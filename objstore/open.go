@@ -44,7 +44,7 @@ func Open(rawURL string) (*Meter, error) {
 	case "file":
 		var dir string
 		dir, err = p.dir()
-		build = func() (remote.Storage, error) { return NewFile(dir) }
+		build = func() (remote.Storage, error) { return newFile(dir) }
 	case "s3":
 		var cfg S3Config
 		cfg, err = p.s3()
@@ -63,7 +63,7 @@ func Open(rawURL string) (*Meter, error) {
 			inner := NewMem()
 			if dir != "" {
 				var err error
-				if inner, err = NewFile(dir); err != nil {
+				if inner, err = newFile(dir); err != nil {
 					return nil, err
 				}
 			}
