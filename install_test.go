@@ -165,7 +165,7 @@ func TestInstallStartsAdvisor(t *testing.T) {
 	opts := installOptions()
 	in, err := install(opts, Plugins{
 		Statistics: true,
-		Shape:      compactionext.NoCompaction{},
+		Shape:      compactionext.NoCompaction,
 		Advisor: &compactionext.AdvisorConfig{MinWaste: 10, MinRuns: 2,
 			MinInterval: time.Millisecond, OnDecision: func(d compactionext.Decision) { decided <- d }},
 	})

@@ -126,7 +126,7 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 		in.comparer = opts.Comparer
 	}
 	if in.profile == nil {
-		in.profile = compactionext.Leveled{}
+		in.profile = compactionext.Leveled
 	}
 	if plugins.RangeFilter != nil {
 		policy, err := rangefilter.NewPolicy(in.comparer, *plugins.RangeFilter)

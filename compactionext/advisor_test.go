@@ -72,7 +72,7 @@ func newAdvisorFixture(t *testing.T, cfg AdvisorConfig) *advisorFixture {
 	for i := range opts.TargetFileSizes {
 		opts.TargetFileSizes[i] = 32 << 10
 	}
-	require.NoError(t, NoCompaction{}.Apply(opts))
+	require.NoError(t, NoCompaction.Apply(opts))
 	if cfg.WriteBudget == 0 {
 		// What these tests compact is bounded by the waste; the budget
 		// has a test of its own, which sets one.
@@ -517,7 +517,7 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 	for i := range opts.TargetFileSizes {
 		opts.TargetFileSizes[i] = 32 << 10
 	}
-	require.NoError(t, NoCompaction{}.Apply(opts))
+	require.NoError(t, NoCompaction.Apply(opts))
 	const depth = 4
 	adv, err := newAdvisor(opts, AdvisorConfig{MinWaste: 100, MinRuns: 3, WriteBudget: -1,
 		ShapeMergeDepth: depth, OnLook: func(l Look) { looks = append(looks, l) }}, source)
@@ -702,8 +702,8 @@ func TestNewAdvisorTakesShapeMergeDepth(t *testing.T) {
 		{profile: &ManyRuns{Runs: 5}, depth: 4},
 		{profile: &ManyRuns{Runs: 12}, set: 3, depth: 3},
 		{profile: &ManyRuns{Runs: 12}, set: -1, depth: -1}, // opted out
-		{profile: Leveled{}, depth: 0},
-		{profile: NoCompaction{}, depth: 0},
+		{profile: Leveled, depth: 0},
+		{profile: NoCompaction, depth: 0},
 	} {
 		cfg := &AdvisorConfig{ShapeMergeDepth: tc.set}
 		a, err := tablewaste.NewAdvisor(testOptions(), cfg, tc.profile, &fakeWaste{})

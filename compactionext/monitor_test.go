@@ -16,7 +16,7 @@ func TestMonitorCountsWrittenBytes(t *testing.T) {
 	opts := testOptions()
 	m := newMonitor()
 	m.Attach(opts)
-	require.NoError(t, NoCompaction{}.Apply(opts))
+	require.NoError(t, NoCompaction.Apply(opts))
 	db, err := pebble.Open("db", opts)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, db.Close()) }()

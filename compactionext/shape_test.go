@@ -40,7 +40,7 @@ func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) shape {
 
 func TestShapeMatchesPebble(t *testing.T) {
 	opts := testOptions()
-	require.NoError(t, NoCompaction{}.Apply(opts))
+	require.NoError(t, NoCompaction.Apply(opts))
 	db, err := pebble.Open("db", opts)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, db.Close()) }()

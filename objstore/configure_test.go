@@ -21,7 +21,7 @@ func TestConfigure(t *testing.T) {
 	require.Equal(t, int64(1<<20), o.Experimental.SecondaryCacheSizeBytes)
 	s, err := o.Experimental.RemoteStorage.CreateStorage(Locator)
 	require.NoError(t, err)
-	require.Same(t, m, s)
+	require.Equal(t, meterStorage{m}, s)
 	// The creator ID is persisted: another one for the same directory fails.
 	require.NoError(t, Configure("db", o, Config{Store: m, CreatorID: 1}))
 	require.Equal(t, remote.CreateOnSharedAll, o.Experimental.CreateOnShared, "0 means AllLevels")

@@ -212,7 +212,26 @@ type Meter struct {
 	layouts    map[string]*layoutEntry
 }
 
-var _ remote.Storage = (*Meter)(nil)
+// meterStorage is a Meter as Pebble sees it: the remote.Storage that
+// factory resolves Locator to. Keeping the storage methods off Meter keeps
+// its API to what a user reads (Snapshot) and does (Close).
+type meterStorage struct{ m *Meter }
+
+var _ remote.Storage = meterStorage{}
+
+func (s meterStorage) ReadObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
+	return s.m.readObject(ctx, name)
+}
+func (s meterStorage) CreateObject(name string) (io.WriteCloser, error) {
+	return s.m.createObject(name)
+}
+func (s meterStorage) List(prefix, delimiter string) ([]string, error) {
+	return s.m.list(prefix, delimiter)
+}
+func (s meterStorage) Delete(name string) error        { return s.m.delete(name) }
+func (s meterStorage) Size(name string) (int64, error) { return s.m.size(name) }
+func (s meterStorage) IsNotExistError(err error) bool  { return s.m.isNotExistError(err) }
+func (s meterStorage) Close() error                    { return s.m.Close() }
 
 // NewMeter returns a meter around inner that prices requests with prices.
 func NewMeter(inner remote.Storage, prices Prices) *Meter {
@@ -223,7 +242,7 @@ func NewMeter(inner remote.Storage, prices Prices) *Meter {
 // Options.Experimental.RemoteStorage: it resolves Locator to the meter.
 // Use Locator as Options.Experimental.CreateOnSharedLocator.
 func (m *Meter) factory() remote.StorageFactory {
-	return remote.MakeSimpleFactory(map[remote.Locator]remote.Storage{Locator: m})
+	return remote.MakeSimpleFactory(map[remote.Locator]remote.Storage{Locator: meterStorage{m}})
 }
 
 // setReaderOptions sets the options the meter reads table layouts with:
@@ -268,9 +287,9 @@ func (m *Meter) record(k kind, bytes int64, wait time.Duration, err error) {
 	c.wait.Add(int64(wait))
 }
 
-// ReadObject implements remote.Storage; it counts one kindStat request (the
+// readObject is meterStorage.ReadObject; it counts one kindStat request (the
 // HEAD that learns the object's size on S3).
-func (m *Meter) ReadObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
+func (m *Meter) readObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
 	start := time.Now()
 	r, size, err := m.inner.ReadObject(ctx, name)
 	if !isUnmetered(ctx) {
@@ -333,9 +352,9 @@ func (r *meteredReader) Close() error { return r.inner.Close() }
 // the objects it creates (<hash>-<creator>-<file>.sst).
 func isTable(name string) bool { return strings.HasSuffix(name, ".sst") }
 
-// CreateObject implements remote.Storage; the object counts as one
+// createObject is meterStorage.CreateObject; the object counts as one
 // kindWrite request when its writer is closed.
-func (m *Meter) CreateObject(name string) (io.WriteCloser, error) {
+func (m *Meter) createObject(name string) (io.WriteCloser, error) {
 	m.forget(name)
 	start := time.Now()
 	w, err := m.inner.CreateObject(name)
@@ -378,16 +397,16 @@ func (w *meteredWriter) Close() error {
 	return err
 }
 
-// List implements remote.Storage.
-func (m *Meter) List(prefix, delimiter string) ([]string, error) {
+// list is meterStorage.List.
+func (m *Meter) list(prefix, delimiter string) ([]string, error) {
 	start := time.Now()
 	names, err := m.inner.List(prefix, delimiter)
 	m.record(kindList, 0, time.Since(start), err)
 	return names, err
 }
 
-// Delete implements remote.Storage.
-func (m *Meter) Delete(name string) error {
+// delete is meterStorage.Delete.
+func (m *Meter) delete(name string) error {
 	m.forget(name)
 	start := time.Now()
 	err := m.inner.Delete(name)
@@ -395,18 +414,18 @@ func (m *Meter) Delete(name string) error {
 	return err
 }
 
-// Size implements remote.Storage; it counts one kindStat request.
-func (m *Meter) Size(name string) (int64, error) {
+// size is meterStorage.Size; it counts one kindStat request.
+func (m *Meter) size(name string) (int64, error) {
 	start := time.Now()
 	size, err := m.inner.Size(name)
 	m.record(kindStat, 0, time.Since(start), err)
 	return size, err
 }
 
-// IsNotExistError implements remote.Storage.
-func (m *Meter) IsNotExistError(err error) bool { return m.inner.IsNotExistError(err) }
+// isNotExistError is meterStorage.IsNotExistError.
+func (m *Meter) isNotExistError(err error) bool { return m.inner.IsNotExistError(err) }
 
-// Close implements remote.Storage; it closes the inner store. Pebble does
+// Close closes the inner store. Pebble does
 // not close the stores its factory returns: the meter belongs to whoever
 // opened it, and outlives the DBs that use it.
 func (m *Meter) Close() error { return m.inner.Close() }

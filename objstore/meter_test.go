@@ -71,7 +71,7 @@ func TestClassify(t *testing.T) {
 			m := NewMeter(inner, DefaultPrices)
 			var kinds []kind
 			m.trace = func(_ string, _, _ int64, _ bool, k kind) { kinds = append(kinds, k) }
-			r, _, err := m.ReadObject(context.Background(), "000001.sst")
+			r, _, err := m.readObject(context.Background(), "000001.sst")
 			require.NoError(t, err)
 			d := l.Data[len(l.Data)/2].Handle
 			cases := []struct {
@@ -204,19 +204,19 @@ func TestMeterGetAfterReopen(t *testing.T) {
 
 func TestSnapshot(t *testing.T) {
 	m := openURL(t, "mem://?price_get=1&price_put=10&price_list=100&price_delete=1000")
-	put(t, m, "a.sst", []byte("not really a table"))
-	put(t, m, "b", []byte("bb"))
-	r, _, err := m.ReadObject(context.Background(), "b")
+	put(t, meterStorage{m}, "a.sst", []byte("not really a table"))
+	put(t, meterStorage{m}, "b", []byte("bb"))
+	r, _, err := m.readObject(context.Background(), "b")
 	require.NoError(t, err)
 	require.NoError(t, r.ReadAt(context.Background(), make([]byte, 2), 0))
-	ra, _, err := m.ReadObject(context.Background(), "a.sst")
+	ra, _, err := m.readObject(context.Background(), "a.sst")
 	require.NoError(t, err)
 	require.NoError(t, ra.ReadAt(context.Background(), make([]byte, 4), 0))
-	_, err = m.Size("b")
+	_, err = m.size("b")
 	require.NoError(t, err)
-	_, err = m.List("", "")
+	_, err = m.list("", "")
 	require.NoError(t, err)
-	require.NoError(t, m.Delete("b"))
+	require.NoError(t, m.delete("b"))
 	s := m.Snapshot()
 	require.Equal(t, Counts{Requests: 2, Bytes: 6}, Counts{Requests: s.Other.Requests, Bytes: s.Other.Bytes},
 		"a GET of a non-table and of a table whose layout cannot be read are both other")
@@ -236,7 +236,7 @@ func TestSnapshot(t *testing.T) {
 	require.Equal(t, Counts{}, zero.Total())
 	require.Zero(t, zero.Cost())
 
-	_, err = m.Size("missing")
+	_, err = m.size("missing")
 	require.Error(t, err)
 	require.EqualValues(t, 1, m.Snapshot().Sub(s).Stat.Errors)
 }
@@ -256,8 +256,8 @@ func TestSimLatency(t *testing.T) {
 		{"sim://?bandwidth=1MiB", 10 * time.Millisecond}, // 10 KiB at 1 MiB/s
 	} {
 		m := openURL(t, c.url)
-		put(t, m, "o", randBytes(5, 10<<10))
-		r, _, err := m.ReadObject(context.Background(), "o")
+		put(t, meterStorage{m}, "o", randBytes(5, 10<<10))
+		r, _, err := m.readObject(context.Background(), "o")
 		require.NoError(t, err)
 		before := m.Snapshot()
 		start := time.Now()
@@ -273,7 +273,7 @@ func TestSimLatency(t *testing.T) {
 	m := openURL(t, "sim://?latency=1h")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 	defer cancel()
-	_, _, err := m.ReadObject(ctx, "o")
+	_, _, err := m.readObject(ctx, "o")
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 }
 

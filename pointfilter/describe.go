@@ -75,7 +75,7 @@ func Describe(filter []byte) (Info, error) {
 		info.ExpectedFPR = ribbonV1ExpectedFPR(ribbonV1Layout{blocks: t.a, upper: t.b, r: t.p, seed: t.q})
 	case t.kind == pointKindFuse:
 		info.Segments, info.SegmentLength, info.ResultBits = int(t.a), 1<<t.q, int(t.p)
-		info.ExpectedFPR = FuseFPR
+		info.ExpectedFPR = fuseFPR
 	case t.kind == pointKindRibbon:
 		info.ColumnBytes, info.LowBytes, info.ResultBits, info.Seed = int(t.a), int(t.b), int(t.p), int(t.q)
 		info.ExpectedFPR = ribbonExpectedFPR(ribbonLayout{colBytes: t.a, lowBytes: t.b, r: t.p, seed: t.q})

@@ -66,7 +66,7 @@
 // the kind written for a table (a Ribbon policy writes Bloom for tables too
 // small for Ribbon to pay off) never matters to readers. Pebble stores a
 // filter under "fullfilter."+Name(); the names (BloomPolicyName,
-// RibbonPolicyName, FusePolicyName, PlannedPolicyName) are stable and differ
+// RibbonPolicyName, fusePolicyName, PlannedPolicyName) are stable and differ
 // from Pebble's own, so a DB written with one policy and opened with another
 // or none reads correctly, merely without the filters the reader does not
 // know. Describe decodes a filter's

@@ -12,9 +12,9 @@ import (
 // (fuse-fingerprints-only for it alone, since it holds fuse's parameters).
 //
 //   - fuse-generic: the generic path, the trailer decoded before the
-//     fingerprint loads (what FusePolicy.MayContain does for a filter the
+//     fingerprint loads (what fusePolicy.MayContain does for a filter the
 //     library built otherwise);
-//   - fuse-first: FusePolicy.MayContain itself;
+//   - fuse-first: fusePolicy.MayContain itself;
 //   - fuse-fingerprints-only: the three fingerprint loads alone, with the
 //     filter's seed and segment shift given, no trailer read.
 func FuseQueryParts(fuse []byte) (names []string, policies []pebble.FilterPolicy) {

@@ -13,13 +13,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Tests of the fuse-first query (fuseMayContainFirst, FusePolicy.MayContain):
+// Tests of the fuse-first query (fuseMayContainFirst, fusePolicy.MayContain):
 // it must give the generic path's answers and counts on every input, take
 // its shortcut on the filters the policy writes, and read inside the filter
 // whatever its length.
 
 // pointRequireSameAsGeneric queries filter with every key through a bound
-// FusePolicy and through the generic path (pointReader.mayContain) of a
+// fusePolicy and through the generic path (pointReader.mayContain) of a
 // reader bound to other counters, and requires the same answers and the
 // same number of undecodable filters counted. It returns how many of the
 // queries the fuse-first query answered itself.

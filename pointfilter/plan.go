@@ -61,11 +61,11 @@ type Kind uint8
 const (
 	// KindNone writes no filter.
 	KindNone Kind = iota
-	// KindBloom is the cache-local Bloom filter (BloomPolicy).
+	// KindBloom is the cache-local Bloom filter (bloomPolicy).
 	KindBloom
-	// KindRibbon is the Standard Ribbon filter (RibbonPolicy).
+	// KindRibbon is the Standard Ribbon filter (ribbonPolicy).
 	KindRibbon
-	// KindFuse is the binary fuse filter (FusePolicy).
+	// KindFuse is the binary fuse filter (fusePolicy).
 	KindFuse
 )
 

@@ -17,14 +17,14 @@ import (
 // under a different plan, is still answered by whichever policy Pebble finds.
 
 const (
-	// BloomPolicyName is the Name of every BloomPolicy. Bits/key and probe
+	// BloomPolicyName is the Name of every bloomPolicy. Bits/key and probe
 	// count live in each filter's trailer, so the name does not change with
 	// them; a filter block is stored under "fullfilter."+name.
 	BloomPolicyName = "pebblerf.Bloom"
-	// RibbonPolicyName is the Name of every RibbonPolicy.
+	// RibbonPolicyName is the Name of every ribbonPolicy.
 	RibbonPolicyName = "pebblerf.Ribbon"
-	// FusePolicyName is the Name of every FusePolicy.
-	FusePolicyName = "pebblerf.BinaryFuse"
+	// fusePolicyName is the Name of every fusePolicy.
+	fusePolicyName = "pebblerf.BinaryFuse"
 
 	// pointMinBitsPerKey and pointMaxBitsPerKey bound the bits/key a policy
 	// accepts. Below 1 bit/key a filter rejects almost nothing; above 100
@@ -55,12 +55,12 @@ func init() {
 // counts nothing.
 func bind(p pebble.FilterPolicy, c *filtercount.Point) (pebble.FilterPolicy, bool) {
 	switch p := p.(type) {
-	case *BloomPolicy:
-		return &BloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}, true
-	case *RibbonPolicy:
-		return &RibbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}, true
-	case *FusePolicy:
-		return &FusePolicy{pointReader: pointReader{counters: c}}, true
+	case *bloomPolicy:
+		return &bloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}, true
+	case *ribbonPolicy:
+		return &ribbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}, true
+	case *fusePolicy:
+		return &fusePolicy{pointReader: pointReader{counters: c}}, true
 	case *plannedPolicy:
 		return &plannedPolicy{pointReader: pointReader{counters: c}, planner: p.planner, level: p.level}, true
 	}
@@ -203,24 +203,24 @@ func (w *pointWriter) Finish(dst []byte) []byte {
 	return dst
 }
 
-// BloomPolicy is a pebble.FilterPolicy that writes cache-local Bloom filters
+// bloomPolicy is a pebble.FilterPolicy that writes cache-local Bloom filters
 // (bloom.go). It reads Ribbon filters too.
-type BloomPolicy struct {
+type bloomPolicy struct {
 	pointReader
 	bitsPerKey float64
 	probes     int
 }
 
-var _ pebble.FilterPolicy = (*BloomPolicy)(nil)
+var _ pebble.FilterPolicy = (*bloomPolicy)(nil)
 
 // NewBloom returns a Bloom policy spending bitsPerKey bits per distinct key
 // (fractional values allowed), or an error naming the value if it is NaN or
 // outside [1, 100].
-func NewBloom(bitsPerKey float64) (*BloomPolicy, error) {
+func NewBloom(bitsPerKey float64) (pebble.FilterPolicy, error) {
 	if err := pointCheckBits("Bloom bits per key", bitsPerKey); err != nil {
 		return nil, err
 	}
-	return &BloomPolicy{bitsPerKey: bitsPerKey, probes: bloomProbes(bitsPerKey)}, nil
+	return &bloomPolicy{bitsPerKey: bitsPerKey, probes: bloomProbes(bitsPerKey)}, nil
 }
 
 // Bloom is NewBloom for values known to be valid, such as constants: it
@@ -231,45 +231,45 @@ func Bloom(bitsPerKey float64) pebble.FilterPolicy {
 }
 
 // Name implements pebble.FilterPolicy.
-func (p *BloomPolicy) Name() string { return BloomPolicyName }
+func (p *bloomPolicy) Name() string { return BloomPolicyName }
 
 // BitsPerKey returns the policy's bits per key.
-func (p *BloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
+func (p *bloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.
-func (p *BloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+func (p *bloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	return p.mayContain(filter, key)
 }
 
 // NewWriter implements pebble.FilterPolicy.
-func (p *BloomPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+func (p *bloomPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
 	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {
 		return bloomAppend(dst, hashes, p.bitsPerKey, p.probes)
 	}}
 }
 
-// RibbonPolicy is a pebble.FilterPolicy that writes Standard Ribbon filters
-// (ribbon.go), sized for the false-positive rate a BloomPolicy would have at
+// ribbonPolicy is a pebble.FilterPolicy that writes Standard Ribbon filters
+// (ribbon.go), sized for the false-positive rate a Bloom policy would have at
 // the same Bloom-equivalent bits per key, in about 30% less space. Tables
 // too small for Ribbon to save space get a Bloom filter. It reads Bloom
 // filters too.
-type RibbonPolicy struct {
+type ribbonPolicy struct {
 	pointReader
 	bloomBits float64
 }
 
-var _ pebble.FilterPolicy = (*RibbonPolicy)(nil)
+var _ pebble.FilterPolicy = (*ribbonPolicy)(nil)
 
 // NewRibbon returns a Ribbon policy that gives the false-positive rate of
 // NewBloom(bloomEquivalentBitsPerKey), or an error naming the value if it is
 // NaN or outside [1, 100]. As in RocksDB's NewRibbonFilterPolicy, 10 means
 // about 1% false positives at about 7 bits per key.
-func NewRibbon(bloomEquivalentBitsPerKey float64) (*RibbonPolicy, error) {
+func NewRibbon(bloomEquivalentBitsPerKey float64) (pebble.FilterPolicy, error) {
 	if err := pointCheckBits("Ribbon Bloom-equivalent bits per key", bloomEquivalentBitsPerKey); err != nil {
 		return nil, err
 	}
-	return &RibbonPolicy{bloomBits: bloomEquivalentBitsPerKey}, nil
+	return &ribbonPolicy{bloomBits: bloomEquivalentBitsPerKey}, nil
 }
 
 // Ribbon is NewRibbon for values known to be valid: it panics with
@@ -287,40 +287,40 @@ func pointMust[P pebble.FilterPolicy](p P, err error) pebble.FilterPolicy {
 }
 
 // Name implements pebble.FilterPolicy.
-func (p *RibbonPolicy) Name() string { return RibbonPolicyName }
+func (p *ribbonPolicy) Name() string { return RibbonPolicyName }
 
 // bloomEquivalentBitsPerKey returns the policy's sizing parameter.
-func (p *RibbonPolicy) bloomEquivalentBitsPerKey() float64 { return p.bloomBits }
+func (p *ribbonPolicy) bloomEquivalentBitsPerKey() float64 { return p.bloomBits }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.
-func (p *RibbonPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+func (p *ribbonPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	return p.mayContain(filter, key)
 }
 
 // NewWriter implements pebble.FilterPolicy.
-func (p *RibbonPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+func (p *ribbonPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
 	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {
 		return ribbonBuild(dst, hashes, p.bloomBits)
 	}}
 }
 
-// FusePolicy is a pebble.FilterPolicy that writes binary fuse filters with
+// fusePolicy is a pebble.FilterPolicy that writes binary fuse filters with
 // 8-bit fingerprints (fuse.go): a false-positive rate of 2^-8 in about 9 to
 // 9.5 bits per key on tables of 100,000 keys or more. It reads Bloom and
 // Ribbon filters too, and they read its filters.
-type FusePolicy struct {
+type fusePolicy struct {
 	pointReader
 }
 
-var _ pebble.FilterPolicy = (*FusePolicy)(nil)
+var _ pebble.FilterPolicy = (*fusePolicy)(nil)
 
 // Fuse returns a binary fuse policy. It has no parameter: the fingerprint
-// width, and so the false-positive rate FuseFPR, is fixed.
-func Fuse() pebble.FilterPolicy { return &FusePolicy{} }
+// width, and so the false-positive rate fuseFPR, is fixed.
+func Fuse() pebble.FilterPolicy { return &fusePolicy{} }
 
 // Name implements pebble.FilterPolicy.
-func (p *FusePolicy) Name() string { return FusePolicyName }
+func (p *fusePolicy) Name() string { return fusePolicyName }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of every
 // kind, never allocates, and returns true for bytes that do not decode.
@@ -329,7 +329,7 @@ func (p *FusePolicy) Name() string { return FusePolicyName }
 // as one of them first (fuseMayContainFirst), without waiting for the
 // trailer, and decodes the trailer only for a filter that turns out to be
 // something else.
-func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+func (p *fusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	// fuseMayContainFirst, written out with its inlined parts.
 	h := pointHash(key)
 	if m := uint64(len(filter)) - (8 + pointTrailerLen); m-fuseArity < fuseFirstMaxBytes-fuseArity {
@@ -344,7 +344,7 @@ func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 
 // NewWriter implements pebble.FilterPolicy. Each writer keeps the library's
 // build scratch memory, so a writer reused for many tables allocates it once.
-func (p *FusePolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+func (p *fusePolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
 	var b xorfilter.BinaryFuseBuilder
 	var keys []uint64
 	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {

@@ -51,9 +51,9 @@ func pointTestPolicies() []pebble.FilterPolicy {
 
 func pointPolicyName(p pebble.FilterPolicy) string {
 	switch p := p.(type) {
-	case *BloomPolicy:
+	case *bloomPolicy:
 		return fmt.Sprintf("bloom(%g)", p.BitsPerKey())
-	case *RibbonPolicy:
+	case *ribbonPolicy:
 		return fmt.Sprintf("ribbon(%g)", p.bloomEquivalentBitsPerKey())
 	}
 	return p.Name()
@@ -180,10 +180,10 @@ func TestPointPolicyValidation(t *testing.T) {
 	for _, good := range []float64{1, 7.3, 10, 100} {
 		b, err := NewBloom(good)
 		require.NoError(t, err)
-		require.Equal(t, good, b.BitsPerKey())
+		require.Equal(t, good, b.(*bloomPolicy).BitsPerKey())
 		r, err := NewRibbon(good)
 		require.NoError(t, err)
-		require.Equal(t, good, r.bloomEquivalentBitsPerKey())
+		require.Equal(t, good, r.(*ribbonPolicy).bloomEquivalentBitsPerKey())
 	}
 	// Names are stable (they are written to disk) and distinct from each
 	// other and from Pebble's built-in filter.
@@ -216,7 +216,7 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 				damaged = append(damaged, d)
 			}
 		}
-		if _, ok := unbound.(*FusePolicy); ok {
+		if _, ok := unbound.(*fusePolicy); ok {
 			// The seed sits in the 8 bytes before the trailer; its fold
 			// in the trailer catches damage to it.
 			for i := len(filter) - pointTrailerLen - 8; i < len(filter)-pointTrailerLen; i++ {
