@@ -95,7 +95,7 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 	}
 	opts.Experimental.RemoteStorage = cfg.Store.factory()
 	opts.Experimental.CreateOnShared = strategy
-	opts.Experimental.CreateOnSharedLocator = Locator
+	opts.Experimental.CreateOnSharedLocator = locator
 	opts.Experimental.SecondaryCacheSizeBytes = cfg.SecondaryCacheSize
 	if err := initCreatorID(dirname, opts, id); err != nil {
 		return err

@@ -17,9 +17,9 @@ func TestConfigure(t *testing.T) {
 	o := testOptions(vfs.NewMem())
 	require.NoError(t, Configure("db", o, Config{Store: m, Levels: LowerLevels, SecondaryCacheSize: 1 << 20}))
 	require.Equal(t, remote.CreateOnSharedLower, o.Experimental.CreateOnShared)
-	require.Equal(t, Locator, o.Experimental.CreateOnSharedLocator)
+	require.Equal(t, locator, o.Experimental.CreateOnSharedLocator)
 	require.Equal(t, int64(1<<20), o.Experimental.SecondaryCacheSizeBytes)
-	s, err := o.Experimental.RemoteStorage.CreateStorage(Locator)
+	s, err := o.Experimental.RemoteStorage.CreateStorage(locator)
 	require.NoError(t, err)
 	require.Equal(t, meterStorage{m}, s)
 	// The creator ID is persisted: another one for the same directory fails.

@@ -34,7 +34,9 @@ func allStores() []storeCase {
 		{"mem", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, "mem://")} }},
 		{"file", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, "file://"+t.TempDir())} }},
 		{"sim", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, "sim://?latency=0&seed=3")} }},
-		{"sim+file", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, "sim+file://"+t.TempDir()+"?jitter=100us")} }},
+		{"sim+file", func(t *testing.T) remote.Storage {
+			return meterStorage{openURL(t, "sim+file://"+t.TempDir()+"?jitter=100us")}
+		}},
 		{"s3", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, newFakeS3(t, nil).url("prefix"))} }},
 		{"s3-no-prefix", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, newFakeS3(t, nil).url(""))} }},
 	}

@@ -24,20 +24,21 @@
 //	db, err := pebble.Open(dir, opts)
 //
 // It fills the options Pebble (v2) already has for tables on shared
-// storage: Options.Experimental.RemoteStorage (a remote.StorageFactory that
-// resolves Locator to the store), CreateOnShared (remote.CreateOnSharedAll for every table,
-// or remote.CreateOnSharedLower for L5 and L6 only, as CockroachDB does),
-// CreateOnSharedLocator (use Locator) and SecondaryCacheSizeBytes (a local
-// on-disk cache of remote blocks, in 32 KiB blocks). What stays local: the
-// WAL, the manifest, the remote-object catalog, the secondary cache, and
-// with CreateOnSharedLower the tables of L0-L4 (a table that a move
-// compaction takes down to L5 stays where it was written). A DB creates
-// tables on the store only once it has a creator ID, which names its
-// objects; Configure records it in the directory before Open, so that
-// Open's own flushes go to the store too. A reopen needs the same local directory (its catalog
-// lists the remote tables), the same store contents resolved under the same
-// Locator, and the same creator ID (persisted in the catalog). DBs that
-// share a store need distinct creator IDs.
+// storage: Options.Experimental.RemoteStorage (a factory that resolves the
+// locator "pebblerf" to the store), CreateOnShared (remote.CreateOnSharedAll
+// for every table, or remote.CreateOnSharedLower for L5 and L6 only, as
+// CockroachDB does), CreateOnSharedLocator and SecondaryCacheSizeBytes (a
+// local on-disk cache of remote blocks, in 32 KiB blocks). What stays
+// local: the WAL, the manifest, the remote-object catalog, the secondary
+// cache, and with CreateOnSharedLower the tables of L0-L4 (a table that a
+// move compaction takes down to L5 stays where it was written). A DB
+// creates tables on the store only once it has a creator ID, which names
+// its objects; Configure records it in the directory before Open, so that
+// Open's own flushes go to the store too. A reopen needs the same local
+// directory (its catalog lists the remote tables), the same store contents
+// (Configure again, with a store over them) and the same creator ID
+// (persisted in the catalog). DBs that share a store need distinct creator
+// IDs.
 //
 // # Stores
 //
@@ -97,7 +98,7 @@
 // the request and how often that request was made before, so they do not
 // change with goroutine scheduling; latency draws follow request order.
 // To stop the faults, reopen over a new simulated store on the same
-// contents (NewSim over the same inner store, or sim+file:// on the same
+// contents (newSim over the same inner store, or sim+file:// on the same
 // directory).
 //
 // Every URL form also takes the price model: price_get (default USD

@@ -151,7 +151,7 @@ func TestFaultsSim(t *testing.T) {
 	m := openURL(t, "sim://?seed=11&fault_timeout=2ms")
 	sim := m.inner.(*sim)
 	faultyLife(t, m, func(on bool) {
-		f := Faults{Timeout: 2 * time.Millisecond}
+		f := faults{Timeout: 2 * time.Millisecond}
 		if on {
 			f.GetError, f.GetTimeout, f.GetTruncate = 0.15, 0.05, 0.15
 			f.PutError, f.PutTimeout = 0.2, 0.05
@@ -177,7 +177,7 @@ func TestSimFaultsDeterministic(t *testing.T) {
 			err := r.ReadAt(context.Background(), make([]byte, 10), int64(i%50))
 			fails = append(fails, err != nil)
 			if err != nil {
-				require.True(t, errors.Is(err, ErrInjected), "%v", err)
+				require.True(t, errors.Is(err, errInjected), "%v", err)
 			}
 		}
 		return fails

@@ -213,7 +213,7 @@ type Meter struct {
 }
 
 // meterStorage is a Meter as Pebble sees it: the remote.Storage that
-// factory resolves Locator to. Keeping the storage methods off Meter keeps
+// factory resolves locator to. Keeping the storage methods off Meter keeps
 // its API to what a user reads (Snapshot) and does (Close).
 type meterStorage struct{ m *Meter }
 
@@ -239,10 +239,9 @@ func NewMeter(inner remote.Storage, prices Prices) *Meter {
 }
 
 // factory returns the storage factory to set as Pebble's
-// Options.Experimental.RemoteStorage: it resolves Locator to the meter.
-// Use Locator as Options.Experimental.CreateOnSharedLocator.
+// Options.Experimental.RemoteStorage: it resolves locator to the meter.
 func (m *Meter) factory() remote.StorageFactory {
-	return remote.MakeSimpleFactory(map[remote.Locator]remote.Storage{Locator: meterStorage{m}})
+	return remote.MakeSimpleFactory(map[remote.Locator]remote.Storage{locator: meterStorage{m}})
 }
 
 // setReaderOptions sets the options the meter reads table layouts with:

@@ -172,7 +172,7 @@ func requirePlacement(t *testing.T, d *pebble.DB, levels Levels) {
 			isShared := tb.BackingType == pebble.BackingTypeShared
 			if isShared {
 				shared++
-				require.Equal(t, Locator, tb.Locator)
+				require.Equal(t, locator, tb.Locator)
 			} else {
 				local++
 			}

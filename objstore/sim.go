@@ -13,9 +13,9 @@ import (
 	"github.com/cockroachdb/pebble/v2/objstorage/remote"
 )
 
-// SimConfig is the model of a simulated object store (the parameters of a
+// simConfig is the model of a simulated object store (the parameters of a
 // sim:// URL).
-type SimConfig struct {
+type simConfig struct {
 	// Latency is the fixed part of every request's latency, and Jitter the
 	// bound of a uniform random part added to it.
 	Latency, Jitter time.Duration
@@ -27,15 +27,15 @@ type SimConfig struct {
 	Bandwidth int64
 	// Seed seeds the latency draws and the fault decisions.
 	Seed uint64
-	// Faults are the injected failures.
-	Faults Faults
+	// faults are the injected failures.
+	faults faults
 }
 
-// Faults are the rates, each in [0, 1], at which a simulated store's
+// faults are the rates, each in [0, 1], at which a simulated store's
 // requests fail. Read-class requests are GETs (ReadAt) and HEADs
 // (ReadObject, Size); write-class requests are PUTs (an object's upload,
 // at Close). List and Delete never fail.
-type Faults struct {
+type faults struct {
 	// GetError fails a read with a 503-like error after one latency.
 	GetError float64
 	// GetTimeout hangs a read for Timeout, then fails it as timed out.
@@ -51,7 +51,7 @@ type Faults struct {
 	Timeout time.Duration
 }
 
-func (f Faults) validate() error {
+func (f faults) validate() error {
 	for _, r := range []struct {
 		name string
 		v    float64
@@ -73,8 +73,8 @@ func (f Faults) validate() error {
 	return nil
 }
 
-// ErrInjected marks every failure a simulated store injects.
-var ErrInjected = errors.New("objstore: injected fault")
+// errInjected marks every failure a simulated store injects.
+var errInjected = errors.New("objstore: injected fault")
 
 // sim is a simulated object store: another store (in memory, or a
 // directory) behind a latency model and fault injection. The latency is
@@ -90,21 +90,21 @@ var ErrInjected = errors.New("objstore: injected fault")
 // order.
 type sim struct {
 	inner remote.Storage
-	cfg   SimConfig
+	cfg   simConfig
 
 	mu     sync.Mutex
 	rng    *rand.Rand
-	faults Faults
+	faults faults
 	seen   map[string]uint32
 }
 
 var _ remote.Storage = (*sim)(nil)
 
-// NewSim returns a simulated store over inner (NewMem() if nil): inner
+// newSim returns a simulated store over inner (NewMem() if nil): inner
 // behind the latency model and the faults of cfg. The latency is real: a
 // request sleeps for it. To stop injecting faults (say, before a DB
 // reopens), open a new simulated store over the same inner one.
-func NewSim(inner remote.Storage, cfg SimConfig) (remote.Storage, error) {
+func newSim(inner remote.Storage, cfg simConfig) (remote.Storage, error) {
 	if inner == nil {
 		inner = NewMem()
 	}
@@ -116,16 +116,16 @@ func NewSim(inner remote.Storage, cfg SimConfig) (remote.Storage, error) {
 			return nil, errors.Newf("objstore: sim: negative latency %s in the distribution", d)
 		}
 	}
-	if err := cfg.Faults.validate(); err != nil {
+	if err := cfg.faults.validate(); err != nil {
 		return nil, err
 	}
 	s := &sim{inner: inner, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x6f626a73746f7265))}
-	s.faults = cfg.Faults
+	s.faults = cfg.faults
 	return s, nil
 }
 
 // setFaults replaces the fault rates while a DB runs (tests use it).
-func (s *sim) setFaults(f Faults) error {
+func (s *sim) setFaults(f faults) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
@@ -136,11 +136,11 @@ func (s *sim) setFaults(f Faults) error {
 }
 
 // config returns the store's model, with its current faults.
-func (s *sim) config() SimConfig {
+func (s *sim) config() simConfig {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cfg := s.cfg
-	cfg.Faults = s.faults
+	cfg.faults = s.faults
 	return cfg
 }
 
@@ -166,7 +166,7 @@ const (
 )
 
 // decide returns the fault, if any, for one request, and its latency.
-func (s *sim) decide(op string, name string, off int64, n int) (faultKind, time.Duration, Faults) {
+func (s *sim) decide(op string, name string, off int64, n int) (faultKind, time.Duration, faults) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.faults
@@ -260,12 +260,12 @@ func (s *sim) request(
 			return kind, errors.Wrapf(err, "objstore: sim: %s %q", op, name)
 		}
 		return kind, errors.Mark(errors.Wrapf(context.DeadlineExceeded,
-			"objstore: sim: %s %q timed out after %s", op, name, wait), ErrInjected)
+			"objstore: sim: %s %q timed out after %s", op, name, wait), errInjected)
 	case faultError:
 		if err := sleep(ctx, lat); err != nil {
 			return kind, errors.Wrapf(err, "objstore: sim: %s %q", op, name)
 		}
-		return kind, errors.Wrapf(ErrInjected, "objstore: sim: %s %q: 503 SlowDown", op, name)
+		return kind, errors.Wrapf(errInjected, "objstore: sim: %s %q: 503 SlowDown", op, name)
 	}
 	if err := sleep(ctx, lat); err != nil {
 		return kind, errors.Wrapf(err, "objstore: sim: %s %q", op, name)
@@ -309,7 +309,7 @@ func (r *simReader) ReadAt(ctx context.Context, p []byte, off int64) error {
 		clear(p[len(p)/2:])
 		return errors.Mark(errors.Wrapf(io.ErrUnexpectedEOF,
 			"objstore: sim: body of GET [%d, %d) of %q cut after %d bytes",
-			off, off+int64(len(p)), r.name, len(p)/2), ErrInjected)
+			off, off+int64(len(p)), r.name, len(p)/2), errInjected)
 	}
 	return nil
 }

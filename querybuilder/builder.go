@@ -32,9 +32,9 @@ type Options struct {
 	// bounds) for any other bounds. rangefilter.Policy.BoundsFilter makes
 	// such a filter.
 	RangeFilters func(lower, upper []byte) []pebble.BlockPropertyFilter
-	// Annotators refine Explain output with what they observed (see
-	// Annotator).
-	Annotators []Annotator
+	// annotators refine Explain output with what they observed (see
+	// annotator).
+	annotators []annotator
 	// LevelFilters, if set, returns the filters each level's new tables get
 	// under the DB's current plans, which Explain shows: plans can change
 	// while the DB runs, and a query's cost depends on them.

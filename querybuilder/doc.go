@@ -84,7 +84,7 @@
 // # Explain
 //
 // Builder.Explain runs one query and reports, for every sorted run, whether
-// it was skipped by bounds, deferred by stepping, read, or (with the help of
-// an Annotator such as the seek statistics) skipped by a prefix or range
-// filter.
+// it was skipped by bounds, deferred by stepping, or read; an annotator
+// that sees filter decisions (installed only by this package's tests so far)
+// can also mark runs a prefix or range filter skipped.
 package querybuilder

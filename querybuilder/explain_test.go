@@ -147,7 +147,7 @@ func TestExplainAnnotator(t *testing.T) {
 	d := openTestDB(t, pebble.DefaultComparer, nil)
 	buildStep(t, d, strings.Fields("flush a b c"))
 	a := &noteAnnotator{}
-	e, err := New(d.db, Options{Annotators: []Annotator{a}}).Explain(nil, []byte("b"), 0)
+	e, err := New(d.db, Options{annotators: []annotator{a}}).Explain(nil, []byte("b"), 0)
 	require.NoError(t, err)
 	require.True(t, a.sawOptions)
 	require.Equal(t, SkippedByRangeFilter, e.Runs[1].Verdict)

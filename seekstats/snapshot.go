@@ -150,15 +150,15 @@ func (sn Snapshot) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seek and filter statistics (%s), non-zero tickers:\n", sinceOpen)
 	zero := WriteTickers(&b, sn.Tickers(), false)
-	fmt.Fprintf(&b, "(%d tickers are zero; Dump prints them all)\n", zero)
+	fmt.Fprintf(&b, "(%d tickers are zero; Tickers lists them all)\n", zero)
 	fmt.Fprintf(&b, "per level (%s):\n", sinceOpen)
 	b.WriteString(sn.LevelTable())
 	return b.String()
 }
 
-// Dump prints every ticker, zeros included, one "<name> COUNT : <n>" line
+// dump prints every ticker, zeros included, one "<name> COUNT : <n>" line
 // each, as db_bench's Statistics::ToString does.
-func (sn Snapshot) Dump() string {
+func (sn Snapshot) dump() string {
 	var b strings.Builder
 	WriteTickers(&b, sn.Tickers(), true)
 	return b.String()

@@ -40,7 +40,7 @@ func TestNamesAndGroups(t *testing.T) {
 	require.Zero(t, s.Get("pebblerf.l5.seek.filtered.range"), "popping FILTERED pops its range share")
 	sh.AddRow(int(RowL5), seekcount.Filtered)
 
-	dump := s.Snapshot().Dump()
+	dump := s.Snapshot().dump()
 	require.Contains(t, dump, "rocksdb.last.level.seek.filtered COUNT : 2\n")
 	require.Contains(t, dump, "rocksdb.non.last.level.seek.filtered COUNT : 3\n")
 	require.Contains(t, dump, "pebblerf.l5.seek.filtered COUNT : 1\n")
@@ -73,7 +73,7 @@ func TestNilStatistics(t *testing.T) {
 	require.Zero(t, s.Get("rocksdb.last.level.seek.data"))
 	require.Zero(t, s.Pop("rocksdb.last.level.seek.data"))
 	s.Reset()
-	require.Contains(t, s.Snapshot().Dump(), "rocksdb.last.level.seek.data COUNT : 0\n")
+	require.Contains(t, s.Snapshot().dump(), "rocksdb.last.level.seek.data COUNT : 0\n")
 	require.NotContains(t, s.Snapshot().String(), "COUNT")
 }
 
