@@ -21,14 +21,16 @@ type Profile interface {
 	Apply(opts *pebble.Options) error
 	// Start starts the profile's background driver, if it has one. stop
 	// waits for the driver to finish and must be called before db is closed.
-	Start(db DB) (stop func(), err error)
+	// A pebblerf DB's upstream DB is its field DB.
+	Start(db *pebble.DB) (stop func(), err error)
 }
 
-// MergeDepth is the depth (L0 sublevels) at which p's own compactions merge a
-// unit of L0 (tables that overlap only each other) into the level below, or 0
-// if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth of a DB
-// shaped by p: ManyRuns gives Runs-1, the depth at which a unit is due.
-func MergeDepth(p Profile) int {
+// mergeDepthOf is the depth (L0 sublevels) at which p's own compactions
+// merge a unit of L0 (tables that overlap only each other) into the level
+// below, or 0 if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth
+// of a DB shaped by p: ManyRuns gives Runs-1, the depth at which a unit is
+// due.
+func mergeDepthOf(p Profile) int {
 	if m, ok := p.(shapeMergeDepth); ok {
 		return m.mergeDepth()
 	}
@@ -43,31 +45,27 @@ type shapeMergeDepth interface{ mergeDepth() int }
 // sublevels are compacted into Lbase once they reach L0CompactionThreshold
 // (score 2·sublevels/threshold), and each level is about LevelMultiplier
 // times the one above. It changes nothing and runs nothing.
-type Leveled struct{}
+var Leveled Profile = leveled{}
 
-// Name implements Profile.
-func (Leveled) Name() string { return "leveled" }
+type leveled struct{}
 
-// Apply implements Profile.
-func (Leveled) Apply(*pebble.Options) error { return nil }
-
-// Start implements Profile.
-func (Leveled) Start(DB) (func(), error) { return func() {}, nil }
+func (leveled) Name() string                     { return "leveled" }
+func (leveled) Apply(*pebble.Options) error      { return nil }
+func (leveled) Start(*pebble.DB) (func(), error) { return func() {}, nil }
 
 // NoCompaction is db_bench's compaction_style=3 (kCompactionStyleNone): no
 // automatic compactions at all. Flushes pile up as L0 sublevels without
 // bound, so writes never stall on L0; only manual compactions merge runs.
-type NoCompaction struct{}
+var NoCompaction Profile = noCompaction{}
 
-// Name implements Profile.
-func (NoCompaction) Name() string { return "none" }
+type noCompaction struct{}
 
-// Apply implements Profile.
-func (NoCompaction) Apply(opts *pebble.Options) error {
+func (noCompaction) Name() string { return "none" }
+
+func (noCompaction) Apply(opts *pebble.Options) error {
 	opts.DisableAutomaticCompactions = true
 	opts.L0StopWritesThreshold = math.MaxInt32
 	return nil
 }
 
-// Start implements Profile.
-func (NoCompaction) Start(DB) (func(), error) { return func() {}, nil }
+func (noCompaction) Start(*pebble.DB) (func(), error) { return func() {}, nil }

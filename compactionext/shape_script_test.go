@@ -51,9 +51,9 @@ func runShapeScript(t *testing.T, path string) {
 				td.ScanArgs(t, "profile", &name)
 				switch name {
 				case "leveled":
-					profile = Leveled{}
+					profile = Leveled
 				case "none":
-					profile = NoCompaction{}
+					profile = NoCompaction
 				case "many-runs":
 					p := &ManyRuns{}
 					td.ScanArgs(t, "runs", &p.Runs)

@@ -13,9 +13,9 @@ import (
 // requireShapeMatchesPebble checks Shape against Pebble's own view: the
 // sublevel count and read-amp from Metrics and the files of each sublevel
 // from DebugCurrentVersion.
-func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) LSMShape {
+func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) shape {
 	t.Helper()
-	shape, err := Shape(db, nil)
+	shape, err := lsmShape(db, nil)
 	require.NoError(t, err)
 	m := db.Metrics()
 	require.Equal(t, m.ReadAmp(), shape.SortedRuns(), "%s", shape)
@@ -40,7 +40,7 @@ func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) LSMShape {
 
 func TestShapeMatchesPebble(t *testing.T) {
 	opts := testOptions()
-	require.NoError(t, NoCompaction{}.Apply(opts))
+	require.NoError(t, NoCompaction.Apply(opts))
 	db, err := pebble.Open("db", opts)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, db.Close()) }()

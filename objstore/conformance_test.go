@@ -31,12 +31,14 @@ func openURL(t *testing.T, rawURL string) *Meter {
 
 func allStores() []storeCase {
 	return []storeCase{
-		{"mem", func(t *testing.T) remote.Storage { return openURL(t, "mem://") }},
-		{"file", func(t *testing.T) remote.Storage { return openURL(t, "file://"+t.TempDir()) }},
-		{"sim", func(t *testing.T) remote.Storage { return openURL(t, "sim://?latency=0&seed=3") }},
-		{"sim+file", func(t *testing.T) remote.Storage { return openURL(t, "sim+file://"+t.TempDir()+"?jitter=100us") }},
-		{"s3", func(t *testing.T) remote.Storage { return openURL(t, newFakeS3(t, nil).url("prefix")) }},
-		{"s3-no-prefix", func(t *testing.T) remote.Storage { return openURL(t, newFakeS3(t, nil).url("")) }},
+		{"mem", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, "mem://")} }},
+		{"file", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, "file://"+t.TempDir())} }},
+		{"sim", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, "sim://?latency=0&seed=3")} }},
+		{"sim+file", func(t *testing.T) remote.Storage {
+			return meterStorage{openURL(t, "sim+file://"+t.TempDir()+"?jitter=100us")}
+		}},
+		{"s3", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, newFakeS3(t, nil).url("prefix"))} }},
+		{"s3-no-prefix", func(t *testing.T) remote.Storage { return meterStorage{openURL(t, newFakeS3(t, nil).url(""))} }},
 	}
 }
 
@@ -201,7 +203,7 @@ func testConformance(t *testing.T, s remote.Storage) {
 // TestFileNames: a file:// store refuses names that would leave its
 // directory or reach its temporary directory.
 func TestFileNames(t *testing.T) {
-	s := openURL(t, "file://"+t.TempDir())
+	s := meterStorage{openURL(t, "file://"+t.TempDir())}
 	for _, name := range []string{"", "../x", "/abs", "a/../../x", "a//b", tmpDirName, tmpDirName + "/x", "a/./b"} {
 		_, err := s.CreateObject(name)
 		require.Error(t, err, "%q", name)

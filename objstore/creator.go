@@ -7,7 +7,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider/remoteobjcat"
 )
 
-// InitCreatorID records a creator ID in the DB directory dirname before the
+// initCreatorID records a creator ID in the DB directory dirname before the
 // DB is opened with opts (whose Experimental.RemoteStorage must be set).
 // Pebble creates tables on shared storage only once a creator ID is set, and
 // names them by it; setting it before Open (as Pebble's metamorphic test
@@ -16,9 +16,9 @@ import (
 //
 // The ID is persisted: a later call with the same ID is a no-op, one with
 // another ID fails. DBs that share a store need distinct IDs.
-func InitCreatorID(dirname string, opts *pebble.Options, id uint64) error {
+func initCreatorID(dirname string, opts *pebble.Options, id uint64) error {
 	if opts == nil || opts.Experimental.RemoteStorage == nil {
-		return errors.New("objstore: InitCreatorID needs options with Experimental.RemoteStorage set")
+		return errors.New("objstore: initCreatorID needs options with Experimental.RemoteStorage set")
 	}
 	if id == 0 {
 		return errors.New("objstore: creator ID 0 means unset; use a positive ID")

@@ -149,26 +149,26 @@ func faultyLife(t *testing.T, m *Meter, setFaults func(on bool)) {
 // PUTs through sim://.
 func TestFaultsSim(t *testing.T) {
 	m := openURL(t, "sim://?seed=11&fault_timeout=2ms")
-	sim := m.Inner().(*Sim)
+	sim := m.inner.(*sim)
 	faultyLife(t, m, func(on bool) {
-		f := Faults{Timeout: 2 * time.Millisecond}
+		f := faults{Timeout: 2 * time.Millisecond}
 		if on {
 			f.GetError, f.GetTimeout, f.GetTruncate = 0.15, 0.05, 0.15
 			f.PutError, f.PutTimeout = 0.2, 0.05
 		}
-		require.NoError(t, sim.SetFaults(f))
+		require.NoError(t, sim.setFaults(f))
 	})
 	s := m.Snapshot()
 	require.NotZero(t, s.Gets().Errors, "%s", s)
-	require.NotZero(t, s.Kinds[KindWrite].Errors, "no upload failed\n%s", s)
+	require.NotZero(t, s.Write.Errors, "no upload failed\n%s", s)
 }
 
 // TestSimFaultsDeterministic: the same seed fails the same requests.
 func TestSimFaultsDeterministic(t *testing.T) {
 	run := func(seed string) []bool {
 		m := openURL(t, "sim://?get_error=0.3&seed="+seed)
-		put(t, m, "obj", randBytes(2, 10000))
-		r, _, err := m.ReadObject(context.Background(), "obj")
+		put(t, meterStorage{m}, "obj", randBytes(2, 10000))
+		r, _, err := m.readObject(context.Background(), "obj")
 		if err != nil {
 			return []bool{false}
 		}
@@ -177,7 +177,7 @@ func TestSimFaultsDeterministic(t *testing.T) {
 			err := r.ReadAt(context.Background(), make([]byte, 10), int64(i%50))
 			fails = append(fails, err != nil)
 			if err != nil {
-				require.True(t, errors.Is(err, ErrInjected), "%v", err)
+				require.True(t, errors.Is(err, errInjected), "%v", err)
 			}
 		}
 		return fails
@@ -264,9 +264,9 @@ func TestFaultsS3Client(t *testing.T) {
 	s3, f := newFaultyS3(t)
 	m := openURL(t, s3.url("p", "retries=2", "timeout=400ms", "part_size=5MiB"))
 	data := randBytes(3, 64<<10)
-	put(t, m, "obj", data)
+	put(t, meterStorage{m}, "obj", data)
 	ctx := context.Background()
-	r, size, err := m.ReadObject(ctx, "obj")
+	r, size, err := m.readObject(ctx, "obj")
 	require.NoError(t, err)
 	require.EqualValues(t, len(data), size)
 	read := func() ([]byte, error) {
@@ -315,13 +315,13 @@ func TestFaultsS3Client(t *testing.T) {
 			return ""
 		})
 		defer f.set(func(*http.Request) string { return "" })
-		w, err := m.CreateObject("failed")
+		w, err := m.createObject("failed")
 		require.NoError(t, err)
 		_, err = w.Write(data)
 		require.NoError(t, err, "a small object is uploaded at Close")
 		require.Error(t, w.Close(), "a failed PUT fails Close")
-		_, err = m.Size("failed")
-		require.True(t, m.IsNotExistError(err), "no object after a failed PUT: %v", err)
+		_, err = m.size("failed")
+		require.True(t, m.isNotExistError(err), "no object after a failed PUT: %v", err)
 	})
 
 	t.Run("multipart", func(t *testing.T) {
@@ -329,8 +329,8 @@ func TestFaultsS3Client(t *testing.T) {
 		// on a slow machine (or under the race detector).
 		m := openURL(t, s3.url("p", "retries=2", "timeout=20s", "part_size=5MiB"))
 		big := randBytes(4, 11<<20)
-		put(t, m, "big", big)
-		r, size, err := m.ReadObject(ctx, "big")
+		put(t, meterStorage{m}, "big", big)
+		r, size, err := m.readObject(ctx, "big")
 		require.NoError(t, err)
 		require.EqualValues(t, len(big), size)
 		for _, off := range []int64{0, 5<<20 - 10, 10 << 20} {
@@ -350,12 +350,12 @@ func TestFaultsS3Client(t *testing.T) {
 			}
 			return hit
 		})
-		w, err := m.CreateObject("big-lost-answer")
+		w, err := m.createObject("big-lost-answer")
 		require.NoError(t, err)
 		_, err = w.Write(big)
 		require.NoError(t, err)
 		if err := w.Close(); err == nil {
-			r, size, err := m.ReadObject(ctx, "big-lost-answer")
+			r, size, err := m.readObject(ctx, "big-lost-answer")
 			require.NoError(t, err)
 			p := make([]byte, size)
 			require.NoError(t, r.ReadAt(ctx, p, 0))
@@ -373,14 +373,14 @@ func TestFaultsS3Client(t *testing.T) {
 			return ""
 		})
 		defer f.set(func(*http.Request) string { return "" })
-		w, err = m.CreateObject("big2")
+		w, err = m.createObject("big2")
 		require.NoError(t, err)
 		_, werr := w.Write(big)
 		cerr := w.Close()
 		require.Error(t, errors.CombineErrors(werr, cerr), "a failed part fails the upload")
-		_, err = m.Size("big2")
-		require.True(t, m.IsNotExistError(err), "no object after a failed multipart upload: %v", err)
-		pending, err := m.Inner().(*s3Store).core.ListMultipartUploads(ctx, s3.bucket, "", "", "", "", 100)
+		_, err = m.size("big2")
+		require.True(t, m.isNotExistError(err), "no object after a failed multipart upload: %v", err)
+		pending, err := m.inner.(*s3Store).core.ListMultipartUploads(ctx, s3.bucket, "", "", "", "", 100)
 		require.NoError(t, err)
 		require.Empty(t, pending.Uploads, "the failed upload was aborted")
 	})

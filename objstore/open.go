@@ -44,13 +44,13 @@ func Open(rawURL string) (*Meter, error) {
 	case "file":
 		var dir string
 		dir, err = p.dir()
-		build = func() (remote.Storage, error) { return NewFile(dir) }
+		build = func() (remote.Storage, error) { return newFile(dir) }
 	case "s3":
 		var cfg S3Config
 		cfg, err = p.s3()
 		build = func() (remote.Storage, error) { return NewS3(cfg) }
 	case "sim", "sim+file":
-		var cfg SimConfig
+		var cfg simConfig
 		var dir string
 		if cfg, err = p.sim(); err == nil {
 			if u.Scheme == "sim" {
@@ -63,11 +63,11 @@ func Open(rawURL string) (*Meter, error) {
 			inner := NewMem()
 			if dir != "" {
 				var err error
-				if inner, err = NewFile(dir); err != nil {
+				if inner, err = newFile(dir); err != nil {
 					return nil, err
 				}
 			}
-			return NewSim(inner, cfg)
+			return newSim(inner, cfg)
 		}
 	case "":
 		return nil, errors.Newf("objstore: store URL %q has no scheme (mem://, file:///dir, s3://bucket, sim://)", rawURL)
@@ -247,8 +247,8 @@ func (p *params) s3() (S3Config, error) {
 	return cfg, nil
 }
 
-func (p *params) sim() (SimConfig, error) {
-	var cfg SimConfig
+func (p *params) sim() (simConfig, error) {
+	var cfg simConfig
 	var err error
 	if cfg.Latency, err = p.duration("latency", 0); err != nil {
 		return cfg, err
@@ -275,7 +275,7 @@ func (p *params) sim() (SimConfig, error) {
 		func(uint64) bool { return true }); err != nil {
 		return cfg, err
 	}
-	f := &cfg.Faults
+	f := &cfg.faults
 	for _, r := range []struct {
 		name string
 		dst  *float64

@@ -58,9 +58,11 @@ func (i Info) String() string {
 }
 
 // Describe decodes the trailer of a point filter written by this
-// package, or returns Validate's error.
+// package, or says why filter is not a well-formed one: truncated,
+// extended, or with a damaged or unknown trailer. MayContain makes the same
+// checks silently, and fails open.
 func Describe(filter []byte) (Info, error) {
-	if err := Validate(filter); err != nil {
+	if err := validate(filter); err != nil {
 		return Info{}, err
 	}
 	_, t, _ := pointDecode(filter)
@@ -73,7 +75,7 @@ func Describe(filter []byte) (Info, error) {
 		info.ExpectedFPR = ribbonV1ExpectedFPR(ribbonV1Layout{blocks: t.a, upper: t.b, r: t.p, seed: t.q})
 	case t.kind == pointKindFuse:
 		info.Segments, info.SegmentLength, info.ResultBits = int(t.a), 1<<t.q, int(t.p)
-		info.ExpectedFPR = FuseFPR
+		info.ExpectedFPR = fuseFPR
 	case t.kind == pointKindRibbon:
 		info.ColumnBytes, info.LowBytes, info.ResultBits, info.Seed = int(t.a), int(t.b), int(t.p), int(t.q)
 		info.ExpectedFPR = ribbonExpectedFPR(ribbonLayout{colBytes: t.a, lowBytes: t.b, r: t.p, seed: t.q})

@@ -67,9 +67,9 @@ const (
 	fuseArity = 3
 )
 
-// FuseFPR is the false-positive rate of the binary fuse filters this
+// fuseFPR is the false-positive rate of the binary fuse filters this
 // package writes: 2^-8, whatever the key count.
-const FuseFPR = 1.0 / (1 << fuseFingerprintBits)
+const fuseFPR = 1.0 / (1 << fuseFingerprintBits)
 
 // fuseBitsPerKey is the space a fuse filter of n keys is expected to spend,
 // in bits per key, from the sizing rule above (segment rounding ignored).
@@ -205,7 +205,7 @@ func fuseMayContain(body []byte, seed uint64, _ uint32, q uint8, h uint64) bool 
 // words at once, with the values the length implies, and one branch takes
 // the answer or leaves it. No branch that waits on the filter's bytes comes
 // before the fingerprint loads, so in a run of cold queries each one's
-// misses start as soon as its key is hashed. FusePolicy.MayContain is this
+// misses start as soon as its key is hashed. fusePolicy.MayContain is this
 // function written out with the same inlined parts; this one is what the
 // tests call to see whether the shortcut was taken.
 //
@@ -230,7 +230,7 @@ func fuseMayContainFirst(filter []byte, h uint64) (answer, ok bool) {
 // segments in m, which is all m bytes of a filter whose trailer confirms q,
 // and within filter whatever m and q a guess gives (fuseMayContainFirst).
 // It and fuseFirstConfirms are small enough for the compiler to inline, so
-// that FusePolicy.MayContain makes no call but the hash on its way to the
+// that fusePolicy.MayContain makes no call but the hash on its way to the
 // loads: every call and spill costs instructions that hold back the next
 // query's loads in a run of cold queries.
 func fuseProbe(filter []byte, m uint64, q uint8, x uint64) bool {

@@ -34,9 +34,9 @@ func TestFuseFPRAndSize(t *testing.T) {
 		info, err := Describe(filter)
 		require.NoError(t, err)
 		require.Equal(t, "fuse", info.Kind)
-		require.Equal(t, FuseFPR, info.ExpectedFPR)
+		require.Equal(t, fuseFPR, info.ExpectedFPR)
 		got := pointMeasureFPR(p, filter, negatives, func(i int) []byte { return keyOf(n + i) })
-		require.InEpsilon(t, FuseFPR, got, 0.10, "n=%d", n)
+		require.InEpsilon(t, fuseFPR, got, 0.10, "n=%d", n)
 		bitsPerKey := float64(8*len(filter)) / float64(n)
 		// Rounding to whole segments adds at most one segment.
 		slack := float64(8*(info.SegmentLength+pointTrailerLen+8)) / float64(n)
@@ -56,7 +56,7 @@ func TestFuseDuplicateHashes(t *testing.T) {
 	keys = append(keys, keys[:1000]...)
 	p := Fuse()
 	filter := pointBuild(p, keys)
-	require.NoError(t, Validate(filter))
+	require.NoError(t, validate(filter))
 	requireNoFalseNegatives(t, p, filter, keys)
 }
 

@@ -136,7 +136,7 @@ func planOptions(keysPerTable float64) []planOption {
 			opts = append(opts, planOption{filter: LevelFilter{Kind: KindRibbon, Bits: b}, bitsPerKey: rb, fpr: fpr})
 		}
 	}
-	opts = append(opts, planOption{filter: LevelFilter{Kind: KindFuse}, bitsPerKey: fuseBitsPerKey(keysPerTable), fpr: FuseFPR})
+	opts = append(opts, planOption{filter: LevelFilter{Kind: KindFuse}, bitsPerKey: fuseBitsPerKey(keysPerTable), fpr: fuseFPR})
 	return opts
 }
 
@@ -326,12 +326,12 @@ func floorFPR(budget float64) float64 {
 // its small levels.
 const planMinSaving = 1e-4
 
-// ExpectedCost returns what Optimal minimises for plan p under loads: the
+// expectedCost returns what Optimal minimises for plan p under loads: the
 // expected false positives per absent-key lookup, and the bits per key the
 // plan spends averaged over the keys a plan is made for (the levels' keys
 // now, and those the growth rules plan for the empty levels lookups
 // consult). The estimate uses each filter's stated math, as Optimal does.
-func ExpectedCost(p Plan, loads []LevelLoad) (falsePositives, bitsPerKey float64, err error) {
+func expectedCost(p Plan, loads []LevelLoad) (falsePositives, bitsPerKey float64, err error) {
 	filters, err := p.Filters()
 	if err != nil {
 		return 0, 0, err
@@ -364,7 +364,7 @@ func optionFor(f LevelFilter, keysPerTable float64) planOption {
 		}
 		return planOption{filter: f, bitsPerKey: f.Bits, fpr: BloomExpectedFPR(f.Bits)}
 	case KindFuse:
-		return planOption{filter: f, bitsPerKey: fuseBitsPerKey(keysPerTable), fpr: FuseFPR}
+		return planOption{filter: f, bitsPerKey: fuseBitsPerKey(keysPerTable), fpr: fuseFPR}
 	}
 	return planOption{filter: f, fpr: 1}
 }

@@ -23,11 +23,11 @@ func TestOptimalBeatsPresets(t *testing.T) {
 	for _, l6 := range []bool{false, true} {
 		loads := planTestLoads(l6)
 		for _, preset := range []Plan{Uniform(10), Progressive()} {
-			presetFP, budget, err := ExpectedCost(preset, loads)
+			presetFP, budget, err := expectedCost(preset, loads)
 			require.NoError(t, err)
 			opt, err := Optimal(budget, loads)
 			require.NoError(t, err)
-			fp, spent, err := ExpectedCost(opt, loads)
+			fp, spent, err := expectedCost(opt, loads)
 			require.NoError(t, err)
 			require.LessOrEqual(t, spent, budget*(1+1e-9), "l6=%t %s: %s overspends", l6, preset, opt)
 			if l6 {
@@ -53,7 +53,7 @@ func TestOptimalRespectsBudget(t *testing.T) {
 	for _, budget := range []float64{0, 0.5, 2, 5, 8, 12, 20, 40} {
 		p, err := Optimal(budget, loads)
 		require.NoError(t, err)
-		fp, spent, err := ExpectedCost(p, loads)
+		fp, spent, err := expectedCost(p, loads)
 		require.NoError(t, err)
 		require.LessOrEqual(t, spent, budget*(1+1e-9), "budget %g: %s", budget, p)
 		require.LessOrEqual(t, fp, prev, "budget %g: %s", budget, p)
@@ -73,15 +73,15 @@ func TestPresets(t *testing.T) {
 	require.Equal(t, "L0-L3 bloom(16) L4 bloom(14) L5 bloom(10) L6 bloom(8)", Progressive().String())
 	require.Equal(t, "L0-L6 bloom(10)", Uniform(10).String())
 	require.True(t, Progressive().UseL6Filters())
-	policies, err := Progressive().Policies()
+	policies, err := Progressive().policies()
 	require.NoError(t, err)
 	require.Same(t, policies[0], policies[3], "equal levels share a policy")
-	require.Equal(t, 14.0, policies[4].(*BloomPolicy).BitsPerKey())
+	require.Equal(t, 14.0, policies[4].(*bloomPolicy).BitsPerKey())
 	fuse := Plan{Levels: []LevelFilter{{Kind: KindFuse}, {}, {}, {}, {}, {Kind: KindRibbon, Bits: 12}, {}}}
 	require.Equal(t, "L0 fuse L1-L4 none L5 ribbon(12) L6 none", fuse.String())
-	_, err = Plan{Levels: make([]LevelFilter, 3)}.Policies()
+	_, err = Plan{Levels: make([]LevelFilter, 3)}.policies()
 	require.ErrorContains(t, err, "3 levels")
-	_, err = Plan{Levels: []LevelFilter{{Kind: KindBloom, Bits: 0.5}, {}, {}, {}, {}, {}, {}}}.Policies()
+	_, err = Plan{Levels: []LevelFilter{{Kind: KindBloom, Bits: 0.5}, {}, {}, {}, {}, {}, {}}}.policies()
 	require.ErrorContains(t, err, "Levels[0]")
 }
 
@@ -114,7 +114,7 @@ func TestOptimalPlansEmptyLevels(t *testing.T) {
 				}
 			}
 			require.Equal(t, KindNone, p.Levels[planLevels-1].Kind, "L6 is not consulted: %s", p)
-			_, spent, err := ExpectedCost(p, loads)
+			_, spent, err := expectedCost(p, loads)
 			require.NoError(t, err)
 			require.LessOrEqual(t, spent, 10*(1+1e-9))
 
@@ -142,7 +142,7 @@ func TestOptimalFloor(t *testing.T) {
 			require.NotEqual(t, KindNone, f.Kind, "budget %g: L%d in %s", budget, i, p)
 			require.LessOrEqual(t, optionFor(f, keys[i]/max(tables[i], 1)).fpr, floorFPR(budget), "budget %g: L%d in %s", budget, i, p)
 		}
-		_, spent, err := ExpectedCost(p, loads)
+		_, spent, err := expectedCost(p, loads)
 		require.NoError(t, err)
 		require.LessOrEqual(t, spent, budget*(1+1e-9), "budget %g: %s", budget, p)
 	}

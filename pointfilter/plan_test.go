@@ -43,11 +43,11 @@ func filterPlanApplied(p Plan) string {
 	fmt.Fprintf(&sb, "%s\n", p)
 	for i, l := range opts.Levels {
 		fmt.Fprintf(&sb, "L%d: %s", i, l.FilterPolicy.Name())
-		if b, ok := l.FilterPolicy.(*BloomPolicy); ok {
+		if b, ok := l.FilterPolicy.(*bloomPolicy); ok {
 			fmt.Fprintf(&sb, " %g bits/key", b.BitsPerKey())
 		}
-		if r, ok := l.FilterPolicy.(*RibbonPolicy); ok {
-			fmt.Fprintf(&sb, " %g bloom-equivalent bits/key", r.BloomEquivalentBitsPerKey())
+		if r, ok := l.FilterPolicy.(*ribbonPolicy); ok {
+			fmt.Fprintf(&sb, " %g bloom-equivalent bits/key", r.bloomEquivalentBitsPerKey())
 		}
 		sb.WriteString("\n")
 	}

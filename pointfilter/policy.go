@@ -4,11 +4,11 @@ package pointfilter
 
 import (
 	"math"
-	"sync/atomic"
 
 	"github.com/FastFilter/xorfilter"
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 )
 
 // The point-filter policies: what Pebble sees. Both policies write the same
@@ -17,14 +17,14 @@ import (
 // under a different plan, is still answered by whichever policy Pebble finds.
 
 const (
-	// BloomPolicyName is the Name of every BloomPolicy. Bits/key and probe
+	// BloomPolicyName is the Name of every bloomPolicy. Bits/key and probe
 	// count live in each filter's trailer, so the name does not change with
 	// them; a filter block is stored under "fullfilter."+name.
 	BloomPolicyName = "pebblerf.Bloom"
-	// RibbonPolicyName is the Name of every RibbonPolicy.
+	// RibbonPolicyName is the Name of every ribbonPolicy.
 	RibbonPolicyName = "pebblerf.Ribbon"
-	// FusePolicyName is the Name of every FusePolicy.
-	FusePolicyName = "pebblerf.BinaryFuse"
+	// fusePolicyName is the Name of every fusePolicy.
+	fusePolicyName = "pebblerf.BinaryFuse"
 
 	// pointMinBitsPerKey and pointMaxBitsPerKey bound the bits/key a policy
 	// accepts. Below 1 bit/key a filter rejects almost nothing; above 100
@@ -33,43 +33,38 @@ const (
 	pointMaxBitsPerKey = 100
 )
 
-// Counters counts what the policies bound to it (Bind) met while reading.
-// A DB's reads go to the policies of that DB's options, so one Counters
-// bound to all of them counts for that DB alone: pebblerf binds the policies
-// of every DB it opens to a Counters of the DB's own. Counts are kept only
-// there: a policy is often shared by several DBs, so a count of its own
-// would mix them. The zero value is ready to use; it is safe for
-// concurrent use.
-type Counters struct {
-	corrupt atomic.Uint64
+// A DB's reads go to the policies of that DB's options, so a count bound to
+// all of them counts for that DB alone: pebblerf binds the policies of every
+// DB it opens to counters of the DB's own (internal/filtercount), and a
+// policy keeps no count of its own, since one policy is often shared by
+// several DBs.
+func init() {
+	filtercount.BindPoint = bind
+	filtercount.PointOf = func(p pebble.FilterPolicy) *filtercount.Point {
+		if r, ok := p.(interface{ counts() *filtercount.Point }); ok {
+			return r.counts()
+		}
+		return nil
+	}
 }
 
-// Corrupt returns how many MayContain calls of the bound policies met a
-// filter whose bytes did not decode (truncated, overwritten, or from an
-// unknown format version). Each such call answered "may contain", so reads
-// stayed correct but were not filtered.
-func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
-
-// Bind returns a policy that writes and reads exactly as p does, under the
-// same Name, and counts what it meets in c. The bound policy is a new
-// instance; p is not changed. A policy not of this package is returned as
-// it is, for it has nothing to count here; so is p when c is nil. A policy
-// that is not bound counts nothing.
-func Bind(p pebble.FilterPolicy, c *Counters) pebble.FilterPolicy {
-	if c == nil {
-		return p
-	}
+// bind returns a policy that writes and reads exactly as p does, under the
+// same Name, and counts what it meets in c, and true; or p and false for a
+// policy not of this package, which has nothing to count here. The bound
+// policy is a new instance; p is not changed. A policy that is not bound
+// counts nothing.
+func bind(p pebble.FilterPolicy, c *filtercount.Point) (pebble.FilterPolicy, bool) {
 	switch p := p.(type) {
-	case *BloomPolicy:
-		return &BloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}
-	case *RibbonPolicy:
-		return &RibbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}
-	case *FusePolicy:
-		return &FusePolicy{pointReader: pointReader{counters: c}}
-	case *PlannedPolicy:
-		return &PlannedPolicy{pointReader: pointReader{counters: c}, planner: p.planner, level: p.level}
+	case *bloomPolicy:
+		return &bloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}, true
+	case *ribbonPolicy:
+		return &ribbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}, true
+	case *fusePolicy:
+		return &fusePolicy{pointReader: pointReader{counters: c}}, true
+	case *plannedPolicy:
+		return &plannedPolicy{pointReader: pointReader{counters: c}, planner: p.planner, level: p.level}, true
 	}
-	return p
+	return p, false
 }
 
 // pointCheckBits validates a bits/key argument; what names the parameter in
@@ -84,8 +79,8 @@ func pointCheckBits(what string, bits float64) error {
 
 // pointReader is the query side the policies share.
 type pointReader struct {
-	// counters, if set, is where the policy counts (Bind).
-	counters *Counters
+	// counters, if set, is where the policy counts (bind).
+	counters *filtercount.Point
 }
 
 // The trailer's kind and version bytes as one value, for the filters the
@@ -170,14 +165,14 @@ func (r *pointReader) mayContainSlow(filter []byte, h uint64) bool {
 // failOpen counts a filter that did not decode and answers "may contain".
 func (r *pointReader) failOpen() bool {
 	if r.counters != nil {
-		r.counters.corrupt.Add(1)
+		r.counters.AddCorrupt()
 	}
 	return true
 }
 
-// Counters returns the counters the policy was bound to (Bind), or nil if
-// it was not bound.
-func (r *pointReader) Counters() *Counters { return r.counters }
+// counts returns the counters the policy was bound to, or nil if it was
+// not bound.
+func (r *pointReader) counts() *filtercount.Point { return r.counters }
 
 // pointWriter collects the hashes of a table's keys and builds the filter at
 // Finish. Keys arrive in order, one AddKey per point key, so a prefix shared
@@ -208,24 +203,24 @@ func (w *pointWriter) Finish(dst []byte) []byte {
 	return dst
 }
 
-// BloomPolicy is a pebble.FilterPolicy that writes cache-local Bloom filters
+// bloomPolicy is a pebble.FilterPolicy that writes cache-local Bloom filters
 // (bloom.go). It reads Ribbon filters too.
-type BloomPolicy struct {
+type bloomPolicy struct {
 	pointReader
 	bitsPerKey float64
 	probes     int
 }
 
-var _ pebble.FilterPolicy = (*BloomPolicy)(nil)
+var _ pebble.FilterPolicy = (*bloomPolicy)(nil)
 
 // NewBloom returns a Bloom policy spending bitsPerKey bits per distinct key
 // (fractional values allowed), or an error naming the value if it is NaN or
 // outside [1, 100].
-func NewBloom(bitsPerKey float64) (*BloomPolicy, error) {
+func NewBloom(bitsPerKey float64) (pebble.FilterPolicy, error) {
 	if err := pointCheckBits("Bloom bits per key", bitsPerKey); err != nil {
 		return nil, err
 	}
-	return &BloomPolicy{bitsPerKey: bitsPerKey, probes: bloomProbes(bitsPerKey)}, nil
+	return &bloomPolicy{bitsPerKey: bitsPerKey, probes: bloomProbes(bitsPerKey)}, nil
 }
 
 // Bloom is NewBloom for values known to be valid, such as constants: it
@@ -236,48 +231,45 @@ func Bloom(bitsPerKey float64) pebble.FilterPolicy {
 }
 
 // Name implements pebble.FilterPolicy.
-func (p *BloomPolicy) Name() string { return BloomPolicyName }
+func (p *bloomPolicy) Name() string { return BloomPolicyName }
 
 // BitsPerKey returns the policy's bits per key.
-func (p *BloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
-
-// Probes returns the number of bits set and tested per key.
-func (p *BloomPolicy) Probes() int { return p.probes }
+func (p *bloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.
-func (p *BloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+func (p *bloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	return p.mayContain(filter, key)
 }
 
 // NewWriter implements pebble.FilterPolicy.
-func (p *BloomPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+func (p *bloomPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
 	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {
 		return bloomAppend(dst, hashes, p.bitsPerKey, p.probes)
 	}}
 }
 
-// RibbonPolicy is a pebble.FilterPolicy that writes Standard Ribbon filters
-// (ribbon.go), sized for the false-positive rate a BloomPolicy would have at
+// ribbonPolicy is a pebble.FilterPolicy that writes Standard Ribbon filters
+// (ribbon.go), sized for the false-positive rate a Bloom policy would have at
 // the same Bloom-equivalent bits per key, in about 30% less space. Tables
 // too small for Ribbon to save space get a Bloom filter. It reads Bloom
 // filters too.
-type RibbonPolicy struct {
+type ribbonPolicy struct {
 	pointReader
 	bloomBits float64
 }
 
-var _ pebble.FilterPolicy = (*RibbonPolicy)(nil)
+var _ pebble.FilterPolicy = (*ribbonPolicy)(nil)
 
 // NewRibbon returns a Ribbon policy that gives the false-positive rate of
 // NewBloom(bloomEquivalentBitsPerKey), or an error naming the value if it is
 // NaN or outside [1, 100]. As in RocksDB's NewRibbonFilterPolicy, 10 means
 // about 1% false positives at about 7 bits per key.
-func NewRibbon(bloomEquivalentBitsPerKey float64) (*RibbonPolicy, error) {
+func NewRibbon(bloomEquivalentBitsPerKey float64) (pebble.FilterPolicy, error) {
 	if err := pointCheckBits("Ribbon Bloom-equivalent bits per key", bloomEquivalentBitsPerKey); err != nil {
 		return nil, err
 	}
-	return &RibbonPolicy{bloomBits: bloomEquivalentBitsPerKey}, nil
+	return &ribbonPolicy{bloomBits: bloomEquivalentBitsPerKey}, nil
 }
 
 // Ribbon is NewRibbon for values known to be valid: it panics with
@@ -295,40 +287,40 @@ func pointMust[P pebble.FilterPolicy](p P, err error) pebble.FilterPolicy {
 }
 
 // Name implements pebble.FilterPolicy.
-func (p *RibbonPolicy) Name() string { return RibbonPolicyName }
+func (p *ribbonPolicy) Name() string { return RibbonPolicyName }
 
-// BloomEquivalentBitsPerKey returns the policy's sizing parameter.
-func (p *RibbonPolicy) BloomEquivalentBitsPerKey() float64 { return p.bloomBits }
+// bloomEquivalentBitsPerKey returns the policy's sizing parameter.
+func (p *ribbonPolicy) bloomEquivalentBitsPerKey() float64 { return p.bloomBits }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.
-func (p *RibbonPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+func (p *ribbonPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	return p.mayContain(filter, key)
 }
 
 // NewWriter implements pebble.FilterPolicy.
-func (p *RibbonPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+func (p *ribbonPolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
 	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {
 		return ribbonBuild(dst, hashes, p.bloomBits)
 	}}
 }
 
-// FusePolicy is a pebble.FilterPolicy that writes binary fuse filters with
+// fusePolicy is a pebble.FilterPolicy that writes binary fuse filters with
 // 8-bit fingerprints (fuse.go): a false-positive rate of 2^-8 in about 9 to
 // 9.5 bits per key on tables of 100,000 keys or more. It reads Bloom and
 // Ribbon filters too, and they read its filters.
-type FusePolicy struct {
+type fusePolicy struct {
 	pointReader
 }
 
-var _ pebble.FilterPolicy = (*FusePolicy)(nil)
+var _ pebble.FilterPolicy = (*fusePolicy)(nil)
 
 // Fuse returns a binary fuse policy. It has no parameter: the fingerprint
-// width, and so the false-positive rate FuseFPR, is fixed.
-func Fuse() pebble.FilterPolicy { return &FusePolicy{} }
+// width, and so the false-positive rate fuseFPR, is fixed.
+func Fuse() pebble.FilterPolicy { return &fusePolicy{} }
 
 // Name implements pebble.FilterPolicy.
-func (p *FusePolicy) Name() string { return FusePolicyName }
+func (p *fusePolicy) Name() string { return fusePolicyName }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of every
 // kind, never allocates, and returns true for bytes that do not decode.
@@ -337,7 +329,7 @@ func (p *FusePolicy) Name() string { return FusePolicyName }
 // as one of them first (fuseMayContainFirst), without waiting for the
 // trailer, and decodes the trailer only for a filter that turns out to be
 // something else.
-func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+func (p *fusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	// fuseMayContainFirst, written out with its inlined parts.
 	h := pointHash(key)
 	if m := uint64(len(filter)) - (8 + pointTrailerLen); m-fuseArity < fuseFirstMaxBytes-fuseArity {
@@ -352,7 +344,7 @@ func (p *FusePolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 
 // NewWriter implements pebble.FilterPolicy. Each writer keeps the library's
 // build scratch memory, so a writer reused for many tables allocates it once.
-func (p *FusePolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+func (p *fusePolicy) NewWriter(pebble.FilterType) pebble.FilterWriter {
 	var b xorfilter.BinaryFuseBuilder
 	var keys []uint64
 	return &pointWriter{build: func(dst []byte, hashes *pointHashes) []byte {

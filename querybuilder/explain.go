@@ -3,6 +3,7 @@ package querybuilder
 import (
 	"bytes"
 	"fmt"
+	"github.com/pebblerf/pebble/internal/lsmview"
 	"slices"
 
 	"github.com/cockroachdb/errors"
@@ -24,10 +25,10 @@ const (
 	// them start at or after the last step bound the query read under.
 	Deferred
 	// SkippedByPrefixFilter: every file within reach was opened and its
-	// prefix filter said no. Only an Annotator can tell.
+	// prefix filter said no. Only an annotator can tell.
 	SkippedByPrefixFilter
 	// SkippedByRangeFilter: every file within reach was skipped by a range
-	// filter. Only an Annotator can tell.
+	// filter. Only an annotator can tell.
 	SkippedByRangeFilter
 )
 
@@ -63,10 +64,10 @@ type RunExplanation struct {
 	Files, InReach int
 	Verdict        Verdict
 	// Filtered is set when a filter (prefix or range) was consulted for the
-	// run's files; whether it skipped them only an Annotator can say.
+	// run's files; whether it skipped them only an annotator can say.
 	Filtered redact.SafeString
 	// DataBlocks is the number of data blocks the run loaded, or -1 if no
-	// Annotator counted them (Pebble's statistics are summed over all runs).
+	// annotator counted them (Pebble's statistics are summed over all runs).
 	DataBlocks int64
 }
 
@@ -105,19 +106,19 @@ type Explanation struct {
 	// Filters are each level's filters for new tables now
 	// (Options.LevelFilters), nil if not known.
 	Filters []LevelFilters
-	// Notes are added by Annotators.
+	// Notes are added by annotators.
 	Notes []redact.RedactableString
 
 	format func([]byte) fmt.Formatter
 }
 
-// Annotator adds what only it can observe to an Explanation: the seek
+// annotator adds what only it can observe to an Explanation: the seek
 // statistics know which runs' files a prefix or range filter excluded and
 // how many data blocks each run loaded. Start is called before the explained
 // query is created; it may add instrumentation filters to o. The function it
 // returns is called once the query has run, and may change the Verdict,
 // Filtered and DataBlocks of any run and append Notes.
-type Annotator interface {
+type annotator interface {
 	Start(o *pebble.IterOptions) (annotate func(e *Explanation))
 }
 
@@ -131,7 +132,7 @@ func (b *Builder) Explain(o *pebble.IterOptions, seek []byte, nexts int) (*Expla
 		opts = *o
 	}
 	var annotate []func(*Explanation)
-	for _, a := range b.opts.Annotators {
+	for _, a := range b.opts.annotators {
 		annotate = append(annotate, a.Start(&opts))
 	}
 	q, err := b.newIter(b.db, &opts, true /* unobserved */)
@@ -225,7 +226,7 @@ func runProbe(it probeIter, seek []byte, nexts int) probeResult {
 // reach starts at the seek key (or the lower bound) and ends at the last
 // step it read under, or at the upper bound once it had that back or if it
 // never stepped.
-func (b *Builder) explainRuns(e *Explanation, l *Layout, o *pebble.IterOptions) {
+func (b *Builder) explainRuns(e *Explanation, l *layout, o *pebble.IterOptions) {
 	from := e.Seek
 	if from == nil || (o.LowerBound != nil && b.opts.Comparer.Compare(from, o.LowerBound) < 0) {
 		from = o.LowerBound
@@ -268,7 +269,7 @@ func (b *Builder) explainRuns(e *Explanation, l *Layout, o *pebble.IterOptions) 
 	}
 }
 
-func runName(r *Run) string { return r.String() }
+func runName(r *lsmview.Run) string { return r.String() }
 
 // SafeFormat implements redact.SafeFormatter; keys are user data and are
 // redactable.

@@ -36,7 +36,7 @@ func TestExplain(t *testing.T) {
 				}
 				return ""
 			case "lsm":
-				l, err := New(d.db, Options{}).Layout()
+				l, err := New(d.db, Options{}).layout()
 				require.NoError(t, err)
 				return formatLayout(l)
 			case "explain", "redacted":
@@ -113,7 +113,7 @@ func parsePlan(t *testing.T, s string) Plan {
 	return PlanAuto
 }
 
-func formatLayout(l *Layout) string {
+func formatLayout(l *layout) string {
 	var sb strings.Builder
 	for _, r := range l.Runs {
 		sb.WriteString(runName(&r) + ":")
@@ -147,7 +147,7 @@ func TestExplainAnnotator(t *testing.T) {
 	d := openTestDB(t, pebble.DefaultComparer, nil)
 	buildStep(t, d, strings.Fields("flush a b c"))
 	a := &noteAnnotator{}
-	e, err := New(d.db, Options{Annotators: []Annotator{a}}).Explain(nil, []byte("b"), 0)
+	e, err := New(d.db, Options{annotators: []annotator{a}}).Explain(nil, []byte("b"), 0)
 	require.NoError(t, err)
 	require.True(t, a.sawOptions)
 	require.Equal(t, SkippedByRangeFilter, e.Runs[1].Verdict)

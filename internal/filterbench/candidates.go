@@ -107,7 +107,7 @@ func policyFilter(p pebble.FilterPolicy, data []byte) Filter {
 	if info, err := pointfilter.Describe(data); err == nil {
 		f.ExpectedFPR = info.ExpectedFPR
 		if info.Kind == "bloom" {
-			if b, ok := p.(*pointfilter.BloomPolicy); ok {
+			if b, ok := p.(interface{ BitsPerKey() float64 }); ok {
 				f.ExpectedFPR = pointfilter.BloomExpectedFPR(b.BitsPerKey())
 			}
 		}

@@ -48,14 +48,14 @@ const (
 func CompactionStyle(dbBenchValue int) (compactionext.Profile, error) {
 	switch dbBenchValue {
 	case styleLevel:
-		return compactionext.Leveled{}, nil
+		return compactionext.Leveled, nil
 	case styleUniversal:
 		return &compactionext.ManyRuns{Runs: compactionext.DefaultRuns}, nil
 	case styleFIFO:
 		return nil, errors.Newf(
 			"-compaction_style=2 (FIFO) is not supported: Pebble cannot drop whole tables by age")
 	case styleNone:
-		return compactionext.NoCompaction{}, nil
+		return compactionext.NoCompaction, nil
 	default:
 		return nil, errors.Newf(
 			"unknown -compaction_style=%d (0 level, 1 universal, 2 fifo, 3 none)", dbBenchValue)
