@@ -19,8 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The seed scenario (seeds/speedb-range-query-builder.txt) at this machine's
-// scale: fillseq, then random seeks over 10x the filled key range while one
+// The scenario of Speedb's range query builder (Speedb issue #13, PR #26)
+// at this machine's scale: fillseq, then random seeks over 10x the filled key range while one
 // writer writes random keys over the same 10x range, under the many-runs
 // shape, with the advisor off and on. It is a measurement, not a test: it
 // runs only with PEBBLERF_SEED_SCENARIO=1 and prints a table.
