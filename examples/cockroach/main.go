@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"reflect"
+	"time"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
@@ -38,28 +41,68 @@ func runMain(dir string, keys int, out io.Writer) error {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	db, err := pebble.OpenWithPlugins(dir, crdb.Options(), cockroachPlugins())
+	db, err := pebble.OpenWithPlugins(filepath.Join(dir, "pebblerf"), crdb.Options(), cockroachPlugins())
 	if err != nil {
 		return err
 	}
-	s := pebblerfStore(db)
-	w := newWorkload(keys)
-	if err := w.load(s); err != nil {
-		return errors.CombineErrors(err, s.close())
-	}
-	r, err := w.read(s)
+	up, err := upstream.Open(filepath.Join(dir, "upstream"), crdb.Options())
 	if err != nil {
-		return errors.CombineErrors(err, s.close())
+		return errors.CombineErrors(err, db.Close())
 	}
-	r.print(out)
+	rf, us := pebblerfStore(db), upstreamStore(up)
+	closeAll := func(err error) error { return errors.CombineErrors(err, errors.CombineErrors(rf.close(), us.close())) }
+
+	w := newWorkload(keys)
+	var res [2]*results
+	var cost [2]costs
+	for i, s := range []store{us, rf} {
+		if err := w.load(s); err != nil {
+			return closeAll(err)
+		}
+		if res[i], cost[i], err = w.read(s); err != nil {
+			return closeAll(err)
+		}
+	}
+	if !reflect.DeepEqual(res[0], res[1]) {
+		return closeAll(errors.New("pebblerf and upstream Pebble returned different results"))
+	}
+	res[1].print(out)
+	fmt.Fprintf(out, "\nThe same reads, same options, on both engines: identical results.\n")
+	printCosts(out, cost[0], cost[1])
+
 	e, err := db.RangeQueries(pebble.RangeQueryOptions{}).Explain(w.versionsOf(0), nil, versionsPerKey)
 	if err != nil {
-		return errors.CombineErrors(err, s.close())
+		return closeAll(err)
 	}
 	fmt.Fprintf(out, "\nexplain, a scan over one key's versions:\n%s\n", e)
-	fmt.Fprintf(out, "\nper-level statistics:\n%s", db.Statistics().PerLevel().Snapshot().LevelTable())
-	return s.close()
+	fmt.Fprintf(out, "\npebblerf's per-level statistics:\n%s%s", db.Statistics().PerLevel().Snapshot().LevelTable(), levelTableLegend)
+	return closeAll(nil)
 }
+
+// printCosts prints, per kind of read, the block bytes each engine's
+// iterators loaded and their ratio.
+func printCosts(out io.Writer, up, rf costs) {
+	fmt.Fprintf(out, "%-22s %14s %14s %10s\n", "read", "upstream KiB", "pebblerf KiB", "ratio")
+	for p := range numPhases {
+		u, r := up[p], rf[p]
+		ratio := "-"
+		if u > 0 {
+			ratio = fmt.Sprintf("%.2fx", float64(r)/float64(u))
+		}
+		fmt.Fprintf(out, "%-22s %14.1f %14.1f %10s\n", phaseNames[p], float64(u)/1024, float64(r)/1024, ratio)
+	}
+	fmt.Fprintf(out, "KiB: the bytes of the blocks the reads' iterators loaded, from the block cache or\n"+
+		"from disk (IteratorStats.InternalStats.BlockBytes); ratio: pebblerf/upstream, lower is less read.\n")
+}
+
+// levelTableLegend says what LevelTable's columns count.
+const levelTableLegend = `filtered: tables a filter ruled a seek out of (range: of these, by a range filter);
+match: seeks a prefix filter passed; data: seeks that loaded a data block (bounded: of
+iterators with bounds); useful: data loads whose value the caller read; seekFPR: the prefix
+filters' false-positive rate estimated from seeks (a pass with no value read counts as false);
+rangeOpp: of bounded data loads, those that read no value, which a range filter could have
+saved (lock-table checks read keys only, so they all count); get.*: Gets' filter checks.
+`
 
 // cockroachPlugins are the plug-ins the program turns on: statistics, Bloom
 // above L3 and Ribbon from it down at Bloom(10)'s false-positive rate, with
@@ -79,11 +122,13 @@ func cockroachPlugins() pebble.Plugins {
 type store struct {
 	apply   func(kvs [][2][]byte) error
 	flush   func() error
+	settle  func()
 	newIter func(o *pebble.IterOptions) (iterator, error)
 	close   func() error
 }
 
 type iterator interface {
+	Stats() pebble.IteratorStats
 	SeekPrefixGE(key []byte) bool
 	SeekGE(key []byte) bool
 	First() bool
@@ -99,6 +144,7 @@ func pebblerfStore(db *pebble.DB) store {
 	return store{
 		apply:   applier(func() *pebble.Batch { return db.NewBatch() }),
 		flush:   db.Flush,
+		settle:  func() { settle(db.Metrics) },
 		newIter: func(o *pebble.IterOptions) (iterator, error) { return db.NewIter(o) },
 		close:   db.Close,
 	}
@@ -108,8 +154,23 @@ func upstreamStore(db *upstream.DB) store {
 	return store{
 		apply:   applier(func() *upstream.Batch { return db.NewBatch() }),
 		flush:   db.Flush,
+		settle:  func() { settle(db.Metrics) },
 		newIter: func(o *pebble.IterOptions) (iterator, error) { return db.NewIter(o) },
 		close:   db.Close,
+	}
+}
+
+// settle waits until a DB has run no compaction for a while, so that both
+// engines are read on the LSM shape their compactions settle on, not on
+// whatever a compaction in flight left.
+func settle(metrics func() *pebble.Metrics) {
+	for quiet := 0; quiet < 5; {
+		time.Sleep(10 * time.Millisecond)
+		if m := metrics(); m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0 {
+			quiet++
+		} else {
+			quiet = 0
+		}
 	}
 }
 
@@ -197,6 +258,7 @@ func (w *workload) load(s store) error {
 			return err
 		}
 	}
+	s.settle()
 	return nil
 }
 
@@ -219,40 +281,79 @@ type results struct {
 	TimeBound []string
 }
 
+// costs are the block bytes each phase's iterators loaded.
+type costs [numPhases]uint64
+
+// metered counts an iterator's block bytes when it closes.
+type metered struct {
+	iterator
+	add func(blockBytes uint64)
+}
+
+func (m metered) Close() error {
+	m.add(m.Stats().InternalStats.BlockBytes)
+	return m.iterator.Close()
+}
+
+// The phases of the read workload.
+const (
+	phaseGets = iota
+	phaseScans
+	phaseLocks
+	phaseTimeBound
+	numPhases
+)
+
+var phaseNames = [numPhases]string{"point gets", "mvcc scans", "lock-table checks", "time-bound scan"}
+
 // readTS is the read timestamp of gets and scans: it sees some keys' newest
 // version and hides others'.
 var readTS = wallTime(rounds/2) + 5
 
-func (w *workload) read(s store) (*results, error) {
+// read makes the reads and returns what they found and what they cost.
+func (w *workload) read(s store) (*results, costs, error) {
 	var r results
+	var c costs
+	phase := phaseGets
+	newIter := s.newIter
+	s.newIter = func(o *pebble.IterOptions) (iterator, error) {
+		it, err := newIter(o)
+		if err != nil {
+			return nil, err
+		}
+		return metered{it, func(n uint64) { c[phase] += n }}, nil
+	}
 	// Both engines write filters into L6, as CockroachDB's options do, but
 	// Pebble reads L6 filters only for iterators that ask.
 	it, err := s.newIter(&pebble.IterOptions{UseL6Filters: true})
 	if err != nil {
-		return nil, err
+		return nil, c, err
 	}
 	for i := 0; i < w.keys; i++ {
 		r.Gets = append(r.Gets, mvccGet(it, i, readTS))
 	}
 	if err := errors.CombineErrors(it.Error(), it.Close()); err != nil {
-		return nil, err
+		return nil, c, err
 	}
+	phase = phaseScans
 	for start := 0; start < w.keys; start += w.keys / 10 {
 		scan, err := mvccScan(s, start, start+8, readTS)
 		if err != nil {
-			return nil, err
+			return nil, c, err
 		}
 		r.Scans = append(r.Scans, scan)
 	}
+	phase = phaseLocks
 	for start := 0; start < w.keys; start += w.keys / 20 {
 		locks, err := lockSpan(s, start, start+4)
 		if err != nil {
-			return nil, err
+			return nil, c, err
 		}
 		r.Locks = append(r.Locks, locks)
 	}
+	phase = phaseTimeBound
 	r.TimeBound, err = timeBoundScan(s, 0, w.keys, wallTime(3), wallTime(4))
-	return &r, err
+	return &r, c, err
 }
 
 // mvccGet returns the value of the newest version of roach key i at or
