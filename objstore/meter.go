@@ -55,8 +55,6 @@ func (k kind) String() string {
 	return kindNames[k]
 }
 
-// isGet reports whether the kind counts GETs (ranged reads).
-func (k kind) isGet() bool { return k >= kindOpen && k <= kindOther }
 
 // Counts are the requests of one kind.
 type Counts struct {

@@ -95,7 +95,7 @@ func TestFiltersEndToEnd(t *testing.T) {
 			stats := r["statistics"].(map[string]interface{})
 			// Over half the lookups are for absent keys; the filters must
 			// rule out most of them.
-			require.Greater(t, stats["rocksdb.bloom.filter.useful"].(float64), 0.3*r["reads"].(float64), "%v", stats)
+			require.Greater(t, stats["pebblerf.dbwide.filter.useful"].(float64), 0.3*r["reads"].(float64), "%v", stats)
 		}
 		pb, rb := levelFilterBytes(t, runs, "pebble"), levelFilterBytes(t, runs, "pebblerf")
 		require.Greater(t, pb, 0.0)

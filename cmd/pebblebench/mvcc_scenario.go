@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/pebblerf/pebble/internal/dbwide"
 	"math"
 	"strings"
 )
@@ -34,7 +35,7 @@ func cockroachMVCCVerdict(rs []*phaseResult) verdict {
 		}
 	}
 	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
-	useful := read.tickerRatio("mvccget", "rocksdb.bloom.filter.useful")
+	useful := read.tickerRatio("mvccget", dbwide.FilterUseful)
 	var speeds []string
 	slower := []string(nil)
 	for _, b := range reads {

@@ -28,11 +28,7 @@ import (
 // pebblerfTickers are db's tickers for STATISTICS, with the advisor's
 // compactions when the advisor runs (advisorCompactions non-nil).
 func pebblerfTickers(db *pebblerf.DB, advisorCompactions *atomic.Int64) []statistics.Ticker {
-	named := db.Statistics().Tickers()
-	out := make([]statistics.Ticker, len(named))
-	for i, t := range named {
-		out[i] = statistics.Ticker{Name: t.Name, Count: int64(t.Count)}
-	}
+	out := db.Statistics().Tickers()
 	if advisorCompactions != nil {
 		out = append(out, statistics.Ticker{Name: advisorCompactionsTicker, Count: advisorCompactions.Load()})
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/pebblerf/pebble/internal/dbwide"
 	"math"
 	"slices"
 	"strings"
@@ -243,7 +244,7 @@ func absentKeysVerdict(rs []*phaseResult) verdict {
 		return noComparison(name)
 	}
 	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
-	useful := read.tickerRatio("readrandom", "rocksdb.bloom.filter.useful")
+	useful := read.tickerRatio("readrandom", dbwide.FilterUseful)
 	reads := cpu
 	if math.IsNaN(reads.median) {
 		reads = ops // no thread CPU time on this platform

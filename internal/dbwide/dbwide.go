@@ -172,13 +172,35 @@ func (w *Tickers) load() [numDBWideTickers]uint64 {
 		v[k] = w.iters.load(k)
 	}
 	if m := w.metrics(); m != nil {
-		v[dbWideFilterUseful] = uint64(m.Filter.Hits)
-		v[dbWideFilterPositive] = uint64(m.Filter.Misses)
-		v[dbWideBlockCacheHit] = uint64(m.BlockCache.Hits)
-		v[dbWideBlockCacheMiss] = uint64(m.BlockCache.Misses)
+		fromMetrics(m, &v)
 	}
 	return v
 }
+
+// fromMetrics sets the tickers that are Pebble's Metrics.
+func fromMetrics(m *pebble.Metrics, v *[numDBWideTickers]uint64) {
+	v[dbWideFilterUseful] = uint64(m.Filter.Hits)
+	v[dbWideFilterPositive] = uint64(m.Filter.Misses)
+	v[dbWideBlockCacheHit] = uint64(m.BlockCache.Hits)
+	v[dbWideBlockCacheMiss] = uint64(m.BlockCache.Misses)
+}
+
+// MetricsTickers returns the DB-wide tickers that are Pebble's Metrics, by
+// name, since m's DB was opened: the ones any Pebble DB, upstream's too,
+// can report under the same names and definitions.
+func MetricsTickers(m *pebble.Metrics) []seekstats.Ticker {
+	var v [numDBWideTickers]uint64
+	fromMetrics(m, &v)
+	out := make([]seekstats.Ticker, 0, dbWideBlockCacheMiss+1)
+	for k := dbWideFilterUseful; k <= dbWideBlockCacheMiss; k++ {
+		out = append(out, seekstats.Ticker{Name: dbWideNames[k], Count: int64(v[k])})
+	}
+	return out
+}
+
+// FilterUseful is the name of the ticker of table filter checks that ruled
+// a table out (Metrics.Filter.Hits).
+var FilterUseful = dbWideNames[dbWideFilterUseful]
 
 // All returns every DB-wide ticker by name, zero or not.
 func (w *Tickers) All() []seekstats.Ticker {

@@ -17,29 +17,21 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Ticker is one counter in db_bench's STATISTICS format,
-// "<name> COUNT : <count>".
-type Ticker struct {
-	Name  string `json:"name"`
-	Count int64  `json:"count"`
-}
+// "<name> COUNT : <count>": pebblerf's, so that an engine's own statistics
+// need no conversion.
+type Ticker = seekstats.Ticker
 
-// FromMetrics derives RocksDB-named tickers from Pebble's Metrics. Every
-// one is exact, a plain copy or sum of Pebble counters, but Pebble counts
-// some things differently from RocksDB, as noted:
+// FromMetrics derives the tickers every Pebble DB has from its Metrics:
+// the DB-wide tickers pebblerf's DB.Statistics reports under the same names
+// (dbwide.MetricsTickers: filter checks that ruled a table out and that did
+// not, block cache hits and misses), and a few more, exact copies or sums
+// of Pebble counters:
 //
-//   - rocksdb.block.cache.hit / .miss: BlockCache.Hits / Misses, every block
-//     kind (data, index, filter), as RocksDB's totals are.
-//   - rocksdb.bloom.filter.useful: Filter.Hits, lookups a table filter
-//     answered "absent" for, so the table's data blocks were not read. Pebble
-//     consults filters only from Get and SeekPrefixGE, and on L6 only with
-//     IterOptions.UseL6Filters. With -prefix_size the filters hold
-//     prefixes, so these count what RocksDB calls prefix checks.
-//   - rocksdb.bloom.filter.full.positive: Filter.Misses, filter checks that
-//     did not rule the key out. Unlike RocksDB's, this cannot be split into
-//     true and false positives from Metrics.
 //   - rocksdb.flush.write.bytes, rocksdb.compact.read.bytes,
 //     rocksdb.compact.write.bytes: sums over levels of TableBytesFlushed,
 //     TableBytesRead and TableBytesCompacted.
@@ -48,6 +40,9 @@ type Ticker struct {
 //   - pebble.flush.count, pebble.compact.count: Pebble's counts, which have
 //     no RocksDB ticker of the same meaning.
 //
+// None carries a name of pebblerf's per-level statistics (RocksDB's
+// rocksdb.bloom.filter.useful counts Gets' filter checks only, Pebble's
+// Filter.Hits prefix seeks' too), so no count prints under two meanings.
 // Metrics are counted from when a DB is opened, so callers take differences
 // across a benchmark (see Subtract).
 func FromMetrics(m *upstream.Metrics) []Ticker {
@@ -57,18 +52,14 @@ func FromMetrics(m *upstream.Metrics) []Ticker {
 		compactRead += m.Levels[i].TableBytesRead
 		compacted += m.Levels[i].TableBytesCompacted
 	}
-	return []Ticker{
-		{"rocksdb.block.cache.hit", m.BlockCache.Hits},
-		{"rocksdb.block.cache.miss", m.BlockCache.Misses},
-		{"rocksdb.bloom.filter.useful", m.Filter.Hits},
-		{"rocksdb.bloom.filter.full.positive", m.Filter.Misses},
-		{"rocksdb.flush.write.bytes", int64(flushed)},
-		{"rocksdb.compact.read.bytes", int64(compactRead)},
-		{"rocksdb.compact.write.bytes", int64(compacted)},
-		{"rocksdb.wal.bytes", int64(m.WAL.BytesWritten)},
-		{"pebble.flush.count", m.Flush.Count},
-		{"pebble.compact.count", m.Compact.Count},
-	}
+	return append(dbwide.MetricsTickers(m),
+		Ticker{Name: "rocksdb.flush.write.bytes", Count: int64(flushed)},
+		Ticker{Name: "rocksdb.compact.read.bytes", Count: int64(compactRead)},
+		Ticker{Name: "rocksdb.compact.write.bytes", Count: int64(compacted)},
+		Ticker{Name: "rocksdb.wal.bytes", Count: int64(m.WAL.BytesWritten)},
+		Ticker{Name: "pebble.flush.count", Count: m.Flush.Count},
+		Ticker{Name: "pebble.compact.count", Count: m.Compact.Count},
+	)
 }
 
 // Merge returns base followed by the tickers of more whose names
@@ -100,7 +91,7 @@ func Subtract(after, before []Ticker) []Ticker {
 	}
 	out := make([]Ticker, len(after))
 	for i, t := range after {
-		out[i] = Ticker{t.Name, t.Count - prev[t.Name]}
+		out[i] = Ticker{Name: t.Name, Count: t.Count - prev[t.Name]}
 	}
 	return out
 }
@@ -136,15 +127,7 @@ func Map(ts []Ticker) map[string]int64 {
 // for each engine of -engine=both.
 func Print(w io.Writer, title string, tickers []Ticker) {
 	fmt.Fprintln(w, title)
-	zero := 0
-	for _, t := range tickers {
-		if t.Count == 0 {
-			zero++
-			continue
-		}
-		fmt.Fprintf(w, "%s COUNT : %d\n", t.Name, t.Count)
-	}
-	if zero > 0 {
+	if zero := seekstats.WriteTickers(w, tickers, false); zero > 0 {
 		fmt.Fprintf(w, "(%d tickers are zero; -json lists them all)\n", zero)
 	}
 }

@@ -11,19 +11,19 @@ import (
 )
 
 func TestTickerArithmetic(t *testing.T) {
-	before := []Ticker{{"a", 5}, {"b", 1}}
-	after := []Ticker{{"a", 8}, {"b", 1}, {"c", 4}}
+	before := []Ticker{{Name: "a", Count: 5}, {Name: "b", Count: 1}}
+	after := []Ticker{{Name: "a", Count: 8}, {Name: "b", Count: 1}, {Name: "c", Count: 4}}
 	delta := Subtract(after, before)
-	require.Equal(t, []Ticker{{"a", 3}, {"b", 0}, {"c", 4}}, delta)
+	require.Equal(t, []Ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 4}}, delta)
 
 	var sum []Ticker
 	Add(&sum, delta)
-	Add(&sum, []Ticker{{"c", 1}, {"d", 2}})
-	require.Equal(t, []Ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}}, sum)
+	Add(&sum, []Ticker{{Name: "c", Count: 1}, {Name: "d", Count: 2}})
+	require.Equal(t, []Ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 5}, {Name: "d", Count: 2}}, sum)
 
 	// The Metrics-derived tickers win; others are appended.
-	require.Equal(t, []Ticker{{"a", 3}, {"b", 0}, {"c", 5}, {"d", 2}, {"e", 7}},
-		Merge(sum, []Ticker{{"a", 9}, {"e", 7}}))
+	require.Equal(t, []Ticker{{Name: "a", Count: 3}, {Name: "b", Count: 0}, {Name: "c", Count: 5}, {Name: "d", Count: 2}, {Name: "e", Count: 7}},
+		Merge(sum, []Ticker{{Name: "a", Count: 9}, {Name: "e", Count: 7}}))
 }
 
 // TestFromMetrics: the tickers copy and sum the Metrics they name, and
@@ -38,8 +38,8 @@ func TestFromMetrics(t *testing.T) {
 	m.Flush.Count = 2
 	got := Map(FromMetrics(&m))
 	require.Equal(t, map[string]int64{
-		"rocksdb.block.cache.hit": 7, "rocksdb.block.cache.miss": 3,
-		"rocksdb.bloom.filter.useful": 11, "rocksdb.bloom.filter.full.positive": 0,
+		"pebblerf.dbwide.block.cache.hit": 7, "pebblerf.dbwide.block.cache.miss": 3,
+		"pebblerf.dbwide.filter.useful": 11, "pebblerf.dbwide.filter.positive": 0,
 		"rocksdb.flush.write.bytes": 101, "rocksdb.compact.read.bytes": 0, "rocksdb.compact.write.bytes": 40,
 		"rocksdb.wal.bytes": 0, "pebble.flush.count": 2, "pebble.compact.count": 0,
 	}, got)
@@ -47,9 +47,9 @@ func TestFromMetrics(t *testing.T) {
 	var b bytes.Buffer
 	Print(&b, "STATISTICS:", FromMetrics(&m))
 	require.Equal(t, "STATISTICS:\n"+
-		"rocksdb.block.cache.hit COUNT : 7\n"+
-		"rocksdb.block.cache.miss COUNT : 3\n"+
-		"rocksdb.bloom.filter.useful COUNT : 11\n"+
+		"pebblerf.dbwide.filter.useful COUNT : 11\n"+
+		"pebblerf.dbwide.block.cache.hit COUNT : 7\n"+
+		"pebblerf.dbwide.block.cache.miss COUNT : 3\n"+
 		"rocksdb.flush.write.bytes COUNT : 101\n"+
 		"rocksdb.compact.write.bytes COUNT : 40\n"+
 		"pebble.flush.count COUNT : 2\n"+
