@@ -55,7 +55,6 @@ func (k kind) String() string {
 	return kindNames[k]
 }
 
-
 // Counts are the requests of one kind.
 type Counts struct {
 	// Requests counts requests, failed ones included.
