@@ -78,6 +78,9 @@ var dbWideHelp = [numDBWideTickers]string{
 		"and were read from storage.",
 }
 
+// Names returns every DB-wide ticker's name, in All's order.
+func Names() []string { return append([]string(nil), dbWideNames[:]...) }
+
 // Help returns the definition of the named DB-wide ticker, and whether
 // name is one.
 func Help(name string) (string, bool) {
