@@ -21,7 +21,7 @@ type Options struct {
 	Plan Plan
 	// MinDeferrable is the auto plan's threshold on the sorted runs a
 	// forward seek defers on average (what Explain's reason prints); zero
-	// means DefaultMinDeferrable.
+	// means 1.0: step only where a seek defers at least one run.
 	MinDeferrable float64
 	// RangeFilters, if set, returns the block-property filters that skip
 	// tables and blocks holding no key in [lower, upper) (nil: unbounded).
@@ -114,7 +114,7 @@ func newBuilder(db *pebble.DB, o Options, q iterhooks.Queries, cache *layoutCach
 		o.Comparer = pebble.DefaultComparer
 	}
 	if o.MinDeferrable == 0 {
-		o.MinDeferrable = DefaultMinDeferrable
+		o.MinDeferrable = defaultMinDeferrable
 	}
 	hooks := iterhooks.Hooks{Compare: o.Comparer.Compare, RangeFilters: o.RangeFilters, Observe: q.Observe}
 	b := &Builder{db: db, opts: o, queries: q, hooks: hooks, batchHooks: hooks.ForBatch(), cache: cache}

@@ -25,7 +25,7 @@ func TestDeferrableWeighsByData(t *testing.T) {
 	l := layoutOfLevels(pebble.DefaultComparer, whole)
 	require.Len(t, l.Runs, 4)
 	require.Less(t, l.Deferrable, 0.1)
-	plan, _ := choosePlan(PlanAuto, pebble.DefaultComparer, &pebble.IterOptions{}, l, DefaultMinDeferrable)
+	plan, _ := choosePlan(PlanAuto, pebble.DefaultComparer, &pebble.IterOptions{}, l, defaultMinDeferrable)
 	require.Equal(t, PlanPlain, plan)
 
 	const runs = 12
@@ -36,6 +36,6 @@ func TestDeferrableWeighsByData(t *testing.T) {
 	}
 	l = layoutOfLevels(pebble.DefaultComparer, staggered)
 	require.Greater(t, l.Deferrable, float64(runs)/2-2)
-	plan, _ = choosePlan(PlanAuto, pebble.DefaultComparer, &pebble.IterOptions{}, l, DefaultMinDeferrable)
+	plan, _ = choosePlan(PlanAuto, pebble.DefaultComparer, &pebble.IterOptions{}, l, defaultMinDeferrable)
 	require.Equal(t, PlanStepped, plan)
 }

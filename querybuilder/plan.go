@@ -40,13 +40,13 @@ func (p Plan) String() string {
 // SafeValue marks a Plan as safe to print unredacted.
 func (Plan) SafeValue() {}
 
-// DefaultMinDeferrable is the auto plan's threshold on the runs a seek
+// defaultMinDeferrable is the auto plan's threshold on the runs a seek
 // defers on average. A step costs a SetBounds per seek and, when the caller
 // moves past the step, one more seek; a deferred run saves a file open or
 // block seek and a heap slot, which cost more. BenchmarkThreshold measures
 // forced stepping against plain on shapes with few runs, to place this
 // threshold.
-const DefaultMinDeferrable = 1.0
+const defaultMinDeferrable = 1.0
 
 // reason says why a query runs under its plan. It is kept as data and
 // formatted only when asked for, because a query is planned on every

@@ -57,17 +57,6 @@ func (r Row) String() string {
 	return fmt.Sprintf("row(%d)", int8(r))
 }
 
-// key is the row's name inside per-level ticker names.
-func (r Row) key() string {
-	switch {
-	case r == RowMemtables:
-		return "memtable"
-	case r >= RowL0 && r <= RowL6:
-		return fmt.Sprintf("l%d", r-RowL0)
-	}
-	return "unattributed"
-}
-
 // isLast reports whether the row is RocksDB's "last level": level
 // num_levels-1, which for Pebble's seven levels is L6, and nothing else.
 func (r Row) isLast() bool { return r == RowL6 }

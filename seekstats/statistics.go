@@ -119,25 +119,11 @@ func loadRow(load func(int) uint64, r Row, k seekcount.Kind) uint64 {
 	return n
 }
 
-// groupTickerName returns the name of a per-row ticker summed over the last
-// level (last) or the other levels: RocksDB's name for its five seek
-// tickers, pebblerf's for the others.
-func groupTickerName(last bool, k seekcount.Kind) string {
-	prefix := "rocksdb."
-	if int(k) >= seekcount.SeekKinds {
-		prefix = "pebblerf."
-	}
-	if last {
-		return prefix + "last.level." + seekcount.KindSuffixes[k]
-	}
-	return prefix + "non.last.level." + seekcount.KindSuffixes[k]
-}
+// groupTickerName and rowTickerName are seekcount's names of the per-row
+// tickers, summed over a group of rows or of one row.
+func groupTickerName(last bool, k seekcount.Kind) string { return seekcount.GroupTickerName(last, k) }
 
-// rowTickerName returns pebblerf's name of a per-row ticker, e.g.
-// "pebblerf.l0.seek.data".
-func rowTickerName(r Row, k seekcount.Kind) string {
-	return "pebblerf." + r.key() + "." + seekcount.KindSuffixes[k]
-}
+func rowTickerName(r Row, k seekcount.Kind) string { return seekcount.RowTickerName(int(r), k) }
 
 // Snapshot returns the current counts; zero for a nil *Statistics.
 func (s *Statistics) Snapshot() Snapshot {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,12 @@ func TestCLIErrors(t *testing.T) {
 	single := filepath.Join(tmp, "single")
 	fill(t, "-benchmarks=fillrandom", "-db="+single, "-key_stride=16")
 
+	// An address something listens on already.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	busy := ln.Addr().String()
+
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -87,6 +94,13 @@ func TestCLIErrors(t *testing.T) {
 		{[]string{"-compaction_advisor_write_budget=0.5"}, "pebblebench: invalid -compaction_advisor_write_budget: applies to pebblerf only"},
 		{[]string{"-pebblerf_statistics=false"}, "pebblebench: invalid -pebblerf_statistics: applies to pebblerf only"},
 		{[]string{"-use_ribbon_filter"}, "pebblebench: invalid -use_ribbon_filter: applies to pebblerf only"},
+		{[]string{"-metrics_addr=127.0.0.1:9100"}, "pebblebench: invalid -metrics_addr: applies to pebblerf only"},
+		// -metrics_addr that cannot be served.
+		{[]string{"-engine=pebblerf", "-metrics_addr=9100"}, `pebblebench: invalid -metrics_addr: "9100" is not HOST:PORT`},
+		{[]string{"-engine=pebblerf", "-metrics_addr=:9100"}, `pebblebench: invalid -metrics_addr: ":9100" names no host`},
+		{[]string{"-engine=pebblerf", "-metrics_addr=127.0.0.1:http"}, `pebblebench: invalid -metrics_addr: "127.0.0.1:http": port "http" is not a number`},
+		{[]string{"-engine=both", "-metrics_addr=127.0.0.1:70000"}, `pebblebench: invalid -metrics_addr: "127.0.0.1:70000": port "70000" is not a number in [0, 65535]`},
+		{[]string{"-engine=pebblerf", "-metrics_addr=" + busy}, "pebblebench: invalid -metrics_addr: listen tcp " + busy + ": bind: address already in use"},
 		// A plug-in's settings without the plug-in.
 		{[]string{"-engine=pebblerf", "-query_plan=plain"}, "pebblebench: invalid -query_plan: has no effect without -use_query_builder"},
 		{[]string{"-engine=both", "-compaction_advisor_log"}, "pebblebench: invalid -compaction_advisor_log: has no effect without -compaction_advisor"},

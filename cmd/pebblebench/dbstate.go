@@ -29,6 +29,8 @@ type engineState struct {
 	// stopReplanning stops the re-planning of the open DB's filters
 	// (replan.go).
 	stopReplanning func()
+	// metrics is -metrics_addr's server, for the pebblerf engine only.
+	metrics *metricsServer
 }
 
 func (s *engineState) open() error {
@@ -44,6 +46,9 @@ func (s *engineState) open() error {
 	}
 	s.dirty = false
 	s.stopReplanning = startReplanning(s.cfg, s.db)
+	if db, ok := pebblerfDB(s.db); ok {
+		s.metrics.follow(db)
+	}
 	return nil
 }
 
@@ -52,6 +57,7 @@ func (s *engineState) close() error {
 		return nil
 	}
 	s.stopReplanning()
+	s.metrics.follow(nil)
 	err := s.db.Close()
 	s.cache.Unref()
 	s.db, s.cache = nil, nil

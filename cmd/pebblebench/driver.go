@@ -43,6 +43,8 @@ type driver struct {
 	written *keyspace.Set
 	// timeline is -report_html's funnel over time (sampleFunnels).
 	timeline report.Timeline
+	// metrics is -metrics_addr's server, nil without it.
+	metrics *metricsServer
 }
 
 func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
@@ -51,6 +53,17 @@ func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *ato
 		d.engines = append(d.engines, &engineState{name: name, dir: engineDir(c, root, name), cfg: c})
 	}
 	return d
+}
+
+// serveMetrics hands m, -metrics_addr's server, the pebblerf engine's DB
+// whenever it opens; finish stops it.
+func (d *driver) serveMetrics(m *metricsServer) {
+	d.metrics = m
+	for _, e := range d.engines {
+		if e.name == enginePebbleRF {
+			e.metrics = m
+		}
+	}
 }
 
 // engineDirs lists the engines' DB directories.
@@ -135,7 +148,7 @@ func (d *driver) run(root string, fill *fillRecord) error {
 }
 
 func (d *driver) finish() error {
-	err := d.closeAll()
+	err := errors.CombineErrors(d.closeAll(), d.metrics.close())
 	if d.progress != nil {
 		err = errors.CombineErrors(err, d.progress.Close())
 	}

@@ -122,11 +122,16 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	metrics, err := startMetrics(c)
+	if err != nil {
+		return reportError(stderr, err)
+	}
+	d.serveMetrics(metrics)
 
 	if c.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(c.cpuProfile)
 		if err != nil {
-			return reportError(stderr, err)
+			return reportError(stderr, errors.CombineErrors(err, metrics.close()))
 		}
 		defer func() {
 			if err := stopProfile(); err != nil {
@@ -136,7 +141,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	}
 
 	fmt.Fprint(out, seedLine)
-	printHeader(out, c, root, fill)
+	printHeader(out, c, root, fill, metrics)
 	err = errors.CombineErrors(d.run(root, fill), d.finish())
 	if err != nil {
 		return reportError(stderr, err)
@@ -173,7 +178,7 @@ func mustParseBenchmarkList(s string) []dbbench.Spec {
 }
 
 // printHeader prints db_bench's header lines, as far as they apply.
-func printHeader(w io.Writer, c *config, root string, fill *fillRecord) {
+func printHeader(w io.Writer, c *config, root string, fill *fillRecord, metrics *metricsServer) {
 	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.engine)
 	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
 	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
@@ -201,6 +206,9 @@ func printHeader(w io.Writer, c *config, root string, fill *fillRecord) {
 		}
 	}
 	fmt.Fprintf(w, "DB path:    [%s]\n", root)
+	if metrics != nil {
+		fmt.Fprintf(w, "Metrics:    %s: the pebblerf DB's statistics for Prometheus while it is open (503 between benchmarks)\n", metrics.url())
+	}
 	if fill != nil {
 		fmt.Fprintf(w, "Filled by:  %s (recorded with the DB; reads draw other keys than the fill wrote)\n", fill)
 	}

@@ -438,8 +438,13 @@ func runPhase(c *config, root string, out, jsonOut, stderr io.Writer, stop *atom
 	if err != nil {
 		return nil, err
 	}
+	metrics, err := startMetrics(c)
+	if err != nil {
+		return nil, err
+	}
+	d.serveMetrics(metrics)
 	if header {
-		printHeader(out, c, root, fill)
+		printHeader(out, c, root, fill, metrics)
 	}
 	err = d.run(root, fill)
 	r := &phaseResult{cfg: c, results: d.results, shapes: map[string][]lsm.Level{}}

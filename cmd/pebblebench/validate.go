@@ -19,6 +19,11 @@ func (c *config) validate() error {
 	if c.dbGiven && c.db == "" {
 		return badFlag("db", "empty directory")
 	}
+	if c.metricsAddr != "" {
+		if err := checkMetricsAddr(c.metricsAddr); err != nil {
+			return err
+		}
+	}
 	if c.num <= 0 {
 		return badFlag("num", "%d must be positive", c.num)
 	}

@@ -26,36 +26,20 @@ import (
 	"github.com/pebblerf/pebble/seekstats"
 )
 
-// dbWideTicker is one DB-wide ticker.
+// dbWideTicker is one DB-wide ticker; dbWideHelp says what each counts.
 type dbWideTicker int8
 
 const (
-	// dbWideFilterUseful is Metrics.Filter.Hits: table filter checks (by Get
-	// and SeekPrefixGE, at every level where the reader consults filters)
-	// that ruled the table out, so that none of its data blocks was read.
 	dbWideFilterUseful dbWideTicker = iota
-	// dbWideFilterPositive is Metrics.Filter.Misses: filter checks that did
-	// not rule the table out. Metrics cannot tell true from false positives.
 	dbWideFilterPositive
-	// dbWideBlockCacheHit and dbWideBlockCacheMiss are Metrics.BlockCache's
-	// hits and misses, over every block kind. They are the cache's, so they
-	// include other DBs' reads when several DBs share one Cache.
 	dbWideBlockCacheHit
 	dbWideBlockCacheMiss
-	// dbWideSeek counts the seeks of closed iterators: SeekGE, SeekPrefixGE,
-	// SeekLT, their WithLimit forms, First and Last (IteratorStats'
-	// ForwardSeekCount and ReverseSeekCount of interface calls), as
-	// RocksDB's rocksdb.number.db.seek does.
+	// The tickers from dbWideSeek on are summed from closed iterators'
+	// IteratorStats (IterTotals).
 	dbWideSeek
-	// dbWideSeekFound counts those of them that left the iterator valid.
 	dbWideSeekFound
-	// dbWideNext and dbWidePrev count the steps of closed iterators.
 	dbWideNext
 	dbWidePrev
-	// dbWideIterBlockBytes is the bytes of the blocks closed iterators
-	// loaded (index, data and filter blocks, compressed size), and
-	// dbWideIterBlockBytesRead the part of them that was not in the block
-	// cache and was read from storage.
 	dbWideIterBlockBytes
 	dbWideIterBlockBytesRead
 	numDBWideTickers
@@ -72,6 +56,40 @@ var dbWideNames = [numDBWideTickers]string{
 	dbWidePrev:               "pebblerf.dbwide.number.db.prev",
 	dbWideIterBlockBytes:     "pebblerf.dbwide.iter.block.bytes",
 	dbWideIterBlockBytesRead: "pebblerf.dbwide.iter.block.bytes.read",
+}
+
+// dbWideHelp is the definition of each DB-wide ticker, in one line each:
+// Help hands them out (package promstats exports them as help texts).
+var dbWideHelp = [numDBWideTickers]string{
+	dbWideFilterUseful: "Pebble's Metrics.Filter.Hits: table filter checks (by Get and SeekPrefixGE, at every level " +
+		"where the reader consults filters) that ruled the table out, so that none of its data blocks was read.",
+	dbWideFilterPositive: "Pebble's Metrics.Filter.Misses: filter checks that did not rule the table out " +
+		"(Pebble's metrics cannot tell true from false positives).",
+	dbWideBlockCacheHit: "Pebble's Metrics.BlockCache.Hits, over every block kind; the cache's, so they include " +
+		"other DBs' reads when several DBs share one Cache.",
+	dbWideBlockCacheMiss: "Pebble's Metrics.BlockCache.Misses, over every block kind; the cache's, as the hits.",
+	dbWideSeek: "Seeks of closed iterators (SeekGE, SeekPrefixGE, SeekLT, their WithLimit forms, First and Last), " +
+		"as RocksDB's rocksdb.number.db.seek counts them.",
+	dbWideSeekFound:      "Seeks of closed iterators that left the iterator valid.",
+	dbWideNext:           "Next steps of closed iterators.",
+	dbWidePrev:           "Prev steps of closed iterators.",
+	dbWideIterBlockBytes: "Bytes of the blocks closed iterators loaded (index, data and filter blocks, compressed size).",
+	dbWideIterBlockBytesRead: "Bytes of the blocks closed iterators loaded that were not in the block cache " +
+		"and were read from storage.",
+}
+
+// Names returns every DB-wide ticker's name, in All's order.
+func Names() []string { return append([]string(nil), dbWideNames[:]...) }
+
+// Help returns the definition of the named DB-wide ticker, and whether
+// name is one.
+func Help(name string) (string, bool) {
+	for k := range dbWideNames {
+		if dbWideNames[k] == name {
+			return dbWideHelp[k], true
+		}
+	}
+	return "", false
 }
 
 // IterTotals are the sums of closed iterators' IteratorStats. The zero

@@ -58,6 +58,77 @@ var KindSuffixes = [NumKinds]string{
 	"get.filter.useful", "get.filter.positive", "get.filter.true.positive",
 }
 
+// RowKeys are the rows' names inside per-row ticker names.
+var RowKeys = [Rows]string{"memtable", "l0", "l1", "l2", "l3", "l4", "l5", "l6", "unattributed"}
+
+// RowTickerName returns the name of kind k of row r, e.g.
+// "pebblerf.l0.seek.data".
+func RowTickerName(r int, k Kind) string {
+	return "pebblerf." + RowKeys[r] + "." + KindSuffixes[k]
+}
+
+// GroupTickerName returns the name of kind k summed over the last level
+// (last) or the other table rows: RocksDB's name for its five seek kinds,
+// pebblerf's for the others.
+func GroupTickerName(last bool, k Kind) string {
+	prefix := "rocksdb."
+	if int(k) >= SeekKinds {
+		prefix = "pebblerf."
+	}
+	if last {
+		return prefix + "last.level." + KindSuffixes[k]
+	}
+	return prefix + "non.last.level." + KindSuffixes[k]
+}
+
+// KindHelp and TickerHelp say in one line what each kind and ticker counts,
+// for metrics' help texts (package promstats); seekstats' package
+// documentation is the full definition, with what is exact and what is
+// inferred.
+var KindHelp = [NumKinds]string{
+	Filtered:              "Seeks a filter (prefix or range) ruled out of a table, so no block of it was read (RocksDB's FILTERED).",
+	FilterMatch:           "Seeks that checked a table's prefix filter and were not ruled out (RocksDB's FILTER_MATCH).",
+	Data:                  "Seeks that loaded at least one data block of a table (RocksDB's DATA).",
+	DataUsefulNoFilter:    "DATA seeks that checked no filter and produced a value the caller read (RocksDB's DATA_USEFUL_NO_FILTER).",
+	DataUsefulFilterMatch: "DATA seeks that passed the table's filter and produced a value the caller read (RocksDB's DATA_USEFUL_FILTER_MATCH).",
+	FilteredRange:         "The part of seek.filtered that range filters ruled out, for an iterator's bounds.",
+	DataBounded:           "The part of seek.data made by iterators with a lower or upper bound, the only seeks a range filter can save.",
+	UsefulBounded:         "Both DATA_USEFUL kinds, for iterators with a lower or upper bound.",
+	GetUseful:             "Gets' filter checks (whole-key and prefix) that ruled a table out.",
+	GetPositive:           "Gets' filter checks that did not rule a table out.",
+	GetTruePositive:       "Gets' filter checks that did not rule a table out because it held the key.",
+}
+
+// TickerHelp: see KindHelp.
+var TickerHelp = [NumTickers]string{
+	BloomFilterUseful:             "Whole-key filter checks that ruled a Get out of a table.",
+	BloomFilterFullPositive:       "Whole-key filter checks of Gets that did not rule the table out.",
+	BloomFilterFullTruePositive:   "Whole-key filter checks of Gets that did not rule the table out because it held the key.",
+	BloomFilterPrefixChecked:      "Prefix filter checks made for Gets.",
+	BloomFilterPrefixUseful:       "Prefix filter checks that ruled a Get out of a table.",
+	BloomFilterPrefixTruePositive: "Prefix filter checks of Gets that passed, where the table held the key itself.",
+	NumberDBSeek:                  "Seeks through the DB's iterators and range queries (SeekGE, SeekPrefixGE, SeekLT, their WithLimit forms, First, Last).",
+	NumberDBSeekFound:             "Seeks that left the iterator valid.",
+	TruePositiveUncertain:         "Get true positives credited although the key might have come from a table below whose filter Get does not consult: the true-positive tickers' error bound.",
+	SeekUsefulAmbiguous:           "Values several tables could have produced, credited once to the unattributed row.",
+	SeekUsefulNewest:              "Values of prefix seeks credited to the newest candidate table because its filter matched the prefix.",
+	FilterUnclassified:            "Filter checks made while more Gets ran than can be told apart from seeks, counted in neither.",
+	GetSharedKey:                  "Gets concurrent with a Get of the same key slice, whose checks are counted but whose true positive is not.",
+	FilterTagCorrupt:              "Filters whose table tag did not decode; they answered as if untagged.",
+	BlockTagCorrupt:               "Data blocks whose table tag did not decode; the block was read and its load counted as unattributed.",
+	InnerFilterCorrupt:            "Filters of package pointfilter's policies that did not decode and answered \"may contain\".",
+	VerifyValueAgree:              "Exact attribution only: values whose exact probe agreed with the fast rule.",
+	VerifyValueOtherSource:        "Exact attribution only: values the probe found came from another source than the rule said.",
+	VerifyValueAmbiguous:          "Exact attribution only: values the rule found several candidates for and credited to none.",
+	VerifyValueNewestWrong:        "Exact attribution only: values the rule credited to the newest table that came from elsewhere.",
+	VerifyValueUnexpected:         "Exact attribution only: value disagreements of no known kind (a bug if ever non-zero).",
+	VerifyGetAgree:                "Exact attribution only: Gets whose exact probe agreed with the fast rule.",
+	VerifyGetUncertain:            "Exact attribution only: Gets the rule flagged uncertain.",
+	VerifyGetTombstone:            "Exact attribution only: Gets that ended in a tombstone.",
+	VerifyGetUnexpected:           "Exact attribution only: Get disagreements of no known kind (a bug if ever non-zero).",
+	VerifyProbeFailed:             "Exact attribution only: probes ScanInternal could not run, which fell back to the fast rule.",
+}
+
 // Ticker is a counter that is not per row.
 type Ticker int8
 

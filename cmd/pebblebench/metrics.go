@@ -1,0 +1,108 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/errors"
+	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/promstats"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metricsServer is -metrics_addr: GET /metrics answers, in Prometheus'
+// format, the statistics of the pebblerf engine's open DB (package
+// promstats). The benchmarks close and reopen the DB between them; the
+// server follows each open, and answers 503 while no pebblerf DB is open.
+// The counts start from zero at every open, which Prometheus reads as a
+// counter reset. Upstream Pebble's engine keeps no such statistics and is
+// not served.
+type metricsServer struct {
+	srv  *http.Server
+	addr net.Addr
+	// mu is held for reading through a scrape and for writing while the
+	// DB is swapped, so that no scrape reads a DB being closed.
+	mu      sync.RWMutex
+	handler http.Handler // nil while no pebblerf DB is open
+}
+
+// checkMetricsAddr checks -metrics_addr's form, HOST:PORT; whether the
+// address can be listened on is startMetrics' to find.
+func checkMetricsAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return badFlag("metrics_addr", "%q is not HOST:PORT (e.g. 127.0.0.1:9100)", addr)
+	}
+	if host == "" {
+		return badFlag("metrics_addr", "%q names no host (e.g. 127.0.0.1:9100)", addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return badFlag("metrics_addr", "%q: port %q is not a number in [0, 65535]", addr, port)
+	}
+	return nil
+}
+
+// startMetrics listens on c's -metrics_addr and serves /metrics; nil
+// without the flag. An address that cannot be listened on is a usage
+// error, found before the run prints anything.
+func startMetrics(c *config) (*metricsServer, error) {
+	if c.metricsAddr == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", c.metricsAddr)
+	if err != nil {
+		return nil, badFlag("metrics_addr", "%s", err)
+	}
+	m := &metricsServer{addr: ln.Addr()}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m)
+	m.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = m.srv.Serve(ln) }() // ErrServerClosed once close is called
+	return m, nil
+}
+
+// ServeHTTP answers a scrape of the open DB.
+func (m *metricsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.handler == nil {
+		http.Error(w, "pebblebench: no pebblerf DB is open (between benchmarks, or not yet)", http.StatusServiceUnavailable)
+		return
+	}
+	m.handler.ServeHTTP(w, r)
+}
+
+// follow serves db's statistics from now on; nil before the DB is closed.
+// A nil server does nothing.
+func (m *metricsServer) follow(db *pebblerf.DB) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if db == nil {
+		m.handler = nil
+		return
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(promstats.NewCollector(db))
+	m.handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+}
+
+// url is where the server answers, for the header.
+func (m *metricsServer) url() string { return fmt.Sprintf("http://%s/metrics", m.addr) }
+
+// close stops the server; a nil server does nothing.
+func (m *metricsServer) close() error {
+	if m == nil {
+		return nil
+	}
+	return errors.Wrap(m.srv.Close(), "-metrics_addr")
+}

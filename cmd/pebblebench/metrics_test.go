@@ -1,0 +1,100 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	pebblerf "github.com/pebblerf/pebble"
+	"github.com/stretchr/testify/require"
+)
+
+// httpGet fetches url and returns the status and body.
+func httpGet(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(b)
+}
+
+// TestMetricsServerFollowsTheDB: 503 while no DB is open, the open DB's
+// statistics once one is, 503 again when it is about to close, and
+// nothing listening after close.
+func TestMetricsServerFollowsTheDB(t *testing.T) {
+	m, err := startMetrics(&config{metricsAddr: "127.0.0.1:0"})
+	require.NoError(t, err)
+	status, _ := httpGet(t, m.url())
+	require.Equal(t, http.StatusServiceUnavailable, status)
+
+	db, err := pebblerf.OpenWithPlugins("db", &pebblerf.Options{FS: vfs.NewMem()}, pebblerf.Plugins{Statistics: true})
+	require.NoError(t, err)
+	require.NoError(t, db.Set([]byte("a"), []byte("v"), nil))
+	require.NoError(t, db.Flush())
+	it, err := db.NewIter(nil)
+	require.NoError(t, err)
+	require.True(t, it.First())
+	require.NoError(t, it.Close())
+	m.follow(db)
+	status, body := httpGet(t, m.url())
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, "\npebblerf_dbwide_number_db_seek_total 1\n")
+	require.Contains(t, body, "\npebblerf_seek_data_total{level=\"L0\"} 1\n")
+
+	m.follow(nil)
+	require.NoError(t, db.Close())
+	status, _ = httpGet(t, m.url())
+	require.Equal(t, http.StatusServiceUnavailable, status)
+	require.NoError(t, m.close())
+	_, err = http.Get(m.url())
+	require.Error(t, err)
+}
+
+// TestMetricsDuringARun scrapes a pebblebench run's -metrics_addr while
+// its reads run, and finds the pebblerf DB's per-level series.
+func TestMetricsDuringARun(t *testing.T) {
+	// A free port: listen on port 0, note it, let it go.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+
+	done := make(chan string)
+	go func() {
+		status, stdout, stderr := runMain("-engine=pebblerf", "-pebblerf_statistics", "-metrics_addr="+addr,
+			"-num=2000", "-bloom_bits=10", "-benchmarks=fillrandom,readrandom", "-duration=3", "-db="+t.TempDir())
+		done <- strings.Join([]string{string(rune('0' + status)), stdout, stderr}, "\x00")
+	}()
+	var body string
+	for body == "" {
+		select {
+		case r := <-done:
+			t.Fatalf("the run ended before a scrape succeeded: %q", r)
+		case <-time.After(50 * time.Millisecond):
+		}
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			continue // not listening yet
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		if resp.StatusCode == http.StatusOK && strings.Contains(string(b), "pebblerf_rocksdb_bloom_filter_useful_total") {
+			body = string(b)
+		}
+	}
+	require.Contains(t, body, `pebblerf_get_filter_positive_total{level="L0"}`)
+	r := strings.Split(<-done, "\x00")
+	require.Equal(t, "0", r[0], r[2])
+	require.Contains(t, r[1], "Metrics:    http://"+addr+"/metrics")
+	_, err = http.Get("http://" + addr + "/metrics")
+	require.Error(t, err, "the server stops with the run")
+}

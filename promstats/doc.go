@@ -1,0 +1,54 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package promstats exports a pebblerf DB's statistics (DB.Statistics) as
+// Prometheus metrics, so that a Go service reads them where it reads its
+// other metrics. NewCollector returns a prometheus.Collector for one DB; a
+// program registers it (prometheus.MustRegister, or its own Registry) and
+// serves the registry as it already does (promhttp).
+//
+// Every ticker is a counter, read at each scrape from one call of
+// Statistics.Tickers: each counter is read atomically, but a scrape that
+// runs while the DB reads may see one count a few reads ahead of another,
+// as a seekstats.Snapshot may. The counts live in memory and start from
+// zero when the DB is opened; Statistics.Reset and Pop lower them, which
+// Prometheus reads as a counter reset.
+//
+// # Names and the level label
+//
+// The per-level statistics (package seekstats, with Plugins.Statistics)
+// are one counter per kind, with a label "level" whose values are the
+// rows' names: "memtables", "L0" to "L6" and "unattributed" (tables whose
+// level or tag is unknown; seekstats.RowUnattributed). The kind's name
+// gives the metric's: kind seek.data, ticker "pebblerf.l0.seek.data", is
+//
+//	pebblerf_seek_data_total{level="L0"}
+//
+// Every other ticker is its own counter, named by one rule: "pebblerf_",
+// then the ticker's name without a leading "pebblerf.", with every
+// character that is not a letter, digit or underscore (dots, dashes)
+// turned into an underscore, then "_total":
+//
+//	rocksdb.bloom.filter.useful    pebblerf_rocksdb_bloom_filter_useful_total
+//	pebblerf.dbwide.filter.useful  pebblerf_dbwide_filter_useful_total
+//
+// RocksDB's group tickers (rocksdb.last.level.*, rocksdb.non.last.level.*
+// and pebblerf's of the same form) are sums of rows and are not exported:
+// sum the per-level counter over its level label instead (L6 is the last
+// level; the other rows but memtables are non-last). The names are
+// stable: a ticker keeps its metric name as long as it keeps its own.
+//
+// Each metric's help text is the ticker's definition as the code that
+// counts it keeps it, in one line, followed by the ticker's own name;
+// package seekstats' documentation says in full what the per-level ones
+// count and which are inferred.
+//
+// # Statistics off
+//
+// A DB always keeps its DB-wide tickers ("pebblerf.dbwide.*"), so they are
+// exported whatever the plug-ins. With the per-level statistics off, the
+// collector exports those alone: no per-level series, rather than zeros
+// that would read as "nothing was filtered".
+//
+// A collector reads its DB at every scrape: unregister it before closing
+// the DB.
+package promstats

@@ -1,0 +1,126 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package promstats
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/internal/seekcount"
+	"github.com/pebblerf/pebble/seekstats"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// NewCollector returns a collector of db's statistics (see the package
+// documentation). It exports what db counts: the DB-wide tickers always,
+// the per-level ones if db was opened with Plugins.Statistics.
+func NewCollector(db *pebble.DB) prometheus.Collector {
+	c := &collector{stats: db.Statistics()}
+	seen := map[*prometheus.Desc]bool{}
+	for _, t := range c.stats.Tickers() {
+		if m, ok := metricOf(t.Name); ok && !seen[m.desc] {
+			seen[m.desc] = true
+			c.descs = append(c.descs, m.desc)
+		}
+	}
+	return c
+}
+
+// collector is one DB's collector. descs are the metrics it exports,
+// fixed when it is made: whether a DB keeps per-level statistics is fixed
+// when it is opened.
+type collector struct {
+	stats *pebble.Statistics
+	descs []*prometheus.Desc
+}
+
+// Describe sends the descriptions of every metric c exports.
+func (c *collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range c.descs {
+		ch <- d
+	}
+}
+
+// Collect reads the statistics once and sends one counter per ticker.
+func (c *collector) Collect(ch chan<- prometheus.Metric) {
+	for _, t := range c.stats.Tickers() {
+		m, ok := metricOf(t.Name)
+		if !ok {
+			continue
+		}
+		if m.level == "" {
+			ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(t.Count))
+		} else {
+			ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(t.Count), m.level)
+		}
+	}
+}
+
+// metric is where one ticker goes: its metric's description and, for a
+// per-level ticker, its level label's value.
+type metric struct {
+	desc  *prometheus.Desc
+	level string
+}
+
+// metricOf returns the metric of the named ticker; ok is false for the
+// group tickers, which are not exported (and for a name the tables below
+// do not know, which a test rules out).
+func metricOf(name string) (m metric, ok bool) {
+	m, ok = metrics().byTicker[name]
+	return m, ok
+}
+
+// metricTable maps the name of every exported ticker to its metric; groups
+// are the group tickers' names, which the test of the tables reads.
+type metricTable struct {
+	byTicker map[string]metric
+	groups   map[string]bool
+}
+
+// metrics returns the table, made on first use.
+var metrics = sync.OnceValue(func() *metricTable {
+	t := &metricTable{byTicker: map[string]metric{}, groups: map[string]bool{}}
+	for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
+		suffix := seekcount.KindSuffixes[k]
+		desc := prometheus.NewDesc(tickerMetricName(suffix),
+			seekcount.KindHelp[k]+" Per level; ticker pebblerf.<level>."+suffix+".", []string{"level"}, nil)
+		for r := seekstats.Row(0); r < seekstats.NumRows; r++ {
+			t.byTicker[seekcount.RowTickerName(int(r), k)] = metric{desc: desc, level: r.String()}
+		}
+		t.groups[seekcount.GroupTickerName(true, k)] = true
+		t.groups[seekcount.GroupTickerName(false, k)] = true
+	}
+	for tk := seekcount.Ticker(0); tk < seekcount.NumTickers; tk++ {
+		name := seekcount.TickerNames[tk]
+		t.byTicker[name] = metric{desc: prometheus.NewDesc(tickerMetricName(name),
+			seekcount.TickerHelp[tk]+" Ticker "+name+".", nil, nil)}
+	}
+	for _, name := range dbwide.Names() {
+		help, _ := dbwide.Help(name)
+		t.byTicker[name] = metric{desc: prometheus.NewDesc(tickerMetricName(name), help+" Ticker "+name+".", nil, nil)}
+	}
+	return t
+})
+
+// tickerMetricName is the naming rule of the package documentation:
+// "pebblerf_", the name without a leading "pebblerf.", every character but
+// [a-zA-Z0-9_] as "_", then "_total".
+func tickerMetricName(name string) string {
+	name = strings.TrimPrefix(name, "pebblerf.")
+	var b strings.Builder
+	b.Grow(len("pebblerf_") + len(name) + len("_total"))
+	b.WriteString("pebblerf_")
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	b.WriteString("_total")
+	return b.String()
+}
