@@ -38,6 +38,9 @@ type driver struct {
 	// results keeps every run's result in the order reported; scenarios
 	// compute their verdicts from them.
 	results []*result
+	// pairs are the paired runs of two engines (base, other), as their
+	// ratio lines compare them.
+	pairs [][2]*result
 	// written records the keys of a sparse fill (-writes), for the seek
 	// targets; nil after a dense one. Both engines write the same keys.
 	written *keyspace.Set
@@ -324,6 +327,7 @@ func (d *driver) report(res *result, runNumber int) error {
 // reportRatio prints the ratio line of one pair of runs and, under -json,
 // the same figures as an object whose engine is "pebblerf/pebble".
 func (d *driver) reportRatio(base, other *result, runNumber int) error {
+	d.pairs = append(d.pairs, [2]*result{base, other})
 	fmt.Fprintln(d.out, ratioLine(d.cfg, base, other))
 	if d.jsonOut == nil {
 		return nil

@@ -145,17 +145,24 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 	if len(d.engines) == 2 {
 		base, other := d.engines[0].name, d.engines[1].name
 		r.RatioLabel = fmt.Sprintf("ops/sec of %s ÷ ops/sec of %s (1 = as fast; higher is better)", other, base)
-		pending := map[string][]*result{}
-		for _, res := range d.results {
-			switch res.Engine {
-			case base:
-				pending[res.Benchmark] = append(pending[res.Benchmark], res)
-			case other:
-				if q := pending[res.Benchmark]; len(q) > 0 {
-					pending[res.Benchmark] = q[1:]
-					x := ratio(q[0].opsPerSec(), res.opsPerSec())
-					r.Ratios = append(r.Ratios, report.Ratio{Benchmark: res.Benchmark, Value: x, Text: formatRatio(x)})
-				}
+		perBench := map[string][]float64{}
+		var order []string
+		for _, p := range d.pairs {
+			bench := p[0].Benchmark
+			x := ratio(p[0].opsPerSec(), p[1].opsPerSec())
+			r.Ratios = append(r.Ratios, report.Ratio{Benchmark: bench, Value: x, Text: formatRatio(x)})
+			if perBench[bench] == nil {
+				order = append(order, bench)
+			}
+			perBench[bench] = append(perBench[bench], x)
+		}
+		// The medians are the terminal's MEDIAN lines' and the verdicts'
+		// (medianRatio over the paired runs), so the file and the terminal
+		// agree.
+		for _, b := range order {
+			if xs := perBench[b]; len(xs) > 1 {
+				m := medianRatio(xs)
+				r.Medians = append(r.Medians, report.Ratio{Benchmark: fmt.Sprintf("%s [MEDIAN %d runs]", b, len(xs)), Value: m, Text: formatRatio(m)})
 			}
 		}
 	}
@@ -171,6 +178,7 @@ func (d *driver) writeHTMLReport() error {
 	if err := os.WriteFile(d.cfg.reportHTML, []byte(r.Render()), 0o644); err != nil {
 		return errors.Wrapf(err, "writing -report_html %s", d.cfg.reportHTML)
 	}
+	fmt.Fprintf(d.out, "wrote the HTML report %s\n", d.cfg.reportHTML)
 	return nil
 }
 

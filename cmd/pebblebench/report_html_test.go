@@ -135,3 +135,22 @@ func TestReportHTMLTimeline(t *testing.T) {
 		prev = n
 	}
 }
+
+// TestReportHTMLMedians checks that the file's median of a benchmark's
+// paired runs is the terminal's MEDIAN line's, and that it says where it
+// wrote the file.
+func TestReportHTMLMedians(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.html")
+	status, stdout, stderr := runMain("-engine=both", "-db="+filepath.Join(dir, "db"), "-num=2000", "-seed=4",
+		"-benchmarks=fillrandom,readrandom[X3]", "-reads=300", "-report_html="+file)
+	require.Equal(t, exitOK, status, stderr)
+	require.Contains(t, stdout, "wrote the HTML report "+file+"\n")
+	m := regexp.MustCompile(`(?m)^ratio pebblerf/pebble readrandom \[MEDIAN 3 runs\] :.* ops/sec (\S+)x`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	cell := regexp.MustCompile(`<td>readrandom \[MEDIAN 3 runs\]</td><td>(\S+)x</td>`).FindStringSubmatch(string(raw))
+	require.NotNil(t, cell, "no median in the report")
+	require.Equal(t, m[1], cell[1])
+}

@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -397,9 +398,16 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 		// Every phase works in the first one's directory, with its seed
 		// (reads draw from other streams than writes, so they do not
 		// replay the fill's keys), as if both flags ended its command line.
-		c, err := parseFlags(append(args, "-db="+root, fmt.Sprintf("-seed=%d", seed)), io.Discard)
+		full := append(args, "-db="+root, fmt.Sprintf("-seed=%d", seed))
+		c, err := parseFlags(full, io.Discard)
 		if err != nil {
 			return verdict{}, err // checked by runScenarios
+		}
+		if c.reportHTML != "" {
+			// Each phase of each scenario writes its own report.
+			if c, err = parseFlags(append(full, "-report_html="+phaseReportPath(c.reportHTML, s.name, p.name)), io.Discard); err != nil {
+				return verdict{}, err
+			}
 		}
 
 		out, jsonOut := stdout, io.Writer(nil)
@@ -427,6 +435,15 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 		}
 	}
 	return v, nil
+}
+
+// phaseReportPath is where one phase of a scenario writes -report_html
+// path: the scenario's and the phase's names before its extension, so that
+// no phase overwrites another's report (report.html becomes
+// report-range-filters-read.html).
+func phaseReportPath(path, scenario, phase string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-" + scenario + "-" + phase + ext
 }
 
 // runPhase runs one phase's benchmarks as realMain runs a command line's

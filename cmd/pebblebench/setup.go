@@ -213,6 +213,9 @@ func (c *config) pluginDescription() string {
 	if c.useQueryBuilder {
 		qb = "plan " + c.queryPlan + " (pebblerf)"
 	}
-	return fmt.Sprintf("shape %s (both); range filters %s; query builder %s; statistics %t; advisor %t",
+	if c.engine == enginePebble {
+		return fmt.Sprintf("none: only upstream Pebble runs (-engine=both runs pebblerf beside it); shape %s", shape)
+	}
+	return fmt.Sprintf("shape %s (every engine); range filters %s; query builder %s; statistics %t; advisor %t",
 		shape, rf, qb, c.pebblerfStatistics, c.compactionAdvisor)
 }

@@ -97,7 +97,7 @@ func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float6
 	if len(ratios) == 0 {
 		return speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
 	}
-	return speed{median: median(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
+	return speed{median: medianRatio(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
 }
 
 // direction judges a speed ratio by its median: +1 faster, -1 slower, 0

@@ -33,6 +33,9 @@ type Report struct {
 	// first's (pebblerf over upstream Pebble), under -engine=both.
 	Ratios     []Ratio
 	RatioLabel string
+	// Medians are, for each benchmark of several paired runs, the median
+	// of its runs' ratios, as the terminal's MEDIAN line gives it.
+	Medians []Ratio
 	// Timeline is the seek funnel at every -report_interval_seconds tick.
 	Timeline []FunnelSample
 }
@@ -150,6 +153,14 @@ func (r *Report) Render() string {
 		}
 		b.WriteString(barChart("ratios-chart", r.RatioLabel+"; dashed line: 1", []string{"ratio"}, groups, 1))
 		b.WriteString(table("ratios", []string{"run", "ratio"}, rows))
+		if len(r.Medians) > 0 {
+			var med [][]string
+			for _, m := range r.Medians {
+				med = append(med, []string{m.Benchmark, m.Text})
+			}
+			b.WriteString(`<p class="note">The median of each benchmark's paired runs, as the terminal's MEDIAN line and the verdicts give it.</p>`)
+			b.WriteString(table("medians", []string{"benchmark", "median ratio"}, med))
+		}
 	}
 	b.WriteString(`</section></body></html>`)
 	return b.String()
