@@ -1,0 +1,415 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+// Tables on object storage: -remote, -remote_levels and
+// -secondary_cache_size, and what each run's requests to the store cost.
+//
+// With -remote every engine keeps its tables on an object store named by
+// URL (objstore.Open's forms), put into its options by objstore.Configure,
+// the one call a program makes. Under -engine=both each engine gets its own
+// store built from the same URL: a fresh in-memory store each for sim://
+// and mem:// (the same latency model and seed, so the same draws in the
+// same order of requests), and <location>/<engine> for file://, sim+file://
+// and s3://, as the DBs are <db>/<engine>. Both start with cold caches, as
+// every DB pebblebench opens does.
+//
+// A store lives as long as the process, by DB directory: a reopen within a
+// run, and a scenario's later phases, find the tables an in-memory store
+// holds. A store holding another program's objects is never emptied: a
+// fill that replaces a DB deletes the objects of the store's location only
+// when every one is a Pebble object (a table or its reference marker).
+//
+// Every run reports its requests to the engine's store, counted by
+// objstore's meter from just before the run starts to its end, whatever
+// made them (the benchmark's reads, and the flushes and compactions that
+// ran meanwhile): see remoteLegend for the figures.
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/errors"
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/objstore"
+)
+
+// remoteFlags are -remote, -remote_levels and -secondary_cache_size.
+type remoteFlags struct {
+	remote             string
+	remoteLevels       string
+	secondaryCacheSize int64
+}
+
+func (c *config) registerRemoteFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.remote, "remote", "", "keep both engines' tables on an object store (each engine its own, built from this URL; cold caches):\n"+
+		"sim://?latency=20ms&jitter=5ms&seed=1 (simulated, in memory; price_get=, price_put=, price_list= in USD per 1,000),\n"+
+		"mem://, file:///dir, sim+file:///dir, s3://bucket/prefix?endpoint=host:port&region=... (credentials from AWS_* variables);\n"+
+		"each run then prints a line of its requests to the store, latency and cost (the header's Legend line explains it); empty = local tables")
+	fs.StringVar(&c.remoteLevels, "remote_levels", "all", "with -remote, the tables created on the store: all, or lower (L5 and L6, as CockroachDB; L0-L4 stay local)")
+	fs.Int64Var(&c.secondaryCacheSize, "secondary_cache_size", 0, "with -remote, bytes of Pebble's secondary cache: a local on-disk cache of remote blocks (32 KiB each),\n"+
+		"consulted before a GET (at least 1 MiB per shard, 2 shards per GOMAXPROCS); 0 = off")
+}
+
+// validateRemote checks the flags of object storage, naming the one at
+// fault. The URL is parsed, not opened: nothing is created or dialled
+// before the run starts.
+func (c *config) validateRemote() error {
+	if c.remote == "" {
+		for _, name := range []string{"remote_levels", "secondary_cache_size"} {
+			if c.given[name] {
+				return badFlag(name, "has no effect without -remote")
+			}
+		}
+		return nil
+	}
+	if err := objstore.CheckURL(c.remote); err != nil {
+		return badFlag("remote", "%v", err)
+	}
+	if _, err := objstore.ParseLevels(c.remoteLevels); err != nil {
+		return badFlag("remote_levels", "%q is not one of all, lower", c.remoteLevels)
+	}
+	if c.secondaryCacheSize < 0 {
+		return badFlag("secondary_cache_size", "%d must not be negative", c.secondaryCacheSize)
+	}
+	return nil
+}
+
+// recordLatencies reports whether workers record each operation's latency:
+// for -histogram, and for -remote, whose runs report p50 and p99.
+func (c *config) recordLatencies() bool { return c.histogram || c.remote != "" }
+
+// remoteInMemory reports whether the -remote URL names a store that lives
+// in this process's memory.
+func remoteInMemory(rawURL string) bool {
+	return strings.HasPrefix(rawURL, "sim:") || strings.HasPrefix(rawURL, "mem:")
+}
+
+// engineRemoteURL is the URL of engine name's store: -remote itself with one
+// engine or an in-memory store (each Open is a new store), else -remote
+// with the engine's name added to its location.
+func engineRemoteURL(c *config, name string) (string, error) {
+	if c.engine != engineBoth || remoteInMemory(c.remote) {
+		return c.remote, nil
+	}
+	u, err := url.Parse(c.remote)
+	if err != nil {
+		return "", badFlag("remote", "%v", err) // checked by validateRemote
+	}
+	u.Path = path.Join("/", u.Path, name)
+	return u.String(), nil
+}
+
+// remoteStore is the store of one DB directory.
+type remoteStore struct {
+	url   string
+	meter *objstore.Meter
+}
+
+// remoteStores are the stores of the DBs the process has opened, by
+// absolute DB directory.
+var remoteStores = struct {
+	sync.Mutex
+	m map[string]*remoteStore
+}{m: map[string]*remoteStore{}}
+
+// configureRemote puts the engine's tables on its store (-remote), through
+// objstore.Configure, before opts opens the DB. It refuses a DB whose
+// tables live elsewhere than the flags say: without -remote it needs local
+// tables, and with it the store the DB was filled with.
+func (s *engineState) configureRemote(opts *upstream.Options) error {
+	c := s.cfg
+	existing := hasDB(s.dir)
+	var fill *fillRecord
+	if existing {
+		var err error
+		if fill, err = readFillRecord(s.dir); err != nil {
+			return err
+		}
+	}
+	if c.remote == "" {
+		s.store = nil
+		if fill != nil && fill.Remote != "" {
+			return badFlag("remote", "the DB in %s keeps its tables on -remote=%s: pass it", s.dir, fill.Remote)
+		}
+		return nil
+	}
+	if fill != nil && (fill.Remote != c.remote || fill.RemoteLevels != c.remoteLevels) {
+		was := "local tables"
+		if fill.Remote != "" {
+			was = fmt.Sprintf("-remote=%s -remote_levels=%s", fill.Remote, fill.RemoteLevels)
+		}
+		return badFlag("remote", "the DB in %s was filled with %s; pass the same", s.dir, was)
+	}
+	store, err := openRemoteStore(c, s.name, s.dir, existing)
+	if err != nil {
+		return err
+	}
+	s.store = store.meter
+	levels, _ := objstore.ParseLevels(c.remoteLevels) // validated
+	return objstore.Configure(s.dir, opts, objstore.Config{
+		Store: store.meter, Levels: levels, SecondaryCacheSize: c.secondaryCacheSize, CreatorID: 1,
+	})
+}
+
+// openRemoteStore returns the store of the DB in dir: the one the process
+// already has for it, or a new one from the engine's URL. A new DB
+// (existing false) gets an empty store.
+func openRemoteStore(c *config, name, dir string, existing bool) (*remoteStore, error) {
+	u, err := engineRemoteURL(c, name)
+	if err != nil {
+		return nil, err
+	}
+	key, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	remoteStores.Lock()
+	defer remoteStores.Unlock()
+	if st := remoteStores.m[key]; st != nil && st.url == u {
+		if !existing && !remoteInMemory(u) {
+			// The DB was removed (a fill replaces it): so are its tables.
+			if err := emptyRemoteStore(st.meter, u); err != nil {
+				return nil, err
+			}
+		}
+		if existing || !remoteInMemory(u) {
+			return st, nil
+		}
+	}
+	if existing && remoteInMemory(u) {
+		return nil, badFlag("remote", "%s keeps its tables in this process's memory, and the DB in %s was filled by another one: "+
+			"refill it, or fill and read it with a store that outlives the process (file://, sim+file://, s3://)", c.remote, dir)
+	}
+	m, err := objstore.Open(u)
+	if err != nil {
+		return nil, errors.Wrapf(err, "-remote")
+	}
+	if !existing && !remoteInMemory(u) {
+		if err := emptyRemoteStore(m, u); err != nil {
+			return nil, errors.CombineErrors(err, m.Close())
+		}
+	}
+	st := &remoteStore{url: u, meter: m}
+	remoteStores.m[key] = st
+	return st, nil
+}
+
+// emptyRemoteStore deletes the objects at a new DB's store location, which
+// a DB filled there before left, provided every one is a Pebble object
+// (a table or a reference marker); anything else there is refused.
+func emptyRemoteStore(m *objstore.Meter, u string) error {
+	names, err := m.List("", "")
+	if err != nil {
+		return errors.Wrapf(err, "listing -remote store %s", u)
+	}
+	for _, n := range names {
+		if !strings.Contains(n, ".sst") && !strings.Contains(n, ".blob") {
+			return badFlag("remote", "%s holds %q, which is not a Pebble object: a fill replaces what the store holds, so name an empty location", u, n)
+		}
+	}
+	for _, n := range names {
+		if err := m.Delete(n); err != nil && !m.IsNotExistError(err) {
+			return errors.Wrapf(err, "emptying -remote store %s", u)
+		}
+	}
+	return nil
+}
+
+// remoteSnapshot is the engine's store's counts so far; zero without
+// -remote.
+func (s *engineState) remoteSnapshot() objstore.Snapshot {
+	if s.store == nil {
+		return objstore.Snapshot{}
+	}
+	return s.store.Snapshot()
+}
+
+// remoteRun is what one run's requests to its engine's store were.
+type remoteRun struct {
+	objstore.Snapshot
+}
+
+// finishRemote records in res the requests the engine's store saw since
+// before, the snapshot taken as the run started.
+func (s *engineState) finishRemote(res *result, before objstore.Snapshot) {
+	if s.store == nil {
+		return
+	}
+	res.Remote = &remoteRun{s.store.Snapshot().Sub(before)}
+}
+
+// The names of the remote figures, as the per-run lines, the ratio lines,
+// -json and -report_html give them.
+const (
+	figRemoteGets  = "remote.gets"
+	figRemoteBytes = "remote.bytes"
+	figRemoteWait  = "remote.wait"
+	figCostPerMOp  = "usd_per_mop"
+	figP50         = "p50"
+	figP99         = "p99"
+)
+
+// remoteLegend explains every figure of a remote line, for the header.
+const remoteLegend = figRemoteGets + " = ranged GETs to the store, by kind (open: a table's footer, metaindex and properties; " +
+	"index, filter, data: blocks; other: not a table); stat = HEADs (an object opened for reading), write = objects created, " +
+	"list and delete = calls; " + figRemoteBytes + " = bytes the GETs moved; " + figRemoteWait + " = time spent in requests, summed over threads; " +
+	figCostPerMOp + " = USD per million operations, every request of the run priced by the URL's model; " +
+	figP50 + ", " + figP99 + " = operation latency percentiles. Counted from the run's start to its end, flushes and compactions included"
+
+// gets is the run's GET count.
+func (r *remoteRun) gets() int64 { return r.Gets().Requests }
+
+// costPerMOp is the run's cost per million operations, NaN without
+// operations.
+func (r *remoteRun) costPerMOp(ops int64) float64 {
+	if ops == 0 {
+		return math.NaN()
+	}
+	return r.Cost() / float64(ops) * 1e6
+}
+
+// wait is the time the run's requests took, summed.
+func (r *remoteRun) wait() time.Duration { return r.Total().Wait }
+
+// percentile is a run's operation latency at quantile q (50, 99) in
+// microseconds, NaN without a histogram.
+func (r *result) percentile(q float64) float64 {
+	if r.hist == nil || r.hist.Count() == 0 {
+		return math.NaN()
+	}
+	s := r.hist.Summary()
+	if q == 50 {
+		return s.P50
+	}
+	return s.P99
+}
+
+// fmtMicros prints a latency in µs, ms or s.
+func fmtMicros(us float64) string {
+	switch {
+	case us != us:
+		return "n/a"
+	case us >= 1e6:
+		return fmt.Sprintf("%.2fs", us/1e6)
+	case us >= 1e3:
+		return fmt.Sprintf("%.2fms", us/1e3)
+	}
+	return fmt.Sprintf("%.1fus", us)
+}
+
+// remoteLine is the line after a run's result line under -remote:
+//
+//	label : remote.gets N (open .. index .. filter .. data .. other ..) stat .. write .. list .. delete .. remote.bytes ..MB remote.wait ..s usd_per_mop .. p50 .. p99 ..
+func remoteLine(label string, res *result) string {
+	r := res.Remote
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-12s : %s %d (", label, figRemoteGets, r.gets())
+	for k := objstore.KindOpen; k <= objstore.KindOther; k++ {
+		if k > objstore.KindOpen {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s %d", k, r.Kinds[k].Requests)
+	}
+	b.WriteByte(')')
+	for k := objstore.KindStat; k < objstore.NumKinds; k++ {
+		fmt.Fprintf(&b, " %s %d", k, r.Kinds[k].Requests)
+	}
+	if e := r.Total().Errors; e > 0 {
+		fmt.Fprintf(&b, " errors %d", e)
+	}
+	fmt.Fprintf(&b, " %s %.1fMB %s %.1fs %s %.4f %s %s %s %s", figRemoteBytes, float64(r.Gets().Bytes)/(1<<20),
+		figRemoteWait, r.wait().Seconds(), figCostPerMOp, r.costPerMOp(res.Ops),
+		figP50, fmtMicros(res.percentile(50)), figP99, fmtMicros(res.percentile(99)))
+	return b.String()
+}
+
+// remoteFigures are the remote figures of a ratio line, other over base.
+func remoteFigures(base, other *result) []figure {
+	if base.Remote == nil || other.Remote == nil {
+		return nil
+	}
+	b, o := base.Remote, other.Remote
+	return []figure{
+		{figRemoteGets, ratio(float64(b.gets()), float64(o.gets())), "lower"},
+		{figRemoteBytes, ratio(float64(b.Gets().Bytes), float64(o.Gets().Bytes)), "lower"},
+		{figRemoteWait, ratio(b.wait().Seconds(), o.wait().Seconds()), "lower"},
+		{figCostPerMOp, ratio(b.costPerMOp(base.Ops), o.costPerMOp(other.Ops)), "lower"},
+		{figP50, ratio(base.percentile(50), other.percentile(50)), "lower"},
+		{figP99, ratio(base.percentile(99), other.percentile(99)), "lower"},
+	}
+}
+
+// remoteJSON is a run's "remote" object under -json (its p50 and p99 are
+// the result's histogram_micros).
+type remoteJSON struct {
+	Gets       int64            `json:"gets"`
+	GetsByKind map[string]int64 `json:"gets_by_kind"`
+	Stat       int64            `json:"stat"`
+	Write      int64            `json:"write"`
+	List       int64            `json:"list"`
+	Delete     int64            `json:"delete"`
+	Errors     int64            `json:"errors"`
+	Bytes      int64            `json:"bytes"`
+	WaitSecs   float64          `json:"wait_seconds"`
+	CostUSD    float64          `json:"usd"`
+	CostPerMOp *float64         `json:"usd_per_mop"`
+}
+
+func (r *remoteRun) json(ops int64) *remoteJSON {
+	if r == nil {
+		return nil
+	}
+	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{},
+		Stat: r.Kinds[objstore.KindStat].Requests, Write: r.Kinds[objstore.KindWrite].Requests,
+		List: r.Kinds[objstore.KindList].Requests, Delete: r.Kinds[objstore.KindDelete].Requests,
+		Errors: r.Total().Errors, Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostUSD: r.Cost()}
+	for k := objstore.KindOpen; k <= objstore.KindOther; k++ {
+		j.GetsByKind[k.String()] = r.Kinds[k].Requests
+	}
+	if x := r.costPerMOp(ops); x == x {
+		j.CostPerMOp = &x
+	}
+	return j
+}
+
+// printRemoteHeader prints the header's line about the store, and the
+// legend of the remote lines.
+func printRemoteHeader(w io.Writer, c *config) {
+	if c.remote == "" {
+		return
+	}
+	each := ""
+	if c.engine == engineBoth {
+		each = "; each engine its own store"
+		if !remoteInMemory(c.remote) {
+			each += " at <location>/<engine>"
+		}
+	}
+	sc := "off"
+	if c.secondaryCacheSize > 0 {
+		sc = fmt.Sprintf("%d bytes", c.secondaryCacheSize)
+	}
+	fmt.Fprintf(w, "Remote:     %s%s; tables on the store: %s levels; secondary cache %s\n", c.remote, each, c.remoteLevels, sc)
+	fmt.Fprintf(w, "Legend:     %s\n", remoteLegend)
+}
+
+// mergedHist is the latency histogram of several runs together.
+func mergedHist(runs []*result) *hist.Histogram {
+	h := hist.New()
+	for _, r := range runs {
+		if r.hist != nil {
+			h.Merge(r.hist)
+		}
+	}
+	return h
+}
