@@ -7,7 +7,8 @@ PKGS := ./...
 # goroutines, statistics ticked by concurrent iterators and Gets, background
 # compaction drivers) run again, in their short form, under the race
 # detector.
-RACE_PKGS := . ./pointfilter/... ./rangefilter/... ./seekstats/... ./compactionext/... ./querybuilder/... ./objstore/... ./internal/ycsb/...
+RACE_PKGS := . ./pointfilter/... ./rangefilter/... ./seekstats/... ./compactionext/... ./querybuilder/... ./objstore/... ./internal/ycsb/... \
+	./internal/attribution/... ./internal/dbwide/... ./internal/iterhooks/... ./internal/rangegate/...
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 SOAK ?= 10m

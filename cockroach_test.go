@@ -8,8 +8,8 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/pebble/v2/sstable"
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
@@ -32,23 +32,19 @@ func crdbKey(i int, wall uint64) []byte {
 // crdbDB writes versions at wall times 1 to 5 of every key, one flushed
 // table per wall time, so that a time interval holds whole tables.
 func crdbDB(t *testing.T) *DB {
-	opts := &Options{
-		FS: vfs.NewMem(), DisableAutomaticCompactions: true, L0StopWritesThreshold: 100,
-		Comparer:                &cockroachkvs.Comparer,
-		KeySchema:               cockroachkvs.KeySchema.Name,
-		KeySchemas:              sstable.MakeKeySchemas(&cockroachkvs.KeySchema),
-		BlockPropertyCollectors: cockroachkvs.BlockPropertyCollectors,
-	}
+	opts := testOptions()
+	opts.Comparer = &cockroachkvs.Comparer
+	opts.KeySchema = cockroachkvs.KeySchema.Name
+	opts.KeySchemas = sstable.MakeKeySchemas(&cockroachkvs.KeySchema)
+	opts.BlockPropertyCollectors = cockroachkvs.BlockPropertyCollectors
 	for i := range opts.Levels {
 		opts.Levels[i].BlockSize = 1 << 10
 	}
-	db, err := OpenWithPlugins("db", opts, Plugins{
+	db := openTestDB(t, opts, Plugins{
 		Statistics:  true,
 		Filters:     pointfilter.MustNewPlanner(pointfilter.Plan{BitsPerKey: 10, RibbonFromLevel: 1}),
 		RangeFilter: &rangefilter.Config{},
 	})
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
 	for wall := uint64(1); wall <= 5; wall++ {
 		for i := 0; i < crdbKeys; i++ {
 			require.NoError(t, db.Set(crdbKey(i, wall), fmt.Appendf(nil, "v%d", wall), nil))
@@ -87,7 +83,7 @@ func TestCockroachTimeBoundComposes(t *testing.T) {
 	opens := map[string]func(o *IterOptions) (crdbIter, error){
 		"NewIter": func(o *IterOptions) (crdbIter, error) { return db.NewIter(o) },
 	}
-	for name, plan := range map[string]QueryPlan{"auto": PlanAuto, "plain": PlanPlain, "stepped": PlanStepped} {
+	for name, plan := range map[string]querybuilder.Plan{"auto": querybuilder.PlanAuto, "plain": querybuilder.PlanPlain, "stepped": querybuilder.PlanStepped} {
 		opens["NewRangeQuery/"+name] = func(o *IterOptions) (crdbIter, error) {
 			return db.NewRangeQuery(o, &RangeQueryOptions{Plan: plan})
 		}

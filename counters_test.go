@@ -9,6 +9,7 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -117,7 +118,7 @@ func TestFilterCountersPerDB(t *testing.T) {
 	require.Positive(t, damaged.Statistics().Get("pebblerf.filter.corrupt"))
 	require.Equal(t, FilterCounters{}, healthy.FilterCounters(), "the healthy DB counted the other's filters")
 	require.Zero(t, healthy.Statistics().Get("pebblerf.filter.corrupt"))
-	require.Nil(t, shared.(interface{ Counters() *pointfilter.Counters }).Counters(),
+	require.Nil(t, filtercount.PointOf(shared),
 		"the caller's policy is bound per DB, not used as it is")
 }
 
@@ -132,7 +133,7 @@ func TestBindFiltersKeepsSharing(t *testing.T) {
 	}
 	opts.Levels[5].FilterPolicy = ribbon
 	opts.Levels[6].FilterPolicy = upstream.NoFilterPolicy
-	var c pointfilter.Counters
+	var c filtercount.Point
 	bindFilters(opts, &c)
 	b := opts.Levels[0].FilterPolicy
 	require.NotSame(t, bloom, b)
@@ -154,15 +155,19 @@ func TestBindFiltersFuseAndPlanned(t *testing.T) {
 	pl.Apply(opts)
 	fuse := pointfilter.Fuse()
 	opts.Filters["fuse"] = fuse
-	var c pointfilter.Counters
+	var c filtercount.Point
 	bindFilters(opts, &c)
 	require.NotSame(t, fuse, opts.Filters["fuse"])
 	for i := range opts.Levels {
-		p, ok := opts.Levels[i].FilterPolicy.(*pointfilter.PlannedPolicy)
+		p, ok := opts.Levels[i].FilterPolicy.(interface {
+			FilterPolicy
+			Level() (int, pointfilter.LevelFilter)
+		})
 		require.True(t, ok)
+		require.Equal(t, pointfilter.PlannedPolicyName, p.Name())
 		level, f := p.Level()
 		require.Equal(t, i, level)
-		require.Equal(t, pointfilter.ProgressiveBits[i], f.Bits)
+		require.Equal(t, pointfilter.Progressive().Levels[i], f)
 		require.True(t, p.MayContain(upstream.TableFilter, []byte("not a filter"), []byte("k")))
 	}
 	require.Equal(t, uint64(len(opts.Levels)), c.Corrupt(), "the bound planned policies count in the DB's counters")

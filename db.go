@@ -2,13 +2,20 @@ package pebble
 
 import (
 	"context"
+	"fmt"
 	"io"
 
+	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/redact"
+	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/internal/filtercount"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/whatif"
 )
 
 // DB is upstream Pebble's DB with pebblerf's plug-ins attached. Every
@@ -23,22 +30,20 @@ type DB struct {
 	// rangeFilter is the DB's range-filter policy (nil: off), and
 	// pointCounters count its point filters' events (counters.go).
 	rangeFilter   *rangefilter.Policy
-	pointCounters *pointfilter.Counters
+	pointCounters *filtercount.Point
 	// planner is the point filters' planner (nil: the options' filters).
 	planner *pointfilter.Planner
 	// comparer is the comparer the DB was opened with, for range queries.
 	comparer *Comparer
-	// layouts caches the LSM's file layout for range queries, so that a
-	// planner made per query costs no rebuild.
-	layouts querybuilder.LayoutCache
+	// queries is the Builder every range query's is made from (With): it
+	// holds the LSM's layout cache, so that a planner made per query costs
+	// no rebuild, and the plug-ins' hooks of the DB's range queries.
+	queries *querybuilder.Builder
 	// stopBackground stops the shape driver and the compaction advisor.
 	stopBackground func()
 	// statistics are the DB-wide tickers and the per-level statistics.
 	statistics Statistics
-	// queryClosed adds a closed range query to the DB-wide iterator totals;
-	// made once, so that a planner made per query allocates no closure.
-	queryClosed func(st *IteratorStats, seeks, found int)
-	// levelFiltersFn is d.levelFilters, made once: a method value is a new
+	// levelFiltersFn is d.LevelFilters, made once: a method value is a new
 	// closure each time it is taken, and RangeQueries is called per query.
 	levelFiltersFn func() []querybuilder.LevelFilters
 }
@@ -46,20 +51,27 @@ type DB struct {
 // newDB wraps db, opened with the plug-ins in; stop stops their background
 // work. It is the one place a DB is built.
 func newDB(db *upstream.DB, in *installed, stop func()) *DB {
-	dbWide := seekstats.NewDBWide(db.Metrics)
+	dbWide := dbwide.New(db.Metrics)
 	d := &DB{
 		DB:             db,
-		readerHooks:    newReaderHooks(in.stats, in.rangeFilter, in.comparer.Compare),
+		readerHooks:    in.readerHooks(),
 		rangeFilter:    in.rangeFilter,
 		pointCounters:  in.pointCounters,
 		planner:        in.planner,
 		comparer:       in.comparer,
 		stopBackground: stop,
-		statistics:     Statistics{dbWide: dbWide, perLevel: in.stats},
+		statistics:     Statistics{dbWide: dbWide},
+	}
+	if in.stats != nil {
+		d.statistics.perLevel = in.stats.View()
 	}
 	d.readerHooks.iterTotals = dbWide.Iterators()
-	d.queryClosed = dbWide.Iterators().AddQuery
-	d.levelFiltersFn = d.levelFilters
+	// Closed queries add to the DB-wide iterator totals; the method value is
+	// made once, so that a planner made per query allocates no closure.
+	d.queries = iterhooks.NewBuilder(db, iterhooks.Queries{
+		Observe: d.hooks.Observe, Closed: dbWide.Iterators().AddQuery,
+	}).(*querybuilder.Builder)
+	d.levelFiltersFn = d.LevelFilters
 	return d
 }
 
@@ -153,41 +165,20 @@ type RangeQuery = querybuilder.Iterator
 // nil, is the comparer the DB was opened with; RangeFilters, if nil, are
 // the DB's range filters when Plugins.RangeFilter is on; LevelFilters, if
 // nil, are the DB's current filter plans (Plugins.Filters and
-// Plugins.RangeFilterLevels), which Explain shows.
+// Plugins.RangeFilterLevels), which Explain shows. Plan, if set, forces one
+// of querybuilder's plans on every query.
 type RangeQueryOptions = querybuilder.Options
-
-// QueryPlan is how a range query reads the LSM.
-type QueryPlan = querybuilder.Plan
-
-// The plans a range query can be forced to; PlanAuto chooses per query.
-const (
-	PlanAuto    = querybuilder.PlanAuto
-	PlanPlain   = querybuilder.PlanPlain
-	PlanStepped = querybuilder.PlanStepped
-	PlanPrefix  = querybuilder.PlanPrefix
-)
 
 // RangeQueries returns a planner for reads on d. The planner shares the
 // DB's layout cache, so making one per query is cheap. With statistics on
 // (Plugins.Statistics), range queries report their seeks, data-block loads
-// and value reads to them as NewIter's iterators do, unless o.Observe is
-// set. Closed queries add to the DB-wide iterator tickers as NewIter's
-// iterators do (their seeks are the caller's, not the planner's re-seeks);
-// o.Closed, if set, is called as well.
+// and value reads to them as NewIter's iterators do. Closed queries add to
+// the DB-wide iterator tickers as NewIter's iterators do (their seeks are
+// the caller's, not the planner's re-seeks); o.Closed, if set, is called as
+// well.
 func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 	if o.Comparer == nil {
 		o.Comparer = d.comparer
-	}
-	if user := o.Closed; user != nil {
-		o.Closed = func(st *IteratorStats, seeks, found int) {
-			d.queryClosed(st, seeks, found)
-			user(st, seeks, found)
-		}
-	} else {
-		o.Closed = d.queryClosed
-	}
-	if o.Observe == nil {
-		o.Observe = d.hooks.Observe
 	}
 	if o.RangeFilters == nil {
 		o.RangeFilters = d.hooks.RangeFilters
@@ -195,7 +186,7 @@ func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 	if o.LevelFilters == nil && (d.planner != nil || d.rangeFilter != nil) {
 		o.LevelFilters = d.levelFiltersFn
 	}
-	return querybuilder.NewWithCache(d.DB, o, &d.layouts)
+	return d.queries.With(o)
 }
 
 // NewRangeQuery returns a planned iterator over o's bounds: a drop-in for
@@ -207,4 +198,173 @@ func (d *DB) NewRangeQuery(o *IterOptions, qo *RangeQueryOptions) (*RangeQuery, 
 		opts = *qo
 	}
 	return d.RangeQueries(opts).NewIter(o)
+}
+
+// FilterCounters are one DB's counts of filter events that cost reads but
+// never results: filters fail open, so each event below made a read look at
+// a table it might have skipped. Non-zero corruption counts mean damaged or
+// foreign filter bytes on disk; a non-zero universal count means a comparer
+// whose Split prefixes do not sort bytewise, which the range filter cannot
+// serve.
+type FilterCounters struct {
+	// CorruptFilters is how many point-filter queries met a filter of
+	// package pointfilter whose bytes did not decode, and answered "may
+	// contain".
+	CorruptFilters uint64
+	// CorruptRangeFilters is how many range-filter checks met a table
+	// property that did not decode, and answered "may intersect".
+	CorruptRangeFilters uint64
+	// UniversalRangeFilters is how many tables were written with a range
+	// filter that answers "may intersect" to everything, because their
+	// Split prefixes did not arrive in bytewise order.
+	UniversalRangeFilters uint64
+}
+
+// FilterCounters returns the DB's filter counters since it was opened. They
+// count this DB alone, however many DBs the process has open: the point
+// filters of package pointfilter that the DB's options name (those of
+// Plugins.Filters and those found in Options.Levels and Options.Filters)
+// are bound to counters of the DB's own at Open, and the range filter
+// policy is made for the DB. The point count is also in the statistics, as
+// the ticker pebblerf.filter.corrupt.
+func (d *DB) FilterCounters() FilterCounters {
+	var c FilterCounters
+	if d.pointCounters != nil {
+		c.CorruptFilters = d.pointCounters.Corrupt()
+	}
+	if d.rangeFilter != nil {
+		rc := filtercount.RangeOf(d.rangeFilter)
+		c.CorruptRangeFilters = rc.Corrupt()
+		c.UniversalRangeFilters = rc.Universal()
+	}
+	return c
+}
+
+// Re-planning a running DB's filters. The plans live in the plug-ins
+// (pointfilter.Planner, rangefilter.Policy); what only the DB can give them
+// is its current shape and what its statistics saw, which these methods read:
+//
+//	loads, _ := db.PointFilterLoads(false)
+//	plan, _ := pointfilter.Optimal(10, loads)
+//	_ = db.FilterPlanner().Set(plan)
+//
+//	rl, _ := db.RangeFilterLoads()
+//	rplan, _ := rangefilter.ForBudget(16, 2, rl)
+//	_ = db.RangeFilterPolicy().SetPlan(rplan)
+//
+// New tables follow the new plans; tables already written keep their
+// filters until a compaction rewrites them, and stay readable.
+
+// FilterPlanner returns the planner of the DB's point filters
+// (Plugins.Filters), or nil if the DB uses the options' own filters.
+func (d *DB) FilterPlanner() *pointfilter.Planner { return d.planner }
+
+// RangeFilterPolicy returns the DB's range-filter policy, whose SetPlan
+// re-plans which levels get range filters, or nil if range filters are off.
+func (d *DB) RangeFilterPolicy() *rangefilter.Policy { return d.rangeFilter }
+
+// PointFilterLoads returns, per level, what pointfilter.Optimal needs: the
+// keys and tables of the level's tables now, and how often a lookup of an
+// absent key consults the level's filters. With statistics on and point
+// lookups counted, that is measured: the level's filter checks that said no
+// plus those that passed and found nothing (Gets, and seeks of iterators
+// that consulted prefix filters), divided by the count of the busiest level
+// below L0, which every lookup that gets that far consults once. Otherwise
+// it is the uniform assumption (pointfilter.UniformLoads): once per level,
+// once per L0 sublevel, and L6 only if l6Consulted (DB.Get never reads L6
+// filters; iterators with IterOptions.UseL6Filters do). A level that holds
+// no tables now keeps the uniform assumption either way: nothing was
+// measured there, and its future tables will be consulted (Optimal plans
+// it for the keys it will hold).
+func (d *DB) PointFilterLoads(l6Consulted bool) ([]pointfilter.LevelLoad, error) {
+	tables, err := d.DB.SSTables(WithProperties())
+	if err != nil {
+		return nil, errors.Wrap(err, "pebble: PointFilterLoads")
+	}
+	shape := whatif.ShapeOf(tables)
+	var keys, count [pointfilter.PlanLevels]float64
+	for i := range keys {
+		s := shape[seekstats.RowForLevel(i)]
+		keys[i], count[i] = float64(s.Keys), float64(s.Tables)
+	}
+	loads := pointfilter.UniformLoads(keys, count, int(d.DB.Metrics().Levels[0].Sublevels), l6Consulted)
+	if d.statistics.perLevel == nil {
+		return loads, nil
+	}
+	sn := d.statistics.perLevel.Snapshot()
+	checks, ok := sn.AbsentKeyChecks()
+	if !ok {
+		return loads, nil // nothing counted yet: the uniform assumption
+	}
+	for i := range loads {
+		if loads[i].Keys > 0 {
+			loads[i].Checks = checks[i]
+		}
+	}
+	return loads, nil
+}
+
+// RangeFilterLoads returns, per level, what rangefilter.ForBudget needs: the
+// keys of the level's tables now, and the bounded reads' data-block loads
+// that range filters skipped on the level (seekstats' FilteredRange) or,
+// on a level where no range filter skipped anything (none was written
+// there, or none was asked), the loads the what-if predicts filters of
+// RangeFilter.BitsPerKey would skip (whatif.RangeFilters).
+// It needs the per-level statistics (Plugins.Statistics), and counts what
+// they saw since they were last reset.
+func (d *DB) RangeFilterLoads() ([]rangefilter.LevelLoad, error) {
+	if d.statistics.perLevel == nil {
+		return nil, errors.New("pebble: RangeFilterLoads needs Plugins.Statistics")
+	}
+	tables, err := d.DB.SSTables(WithProperties())
+	if err != nil {
+		return nil, errors.Wrap(err, "pebble: RangeFilterLoads")
+	}
+	shape := whatif.ShapeOf(tables)
+	bits := float64(rangefilter.DefaultBitsPerKey)
+	if d.rangeFilter != nil {
+		bits = d.rangeFilter.Config().BitsPerKey
+		if bits == 0 {
+			bits = rangefilter.DefaultBitsPerKey
+		}
+	}
+	sn := d.statistics.perLevel.Snapshot()
+	loads := make([]rangefilter.LevelLoad, rangefilter.PlanLevels)
+	for i := range loads {
+		r := seekstats.RowForLevel(i)
+		loads[i] = rangefilter.LevelLoad{Keys: float64(shape[r].Keys), Skipped: float64(sn.Rows[r].FilteredRange)}
+	}
+	for _, w := range whatif.RangeFilters(&sn, whatif.Options{BitsPerKey: bits}) {
+		if l := int(w.Row - seekstats.RowL0); l >= 0 && l < len(loads) && loads[l].Skipped == 0 && w.Avoided > 0 {
+			loads[l].Skipped += w.Avoided
+		}
+	}
+	return loads, nil
+}
+
+// LevelFilters names the filters each level's new tables get under the
+// DB's current plans (Plugins.Filters and Plugins.RangeFilterLevels), as
+// Explain shows them: a level's Point filter is empty when the DB uses the
+// options' own filters, its Range filter empty when range filters are off.
+// Tables written under earlier plans keep the filters they were written
+// with until a compaction rewrites them.
+func (d *DB) LevelFilters() []querybuilder.LevelFilters {
+	out := make([]querybuilder.LevelFilters, pointfilter.PlanLevels)
+	var rplan rangefilter.Plan
+	if d.rangeFilter != nil {
+		rplan = d.rangeFilter.Plan()
+	}
+	for i := range out {
+		out[i].Level = i
+		if d.planner != nil {
+			out[i].Point = redact.SafeString(d.planner.Level(i).String())
+		}
+		if d.rangeFilter != nil {
+			out[i].Range = "none"
+			if b := rplan.Levels[i]; b != 0 {
+				out[i].Range = redact.SafeString(fmt.Sprintf("%g bits/key", b))
+			}
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/internal/cputime"
+	"github.com/pebblerf/pebble/querybuilder"
 )
 
 // seekIter is what the range-query benchmark needs of any iterator.
@@ -69,7 +70,7 @@ func BenchmarkRangeQueryFewRuns(b *testing.B) {
 		defer db.Close()
 		fill(func(k []byte) error { return db.Set(k, k, nil) }, db.Flush)
 		if p, _ := db.NewRangeQuery(nil, nil); p != nil {
-			if plan, why := p.Plan(); plan != PlanPlain {
+			if plan, why := p.Plan(); plan != querybuilder.PlanPlain {
 				b.Fatalf("auto chose %s (%s), want plain", plan, why)
 			}
 			_ = p.Close()

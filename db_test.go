@@ -2,10 +2,9 @@ package pebble
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -13,16 +12,9 @@ import (
 // openStaggered opens a DB with plugins and flushes runs overlapping
 // staggered key ranges of 80 keys, 50 apart: one L0 sublevel each.
 func openStaggered(t *testing.T, plugins Plugins, runs int) *DB {
-	db, err := OpenWithPlugins("", &Options{
-		FS: vfs.NewMem(), DisableAutomaticCompactions: true, L0StopWritesThreshold: 100,
-	}, plugins)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	db := openTestDB(t, nil, plugins)
 	for r := 0; r < runs; r++ {
-		for k := r * 50; k < r*50+80; k++ {
-			require.NoError(t, db.Set(fmt.Appendf(nil, "k%04d", k), []byte("v"), Sync))
-		}
-		require.NoError(t, db.Flush())
+		flushTable(t, db, "v", keysOf("k%04d", r*50, r*50+80, 1)...)
 	}
 	return db
 }
@@ -44,7 +36,7 @@ func TestRangeQueryDropIn(t *testing.T) {
 		require.NoError(t, it.Close())
 		return keys
 	}
-	for _, plan := range []QueryPlan{PlanAuto, PlanPlain, PlanStepped, PlanPrefix} {
+	for _, plan := range []querybuilder.Plan{querybuilder.PlanAuto, querybuilder.PlanPlain, querybuilder.PlanStepped, querybuilder.PlanPrefix} {
 		for _, b := range [][2]string{{"k0100", "k0300"}, {"k0042", "k0042\x00"}, {"", ""}} {
 			o := &IterOptions{}
 			if b[0] != "" {
@@ -106,7 +98,7 @@ func TestRangeQueryStatistics(t *testing.T) {
 		sn := s.Snapshot()
 		m := map[string]uint64{}
 		for _, c := range sn.Tickers() {
-			m[c.Name] = c.Count
+			m[c.Name] = uint64(c.Count)
 		}
 		s.Reset()
 		return m
@@ -119,12 +111,12 @@ func TestRangeQueryStatistics(t *testing.T) {
 	require.EqualValues(t, 9, want["rocksdb.number.db.seek"])
 	require.NotZero(t, want["pebblerf.l0.seek.data"])
 
-	for _, plan := range []QueryPlan{PlanPlain, PlanAuto, PlanStepped, PlanPrefix} {
+	for _, plan := range []querybuilder.Plan{querybuilder.PlanPlain, querybuilder.PlanAuto, querybuilder.PlanStepped, querybuilder.PlanPrefix} {
 		q, err := db.NewRangeQuery(nil, &RangeQueryOptions{Plan: plan})
 		require.NoError(t, err)
 		walk(q)
 		got := tickers()
-		if plan == PlanPlain {
+		if plan == querybuilder.PlanPlain {
 			require.Equal(t, want, got)
 			continue
 		}
@@ -156,7 +148,7 @@ func TestRangeQueryOverBatch(t *testing.T) {
 		}
 		return n
 	}
-	for _, plan := range []QueryPlan{PlanAuto, PlanPlain, PlanStepped} {
+	for _, plan := range []querybuilder.Plan{querybuilder.PlanAuto, querybuilder.PlanPlain, querybuilder.PlanStepped} {
 		b := db.NewIndexedBatch()
 		require.NoError(t, b.Set([]byte("k0010a"), []byte("v"), nil))
 		narrow := &IterOptions{LowerBound: []byte("k0010"), UpperBound: []byte("k0011")}

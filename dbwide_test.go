@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/stretchr/testify/require"
 )
 
@@ -107,7 +108,7 @@ func TestDBWideTickers(t *testing.T) {
 			got := map[string]uint64{}
 			for _, c := range s.Tickers() {
 				if strings.HasPrefix(c.Name, "pebblerf.dbwide.") {
-					got[c.Name] = c.Count
+					got[c.Name] = uint64(c.Count)
 				}
 			}
 			require.Equal(t, want, got)
@@ -151,7 +152,7 @@ func TestDBWideTickers(t *testing.T) {
 // still called.
 func TestDBWideTickersRangeQueries(t *testing.T) {
 	for _, plugins := range []Plugins{{}, {Statistics: true}} {
-		for _, plan := range []QueryPlan{PlanAuto, PlanPlain, PlanStepped, PlanPrefix} {
+		for _, plan := range []querybuilder.Plan{querybuilder.PlanAuto, querybuilder.PlanPlain, querybuilder.PlanStepped, querybuilder.PlanPrefix} {
 			t.Run(fmt.Sprintf("statistics=%t/plan=%s", plugins.Statistics, plan), func(t *testing.T) {
 				opts := &Options{FS: vfs.NewMem(), Comparer: defaultPathComparer, DisableAutomaticCompactions: true}
 				opts.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
@@ -215,7 +216,7 @@ func TestDBWideTickersRangeQueries(t *testing.T) {
 				require.Less(t, found, seeks)
 				require.Positive(t, blockBytes)
 				require.Equal(t, 2, userClosed)
-				if plan == PlanStepped {
+				if plan == querybuilder.PlanStepped {
 					// The planner re-seeked under the caller's seeks; those
 					// are not the caller's.
 					require.Greater(t, upstreamSeeks, seeks)

@@ -1,6 +1,16 @@
 // Package pebble is pebblerf's drop-in face: upstream Pebble v2 with
 // range-filter plug-ins on top.
 //
+// It offers Open and OpenWithPlugins (Plugins chooses the plug-ins); DB,
+// Iterator, Batch, Snapshot and EventuallyFileOnlySnapshot with upstream's
+// methods; DB.Statistics, the DB-wide tickers and, with
+// Plugins.Statistics, the per-level ones; planned range queries
+// (DB.NewRangeQuery, DB.RangeQueries); the re-planning of a running DB's
+// filters (DB.FilterPlanner and DB.PointFilterLoads, DB.RangeFilterPolicy
+// and DB.RangeFilterLoads, DB.LevelFilters); DB.FilterCounters; and Pebble
+// v1-style table properties (TablePropertyCollector,
+// DecodeTableProperties). Everything else is upstream's, under its own name.
+//
 // A program written against github.com/cockroachdb/pebble/v2 switches by
 // changing that import path to github.com/pebblerf/pebble; it compiles
 // unchanged and reads and writes the same data. Everything upstream exports

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
@@ -17,18 +16,13 @@ import (
 // overlapping L0 tables of every tenth key over the same span, so that a
 // lookup consults two L0 sublevels and L6.
 func plannedDB(t *testing.T, plugins Plugins) *DB {
-	db, err := OpenWithPlugins("db", &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true, Logger: quietLogger{}}, plugins)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	db := openTestDB(t, nil, plugins)
 	for table := 0; table < 3; table++ {
 		step := 10
 		if table == 0 {
 			step = 1
 		}
-		for i := table; i < 1000; i += step {
-			require.NoError(t, db.Set([]byte(fmt.Sprintf("key%03d", i)), []byte("v"), nil))
-		}
-		require.NoError(t, db.Flush())
+		flushTable(t, db, "v", keysOf("key%03d", table, 1000, step)...)
 		if table == 0 {
 			require.NoError(t, db.Compact(context.Background(), []byte("key"), []byte("kez"), false))
 		}

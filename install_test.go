@@ -15,7 +15,6 @@ import (
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,13 +30,6 @@ func (c countingProps) Add(InternalKey, []byte) error {
 func (c countingProps) Finish(props map[string]string) error {
 	props["seen"] = "yes"
 	return nil
-}
-
-// fixedWaste is a WasteSource whose counts the test sets.
-type fixedWaste []seekstats.TableWaste
-
-func (f *fixedWaste) TableWaste(dst []seekstats.TableWaste) []seekstats.TableWaste {
-	return append(dst, *f...)
 }
 
 func installOptions() *Options {
@@ -80,8 +72,11 @@ func TestInstall(t *testing.T) {
 		TableProperties: []func() TablePropertyCollector{func() TablePropertyCollector { return countingProps{&keys} }},
 	})
 	require.NoError(t, err)
-	planned, ok := opts.Levels[3].FilterPolicy.(*pointfilter.PlannedPolicy)
+	planned, ok := opts.Levels[3].FilterPolicy.(interface {
+		Level() (int, pointfilter.LevelFilter)
+	})
 	require.True(t, ok, "the planner's level-3 policy")
+	require.Equal(t, pointfilter.PlannedPolicyName, opts.Levels[3].FilterPolicy.Name())
 	level, filter := planned.Level()
 	require.Equal(t, 3, level)
 	require.Equal(t, pointfilter.LevelFilter{Kind: pointfilter.KindRibbon, Bits: 10}, filter)
@@ -163,58 +158,38 @@ func TestInstallErrors(t *testing.T) {
 }
 
 // TestInstallStartsAdvisor checks that start runs the advisor next to the
-// profile's driver, and that stop ends both before the DB closes.
+// profile's driver, reading the statistics' per-table waste, and that stop
+// ends both before the DB closes.
 func TestInstallStartsAdvisor(t *testing.T) {
 	decided := make(chan compactionext.Decision, 1)
-	source := &fixedWaste{}
 	opts := installOptions()
 	in, err := install(opts, Plugins{
 		Statistics: true,
 		Shape:      compactionext.NoCompaction{},
-		Advisor: &compactionext.AdvisorConfig{Source: source, MinWaste: 10, MinRuns: 2,
+		Advisor: &compactionext.AdvisorConfig{MinWaste: 10, MinRuns: 2,
 			MinInterval: time.Millisecond, OnDecision: func(d compactionext.Decision) { decided <- d }},
 	})
 	require.NoError(t, err)
 	require.NotNil(t, in.advisor)
-	db, err := upstream.Open("db", opts)
+	up, err := upstream.Open("db", opts)
 	require.NoError(t, err)
-	// Two flushes over one key range: two L0 sublevels, and their waste,
-	// exist before the advisor starts.
-	flushKeys(t, db, keyRange(0, 1000, 10)...)
-	flushKeys(t, db, keyRange(5, 1000, 10)...)
-	levels, err := db.SSTables()
+	// Two flushes over one key range: two L0 sublevels.
+	flushKeys(t, up, keyRange(0, 1000, 10)...)
+	flushKeys(t, up, keyRange(5, 1000, 10)...)
+	stop, err := in.start(up)
 	require.NoError(t, err)
-	for _, table := range levels[0] {
-		*source = append(*source, seekstats.TableWaste{Table: table.FileNum, EmptyLoads: 100, FilterFalsePositives: 100})
+	db := newDB(up, in, stop)
+	// Seeks that load blocks of both sublevels and read no value: waste
+	// the statistics count per table, once each iterator is closed.
+	for i := range 50 {
+		it, err := db.NewIter(nil)
+		require.NoError(t, err)
+		require.True(t, it.SeekGE(fmt.Appendf(nil, "key%06d", 3+20*i)))
+		require.NoError(t, it.Close())
 	}
-	stop, err := in.start(db)
-	require.NoError(t, err)
 	d := <-decided
 	require.NoError(t, d.Err)
 	require.Equal(t, 2, d.RunsBefore)
 	require.Equal(t, 1, d.RunsAfter)
-	stop()
-	require.NoError(t, db.Close())
-}
-
-// TestInstallPassesShapeMergeDepth checks that the advisor learns the depth
-// at which ManyRuns merges a unit, which its write budget counts on, and
-// that a depth the caller set, or a shape with no such rule, is left alone.
-func TestInstallPassesShapeMergeDepth(t *testing.T) {
-	for _, tc := range []struct {
-		profile    compactionext.Profile
-		set, depth int
-	}{
-		{profile: &compactionext.ManyRuns{Runs: 12}, depth: 11},
-		{profile: &compactionext.ManyRuns{Runs: 5}, depth: 4},
-		{profile: &compactionext.ManyRuns{Runs: 12}, set: 3, depth: 3},
-		{profile: &compactionext.ManyRuns{Runs: 12}, set: -1, depth: -1}, // opted out
-		{profile: compactionext.Leveled{}, depth: 0},
-		{profile: compactionext.NoCompaction{}, depth: 0},
-	} {
-		in, err := install(installOptions(), Plugins{Statistics: true, Shape: tc.profile,
-			Advisor: &compactionext.AdvisorConfig{Source: &fixedWaste{}, ShapeMergeDepth: tc.set}})
-		require.NoError(t, err)
-		require.Equal(t, tc.depth, in.advisor.Config().ShapeMergeDepth, "%s, set %d", tc.profile.Name(), tc.set)
-	}
+	require.NoError(t, db.Close(), "Close stops the advisor and the profile's driver first")
 }

@@ -5,8 +5,9 @@ import (
 	"sync"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/querybuilder"
-	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/internal/attribution"
+	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 )
 
 // Iterator is upstream Pebble's Iterator, wrapped so that plug-ins see the
@@ -14,7 +15,7 @@ import (
 // upstream signatures.
 //
 // An iterator of a reader with plug-ins keeps their state in a
-// querybuilder.IterHooks, the same state a planned range query keeps:
+// iterhooks.IterHooks, the same state a planned range query keeps:
 //
 //   - Statistics (package seekstats): every absolute positioning is a seek
 //     for the per-table tickers, every value read may credit a table with
@@ -31,10 +32,10 @@ import (
 //     per span and lose what reuse keeps (open tables, loaded blocks), so
 //     the third time its bounds move outside its filter's it drops its
 //     range filters and reads on as upstream's
-//     (querybuilder.IterHooks.LimitRebuilds); range queries keep theirs.
+//     (iterhooks.IterHooks.LimitRebuilds); range queries keep theirs.
 //     And while the filters of a key region rule out almost no table, a
 //     new plain iterator there gets none at all, but for a sample that
-//     keeps watching (rangefilter.Gate).
+//     keeps watching (internal/rangegate).
 //
 // Without plug-ins a method costs one nil check, and a seek one more nil
 // check and an increment: whether it found a key, for the DB-wide tickers,
@@ -53,22 +54,22 @@ type Iterator struct {
 	// h is the plug-in state, &hooks; nil for an iterator of a reader
 	// without plug-ins (and of none, such as an external iterator), and
 	// after Close.
-	h *querybuilder.IterHooks
+	h *iterhooks.IterHooks
 	// totals, if set, are the DB-wide tickers' iterator totals, to which
 	// Close adds the iterator's stats; found counts the seeks that left the
 	// iterator valid, which upstream's stats do not.
-	totals *seekstats.IterTotals
-	found  int
+	totals *dbwide.IterTotals
+	found  iterhooks.Found
 	// hooks and tracker (the statistics' observer, when they are on) live
 	// in the wrapper, so that opening an iterator takes one object from a
 	// pool rather than one per plug-in: a program that opens an iterator
 	// per seek pays for each pool's Get and Put on every seek.
-	hooks   querybuilder.IterHooks
-	tracker seekstats.IterTracker
+	hooks   iterhooks.IterHooks
+	tracker attribution.IterTracker
 	// seeks is &tracker for an iterator whose statistics count its seeks
-	// and nothing else (seekstats.Statistics.SeeksOnly: FiltersOnly, no
+	// and nothing else (attribution.Stats.SeeksOnly: FiltersOnly, no
 	// range filters); such an iterator has no plug-in state (h is nil).
-	seeks *seekstats.IterTracker
+	seeks *attribution.IterTracker
 }
 
 // iterPool recycles the wrappers, with their plug-in state, as upstream
@@ -85,7 +86,7 @@ func getIterator() *Iterator { return iterPool.Get().(*Iterator) }
 // o, and returns the options to open the upstream iterator with. The
 // statistics' tracker is i's own, attached in place of the one h.Observe
 // would take from the tracker's pool.
-func (i *Iterator) initHooks(h *querybuilder.Hooks, stats *seekstats.Statistics, o *IterOptions) *IterOptions {
+func (i *Iterator) initHooks(h *iterhooks.Hooks, stats *attribution.Stats, o *IterOptions) *IterOptions {
 	if h.RangeFilters == nil && stats.SeeksOnly() {
 		// The cheaper tier's iterators read as the plain ones, with their
 		// seeks counted where the DB-wide tickers count theirs (counted).
@@ -105,7 +106,7 @@ func (i *Iterator) initHooks(h *querybuilder.Hooks, stats *seekstats.Statistics,
 
 // finish completes a wrapper whose upstream iterator was opened (it, err),
 // keeping upstream's nil-on-error contract.
-func (i *Iterator) finish(it *upstream.Iterator, err error, totals *seekstats.IterTotals) (*Iterator, error) {
+func (i *Iterator) finish(it *upstream.Iterator, err error, totals *dbwide.IterTotals) (*Iterator, error) {
 	if err != nil {
 		i.release()
 		return nil, err
@@ -175,13 +176,10 @@ func (i *Iterator) seek(prefix bool, fn func(*upstream.Iterator, []byte) bool, k
 // statistics of an iterator that has seeks to count but no plug-in state,
 // and returns it.
 func (i *Iterator) counted(valid bool) bool {
-	if valid {
-		i.found++
-	}
 	if i.seeks != nil {
 		i.seeks.EndSeek(valid)
 	}
-	return valid
+	return i.found.Count(valid)
 }
 
 // countedState is counted for the WithLimit seeks.
@@ -319,7 +317,7 @@ func (i *Iterator) Close() error {
 	}
 	if t := i.totals; t != nil {
 		st := i.Iterator.Stats()
-		t.Add(&st, i.found)
+		t.Add(&st, int(i.found))
 	}
 	err := i.Iterator.Close()
 	i.release()

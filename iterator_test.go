@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
-
+	"github.com/pebblerf/pebble/internal/rangegate"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -66,7 +66,7 @@ func TestCloseTwice(t *testing.T) {
 }
 
 // TestReusedIteratorDropsRangeFilters checks the rule for an iterator
-// reused across spans (querybuilder.IterHooks.LimitRebuilds): a plain
+// reused across spans (iterhooks.IterHooks.LimitRebuilds): a plain
 // iterator whose bounds move outside its range filter's gets new filters
 // twice, and the third time gives its range filters up, reading blocks as
 // upstream does and the same keys; a range query keeps its filters; a new
@@ -146,15 +146,15 @@ func TestReusedIteratorDropsRangeFilters(t *testing.T) {
 }
 
 // TestPlainIteratorsGateRangeFilters checks the range-filter gate on plain
-// iterators (rangefilter.Gate): while their filters rule out no table (each
+// iterators (internal/rangegate): while their filters rule out no table (each
 // span holds a key of every table), the gate closes and new iterators but
-// one in GateSampleEvery read as upstream's; once the sampled iterators'
+// one in rangegate.SampleEvery read as upstream's; once the sampled iterators'
 // filters rule tables out again (empty spans), it reopens and every new
 // iterator skips the tables. Every scan returns upstream's keys.
 func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	db := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
 	ref := gappyDB(t, Plugins{})
-	gate := db.rangeFilter.Gate()
+	gate := db.hooks.Gate.(*rangegate.Gate)
 	scan := func(d *DB, lower, upper string) ([]string, uint64) {
 		it, err := d.NewIter(&IterOptions{LowerBound: []byte(lower), UpperBound: []byte(upper)})
 		require.NoError(t, err)
@@ -170,14 +170,14 @@ func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	// key%d0..key%d3 holds one key of each of the three tables.
 	n := 0
 	for ; !gate.Closed([]byte("key")); n++ {
-		require.Less(t, n, rangefilter.GateWindow, "the gate must close when filters rule nothing out")
+		require.Less(t, n, rangegate.Window, "the gate must close when filters rule nothing out")
 		d := n % 99
 		check(n, fmt.Sprintf("key%02d0", d), fmt.Sprintf("key%02d3", d))
 	}
-	// Closed: of GateSampleEvery new iterators on an empty span, one has
+	// Closed: of rangegate.SampleEvery new iterators on an empty span, one has
 	// its filters (and reads no block), the others read blocks.
 	skipped := 0
-	for i := range rangefilter.GateSampleEvery {
+	for i := range rangegate.SampleEvery {
 		if check(n+i, "key105", "key109") == 0 {
 			skipped++
 		}
@@ -186,11 +186,11 @@ func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	// Empty spans: the samples' filters rule every table out, and the gate
 	// reopens after about as many iterators as it took to close.
 	for n = 0; gate.Closed([]byte("key")); n++ {
-		require.Less(t, n, rangefilter.GateWindow, "the gate must reopen")
+		require.Less(t, n, rangegate.Window, "the gate must reopen")
 		d := n % 99
 		check(n, fmt.Sprintf("key%02d5", d), fmt.Sprintf("key%02d9", d))
 	}
-	for i := range rangefilter.GateSampleEvery {
+	for i := range rangegate.SampleEvery {
 		require.Zero(t, check(i, "key205", "key209"), "reopened: every iterator skips the tables")
 	}
 }
@@ -223,9 +223,9 @@ func TestGateJudgesKeyRegionsApart(t *testing.T) {
 		require.Equal(t, want, got, "[%q, %q)", lower, upper)
 		return bytes
 	}
-	gate := db.rangeFilter.Gate()
+	gate := db.hooks.Gate.(*rangegate.Gate)
 	var lockBytes uint64
-	for n := 0; n < 2*rangefilter.GateWindow; n++ {
+	for n := 0; n < 2*rangegate.Window; n++ {
 		d := n % 99
 		require.NotEmpty(t, check(fmt.Sprintf("key%02d0", d), fmt.Sprintf("key%02d3", d)))
 		lockBytes = check(fmt.Sprintf("\x01lock%d05", d%10), fmt.Sprintf("\x01lock%d95", d%10))
@@ -256,7 +256,7 @@ func TestGateConcurrentIterators(t *testing.T) {
 		}
 		return fmt.Sprintf("key%02d5", d), fmt.Sprintf("key%02d9", d)
 	}
-	gate := db.rangeFilter.Gate()
+	gate := db.hooks.Gate.(*rangegate.Gate)
 	var sawClosed, sawOpen atomic.Bool
 	var wg sync.WaitGroup
 	iters := 3000

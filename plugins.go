@@ -6,7 +6,14 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/attribution"
+	"github.com/pebblerf/pebble/internal/filtercount"
+	"github.com/pebblerf/pebble/internal/filtertag"
+	"github.com/pebblerf/pebble/internal/iterhooks"
+	"github.com/pebblerf/pebble/internal/rangegate"
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
+	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
@@ -66,7 +73,7 @@ type Plugins struct {
 	// RangeFilter, if set, writes a range filter into the tables of the
 	// levels RangeFilterLevels names and attaches a filter for its bounds
 	// to every bounded iterator, so that tables holding no key in range are
-	// never read (newReaderHooks in readwrite.go, querybuilder.Hooks). On
+	// never read (installed.readerHooks, iterhooks.Hooks). On
 	// disk: a table property (about BitsPerKey bits per key, fewer when the
 	// keys fit exactly), which stays in the Go heap of every open table,
 	// outside the block cache. Cost: a filter check per table a bounded read
@@ -84,8 +91,8 @@ type Plugins struct {
 	Shape compactionext.Profile
 	// Advisor, if set, runs the compaction advisor, which compacts key
 	// ranges where the statistics see seeks wasted across many sorted runs.
-	// It needs Statistics; its Source is filled in from them, and its
-	// ShapeMergeDepth, if zero, from Shape (compactionext.MergeDepth).
+	// It needs Statistics, whose per-table waste counts it reads; its
+	// ShapeMergeDepth, if zero, is Shape's (ManyRuns merges at Runs-1).
 	Advisor *compactionext.AdvisorConfig
 	// TableProperties are user table-property collectors in the style of
 	// Pebble v1's TablePropertyCollector, one instance per table written.
@@ -96,13 +103,16 @@ type Plugins struct {
 // parts once the DB is open.
 type installed struct {
 	comparer    *Comparer
-	stats       *seekstats.Statistics // nil: statistics off
+	stats       *attribution.Stats // nil: statistics off
 	rangeFilter *rangefilter.Policy
-	planner     *pointfilter.Planner // nil: the options' own filters
+	// gate decides whether plain iterators get range filters (nil: they
+	// always do, as while statistics are on).
+	gate    *rangegate.Gate
+	planner *pointfilter.Planner // nil: the options' own filters
 	// pointCounters count what the DB's point filters meet (counters.go).
-	pointCounters *pointfilter.Counters
+	pointCounters *filtercount.Point
 	profile       compactionext.Profile // never nil: Leveled by default
-	advisor       *compactionext.Advisor
+	advisor       tablewaste.Advisor
 }
 
 // install applies plugins to opts, which must be options the caller lets it
@@ -111,7 +121,7 @@ type installed struct {
 // the plan's point filters and any the caller named), statistics (which wrap the plan's
 // filters and add their collector), range filter, user collectors, advisor.
 func install(opts *Options, plugins Plugins) (*installed, error) {
-	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounters: new(pointfilter.Counters)}
+	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounters: new(filtercount.Point)}
 	if opts.Comparer != nil {
 		in.comparer = opts.Comparer
 	}
@@ -129,33 +139,28 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 				return nil, errors.Wrap(err, "pebble: Plugins.RangeFilterLevels")
 			}
 		}
+		if !plugins.Statistics {
+			// Plain iterators stop getting range filters while those rule
+			// out almost nothing (internal/rangegate). Not with statistics
+			// on: they report what the filters of every iterator rule out.
+			in.gate = new(rangegate.Gate)
+		}
 	} else if plugins.RangeFilterLevels != nil {
 		return nil, errors.New("pebble: Plugins.RangeFilterLevels needs Plugins.RangeFilter")
 	}
 	in.planner = plugins.Filters
 	in.stats = newStatistics(plugins)
-	var advisor compactionext.AdvisorConfig
-	if plugins.Advisor != nil {
-		if in.stats == nil {
-			return nil, errors.New("pebble: Plugins.Advisor needs Plugins.Statistics")
-		}
-		advisor = *plugins.Advisor
-		if advisor.Source == nil {
-			advisor.Source = in.stats
-		}
-		if advisor.ShapeMergeDepth == 0 {
-			advisor.ShapeMergeDepth = compactionext.MergeDepth(in.profile)
-		}
+	if plugins.Advisor != nil && in.stats == nil {
+		return nil, errors.New("pebble: Plugins.Advisor needs Plugins.Statistics")
 	}
-	if err := in.apply(opts, plugins, advisor); err != nil {
+	if err := in.apply(opts, plugins); err != nil {
 		return nil, errors.Wrap(err, "pebble: installing plug-ins")
 	}
 	return in, nil
 }
 
-// apply is install's changes to opts, in their order; advisor is used if
-// plugins.Advisor is set.
-func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext.AdvisorConfig) error {
+// apply is install's changes to opts, in their order.
+func (in *installed) apply(opts *Options, plugins Plugins) error {
 	callers := len(opts.BlockPropertyCollectors)
 	if err := in.profile.Apply(opts); err != nil {
 		return err
@@ -173,7 +178,7 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 		// This adds names to Options.Filters and nothing else: Pebble looks
 		// a table's filter up by name when it opens the table, so neither
 		// what is written nor what a read costs changes.
-		seekstats.RegisterTagReaders(opts)
+		filtertag.RegisterReaders(opts)
 	}
 	if in.rangeFilter != nil {
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, in.rangeFilter.Collector())
@@ -187,7 +192,9 @@ func (in *installed) apply(opts *Options, plugins Plugins, advisor compactionext
 	}
 	if plugins.Advisor != nil {
 		var err error
-		if in.advisor, err = compactionext.NewAdvisor(opts, advisor); err != nil {
+		// The advisor reads the statistics' per-table waste, and takes the
+		// shape's merge depth unless the config sets one.
+		if in.advisor, err = tablewaste.NewAdvisor(opts, plugins.Advisor, in.profile, in.stats); err != nil {
 			return err
 		}
 	}
@@ -239,11 +246,75 @@ func (in *installed) start(db *upstream.DB) (stop func(), err error) {
 	}, nil
 }
 
+// readerHooks returns the hooks of the DB's readers: the statistics'
+// observer of every iterator (when they are on), and the range filters
+// for its bounds (when the plug-in is on), counted by the statistics and
+// gated for plain iterators by the gate (when there is one).
+func (in *installed) readerHooks() readerHooks {
+	stats, policy := in.stats, in.rangeFilter
+	r := readerHooks{stats: stats}
+	if stats != nil {
+		r.hooks.Observe = func(o *IterOptions) (iterhooks.Observer, *IterOptions) {
+			t, o := stats.NewIter(o)
+			return t, o
+		}
+	}
+	if policy != nil {
+		r.hooks.Compare = in.comparer.Compare
+		if in.gate != nil {
+			r.hooks.Gate = in.gate
+		}
+		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
+			if lower == nil && upper == nil {
+				return nil
+			}
+			// The hooks keep the bounds' bytes for as long as the filter
+			// is used, so it may alias them: one allocation per filter.
+			filters := rangequery.OwnedBoundsFilters(policy, lower, upper)
+			if stats != nil {
+				// The iterator's tracker counts the tables it rules out.
+				for i, f := range filters {
+					filters[i] = attribution.CountRangeFilter(f)
+				}
+			}
+			return filters
+		}
+	}
+	return r
+}
+
 // newStatistics returns statistics for a DB about to be opened, or nil if
 // the plug-in is off.
-func newStatistics(plugins Plugins) *seekstats.Statistics {
+func newStatistics(plugins Plugins) *attribution.Stats {
 	if !plugins.Statistics {
 		return nil
 	}
-	return seekstats.New(plugins.StatisticsConfig)
+	return attribution.New(plugins.StatisticsConfig)
+}
+
+// bindFilters replaces each point-filter policy of package pointfilter in
+// opts (the DB's private copy), in Levels and in Filters, by an instance
+// bound to c. A policy named several times gets one bound instance, so
+// levels that shared a policy still share one. The bound policies have the
+// same names and write the same bytes; only where they count changes.
+// Policies of other packages are left as they are.
+func bindFilters(opts *Options, c *filtercount.Point) {
+	bound := make(map[FilterPolicy]FilterPolicy)
+	bind := func(p FilterPolicy) FilterPolicy {
+		b, ours := filtercount.BindPoint(p, c)
+		if !ours {
+			return p // possibly not comparable, so never a map key
+		}
+		if shared, ok := bound[p]; ok {
+			return shared
+		}
+		bound[p] = b
+		return b
+	}
+	for i := range opts.Levels {
+		opts.Levels[i].FilterPolicy = bind(opts.Levels[i].FilterPolicy)
+	}
+	for name, p := range opts.Filters {
+		opts.Filters[name] = bind(p)
+	}
 }

@@ -19,10 +19,7 @@ func gappyDB(t *testing.T, plugins Plugins) *DB { return gappyDBWith(t, plugins,
 // gappyDBWith is gappyDB with the keys extra returns for each table added
 // to it.
 func gappyDBWith(t *testing.T, plugins Plugins, extra func(table int) []string) *DB {
-	opts := &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true, L0StopWritesThreshold: 100}
-	db, err := OpenWithPlugins("db", opts, plugins)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	db := openTestDB(t, nil, plugins)
 	for table := 0; table < 3; table++ {
 		for i := table; i < 1000; i += 10 {
 			require.NoError(t, db.Set([]byte(fmt.Sprintf("key%03d", i)), []byte("v"), nil))
@@ -126,14 +123,14 @@ func TestOpenLeavesOptionsAlone(t *testing.T) {
 // load a table's block and read nothing charge that table.
 func TestTableWaste(t *testing.T) {
 	db := gappyDB(t, Plugins{Statistics: true})
-	require.Empty(t, db.Statistics().PerLevel().TableWaste(nil))
+	require.Empty(t, db.stats.TableWaste(nil))
 	for i := 0; i < 20; i++ {
 		it, err := db.NewIter(&IterOptions{UpperBound: []byte("key109")})
 		require.NoError(t, err)
 		require.False(t, it.SeekGE([]byte("key105")))
 		require.NoError(t, it.Close())
 	}
-	waste := db.Statistics().PerLevel().TableWaste(nil)
+	waste := db.stats.TableWaste(nil)
 	require.Len(t, waste, 3, "every table spanning the empty range loaded a block for nothing")
 	for _, w := range waste {
 		require.EqualValues(t, 20, w.EmptyLoads)

@@ -5,9 +5,9 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/querybuilder"
-	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/internal/attribution"
+	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 )
 
 // Reader is upstream's Reader, over this package's Iterator: DB, Batch,
@@ -44,7 +44,7 @@ var (
 	_ Writer = (*Batch)(nil)
 
 	// The statistics' tracker is the iterators' observer.
-	_ querybuilder.Observer = (*seekstats.IterTracker)(nil)
+	_ iterhooks.Observer = (*attribution.IterTracker)(nil)
 )
 
 // readerHooks are the plug-ins of one reader, embedded in each reader's
@@ -52,55 +52,15 @@ var (
 // statistics its Gets report to, and the hooks its iterators get. A
 // snapshot or batch gets a copy of its DB's.
 type readerHooks struct {
-	stats *seekstats.Statistics // nil: statistics off
-	hooks querybuilder.Hooks
+	stats *attribution.Stats // nil: statistics off
+	hooks iterhooks.Hooks
 	// iterTotals sum the stats of the reader's iterators as they close,
 	// for the DB-wide tickers.
-	iterTotals *seekstats.IterTotals
-}
-
-// newReaderHooks returns the hooks of a DB with statistics stats (nil: off)
-// and range filters of policy (nil: off) for comparer cmp.
-func newReaderHooks(
-	stats *seekstats.Statistics, policy *rangefilter.Policy, cmp Compare,
-) readerHooks {
-	r := readerHooks{stats: stats}
-	if stats != nil {
-		r.hooks.Observe = func(o *IterOptions) (querybuilder.Observer, *IterOptions) {
-			t, o := stats.NewIter(o)
-			return t, o
-		}
-	}
-	if policy != nil {
-		r.hooks.Compare = cmp
-		if stats == nil {
-			// Plain iterators stop getting range filters while those rule
-			// out almost nothing (rangefilter.Gate). Not with statistics
-			// on: they report what the filters of every iterator rule out.
-			r.hooks.Gate = policy.Gate()
-		}
-		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
-			if lower == nil && upper == nil {
-				return nil
-			}
-			// The hooks keep the bounds' bytes for as long as the filter
-			// is used, so it may alias them: one allocation per filter.
-			o := IterOptions{LowerBound: lower, UpperBound: upper}
-			policy.AttachOwnedBoundsFilter(&o, new(rangefilter.BoundsFilterSlot))
-			if stats != nil {
-				// The iterator's tracker counts the tables it rules out.
-				for i, f := range o.PointKeyFilters {
-					o.PointKeyFilters[i] = seekstats.CountRangeFilter(f)
-				}
-			}
-			return o.PointKeyFilters
-		}
-	}
-	return r
+	iterTotals *dbwide.IterTotals
 }
 
 // forBatch returns the hooks of an indexed batch's iterators: no range
-// filters (querybuilder.Hooks.ForBatch says why).
+// filters (iterhooks.Hooks.ForBatch says why).
 func (r readerHooks) forBatch() readerHooks {
 	r.hooks = r.hooks.ForBatch()
 	return r

@@ -3,6 +3,7 @@
 package pebble
 
 import (
+	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -11,20 +12,17 @@ import (
 //   - DB-wide tickers (names "pebblerf.dbwide.*"), always on: derived from
 //     Pebble's own metrics and from the stats of the DB's iterators, summed
 //     as each is closed. They change nothing on disk and cost nothing per
-//     read, but say nothing per level or table (seekstats.DBWide).
+//     read, but say nothing per level or table.
 //   - Per-level statistics, with Plugins.Statistics: RocksDB's seek and
 //     filter tickers per LSM level and per table (package seekstats), which
 //     tag the tables written and cost CPU on every seek.
 //
-// Get, Pop, Tickers and String cover both; PerLevel and DBWide give either
-// alone.
+// Get, Pop, Tickers and String cover both; PerLevel gives the per-level
+// ones alone.
 type Statistics struct {
-	dbWide   *seekstats.DBWide
+	dbWide   *dbwide.Tickers
 	perLevel *seekstats.Statistics // nil: Plugins.Statistics off
 }
-
-// DBWide returns the DB-wide tickers.
-func (s *Statistics) DBWide() *seekstats.DBWide { return s.dbWide }
 
 // PerLevel returns the per-level statistics, or nil if they are off
 // (Plugins.Statistics). A nil *seekstats.Statistics is usable: it answers
@@ -56,8 +54,8 @@ func (s *Statistics) Reset() {
 
 // Tickers returns every ticker by name: the DB-wide ones, then, if they are
 // on, the per-level statistics' tickers.
-func (s *Statistics) Tickers() []seekstats.NamedCount {
-	out := s.dbWide.Tickers()
+func (s *Statistics) Tickers() []seekstats.Ticker {
+	out := s.dbWide.All()
 	if s.perLevel != nil {
 		sn := s.perLevel.Snapshot()
 		out = append(out, sn.Tickers()...)
@@ -71,5 +69,6 @@ func (s *Statistics) String() string {
 	if s.perLevel == nil {
 		return s.dbWide.String() + "per-level statistics: off (Plugins.Statistics)\n"
 	}
-	return s.dbWide.String() + s.perLevel.String()
+	sn := s.perLevel.Snapshot()
+	return s.dbWide.String() + sn.String()
 }

@@ -13,6 +13,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/cputime"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -260,8 +261,8 @@ func BenchmarkIteratorPluginState(b *testing.B) {
 		cfg  seekstats.Config
 	}{{"full", seekstats.Config{}}, {"filtersonly", seekstats.Config{FiltersOnly: true}}} {
 		b.Run(tier.name, func(b *testing.B) {
-			stats := seekstats.New(tier.cfg)
-			r := newReaderHooks(stats, nil, nil)
+			stats := attribution.New(tier.cfg)
+			r := (&installed{stats: stats}).readerHooks()
 			key := benchKey(nil, 1)
 			b.ReportAllocs()
 			for b.Loop() {

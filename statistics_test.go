@@ -11,11 +11,9 @@ import (
 )
 
 func openStatsDB(t *testing.T, plugins Plugins) *DB {
-	opts := &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true}
+	opts := testOptions()
 	opts.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
-	db, err := OpenWithPlugins("db", opts, plugins)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	db := openTestDB(t, opts, plugins)
 	for _, k := range []string{"a", "b", "c"} {
 		require.NoError(t, db.Set([]byte(k), []byte(k), nil))
 	}

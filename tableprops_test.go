@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,11 +26,9 @@ func (c *keyCountProps) Finish(props map[string]string) error {
 // with Plugins.TableProperties sees each table's keys and that its map reads
 // back from DB.SSTables.
 func TestTablePropertyCollector(t *testing.T) {
-	db, err := OpenWithPlugins("db", &Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true}, Plugins{
+	db := openTestDB(t, nil, Plugins{
 		TableProperties: []func() TablePropertyCollector{func() TablePropertyCollector { return &keyCountProps{} }},
 	})
-	require.NoError(t, err)
-	defer func() { require.NoError(t, db.Close()) }()
 	for table, n := range []int{3, 5} {
 		for i := 0; i < n; i++ {
 			require.NoError(t, db.Set([]byte(fmt.Sprintf("t%d-%d", table, i)), nil, nil))

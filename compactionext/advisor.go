@@ -14,10 +14,10 @@ import (
 	"github.com/pebblerf/pebble/internal/tablewaste"
 )
 
-// AdvisorConfig configures the compaction advisor.
+// AdvisorConfig configures the compaction advisor, which pebblerf runs with
+// Plugins.Advisor (see the package documentation for what it does, and
+// advisor for how). Its waste counts are the per-level statistics'.
 type AdvisorConfig struct {
-	// Source gives the per-table waste counts (required).
-	Source WasteSource
 	// MinInterval is the least time between two advisor compactions
 	// (default 5s). The advisor also looks at the counts this often. The
 	// write budget, not this, is what bounds the advisor's cost over a
@@ -53,7 +53,7 @@ type AdvisorConfig struct {
 	WriteBudget float64
 	// ShapeMergeDepth is the depth (L0 sublevels) at which the shape's own
 	// compactions merge a unit of L0 (tables that overlap only each other) into
-	// the level below, if it has such a rule: MergeDepth of the profile, which
+	// the level below, if it has such a rule: the profile's, which
 	// pebble.OpenWithPlugins sets when it is zero (ManyRuns gives Runs-1, the
 	// depth at which a unit is due). The data below a unit is then rewritten by
 	// the shape anyway, once per ShapeMergeDepth flushes over it, and an advisor
@@ -67,8 +67,8 @@ type AdvisorConfig struct {
 	// negative: the shape has no such rule, or it is not to be counted on, and
 	// every byte rewritten below L0 is charged in full.
 	ShapeMergeDepth int
-	// Clock is the time source (default RealClock).
-	Clock Clock
+	// clock is the time source (default the wall clock); tests set a fake.
+	clock clock
 	// OnDecision, if set, is called after each advisor compaction.
 	OnDecision func(Decision)
 	// OnLook, if set, is called after each look at the waste counts,
@@ -176,7 +176,7 @@ func (d Decision) SafeFormat(w redact.SafePrinter, _ rune) {
 // String implements fmt.Stringer.
 func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 
-// Advisor compacts the key ranges where reads are wasted across many runs.
+// advisor compacts the key ranges where reads are wasted across many runs.
 //
 // Every MinInterval, and after each LSM change, it reads the per-table waste
 // counts and folds the growth since its last look into a decayed score per
@@ -203,7 +203,7 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // Close cancels a queued compaction and waits.
 //
 // What a compaction costs the budget depends on the shape. On the many-runs
-// profile (with the depth MergeDepth gives; NewAdvisor alone leaves it 0) a
+// profile (with the depth mergeDepthOf gives; newAdvisor alone leaves it 0) a
 // unit comes due Runs-1 deep, and the shape rewrites the data below it then;
 // an advisor merge that takes the depth over a table from in to out is
 // charged only the share 1-(in-out)/(Runs-1) of that rewrite, plus
@@ -220,11 +220,12 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // Logger with the range (keys redactable), its waste and the runs before and
 // after; every look, acted on or not, is reported to OnLook with the reason.
 // A compaction only rewrites tables; what reads return is unchanged.
-type Advisor struct {
+type advisor struct {
 	cfg      AdvisorConfig
+	src      tablewaste.Source
 	comparer *pebble.Comparer
 	logger   pebble.Logger
-	monitor  *Monitor
+	monitor  *monitor
 	enabled  atomic.Bool
 
 	w *worker
@@ -240,11 +241,22 @@ type Advisor struct {
 	stepped func(acted bool)
 }
 
-// NewAdvisor prepares an advisor for a DB about to be opened with opts: it
-// attaches the event monitor it needs to opts. Start it once the DB is open.
-func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
-	if cfg.Source == nil {
-		return nil, errors.New("compactionext: advisor needs a WasteSource")
+func init() {
+	tablewaste.NewAdvisor = func(opts *pebble.Options, cfg, shape any, src tablewaste.Source) (tablewaste.Advisor, error) {
+		c := *cfg.(*AdvisorConfig)
+		if c.ShapeMergeDepth == 0 {
+			c.ShapeMergeDepth = mergeDepthOf(shape.(Profile))
+		}
+		return newAdvisor(opts, c, src)
+	}
+}
+
+// newAdvisor prepares an advisor reading src for a DB about to be opened
+// with opts: it attaches the event monitor it needs to opts. Start it once
+// the DB is open.
+func newAdvisor(opts *pebble.Options, cfg AdvisorConfig, src tablewaste.Source) (*advisor, error) {
+	if src == nil {
+		return nil, errors.New("compactionext: advisor needs a source of waste counts")
 	}
 	if cfg.MinInterval <= 0 {
 		cfg.MinInterval = 5 * time.Second
@@ -262,14 +274,15 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 	if cfg.WriteBudget == 0 {
 		cfg.WriteBudget = 0.3
 	}
-	if cfg.Clock == nil {
-		cfg.Clock = RealClock{}
+	if cfg.clock == nil {
+		cfg.clock = realClock{}
 	}
-	a := &Advisor{
+	a := &advisor{
 		cfg:      cfg,
+		src:      src,
 		comparer: opts.Comparer,
 		logger:   opts.Logger,
-		monitor:  NewMonitor(),
+		monitor:  newMonitor(),
 		last:     make(map[pebble.TableNum]uint64),
 		scores:   make(map[pebble.TableNum]uint64),
 	}
@@ -284,19 +297,15 @@ func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig) (*Advisor, error) {
 	return a, nil
 }
 
-// Config returns the advisor's configuration, with the defaults NewAdvisor
-// filled in.
-func (a *Advisor) Config() AdvisorConfig { return a.cfg }
-
-// SetEnabled switches the advisor on or off while it runs; off, it still
+// setEnabled switches the advisor on or off while it runs; off, it still
 // follows the waste counts but compacts nothing.
-func (a *Advisor) SetEnabled(on bool) { a.enabled.Store(on) }
+func (a *advisor) setEnabled(on bool) { a.enabled.Store(on) }
 
 // Start starts the advisor's goroutine on the open db.
-func (a *Advisor) Start(db DB) {
+func (a *advisor) Start(db *pebble.DB) {
 	a.writtenAtStart = a.written()
 	a.w = &worker{
-		clock:       a.cfg.Clock,
+		clock:       a.cfg.clock,
 		monitor:     a.monitor,
 		wake:        a.monitor.Subscribe(),
 		poll:        a.cfg.MinInterval,
@@ -308,14 +317,14 @@ func (a *Advisor) Start(db DB) {
 }
 
 // Close stops the advisor and waits for it. Call it before closing the DB.
-func (a *Advisor) Close() {
+func (a *advisor) Close() {
 	if a.w != nil {
 		a.w.stop()
 	}
 }
 
 // step looks at the waste and compacts the worst range if it is bad enough.
-func (a *Advisor) step(ctx context.Context, db DB) bool {
+func (a *advisor) step(ctx context.Context, db compactDB) bool {
 	look := a.observe()
 	look.Budget = a.budget()
 	defer func() {
@@ -397,8 +406,8 @@ func (a *Advisor) step(ctx context.Context, db DB) bool {
 
 // observe folds the growth of the waste counts since the last look into the
 // decayed scores.
-func (a *Advisor) observe() Look {
-	a.buf = a.cfg.Source.TableWaste(a.buf[:0])
+func (a *advisor) observe() Look {
+	a.buf = a.src.TableWaste(a.buf[:0])
 	for t, s := range a.scores {
 		a.scores[t] = s / 2
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fakeWaste is a WasteSource the test fills by hand.
+// fakeWaste is a source of waste counts the test fills by hand.
 type fakeWaste struct {
 	mu     sync.Mutex
 	counts map[pebble.TableNum]tablewaste.Counts
@@ -61,7 +61,7 @@ type advisorFixture struct {
 	db, ref *pebble.DB
 	w       *writer
 	source  *fakeWaste
-	adv     *Advisor
+	adv     *advisor
 	logs    *recordingLogger
 }
 
@@ -73,14 +73,13 @@ func newAdvisorFixture(t *testing.T, cfg AdvisorConfig) *advisorFixture {
 		opts.TargetFileSizes[i] = 32 << 10
 	}
 	require.NoError(t, NoCompaction{}.Apply(opts))
-	cfg.Source = f.source
 	if cfg.WriteBudget == 0 {
 		// What these tests compact is bounded by the waste; the budget
 		// has a test of its own, which sets one.
 		cfg.WriteBudget = -1
 	}
 	var err error
-	f.adv, err = NewAdvisor(opts, cfg)
+	f.adv, err = newAdvisor(opts, cfg, f.source)
 	require.NoError(t, err)
 	f.db, err = pebble.Open("db", opts)
 	require.NoError(t, err)
@@ -210,10 +209,10 @@ func TestAdvisorPicksWastedRange(t *testing.T) {
 	require.False(t, f.adv.step(ctx, f.db))
 
 	// Switched off, the advisor does nothing however large the waste.
-	f.adv.SetEnabled(false)
+	f.adv.setEnabled(false)
 	f.source.add(10000, tablesIn(t, f.db, regionA, 0)...)
 	require.False(t, f.adv.step(ctx, f.db))
-	f.adv.SetEnabled(true)
+	f.adv.setEnabled(true)
 	f.source.add(10000, tablesIn(t, f.db, regionA, 0)...)
 	require.True(t, f.adv.step(ctx, f.db))
 	require.Empty(t, tablesIn(t, f.db, regionA, 0))
@@ -256,7 +255,7 @@ func TestAdvisorRateLimitAndClose(t *testing.T) {
 		defer mu.Unlock()
 		return len(decisions)
 	}
-	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, Clock: clock,
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, clock: clock,
 		OnDecision: func(d Decision) {
 			mu.Lock()
 			decisions = append(decisions, d)
@@ -347,11 +346,11 @@ func TestAdvisorLooks(t *testing.T) {
 	require.Equal(t, 5, l.Best.RunsBefore)
 	require.Contains(t, l.String(), "waste below MinWaste")
 
-	f.adv.SetEnabled(false)
+	f.adv.setEnabled(false)
 	f.source.add(10000, aTables...)
 	require.False(t, f.adv.step(ctx, f.db))
 	require.Equal(t, reasonDisabled, last().Reason)
-	f.adv.SetEnabled(true)
+	f.adv.setEnabled(true)
 	f.source.add(10000, aTables...)
 	require.True(t, f.adv.step(ctx, f.db))
 	require.True(t, last().Acted)
@@ -384,7 +383,7 @@ func testAdvisorWriteBudget(t *testing.T, depth int) {
 	var mu sync.Mutex
 	var looks []Look
 	var decisions []Decision
-	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, Clock: clock,
+	f := newAdvisorFixture(t, AdvisorConfig{MinWaste: 100, MinInterval: time.Minute, clock: clock,
 		WriteBudget: budget, ShapeMergeDepth: depth,
 		OnLook: func(l Look) {
 			mu.Lock()
@@ -520,8 +519,8 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 	}
 	require.NoError(t, NoCompaction{}.Apply(opts))
 	const depth = 4
-	adv, err := NewAdvisor(opts, AdvisorConfig{Source: source, MinWaste: 100, MinRuns: 3, WriteBudget: -1,
-		ShapeMergeDepth: depth, OnLook: func(l Look) { looks = append(looks, l) }})
+	adv, err := newAdvisor(opts, AdvisorConfig{MinWaste: 100, MinRuns: 3, WriteBudget: -1,
+		ShapeMergeDepth: depth, OnLook: func(l Look) { looks = append(looks, l) }}, source)
 	require.NoError(t, err)
 	db, err := pebble.Open("db", opts)
 	require.NoError(t, err)
@@ -582,8 +581,8 @@ func TestAdvisorSkipsSmallGain(t *testing.T) {
 // TestAdvisorNeedsSource checks that an advisor with nothing to read its
 // waste counts from is refused.
 func TestAdvisorNeedsSource(t *testing.T) {
-	_, err := NewAdvisor(testOptions(), AdvisorConfig{})
-	require.ErrorContains(t, err, "WasteSource")
+	_, err := newAdvisor(testOptions(), AdvisorConfig{}, nil)
+	require.ErrorContains(t, err, "source of waste counts")
 }
 
 // TestAdvisorRejectsBadBudget checks that a write budget that is not a
@@ -591,10 +590,10 @@ func TestAdvisorNeedsSource(t *testing.T) {
 // bound".
 func TestAdvisorRejectsBadBudget(t *testing.T) {
 	for _, b := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		_, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, WriteBudget: b})
+		_, err := newAdvisor(testOptions(), AdvisorConfig{WriteBudget: b}, &fakeWaste{})
 		require.ErrorContains(t, err, "WriteBudget")
 	}
-	_, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, WriteBudget: -1})
+	_, err := newAdvisor(testOptions(), AdvisorConfig{WriteBudget: -1}, &fakeWaste{})
 	require.NoError(t, err)
 }
 
@@ -605,8 +604,8 @@ func TestAdvisorRejectsBadBudget(t *testing.T) {
 // WriteBudget caps the budget instead of overflowing into "never compact".
 func TestAdvisorBudgetArithmetic(t *testing.T) {
 	const mib = 1 << 20
-	newAdv := func(budget float64) *Advisor {
-		a, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, WriteBudget: budget})
+	newAdv := func(budget float64) *advisor {
+		a, err := newAdvisor(testOptions(), AdvisorConfig{WriteBudget: budget}, &fakeWaste{})
 		require.NoError(t, err)
 		return a
 	}
@@ -683,9 +682,33 @@ func TestAdvisorBelowCredit(t *testing.T) {
 		{[2]string{"e", "h"}, [2]string{"g", "h"}, 11, 0},
 		{[2]string{"a", "z"}, [2]string{"a", "p"}, 20, 650}, // the 13 deep unit: 13/20
 	} {
-		a, err := NewAdvisor(testOptions(), AdvisorConfig{Source: &fakeWaste{}, ShapeMergeDepth: tc.depth})
+		a, err := newAdvisor(testOptions(), AdvisorConfig{ShapeMergeDepth: tc.depth}, &fakeWaste{})
 		require.NoError(t, err)
 		got := a.belowCredit(table(tc.table[0], tc.table[1]), units, []byte(tc.compacted[0]), []byte(tc.compacted[1]))
 		require.Equal(t, tc.want, got, "table %v, compacting %v, depth %d", tc.table, tc.compacted, tc.depth)
+	}
+}
+
+// TestNewAdvisorTakesShapeMergeDepth checks that the advisor the root
+// package makes (tablewaste.NewAdvisor) learns the depth at which ManyRuns
+// merges a unit, which its write budget counts on, and that a depth the
+// caller set, or a shape with no such rule, is left alone.
+func TestNewAdvisorTakesShapeMergeDepth(t *testing.T) {
+	for _, tc := range []struct {
+		profile    Profile
+		set, depth int
+	}{
+		{profile: &ManyRuns{Runs: 12}, depth: 11},
+		{profile: &ManyRuns{Runs: 5}, depth: 4},
+		{profile: &ManyRuns{Runs: 12}, set: 3, depth: 3},
+		{profile: &ManyRuns{Runs: 12}, set: -1, depth: -1}, // opted out
+		{profile: Leveled{}, depth: 0},
+		{profile: NoCompaction{}, depth: 0},
+	} {
+		cfg := &AdvisorConfig{ShapeMergeDepth: tc.set}
+		a, err := tablewaste.NewAdvisor(testOptions(), cfg, tc.profile, &fakeWaste{})
+		require.NoError(t, err)
+		require.Equal(t, tc.depth, a.(*advisor).cfg.ShapeMergeDepth, "%s, set %d", tc.profile.Name(), tc.set)
+		require.Equal(t, tc.set, cfg.ShapeMergeDepth, "the caller's config is not changed")
 	}
 }

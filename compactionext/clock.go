@@ -4,19 +4,19 @@ package compactionext
 
 import "time"
 
-// Clock is the time source of the background drivers. Tests pass a fake one
+// clock is the time source of the background drivers. Tests pass a fake one
 // so that rate limits are checked without sleeping.
-type Clock interface {
+type clock interface {
 	Now() time.Time
 	// After returns a channel that receives once d has passed.
 	After(d time.Duration) <-chan time.Time
 }
 
-// RealClock is the wall clock.
-type RealClock struct{}
+// realClock is the wall clock.
+type realClock struct{}
 
-// Now implements Clock.
-func (RealClock) Now() time.Time { return time.Now() }
+// Now implements clock.
+func (realClock) Now() time.Time { return time.Now() }
 
-// After implements Clock.
-func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// After implements clock.
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }

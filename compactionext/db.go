@@ -8,15 +8,15 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// DB is the part of a DB the background drivers use. Upstream's *pebble.DB
-// satisfies it, and so does pebblerf's DB, which embeds it.
+// compactDB is the part of a DB the background drivers use: upstream's
+// *pebble.DB, or a test's stand-in for it.
 //
 // Compact must not be called after the DB is closed (upstream panics), which
 // is why every driver's stop function has to return before Close is called.
-type DB interface {
+type compactDB interface {
 	Compact(ctx context.Context, start, end []byte, parallelize bool) error
 	Metrics() *pebble.Metrics
 	SSTables(opts ...pebble.SSTablesOption) ([][]pebble.SSTableInfo, error)
 }
 
-var _ DB = (*pebble.DB)(nil)
+var _ compactDB = (*pebble.DB)(nil)

@@ -112,11 +112,11 @@ type ManyRuns struct {
 	// 200ms). A merge held back takes the flushes that came meanwhile into
 	// account, so a longer interval means fewer, larger merges.
 	MinInterval time.Duration
-	// Clock is the driver's time source (default RealClock).
-	Clock Clock
+	// clock is the driver's time source (default the wall clock); tests set a fake.
+	clock clock
 
 	// Set by Apply.
-	monitor      *Monitor
+	monitor      *monitor
 	sliceBytes   int64 // SliceBytes or its default
 	memTableSize int64 // the Options' MemTableSize or Pebble's default
 	comparer     *pebble.Comparer
@@ -192,19 +192,22 @@ func (p *ManyRuns) Apply(opts *pebble.Options) error {
 	if p.logger == nil {
 		p.logger = pebble.DefaultLogger
 	}
-	p.monitor = NewMonitor()
+	p.monitor = newMonitor()
 	p.monitor.Attach(opts)
 	return nil
 }
 
 // Start implements Profile.
-func (p *ManyRuns) Start(db DB) (func(), error) {
+func (p *ManyRuns) Start(db *pebble.DB) (func(), error) { return p.start(db) }
+
+// start is Start on any compactDB, which tests stand in for.
+func (p *ManyRuns) start(db compactDB) (func(), error) {
 	if p.monitor == nil {
 		return nil, errors.New("compactionext: ManyRuns.Start called before Apply")
 	}
-	clock := p.Clock
+	clock := p.clock
 	if clock == nil {
-		clock = RealClock{}
+		clock = realClock{}
 	}
 	interval := p.MinInterval
 	if interval <= 0 {
@@ -225,7 +228,7 @@ func (p *ManyRuns) Start(db DB) (func(), error) {
 
 // step merges the units pick chooses, if a merge is due and the memtable
 // full enough for the flush it forces.
-func (p *ManyRuns) step(ctx context.Context, db DB) bool {
+func (p *ManyRuns) step(ctx context.Context, db compactDB) bool {
 	levels, err := db.SSTables()
 	if err != nil {
 		p.logger.Errorf("%v", errors.Wrap(err, "compactionext: many-runs listing sstables"))
@@ -306,7 +309,7 @@ func (p *ManyRuns) step(ctx context.Context, db DB) bool {
 	}
 	p.merges++
 	after := -1
-	if s, err := Shape(db, compare); err == nil {
+	if s, err := lsmShape(db, compare); err == nil {
 		after = s.SortedRuns()
 	}
 	p.logger.Infof("%v", redact.Sprintf(
@@ -353,7 +356,7 @@ func (p *ManyRuns) endSweep() {
 // lowered: after a change to much smaller entries, merges wait until a unit
 // is more than a flush past due. Without a WAL the fill is unknown and the
 // driver does not wait.
-func (p *ManyRuns) memTableFilled(db DB) bool {
+func (p *ManyRuns) memTableFilled(db compactDB) bool {
 	if p.monitor.Flushing() {
 		return false
 	}

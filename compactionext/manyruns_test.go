@@ -173,12 +173,12 @@ func TestManyRunsApplyRejects(t *testing.T) {
 func TestManyRunsDriver(t *testing.T) {
 	clock := newFakeClock()
 	steps := make(chan bool, 100)
-	p := &ManyRuns{Runs: 4, SliceBytes: 4 << 10, MinInterval: time.Minute, Clock: clock,
+	p := &ManyRuns{Runs: 4, SliceBytes: 4 << 10, MinInterval: time.Minute, clock: clock,
 		stepped: func(acted bool) { steps <- acted }}
 	db := openManyRuns(t, p)
 	defer func() { require.NoError(t, db.Close()) }()
 	cdb := &countingDB{DB: db}
-	stop, err := p.Start(cdb)
+	stop, err := p.start(cdb)
 	require.NoError(t, err)
 	defer stop()
 

@@ -9,16 +9,16 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// Monitor turns a DB's events into the two signals the background drivers
+// monitor turns a DB's events into the two signals the background drivers
 // need: whether writes are stalled right now (a driver never adds compaction
 // work while they are), and a wake-up when the LSM changed (a flush,
 // compaction or ingest ended), so that a driver looks at the shape right after
 // it changed instead of polling often.
 //
 // Attach it to the Options before the DB is opened. Pebble calls listeners
-// synchronously and forbids calling back into the DB from them, so Monitor
+// synchronously and forbids calling back into the DB from them, so monitor
 // only records and signals.
-type Monitor struct {
+type monitor struct {
 	mu      sync.Mutex
 	stalled bool
 	// subscribers, each a channel of capacity 1 holding a pending wake-up.
@@ -31,14 +31,14 @@ type Monitor struct {
 	flushedBytes, compactedBytes atomic.Uint64
 }
 
-// NewMonitor returns a Monitor that is not yet attached.
-func NewMonitor() *Monitor {
-	return &Monitor{}
+// newMonitor returns a monitor that is not yet attached.
+func newMonitor() *monitor {
+	return &monitor{}
 }
 
-// Attach adds the Monitor's callbacks to opts.EventListener, keeping the
+// Attach adds the monitor's callbacks to opts.EventListener, keeping the
 // callbacks already there.
-func (m *Monitor) Attach(opts *pebble.Options) {
+func (m *monitor) Attach(opts *pebble.Options) {
 	own := pebble.EventListener{
 		WriteStallBegin: func(pebble.WriteStallBeginInfo) { m.setStalled(true) },
 		WriteStallEnd:   func() { m.setStalled(false) },
@@ -75,7 +75,7 @@ func (m *Monitor) Attach(opts *pebble.Options) {
 	opts.EventListener = &tee
 }
 
-func (m *Monitor) setStalled(v bool) {
+func (m *monitor) setStalled(v bool) {
 	m.mu.Lock()
 	m.stalled = v
 	m.mu.Unlock()
@@ -84,7 +84,7 @@ func (m *Monitor) setStalled(v bool) {
 	}
 }
 
-func (m *Monitor) notify() {
+func (m *monitor) notify() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, ch := range m.subscribers {
@@ -96,7 +96,7 @@ func (m *Monitor) notify() {
 }
 
 // Stalled reports whether Pebble is delaying writes right now.
-func (m *Monitor) Stalled() bool {
+func (m *monitor) Stalled() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.stalled
@@ -104,7 +104,7 @@ func (m *Monitor) Stalled() bool {
 
 // Subscribe returns a channel that receives after the LSM changed or a write
 // stall ended. Wake-ups coalesce: many events before a receive give one.
-func (m *Monitor) Subscribe() <-chan struct{} {
+func (m *monitor) Subscribe() <-chan struct{} {
 	ch := make(chan struct{}, 1)
 	m.mu.Lock()
 	m.subscribers = append(m.subscribers, ch)
@@ -113,15 +113,15 @@ func (m *Monitor) Subscribe() <-chan struct{} {
 }
 
 // Flushes counts the flushes that have ended since the DB was opened.
-func (m *Monitor) Flushes() int64 { return m.flushes.Load() }
+func (m *monitor) Flushes() int64 { return m.flushes.Load() }
 
 // Flushing reports whether a flush is under way.
-func (m *Monitor) Flushing() bool { return m.flushing.Load() > 0 }
+func (m *monitor) Flushing() bool { return m.flushing.Load() > 0 }
 
 // FlushedBytes is the size of the tables flushes have written since the DB
 // was opened.
-func (m *Monitor) FlushedBytes() uint64 { return m.flushedBytes.Load() }
+func (m *monitor) FlushedBytes() uint64 { return m.flushedBytes.Load() }
 
 // CompactedBytes is the size of the tables compactions have written since
 // the DB was opened; moves, which write nothing, are not counted.
-func (m *Monitor) CompactedBytes() uint64 { return m.compactedBytes.Load() }
+func (m *monitor) CompactedBytes() uint64 { return m.compactedBytes.Load() }

@@ -14,7 +14,7 @@ import (
 // lists with its table as output but which writes nothing, counts nothing.
 func TestMonitorCountsWrittenBytes(t *testing.T) {
 	opts := testOptions()
-	m := NewMonitor()
+	m := newMonitor()
 	m.Attach(opts)
 	require.NoError(t, NoCompaction{}.Apply(opts))
 	db, err := pebble.Open("db", opts)

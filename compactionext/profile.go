@@ -21,14 +21,16 @@ type Profile interface {
 	Apply(opts *pebble.Options) error
 	// Start starts the profile's background driver, if it has one. stop
 	// waits for the driver to finish and must be called before db is closed.
-	Start(db DB) (stop func(), err error)
+	// A pebblerf DB's upstream DB is its field DB.
+	Start(db *pebble.DB) (stop func(), err error)
 }
 
-// MergeDepth is the depth (L0 sublevels) at which p's own compactions merge a
-// unit of L0 (tables that overlap only each other) into the level below, or 0
-// if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth of a DB
-// shaped by p: ManyRuns gives Runs-1, the depth at which a unit is due.
-func MergeDepth(p Profile) int {
+// mergeDepthOf is the depth (L0 sublevels) at which p's own compactions
+// merge a unit of L0 (tables that overlap only each other) into the level
+// below, or 0 if p has no such rule. It is the AdvisorConfig.ShapeMergeDepth
+// of a DB shaped by p: ManyRuns gives Runs-1, the depth at which a unit is
+// due.
+func mergeDepthOf(p Profile) int {
 	if m, ok := p.(shapeMergeDepth); ok {
 		return m.mergeDepth()
 	}
@@ -52,7 +54,7 @@ func (Leveled) Name() string { return "leveled" }
 func (Leveled) Apply(*pebble.Options) error { return nil }
 
 // Start implements Profile.
-func (Leveled) Start(DB) (func(), error) { return func() {}, nil }
+func (Leveled) Start(*pebble.DB) (func(), error) { return func() {}, nil }
 
 // NoCompaction is db_bench's compaction_style=3 (kCompactionStyleNone): no
 // automatic compactions at all. Flushes pile up as L0 sublevels without
@@ -70,4 +72,4 @@ func (NoCompaction) Apply(opts *pebble.Options) error {
 }
 
 // Start implements Profile.
-func (NoCompaction) Start(DB) (func(), error) { return func() {}, nil }
+func (NoCompaction) Start(*pebble.DB) (func(), error) { return func() {}, nil }

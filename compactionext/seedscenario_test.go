@@ -84,7 +84,7 @@ type seedResult struct {
 
 const sampleEvery = 8
 
-// modelWaste is the stand-in WasteSource described above.
+// modelWaste is the stand-in source of waste counts described above.
 // It keeps its counts in a fakeWaste, whose mutex also guards lsm.
 type modelWaste struct {
 	fakeWaste
@@ -121,7 +121,7 @@ func (m *modelWaste) seek(target []byte) {
 	}
 }
 
-func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, advisor bool) seedResult {
+func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, withAdvisor bool) seedResult {
 	opts := &pebble.Options{
 		MemTableSize: 4 << 20,
 		Logger:       quietLogger{},
@@ -133,12 +133,12 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]tablewaste.Counts)}}
 	require.NoError(t, profile.Apply(opts))
 	var advised atomic.Int64
-	var adv *Advisor
-	if advisor {
+	var adv *advisor
+	if withAdvisor {
 		var err error
-		adv, err = NewAdvisor(opts, AdvisorConfig{Source: waste, MinInterval: time.Second, MinRuns: 4,
-			MinWaste: 2000, ShapeMergeDepth: MergeDepth(profile),
-			OnDecision: func(Decision) { advised.Add(1) }})
+		adv, err = newAdvisor(opts, AdvisorConfig{MinInterval: time.Second, MinRuns: 4,
+			MinWaste: 2000, ShapeMergeDepth: mergeDepthOf(profile),
+			OnDecision: func(Decision) { advised.Add(1) }}, waste)
 		require.NoError(t, err)
 	}
 	opts.EventListener.CompactionEnd = teeCompactionEnd(opts.EventListener.CompactionEnd, &merges)
@@ -229,7 +229,7 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, a
 			}
 		}
 	}()
-	res := seedResult{advisor: advisor}
+	res := seedResult{advisor: withAdvisor}
 	start := time.Now()
 	for time.Since(start) < dur {
 		time.Sleep(2 * time.Second)

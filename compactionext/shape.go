@@ -9,15 +9,15 @@ import (
 	"github.com/pebblerf/pebble/internal/lsmview"
 )
 
-// LSMShape lists the sorted runs of a DB, newest first: the memtables, the
+// shape lists the sorted runs of a DB, newest first: the memtables, the
 // L0 sublevels from the highest (newest) down, then the levels. Its
 // SortedRuns equals Metrics.ReadAmp, and its L0 runs are Pebble's sublevels.
-type LSMShape struct {
+type shape struct {
 	lsmview.View
 }
 
 // SafeFormat implements redact.SafeFormatter: one run a line.
-func (s LSMShape) SafeFormat(w redact.SafePrinter, _ rune) {
+func (s shape) SafeFormat(w redact.SafePrinter, _ rune) {
 	w.Printf("%d sorted runs\n", redact.Safe(s.SortedRuns()))
 	w.Printf("  memtables: %d, %s\n", redact.Safe(s.Memtables.Count), redact.Safe(humanBytes(s.Memtables.Bytes)))
 	for _, r := range s.Runs {
@@ -28,14 +28,14 @@ func (s LSMShape) SafeFormat(w redact.SafePrinter, _ rune) {
 }
 
 // String implements fmt.Stringer.
-func (s LSMShape) String() string { return redact.StringWithoutMarkers(s) }
+func (s shape) String() string { return redact.StringWithoutMarkers(s) }
 
-// Shape describes the sorted runs of db now. cmp orders user keys (nil means
+// lsmShape describes the sorted runs of db now. cmp orders user keys (nil means
 // bytewise order, Pebble's default comparer).
-func Shape(db DB, cmp pebble.Compare) (LSMShape, error) {
+func lsmShape(db compactDB, cmp pebble.Compare) (shape, error) {
 	v, err := lsmview.Read(db, cmp)
 	if err != nil {
-		return LSMShape{}, errors.Wrap(err, "compactionext: shape")
+		return shape{}, errors.Wrap(err, "compactionext: shape")
 	}
-	return LSMShape{View: v}, nil
+	return shape{View: v}, nil
 }

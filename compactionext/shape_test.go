@@ -13,9 +13,9 @@ import (
 // requireShapeMatchesPebble checks Shape against Pebble's own view: the
 // sublevel count and read-amp from Metrics and the files of each sublevel
 // from DebugCurrentVersion.
-func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) LSMShape {
+func requireShapeMatchesPebble(t *testing.T, db *pebble.DB) shape {
 	t.Helper()
-	shape, err := Shape(db, nil)
+	shape, err := lsmShape(db, nil)
 	require.NoError(t, err)
 	m := db.Metrics()
 	require.Equal(t, m.ReadAmp(), shape.SortedRuns(), "%s", shape)

@@ -12,8 +12,8 @@ import (
 // a poll tick, skip while writes are stalled, keep a minimum interval between
 // two actions, and stop promptly.
 type worker struct {
-	clock       Clock
-	monitor     *Monitor
+	clock       clock
+	monitor     *monitor
 	wake        <-chan struct{}
 	poll        time.Duration
 	minInterval time.Duration

@@ -62,7 +62,7 @@ type Config struct {
 // Configure makes the DB that is opened next in dirname with opts keep its
 // tables on cfg.Store: it fills opts's remote storage options (the factory,
 // CreateOnShared, the locator, the secondary cache) and sets the creator ID
-// in dirname's object catalog (InitCreatorID), so that even the flushes Open
+// in dirname's object catalog (initCreatorID), so that even the flushes Open
 // itself makes go to the store. Call it after the rest of opts is set (the
 // meter reads tables with opts's comparer and key schema), then open the DB
 // with pebble.Open, pebblerf's Open or OpenWithPlugins alike. It returns an
@@ -93,15 +93,15 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 	if id == 0 {
 		id = 1
 	}
-	opts.Experimental.RemoteStorage = cfg.Store.Factory()
+	opts.Experimental.RemoteStorage = cfg.Store.factory()
 	opts.Experimental.CreateOnShared = strategy
 	opts.Experimental.CreateOnSharedLocator = Locator
 	opts.Experimental.SecondaryCacheSizeBytes = cfg.SecondaryCacheSize
-	if err := InitCreatorID(dirname, opts, id); err != nil {
+	if err := initCreatorID(dirname, opts, id); err != nil {
 		return err
 	}
 	ro := opts.Clone()
 	ro.EnsureDefaults()
-	cfg.Store.SetReaderOptions(ro.MakeReaderOptions())
+	cfg.Store.setReaderOptions(ro.MakeReaderOptions())
 	return nil
 }

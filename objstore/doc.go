@@ -24,8 +24,8 @@
 //	db, err := pebble.Open(dir, opts)
 //
 // It fills the options Pebble (v2) already has for tables on shared
-// storage: Options.Experimental.RemoteStorage (a remote.StorageFactory; use
-// Meter.Factory), CreateOnShared (remote.CreateOnSharedAll for every table,
+// storage: Options.Experimental.RemoteStorage (a remote.StorageFactory that
+// resolves Locator to the store), CreateOnShared (remote.CreateOnSharedAll for every table,
 // or remote.CreateOnSharedLower for L5 and L6 only, as CockroachDB does),
 // CreateOnSharedLocator (use Locator) and SecondaryCacheSizeBytes (a local
 // on-disk cache of remote blocks, in 32 KiB blocks). What stays local: the
@@ -33,8 +33,8 @@
 // with CreateOnSharedLower the tables of L0-L4 (a table that a move
 // compaction takes down to L5 stays where it was written). A DB creates
 // tables on the store only once it has a creator ID, which names its
-// objects; InitCreatorID sets it before Open, so that Open's own flushes go
-// to the store too. A reopen needs the same local directory (its catalog
+// objects; Configure records it in the directory before Open, so that
+// Open's own flushes go to the store too. A reopen needs the same local directory (its catalog
 // lists the remote tables), the same store contents resolved under the same
 // Locator, and the same creator ID (persisted in the catalog). DBs that
 // share a store need distinct creator IDs.
@@ -96,7 +96,9 @@
 // measures the simulated latency. Fault decisions depend only on the seed,
 // the request and how often that request was made before, so they do not
 // change with goroutine scheduling; latency draws follow request order.
-// Sim.SetFaults changes the rates while a DB runs.
+// To stop the faults, reopen over a new simulated store on the same
+// contents (NewSim over the same inner store, or sim+file:// on the same
+// directory).
 //
 // Every URL form also takes the price model: price_get (default USD
 // 0.0004 per 1,000; HEADs are priced as GETs), price_put and price_list
@@ -104,15 +106,15 @@
 //
 // # The meter
 //
-// A Meter counts each request it passes to its store under one Kind, with
+// A Meter counts each request it passes to its store under one kind, with
 // the request's wait and bytes, failed requests included (S3 bills them):
-// KindStat (HEADs: opening an object, Size), KindWrite (an object created,
-// counted at Close, with the bytes written), KindList, KindDelete, and five
-// kinds of GET: KindOpen (footer, metaindex, properties: what Pebble reads
-// to open a table), KindIndex, KindFilter, KindData (data blocks and the
-// other blocks that hold keys or values) and KindOther (objects that are
-// not sstables, and tables whose layout could not be read). Snapshot copies
-// the counts; Snapshot.Sub gives the counts of an interval, Cost its price,
+// Stat (HEADs: opening an object, Size), Write (an object created, counted
+// at Close, with the bytes written), List, Delete, and five kinds of GET:
+// Open (footer, metaindex, properties: what Pebble reads to open a table),
+// Index, Filter, Data (data blocks and the other blocks that hold keys or
+// values) and Other (objects that are not sstables, and tables whose layout
+// could not be read): the fields of a Snapshot. Meter.Snapshot copies the
+// counts; Snapshot.Sub gives the counts of an interval, Cost its price,
 // String a short table.
 //
 // To tell a table's GETs apart, the meter learns the table's layout (which
@@ -120,24 +122,25 @@
 // reader, from the store itself: those reads are not counted (Snapshot
 // counts them as LayoutReads), a simulated store serves them without
 // latency or faults, and on S3 they are real requests, usually one GET of
-// the table's last 256 KiB. Tables written with another comparer or key
-// schema than Pebble's defaults need Meter.SetReaderOptions.
+// the table's last 256 KiB. Configure gives the meter the DB's reader
+// options, so tables written with another comparer or key schema than
+// Pebble's defaults are classified too.
 //
 // A GET often spans blocks of several kinds, because Pebble reads before
 // and ahead of the block it wants. It counts once, under one kind, and its
 // bytes are split by the blocks they belong to. The kind follows how Pebble
 // reads a remote table: the first GET on a reader that reaches the footer
-// opens the table (KindOpen); a GET that ends exactly where an index,
+// opens the table (Open); a GET that ends exactly where an index,
 // filter or properties block ends was asked for that block, with
 // read-before (that block's kind); any other GET is of the kind of its
 // first byte, since read-ahead extends a data read forward (so a
-// compaction's whole-table read is KindData).
+// compaction's whole-table read is Data).
 //
 // # What is approximate
 //
 // The classification is exact for Pebble's reads without a secondary
 // cache. With one, reads are widened to 32 KiB cache blocks: table opens
-// still count as KindOpen, but an index read rarely ends at its block's end
+// still count as Open, but an index read rarely ends at its block's end
 // any more and counts by its first byte. Write counts are objects, not
 // PUT-class requests: a multipart upload makes two requests plus one per
 // part, and a List one request per 1,000 names, but each counts once. List

@@ -149,18 +149,18 @@ func faultyLife(t *testing.T, m *Meter, setFaults func(on bool)) {
 // PUTs through sim://.
 func TestFaultsSim(t *testing.T) {
 	m := openURL(t, "sim://?seed=11&fault_timeout=2ms")
-	sim := m.Inner().(*Sim)
+	sim := m.inner.(*sim)
 	faultyLife(t, m, func(on bool) {
 		f := Faults{Timeout: 2 * time.Millisecond}
 		if on {
 			f.GetError, f.GetTimeout, f.GetTruncate = 0.15, 0.05, 0.15
 			f.PutError, f.PutTimeout = 0.2, 0.05
 		}
-		require.NoError(t, sim.SetFaults(f))
+		require.NoError(t, sim.setFaults(f))
 	})
 	s := m.Snapshot()
 	require.NotZero(t, s.Gets().Errors, "%s", s)
-	require.NotZero(t, s.Kinds[KindWrite].Errors, "no upload failed\n%s", s)
+	require.NotZero(t, s.Write.Errors, "no upload failed\n%s", s)
 }
 
 // TestSimFaultsDeterministic: the same seed fails the same requests.
@@ -380,7 +380,7 @@ func TestFaultsS3Client(t *testing.T) {
 		require.Error(t, errors.CombineErrors(werr, cerr), "a failed part fails the upload")
 		_, err = m.Size("big2")
 		require.True(t, m.IsNotExistError(err), "no object after a failed multipart upload: %v", err)
-		pending, err := m.Inner().(*s3Store).core.ListMultipartUploads(ctx, s3.bucket, "", "", "", "", 100)
+		pending, err := m.inner.(*s3Store).core.ListMultipartUploads(ctx, s3.bucket, "", "", "", "", 100)
 		require.NoError(t, err)
 		require.Empty(t, pending.Uploads, "the failed upload was aborted")
 	})

@@ -24,9 +24,9 @@ type fileStore struct {
 	dir string
 }
 
-// NewFile returns a store that keeps its objects as files under dir,
+// newFile returns a store that keeps its objects as files under dir,
 // creating dir if needed (the store of file:// URLs).
-func NewFile(dir string) (remote.Storage, error) {
+func newFile(dir string) (remote.Storage, error) {
 	if !filepath.IsAbs(dir) {
 		return nil, errors.Newf("objstore: file store directory %q is not absolute", dir)
 	}

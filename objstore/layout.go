@@ -19,7 +19,7 @@ import (
 // its trailer, or a run of adjacent data blocks merged into one.
 type region struct {
 	start, end int64
-	kind       Kind
+	kind       kind
 	// block is set when the region is exactly one block (non-data blocks are
 	// never merged), so that a request ending at its end can be recognised.
 	block bool
@@ -38,7 +38,7 @@ type tableLayout struct {
 // its blocks.
 func newTableLayout(l *sstable.Layout, size int64) *tableLayout {
 	var rs []region
-	add := func(h block.Handle, k Kind, trailer bool) {
+	add := func(h block.Handle, k kind, trailer bool) {
 		if h.Length == 0 {
 			return
 		}
@@ -46,28 +46,28 @@ func newTableLayout(l *sstable.Layout, size int64) *tableLayout {
 		if trailer {
 			end += block.TrailerLen
 		}
-		rs = append(rs, region{start: int64(h.Offset), end: end, kind: k, block: k != KindData})
+		rs = append(rs, region{start: int64(h.Offset), end: end, kind: k, block: k != kindData})
 	}
 	for _, d := range l.Data {
-		add(d.Handle, KindData, true)
+		add(d.Handle, kindData, true)
 	}
 	for _, h := range l.ValueBlock {
-		add(h, KindData, true)
+		add(h, kindData, true)
 	}
-	add(l.RangeDel, KindData, true)
-	add(l.RangeKey, KindData, true)
+	add(l.RangeDel, kindData, true)
+	add(l.RangeKey, kindData, true)
 	for _, h := range l.Index {
-		add(h, KindIndex, true)
+		add(h, kindIndex, true)
 	}
-	add(l.TopIndex, KindIndex, true)
-	add(l.ValueIndex, KindIndex, true)
-	add(l.BlobReferenceIndex, KindIndex, true)
+	add(l.TopIndex, kindIndex, true)
+	add(l.ValueIndex, kindIndex, true)
+	add(l.BlobReferenceIndex, kindIndex, true)
 	for _, f := range l.Filter {
-		add(f.Handle, KindFilter, true)
+		add(f.Handle, kindFilter, true)
 	}
-	add(l.Properties, KindOpen, true)
-	add(l.MetaIndex, KindOpen, true)
-	add(l.Footer, KindOpen, false)
+	add(l.Properties, kindOpen, true)
+	add(l.MetaIndex, kindOpen, true)
+	add(l.Footer, kindOpen, false)
 	slices.SortFunc(rs, func(a, b region) int { return cmp.Compare(a.start, b.start) })
 	// Merge adjacent data blocks, and drop duplicates (a two-level index's
 	// top block may also be listed among its index blocks).
@@ -78,7 +78,7 @@ func newTableLayout(l *sstable.Layout, size int64) *tableLayout {
 			if r.start == last.start && r.end == last.end {
 				continue
 			}
-			if r.kind == KindData && last.kind == KindData && r.start == last.end {
+			if r.kind == kindData && last.kind == kindData && r.start == last.end {
 				last.end = r.end
 				continue
 			}
@@ -99,7 +99,7 @@ func newTableLayout(l *sstable.Layout, size int64) *tableLayout {
 //
 //  1. A table is opened by reading its footer, with 32 KiB of read-before
 //     so that the metaindex and properties come along: the first GET on a
-//     reader that reaches the footer is KindOpen.
+//     reader that reaches the footer is kindOpen.
 //  2. Index and filter blocks are read exactly, or with read-before (the
 //     top-level index read reaches back 512 KiB to bring the filter and
 //     lower index blocks along): a GET that ends exactly where a non-data
@@ -113,16 +113,16 @@ func newTableLayout(l *sstable.Layout, size int64) *tableLayout {
 // With one, reads are widened to the cache's 32 KiB blocks: rule 1 still
 // holds, but a widened index read-before rarely ends at its block's end and
 // counts by its first byte (rule 3).
-func (l *tableLayout) classify(s, e int64, first bool) (Kind, [KindOther + 1]int64) {
-	var split [KindOther + 1]int64
-	kind := KindOther
+func (l *tableLayout) classify(s, e int64, first bool) (kind, [kindOther + 1]int64) {
+	var split [kindOther + 1]int64
+	kind := kindOther
 	switch {
 	case first && e > l.footerStart:
-		kind = KindOpen
+		kind = kindOpen
 	default:
 		// The first region that ends at or after e.
 		if i := sort.Search(len(l.regions), func(i int) bool { return l.regions[i].end >= e }); i < len(l.regions) {
-			if r := l.regions[i]; r.end == e && r.block && r.kind != KindData && r.start != l.footerStart {
+			if r := l.regions[i]; r.end == e && r.block && r.kind != kindData && r.start != l.footerStart {
 				kind = r.kind
 				break
 			}

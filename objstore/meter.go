@@ -15,48 +15,48 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 )
 
-// Kind is a kind of request to an object store, as the meter counts them.
+// kind is a kind of request to an object store, as the meter counts them.
 // The first five are GETs, told apart by what they read of a table.
-type Kind int
+type kind int
 
 const (
-	// KindOpen: GETs that open a table (footer, metaindex, properties).
-	KindOpen Kind = iota
-	// KindIndex: GETs of index blocks (and of a table's other block
+	// kindOpen: GETs that open a table (footer, metaindex, properties).
+	kindOpen kind = iota
+	// kindIndex: GETs of index blocks (and of a table's other block
 	// indexes: value and blob-reference indexes).
-	KindIndex
-	// KindFilter: GETs of filter blocks.
-	KindFilter
-	// KindData: GETs of data blocks (and of the other blocks that hold keys
+	kindIndex
+	// kindFilter: GETs of filter blocks.
+	kindFilter
+	// kindData: GETs of data blocks (and of the other blocks that hold keys
 	// or values: range deletions, range keys, value blocks).
-	KindData
-	// KindOther: GETs of objects that are not sstables, or of tables whose
+	kindData
+	// kindOther: GETs of objects that are not sstables, or of tables whose
 	// layout could not be read.
-	KindOther
-	// KindStat: HEADs: opening an object for reading (its size) and Size.
-	KindStat
-	// KindWrite: objects created (one per CreateObject, counted at Close).
-	KindWrite
-	// KindList: List calls.
-	KindList
-	// KindDelete: Delete calls.
-	KindDelete
-	// NumKinds is the number of kinds.
-	NumKinds
+	kindOther
+	// kindStat: HEADs: opening an object for reading (its size) and Size.
+	kindStat
+	// kindWrite: objects created (one per CreateObject, counted at Close).
+	kindWrite
+	// kindList: List calls.
+	kindList
+	// kindDelete: Delete calls.
+	kindDelete
+	// numKinds is the number of kinds.
+	numKinds
 )
 
-var kindNames = [NumKinds]string{"open", "index", "filter", "data", "other", "stat", "write", "list", "delete"}
+var kindNames = [numKinds]string{"open", "index", "filter", "data", "other", "stat", "write", "list", "delete"}
 
 // String returns the kind's name, as the meter's table prints it.
-func (k Kind) String() string {
-	if k < 0 || k >= NumKinds {
+func (k kind) String() string {
+	if k < 0 || k >= numKinds {
 		return fmt.Sprintf("kind(%d)", int(k))
 	}
 	return kindNames[k]
 }
 
-// IsGet reports whether the kind counts GETs (ranged reads).
-func (k Kind) IsGet() bool { return k >= KindOpen && k <= KindOther }
+// isGet reports whether the kind counts GETs (ranged reads).
+func (k kind) isGet() bool { return k >= kindOpen && k <= kindOther }
 
 // Counts are the requests of one kind.
 type Counts struct {
@@ -92,22 +92,49 @@ type Prices struct {
 // in a URL), not a claim about any bill.
 var DefaultPrices = Prices{GetPer1000: 0.0004, PutPer1000: 0.005, ListPer1000: 0.005}
 
-// Snapshot is a copy of a meter's counts.
+// Snapshot is a copy of a meter's counts, one Counts per kind of request.
+// The first five kinds are GETs, told apart by what they read of a table.
 type Snapshot struct {
-	Kinds [NumKinds]Counts
+	// Open counts the GETs that open a table (footer, metaindex,
+	// properties).
+	Open Counts
+	// Index counts GETs of index blocks (and of a table's other block
+	// indexes: value and blob-reference indexes).
+	Index Counts
+	// Filter counts GETs of filter blocks.
+	Filter Counts
+	// Data counts GETs of data blocks (and of the other blocks that hold
+	// keys or values: range deletions, range keys, value blocks).
+	Data Counts
+	// Other counts GETs of objects that are not sstables, or of tables
+	// whose layout could not be read.
+	Other Counts
+	// Stat counts HEADs: opening an object for reading (its size) and Size.
+	Stat Counts
+	// Write counts objects created (one per CreateObject, counted at Close).
+	Write Counts
+	// List counts List calls; Delete counts Delete calls.
+	List, Delete Counts
+
 	// LayoutReads counts the meter's own reads (learning tables' layouts),
-	// which are not in Kinds; LayoutErrors counts tables whose layout could
-	// not be read (their GETs count as KindOther).
+	// which are in no kind above; LayoutErrors counts tables whose layout
+	// could not be read (their GETs count as Other).
 	LayoutReads, LayoutErrors int64
 	// Prices is the model Cost applies.
 	Prices Prices
 }
 
+// kinds returns the snapshot's counts indexed by kind.
+func (s *Snapshot) kinds() [numKinds]*Counts {
+	return [numKinds]*Counts{&s.Open, &s.Index, &s.Filter, &s.Data, &s.Other, &s.Stat, &s.Write, &s.List, &s.Delete}
+}
+
 // Sub returns the counts accumulated between o and s (s - o).
 func (s Snapshot) Sub(o Snapshot) Snapshot {
 	d := s
-	for k := range d.Kinds {
-		d.Kinds[k] = s.Kinds[k].sub(o.Kinds[k])
+	dk, ov := d.kinds(), o.kinds()
+	for k := range dk {
+		*dk[k] = dk[k].sub(*ov[k])
 	}
 	d.LayoutReads -= o.LayoutReads
 	d.LayoutErrors -= o.LayoutErrors
@@ -117,8 +144,9 @@ func (s Snapshot) Sub(o Snapshot) Snapshot {
 // Gets returns the GET kinds summed.
 func (s Snapshot) Gets() Counts {
 	var c Counts
-	for k := KindOpen; k <= KindOther; k++ {
-		c = c.add(s.Kinds[k])
+	ks := s.kinds()
+	for _, k := range ks[kindOpen : kindOther+1] {
+		c = c.add(*k)
 	}
 	return c
 }
@@ -126,8 +154,8 @@ func (s Snapshot) Gets() Counts {
 // Total returns every kind summed.
 func (s Snapshot) Total() Counts {
 	var c Counts
-	for _, k := range s.Kinds {
-		c = c.add(k)
+	for _, k := range s.kinds() {
+		c = c.add(*k)
 	}
 	return c
 }
@@ -135,11 +163,11 @@ func (s Snapshot) Total() Counts {
 // Cost is the price of the counted requests under the snapshot's model, in
 // US dollars (failed requests included: S3 bills them).
 func (s Snapshot) Cost() float64 {
-	get := float64(s.Gets().Requests + s.Kinds[KindStat].Requests)
+	get := float64(s.Gets().Requests + s.Stat.Requests)
 	return (get*s.Prices.GetPer1000 +
-		float64(s.Kinds[KindWrite].Requests)*s.Prices.PutPer1000 +
-		float64(s.Kinds[KindList].Requests)*s.Prices.ListPer1000 +
-		float64(s.Kinds[KindDelete].Requests)*s.Prices.DeletePer1000) / 1000
+		float64(s.Write.Requests)*s.Prices.PutPer1000 +
+		float64(s.List.Requests)*s.Prices.ListPer1000 +
+		float64(s.Delete.Requests)*s.Prices.DeletePer1000) / 1000
 }
 
 // String prints the kinds that saw requests as one short table, then the
@@ -148,12 +176,11 @@ func (s Snapshot) String() string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "kind\trequests\terrors\tbytes\twait\t\n")
-	for k := range NumKinds {
-		c := s.Kinds[k]
+	for k, c := range s.kinds() {
 		if c.Requests == 0 && c.Bytes == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", k, c.Requests, c.Errors, c.Bytes, c.Wait.Round(time.Microsecond))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", kind(k), c.Requests, c.Errors, c.Bytes, c.Wait.Round(time.Microsecond))
 	}
 	g := s.Gets()
 	fmt.Fprintf(tw, "GETs\t%d\t%d\t%d\t%s\t\n", g.Requests, g.Errors, g.Bytes, g.Wait.Round(time.Microsecond))
@@ -172,13 +199,13 @@ type Meter struct {
 	inner  remote.Storage
 	prices Prices
 
-	counts [NumKinds]struct {
+	counts [numKinds]struct {
 		requests, errors, bytes, wait atomic.Int64
 	}
 	layoutReads, layoutErrors atomic.Int64
 
 	// trace, when set (by tests), sees every counted GET and its kind.
-	trace func(name string, off, end int64, first bool, k Kind)
+	trace func(name string, off, end int64, first bool, k kind)
 
 	mu         sync.Mutex
 	readerOpts sstable.ReaderOptions
@@ -192,22 +219,18 @@ func NewMeter(inner remote.Storage, prices Prices) *Meter {
 	return &Meter{inner: inner, prices: prices, layouts: make(map[string]*layoutEntry)}
 }
 
-// Inner returns the store the meter counts requests to (a *Sim for sim://
-// URLs, whose faults can be changed).
-func (m *Meter) Inner() remote.Storage { return m.inner }
-
-// Factory returns the storage factory to set as Pebble's
+// factory returns the storage factory to set as Pebble's
 // Options.Experimental.RemoteStorage: it resolves Locator to the meter.
 // Use Locator as Options.Experimental.CreateOnSharedLocator.
-func (m *Meter) Factory() remote.StorageFactory {
+func (m *Meter) factory() remote.StorageFactory {
 	return remote.MakeSimpleFactory(map[remote.Locator]remote.Storage{Locator: m})
 }
 
-// SetReaderOptions sets the options the meter reads table layouts with:
+// setReaderOptions sets the options the meter reads table layouts with:
 // those of the DB whose tables it sees (pebble.Options.MakeReaderOptions),
 // so that tables written with another comparer or key schema than Pebble's
 // defaults are classified. Layouts already learned are kept.
-func (m *Meter) SetReaderOptions(o sstable.ReaderOptions) {
+func (m *Meter) setReaderOptions(o sstable.ReaderOptions) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.readerOpts = o
@@ -221,9 +244,9 @@ func (m *Meter) SetReaderOptions(o sstable.ReaderOptions) {
 // Snapshot returns the counts so far.
 func (m *Meter) Snapshot() Snapshot {
 	s := Snapshot{Prices: m.prices}
-	for k := range s.Kinds {
+	for k, sk := range s.kinds() {
 		c := &m.counts[k]
-		s.Kinds[k] = Counts{
+		*sk = Counts{
 			Requests: c.requests.Load(),
 			Errors:   c.errors.Load(),
 			Bytes:    c.bytes.Load(),
@@ -235,7 +258,7 @@ func (m *Meter) Snapshot() Snapshot {
 	return s
 }
 
-func (m *Meter) record(k Kind, bytes int64, wait time.Duration, err error) {
+func (m *Meter) record(k kind, bytes int64, wait time.Duration, err error) {
 	c := &m.counts[k]
 	c.requests.Add(1)
 	if err != nil {
@@ -245,13 +268,13 @@ func (m *Meter) record(k Kind, bytes int64, wait time.Duration, err error) {
 	c.wait.Add(int64(wait))
 }
 
-// ReadObject implements remote.Storage; it counts one KindStat request (the
+// ReadObject implements remote.Storage; it counts one kindStat request (the
 // HEAD that learns the object's size on S3).
 func (m *Meter) ReadObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
 	start := time.Now()
 	r, size, err := m.inner.ReadObject(ctx, name)
 	if !isUnmetered(ctx) {
-		m.record(KindStat, 0, time.Since(start), err)
+		m.record(kindStat, 0, time.Since(start), err)
 	}
 	if err != nil {
 		return nil, 0, err
@@ -278,9 +301,9 @@ func (r *meteredReader) ReadAt(ctx context.Context, p []byte, off int64) error {
 	err := r.inner.ReadAt(ctx, p, off)
 	wait := time.Since(start)
 
-	kind := KindOther
-	var split [KindOther + 1]int64
-	split[KindOther] = int64(len(p))
+	kind := kindOther
+	var split [kindOther + 1]int64
+	split[kindOther] = int64(len(p))
 	if isTable(r.name) {
 		if l := r.m.layout(r.name, r.inner, r.size); l != nil {
 			kind, split = l.classify(off, off+int64(len(p)), first)
@@ -311,13 +334,13 @@ func (r *meteredReader) Close() error { return r.inner.Close() }
 func isTable(name string) bool { return strings.HasSuffix(name, ".sst") }
 
 // CreateObject implements remote.Storage; the object counts as one
-// KindWrite request when its writer is closed.
+// kindWrite request when its writer is closed.
 func (m *Meter) CreateObject(name string) (io.WriteCloser, error) {
 	m.forget(name)
 	start := time.Now()
 	w, err := m.inner.CreateObject(name)
 	if err != nil {
-		m.record(KindWrite, 0, time.Since(start), err)
+		m.record(kindWrite, 0, time.Since(start), err)
 		return nil, err
 	}
 	return &meteredWriter{m: m, inner: w, wait: time.Since(start)}, nil
@@ -351,7 +374,7 @@ func (w *meteredWriter) Close() error {
 	}
 	w.done = true
 	w.wait += time.Since(start)
-	w.m.record(KindWrite, w.bytes, w.wait, errors.CombineErrors(w.err, err))
+	w.m.record(kindWrite, w.bytes, w.wait, errors.CombineErrors(w.err, err))
 	return err
 }
 
@@ -359,7 +382,7 @@ func (w *meteredWriter) Close() error {
 func (m *Meter) List(prefix, delimiter string) ([]string, error) {
 	start := time.Now()
 	names, err := m.inner.List(prefix, delimiter)
-	m.record(KindList, 0, time.Since(start), err)
+	m.record(kindList, 0, time.Since(start), err)
 	return names, err
 }
 
@@ -368,15 +391,15 @@ func (m *Meter) Delete(name string) error {
 	m.forget(name)
 	start := time.Now()
 	err := m.inner.Delete(name)
-	m.record(KindDelete, 0, time.Since(start), err)
+	m.record(kindDelete, 0, time.Since(start), err)
 	return err
 }
 
-// Size implements remote.Storage; it counts one KindStat request.
+// Size implements remote.Storage; it counts one kindStat request.
 func (m *Meter) Size(name string) (int64, error) {
 	start := time.Now()
 	size, err := m.inner.Size(name)
-	m.record(KindStat, 0, time.Since(start), err)
+	m.record(kindStat, 0, time.Since(start), err)
 	return size, err
 }
 

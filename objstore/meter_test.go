@@ -69,31 +69,31 @@ func TestClassify(t *testing.T) {
 			topEnd := end(l.TopIndex)
 
 			m := NewMeter(inner, DefaultPrices)
-			var kinds []Kind
-			m.trace = func(_ string, _, _ int64, _ bool, k Kind) { kinds = append(kinds, k) }
+			var kinds []kind
+			m.trace = func(_ string, _, _ int64, _ bool, k kind) { kinds = append(kinds, k) }
 			r, _, err := m.ReadObject(context.Background(), "000001.sst")
 			require.NoError(t, err)
 			d := l.Data[len(l.Data)/2].Handle
 			cases := []struct {
 				name     string
 				off, end int64
-				want     Kind
+				want     kind
 			}{
 				// Rule 1: the table open's footer read with 32 KiB read-before.
-				{"open", max(0, size-32<<10), size, KindOpen},
+				{"open", max(0, size-32<<10), size, kindOpen},
 				// Rule 2: the top-level index with 512 KiB read-before.
-				{"index-read-before", max(0, topEnd-512<<10), topEnd, KindIndex},
-				{"lower-index", int64(l.Index[1].Offset), end(l.Index[1]), KindIndex},
-				{"filter", int64(filter.Offset), end(filter), KindFilter},
-				{"properties", int64(l.Properties.Offset), end(l.Properties), KindOpen},
+				{"index-read-before", max(0, topEnd-512<<10), topEnd, kindIndex},
+				{"lower-index", int64(l.Index[1].Offset), end(l.Index[1]), kindIndex},
+				{"filter", int64(filter.Offset), end(filter), kindFilter},
+				{"properties", int64(l.Properties.Offset), end(l.Properties), kindOpen},
 				// Rule 3: data blocks, exact or with read-ahead.
-				{"data", int64(d.Offset), end(d), KindData},
-				{"data-read-ahead", int64(d.Offset), int64(d.Offset) + 1000, KindData},
-				{"data-read-ahead-to-the-end", int64(d.Offset), size, KindData},
-				{"compaction", 0, size, KindData},
-				{"first-data-block", 0, end(l.Data[0].Handle), KindData},
+				{"data", int64(d.Offset), end(d), kindData},
+				{"data-read-ahead", int64(d.Offset), int64(d.Offset) + 1000, kindData},
+				{"data-read-ahead-to-the-end", int64(d.Offset), size, kindData},
+				{"compaction", 0, size, kindData},
+				{"first-data-block", 0, end(l.Data[0].Handle), kindData},
 			}
-			var want []Kind
+			var want []kind
 			before := m.Snapshot()
 			for _, c := range cases {
 				require.NoError(t, r.ReadAt(context.Background(), make([]byte, c.end-c.off), c.off), c.name)
@@ -111,9 +111,9 @@ func TestClassify(t *testing.T) {
 				total += c.end - c.off
 			}
 			require.Equal(t, total, delta.Gets().Bytes)
-			require.GreaterOrEqual(t, delta.Kinds[KindData].Bytes, dataEnd)
+			require.GreaterOrEqual(t, delta.Data.Bytes, dataEnd)
 			require.Equal(t, int64(len(cases)), delta.Gets().Requests)
-			require.Zero(t, delta.Kinds[KindOther].Requests)
+			require.Zero(t, delta.Other.Requests)
 			require.NotZero(t, m.Snapshot().LayoutReads, "the meter learned the layout")
 		})
 	}
@@ -144,10 +144,10 @@ func TestMeterGetAfterReopen(t *testing.T) {
 
 	type get struct {
 		off, end int64
-		kind     Kind
+		kind     kind
 	}
 	var gets []get
-	m.trace = func(_ string, off, end int64, _ bool, k Kind) { gets = append(gets, get{off, end, k}) }
+	m.trace = func(_ string, off, end int64, _ bool, k kind) { gets = append(gets, get{off, end, k}) }
 	d = openRemote(t, "db", opts(), m, AllLevels)
 	defer d.Close()
 	levels, err := d.SSTables()
@@ -160,13 +160,13 @@ func TestMeterGetAfterReopen(t *testing.T) {
 	require.Equal(t, "value-500", string(v))
 	require.NoError(t, closer.Close())
 	delta := m.Snapshot().Sub(before)
-	require.Equal(t, int64(1), delta.Kinds[KindOpen].Requests, "%s", delta)
-	require.Equal(t, int64(1), delta.Kinds[KindIndex].Requests+delta.Kinds[KindFilter].Requests, "%s", delta)
-	require.Equal(t, int64(1), delta.Kinds[KindData].Requests, "%s", delta)
-	require.NotZero(t, delta.Kinds[KindFilter].Bytes, "the filter came with the index read")
+	require.Equal(t, int64(1), delta.Open.Requests, "%s", delta)
+	require.Equal(t, int64(1), delta.Index.Requests+delta.Filter.Requests, "%s", delta)
+	require.Equal(t, int64(1), delta.Data.Requests, "%s", delta)
+	require.NotZero(t, delta.Filter.Bytes, "the filter came with the index read")
 
 	// Check each GET against the layout, read independently.
-	objs, err := m.Inner().List("", "")
+	objs, err := m.inner.List("", "")
 	require.NoError(t, err)
 	var table string
 	for _, o := range objs {
@@ -174,7 +174,7 @@ func TestMeterGetAfterReopen(t *testing.T) {
 			table = o
 		}
 	}
-	l, size := readLayout(t, m.Inner(), table)
+	l, size := readLayout(t, m.inner, table)
 	dataEnd := end(l.Data[len(l.Data)-1].Handle)
 	indexEnd := end(l.TopIndex)
 	if l.TopIndex.Length == 0 {
@@ -182,11 +182,11 @@ func TestMeterGetAfterReopen(t *testing.T) {
 	}
 	for _, g := range gets {
 		switch g.kind {
-		case KindOpen:
+		case kindOpen:
 			require.Equal(t, size, g.end, "the open reads up to the footer")
-		case KindIndex:
+		case kindIndex:
 			require.Equal(t, indexEnd, g.end, "the index read ends at the top-level index")
-		case KindData:
+		case kindData:
 			require.LessOrEqual(t, g.end, dataEnd, "a data read lies among the data blocks")
 		default:
 			t.Fatalf("unexpected %s GET [%d, %d)", g.kind, g.off, g.end)
@@ -199,7 +199,7 @@ func TestMeterGetAfterReopen(t *testing.T) {
 	_, _, err = d.Get(key(1001))
 	require.ErrorIs(t, err, pebble.ErrNotFound)
 	delta = m.Snapshot().Sub(before)
-	require.Zero(t, delta.Kinds[KindData].Requests, "%s", delta)
+	require.Zero(t, delta.Data.Requests, "%s", delta)
 }
 
 func TestSnapshot(t *testing.T) {
@@ -218,14 +218,14 @@ func TestSnapshot(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, m.Delete("b"))
 	s := m.Snapshot()
-	require.Equal(t, Counts{Requests: 2, Bytes: 6}, Counts{Requests: s.Kinds[KindOther].Requests, Bytes: s.Kinds[KindOther].Bytes},
+	require.Equal(t, Counts{Requests: 2, Bytes: 6}, Counts{Requests: s.Other.Requests, Bytes: s.Other.Bytes},
 		"a GET of a non-table and of a table whose layout cannot be read are both other")
 	require.EqualValues(t, 1, s.LayoutErrors)
-	require.EqualValues(t, 3, s.Kinds[KindStat].Requests)
-	require.EqualValues(t, 2, s.Kinds[KindWrite].Requests)
-	require.EqualValues(t, 20, s.Kinds[KindWrite].Bytes)
-	require.EqualValues(t, 1, s.Kinds[KindList].Requests)
-	require.EqualValues(t, 1, s.Kinds[KindDelete].Requests)
+	require.EqualValues(t, 3, s.Stat.Requests)
+	require.EqualValues(t, 2, s.Write.Requests)
+	require.EqualValues(t, 20, s.Write.Bytes)
+	require.EqualValues(t, 1, s.List.Requests)
+	require.EqualValues(t, 1, s.Delete.Requests)
 	require.InDelta(t, (5*1+2*10+1*100+1*1000)/1000.0, s.Cost(), 1e-12)
 	out := s.String()
 	for _, want := range []string{"other", "stat", "write", "list", "delete", "GETs", "cost USD 1.125000", "unknown layout"} {
@@ -238,7 +238,7 @@ func TestSnapshot(t *testing.T) {
 
 	_, err = m.Size("missing")
 	require.Error(t, err)
-	require.EqualValues(t, 1, m.Snapshot().Sub(s).Kinds[KindStat].Errors)
+	require.EqualValues(t, 1, m.Snapshot().Sub(s).Stat.Errors)
 }
 
 // TestSimLatency: a simulated request sleeps its latency, so the meter's
@@ -265,7 +265,7 @@ func TestSimLatency(t *testing.T) {
 			require.NoError(t, r.ReadAt(context.Background(), make([]byte, 10<<10), 0))
 		}
 		took := time.Since(start)
-		wait := m.Snapshot().Sub(before).Kinds[KindOther].Wait
+		wait := m.Snapshot().Sub(before).Other.Wait
 		require.GreaterOrEqual(t, took, 3*c.min, c.url)
 		require.GreaterOrEqual(t, wait, 3*c.min, c.url)
 	}
@@ -321,7 +321,7 @@ func TestOpenErrors(t *testing.T) {
 
 	m, err := Open("sim+file://" + dir + "?latency=0&seed=9&price_put=0.01")
 	require.NoError(t, err)
-	require.Equal(t, uint64(9), m.Inner().(*Sim).Config().Seed)
+	require.Equal(t, uint64(9), m.inner.(*sim).config().Seed)
 	require.Equal(t, 0.01, m.Snapshot().Prices.PutPer1000)
 	require.Equal(t, DefaultPrices.GetPer1000, m.Snapshot().Prices.GetPer1000)
 }

@@ -67,7 +67,7 @@ func parseURL(rawURL string) (*url.URL, func() (remote.Storage, error), Prices, 
 	case "file":
 		var dir string
 		dir, err = p.dir()
-		build = func() (remote.Storage, error) { return NewFile(dir) }
+		build = func() (remote.Storage, error) { return newFile(dir) }
 	case "s3":
 		var cfg S3Config
 		cfg, err = p.s3()
@@ -86,7 +86,7 @@ func parseURL(rawURL string) (*url.URL, func() (remote.Storage, error), Prices, 
 			inner := NewMem()
 			if dir != "" {
 				var err error
-				if inner, err = NewFile(dir); err != nil {
+				if inner, err = newFile(dir); err != nil {
 					return nil, err
 				}
 			}

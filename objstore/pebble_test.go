@@ -217,7 +217,7 @@ func TestDBLifeS3(t *testing.T) {
 			requireSameReads(t, ldb, rdb, keys)
 			requirePlacement(t, rdb, levels)
 			snap := m.Snapshot()
-			require.NotZero(t, snap.Kinds[KindWrite].Requests)
+			require.NotZero(t, snap.Write.Requests)
 			require.NotZero(t, snap.Gets().Requests, "compactions read tables back\n%s", snap)
 			require.Zero(t, snap.LayoutErrors, "%s", snap)
 			t.Logf("after fill and compaction:\n%s", snap)
@@ -239,7 +239,7 @@ func TestDBLifeS3(t *testing.T) {
 			ldb, err = pebble.Open("db", testOptions(localFS))
 			require.NoError(t, err)
 			requireSameReads(t, ldb, rdb, keys)
-			require.NotZero(t, m2.Snapshot().Kinds[KindOpen].Requests, "a reopened DB opens its tables from the store")
+			require.NotZero(t, m2.Snapshot().Open.Requests, "a reopened DB opens its tables from the store")
 			// More writes after the reopen, then a last comparison.
 			for _, o := range workload(2, 1500, keys) {
 				require.NoError(t, apply(rdb, o))

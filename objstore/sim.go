@@ -27,7 +27,7 @@ type SimConfig struct {
 	Bandwidth int64
 	// Seed seeds the latency draws and the fault decisions.
 	Seed uint64
-	// Faults are the injected failures; SetFaults changes them later.
+	// Faults are the injected failures.
 	Faults Faults
 }
 
@@ -76,7 +76,7 @@ func (f Faults) validate() error {
 // ErrInjected marks every failure a simulated store injects.
 var ErrInjected = errors.New("objstore: injected fault")
 
-// Sim is a simulated object store: another store (in memory, or a
+// sim is a simulated object store: another store (in memory, or a
 // directory) behind a latency model and fault injection. The latency is
 // real: a request sleeps for it, so whatever waits on the request waits
 // for the simulated latency too.
@@ -88,7 +88,7 @@ var ErrInjected = errors.New("objstore: injected fault")
 // occurrences, the store remembers each distinct request made while a fault
 // rate is set). Latency draws come from one seeded generator in request
 // order.
-type Sim struct {
+type sim struct {
 	inner remote.Storage
 	cfg   SimConfig
 
@@ -98,10 +98,13 @@ type Sim struct {
 	seen   map[string]uint32
 }
 
-var _ remote.Storage = (*Sim)(nil)
+var _ remote.Storage = (*sim)(nil)
 
-// NewSim returns a simulated store over inner (NewMem() if nil).
-func NewSim(inner remote.Storage, cfg SimConfig) (*Sim, error) {
+// NewSim returns a simulated store over inner (NewMem() if nil): inner
+// behind the latency model and the faults of cfg. The latency is real: a
+// request sleeps for it. To stop injecting faults (say, before a DB
+// reopens), open a new simulated store over the same inner one.
+func NewSim(inner remote.Storage, cfg SimConfig) (remote.Storage, error) {
 	if inner == nil {
 		inner = NewMem()
 	}
@@ -116,14 +119,13 @@ func NewSim(inner remote.Storage, cfg SimConfig) (*Sim, error) {
 	if err := cfg.Faults.validate(); err != nil {
 		return nil, err
 	}
-	s := &Sim{inner: inner, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x6f626a73746f7265))}
+	s := &sim{inner: inner, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x6f626a73746f7265))}
 	s.faults = cfg.Faults
 	return s, nil
 }
 
-// SetFaults replaces the fault rates (for example, to stop injecting
-// faults before a DB reopens).
-func (s *Sim) SetFaults(f Faults) error {
+// setFaults replaces the fault rates while a DB runs (tests use it).
+func (s *sim) setFaults(f Faults) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
@@ -133,8 +135,8 @@ func (s *Sim) SetFaults(f Faults) error {
 	return nil
 }
 
-// Config returns the store's model, with its current faults.
-func (s *Sim) Config() SimConfig {
+// config returns the store's model, with its current faults.
+func (s *sim) config() SimConfig {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cfg := s.cfg
@@ -164,7 +166,7 @@ const (
 )
 
 // decide returns the fault, if any, for one request, and its latency.
-func (s *Sim) decide(op string, name string, off int64, n int) (faultKind, time.Duration, Faults) {
+func (s *sim) decide(op string, name string, off int64, n int) (faultKind, time.Duration, Faults) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.faults
@@ -241,7 +243,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // request waits out a request's latency and returns its injected failure,
 // if any; a truncation is left to the caller (it needs the bytes).
-func (s *Sim) request(
+func (s *sim) request(
 	ctx context.Context, op, name string, off int64, n int,
 ) (faultKind, error) {
 	if ctx == nil {
@@ -272,7 +274,7 @@ func (s *Sim) request(
 }
 
 // ReadObject implements remote.Storage; it costs one HEAD.
-func (s *Sim) ReadObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
+func (s *sim) ReadObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
 	if !isUnmetered(ctx) {
 		if _, err := s.request(ctx, "HEAD", name, 0, 0); err != nil {
 			return nil, 0, err
@@ -286,7 +288,7 @@ func (s *Sim) ReadObject(ctx context.Context, name string) (remote.ObjectReader,
 }
 
 type simReader struct {
-	s     *Sim
+	s     *sim
 	name  string
 	inner remote.ObjectReader
 }
@@ -316,7 +318,7 @@ func (r *simReader) Close() error { return r.inner.Close() }
 
 // CreateObject implements remote.Storage; the upload (one PUT, with its
 // latency and possible failure) happens at Close.
-func (s *Sim) CreateObject(name string) (io.WriteCloser, error) {
+func (s *sim) CreateObject(name string) (io.WriteCloser, error) {
 	w, err := s.inner.CreateObject(name)
 	if err != nil {
 		return nil, err
@@ -325,7 +327,7 @@ func (s *Sim) CreateObject(name string) (io.WriteCloser, error) {
 }
 
 type simWriter struct {
-	s     *Sim
+	s     *sim
 	name  string
 	inner io.WriteCloser
 	n     int
@@ -362,7 +364,7 @@ func (w *simWriter) abort() {
 }
 
 // List implements remote.Storage (one LIST; never fails by injection).
-func (s *Sim) List(prefix, delimiter string) ([]string, error) {
+func (s *sim) List(prefix, delimiter string) ([]string, error) {
 	if _, err := s.request(context.Background(), "LIST", prefix, 0, 0); err != nil {
 		return nil, err
 	}
@@ -370,7 +372,7 @@ func (s *Sim) List(prefix, delimiter string) ([]string, error) {
 }
 
 // Delete implements remote.Storage (one DELETE; never fails by injection).
-func (s *Sim) Delete(name string) error {
+func (s *sim) Delete(name string) error {
 	if _, err := s.request(context.Background(), "DELETE", name, 0, 0); err != nil {
 		return err
 	}
@@ -378,7 +380,7 @@ func (s *Sim) Delete(name string) error {
 }
 
 // Size implements remote.Storage (one HEAD).
-func (s *Sim) Size(name string) (int64, error) {
+func (s *sim) Size(name string) (int64, error) {
 	if _, err := s.request(context.Background(), "HEAD", name, 0, 0); err != nil {
 		return 0, err
 	}
@@ -386,7 +388,7 @@ func (s *Sim) Size(name string) (int64, error) {
 }
 
 // IsNotExistError implements remote.Storage.
-func (s *Sim) IsNotExistError(err error) bool { return s.inner.IsNotExistError(err) }
+func (s *sim) IsNotExistError(err error) bool { return s.inner.IsNotExistError(err) }
 
 // Close implements remote.Storage.
-func (s *Sim) Close() error { return s.inner.Close() }
+func (s *sim) Close() error { return s.inner.Close() }

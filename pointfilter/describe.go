@@ -58,9 +58,11 @@ func (i Info) String() string {
 }
 
 // Describe decodes the trailer of a point filter written by this
-// package, or returns Validate's error.
+// package, or says why filter is not a well-formed one: truncated,
+// extended, or with a damaged or unknown trailer. MayContain makes the same
+// checks silently, and fails open.
 func Describe(filter []byte) (Info, error) {
-	if err := Validate(filter); err != nil {
+	if err := validate(filter); err != nil {
 		return Info{}, err
 	}
 	_, t, _ := pointDecode(filter)

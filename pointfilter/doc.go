@@ -4,6 +4,13 @@
 // answer "may this table hold key k?" in less space, or at a lower
 // false-positive rate, than Pebble's built-in Bloom filter.
 //
+// It offers three pebble.FilterPolicy implementations (Bloom, Ribbon and
+// Fuse; NewBloom and NewRibbon validate their parameter), per-level plans
+// (Plan, with the presets Uniform and Progressive, and Optimal for a memory
+// budget; Plan.Apply sets upstream Pebble's options), a Planner that
+// re-plans while a DB runs, and Describe, which reads a filter's trailer
+// for reports.
+//
 // A table filter is a small summary of a table's keys (in Pebble, the
 // Comparer.Split prefixes of its point keys) that a read consults before it
 // loads any data block: "no" means the table cannot hold the key and is
@@ -67,9 +74,8 @@
 //
 // Bytes that do not decode (truncated, extended, damaged trailer) make
 // MayContain answer "may contain": a bad filter costs reads, never results.
-// Such calls are counted by the policy that met them, and by the Counters
-// the policy is bound to (Bind): pebblerf binds the policies of each DB it
-// opens to that DB's counters, so two DBs in one process count apart.
+// A pebblerf DB counts such calls for the policies of its own options
+// (DB.FilterCounters), so two DBs in one process count apart.
 // MayContain does not allocate and is safe for concurrent use. Writers drop
 // consecutive repeats of a key, since Pebble calls AddKey once per point key
 // and keys sharing a prefix arrive together.

@@ -2,7 +2,10 @@
 
 package pointfilter
 
-import "github.com/cockroachdb/pebble/v2"
+import (
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
+)
 
 // FuseQueryParts returns the binary fuse query taken apart, for
 // BenchmarkFuseQueryParts: policies that answer for the fuse filter fuse
@@ -43,4 +46,10 @@ func (pointPartsNoTrailer) Name() string                                    { re
 func (pointPartsNoTrailer) NewWriter(pebble.FilterType) pebble.FilterWriter { return nil }
 func (p pointPartsNoTrailer) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	return fuseMayContain(filter[:len(filter)-pointTrailerLen], fuseFirstSeed, p.a, p.q, pointHash(key))
+}
+
+// bindTo is p bound to c, as a DB binds its policies (filtercount.BindPoint).
+func bindTo(p pebble.FilterPolicy, c *filtercount.Point) pebble.FilterPolicy {
+	b, _ := filtercount.BindPoint(p, c)
+	return b
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,8 +32,8 @@ func TestFuseFirstEveryKeyCount(t *testing.T) {
 	for n := small + 100; n < large; n = n*11/10 + rng.IntN(50) {
 		counts = append(counts, n)
 	}
-	var fast, gen Counters
-	p := Bind(Fuse(), &fast)
+	var fast, gen filtercount.Point
+	p := bindTo(Fuse(), &fast)
 	r := pointReader{counters: &gen}
 	taken, built := 0, 0
 	for _, n := range counts {

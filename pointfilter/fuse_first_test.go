@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,8 +25,8 @@ import (
 // queries the fuse-first query answered itself.
 func pointRequireSameAsGeneric(t testing.TB, filter []byte, keys [][]byte) (first int) {
 	t.Helper()
-	var fast, generic Counters
-	p := Bind(Fuse(), &fast)
+	var fast, generic filtercount.Point
+	p := bindTo(Fuse(), &fast)
 	r := pointReader{counters: &generic}
 	for _, k := range keys {
 		want := r.mayContain(filter, k)
@@ -76,12 +77,12 @@ func TestFuseMayContainFirstMatchesGeneric(t *testing.T) {
 		binary.LittleEndian.PutUint64(other[len(other)-pointTrailerLen-8:], fuseFirstSeed+1)
 		tr.b = fuseSeedFold(fuseFirstSeed + 1)
 		other = pointAppendTrailer(other[:len(other)-pointTrailerLen], tr)
-		require.NoError(t, Validate(other))
+		require.NoError(t, validate(other))
 		require.Zero(t, pointRequireSameAsGeneric(t, other, negatives))
 		if tr.q > 0 {
 			// Half segments: taken only if that is what the length implies.
 			half := pointFuseRetrailer(filter, tr.a*2+2, tr.q-1)
-			require.NoError(t, Validate(half))
+			require.NoError(t, validate(half))
 			want := 0
 			if seed == fuseFirstSeed && tr.q-1 == fuseGuessShift(uint64(len(half)-pointTrailerLen-8)) {
 				want = len(negatives)

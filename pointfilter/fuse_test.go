@@ -56,7 +56,7 @@ func TestFuseDuplicateHashes(t *testing.T) {
 	keys = append(keys, keys[:1000]...)
 	p := Fuse()
 	filter := pointBuild(p, keys)
-	require.NoError(t, Validate(filter))
+	require.NoError(t, validate(filter))
 	requireNoFalseNegatives(t, p, filter, keys)
 }
 

@@ -50,7 +50,7 @@ func FuzzPointNoFalseNegatives(f *testing.F) {
 		p := pointFuzzPolicy(kind, bits)
 		keys := pointFuzzKeys(data, repeat)
 		filter := pointBuild(p, keys)
-		if err := Validate(filter); err != nil {
+		if err := validate(filter); err != nil {
 			t.Fatal(err)
 		}
 		requireNoFalseNegatives(t, p, filter, keys)
@@ -95,7 +95,7 @@ func FuzzPointMayContainArbitrary(f *testing.F) {
 	f.Fuzz(func(t *testing.T, filter, key []byte) {
 		for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
 			got := p.MayContain(pebble.TableFilter, filter, key)
-			if Validate(filter) != nil && !got {
+			if validate(filter) != nil && !got {
 				t.Fatalf("invalid filter answered \"no\"")
 			}
 		}

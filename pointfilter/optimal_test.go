@@ -73,15 +73,15 @@ func TestPresets(t *testing.T) {
 	require.Equal(t, "L0-L3 bloom(16) L4 bloom(14) L5 bloom(10) L6 bloom(8)", Progressive().String())
 	require.Equal(t, "L0-L6 bloom(10)", Uniform(10).String())
 	require.True(t, Progressive().UseL6Filters())
-	policies, err := Progressive().Policies()
+	policies, err := Progressive().policies()
 	require.NoError(t, err)
 	require.Same(t, policies[0], policies[3], "equal levels share a policy")
 	require.Equal(t, 14.0, policies[4].(*BloomPolicy).BitsPerKey())
 	fuse := Plan{Levels: []LevelFilter{{Kind: KindFuse}, {}, {}, {}, {}, {Kind: KindRibbon, Bits: 12}, {}}}
 	require.Equal(t, "L0 fuse L1-L4 none L5 ribbon(12) L6 none", fuse.String())
-	_, err = Plan{Levels: make([]LevelFilter, 3)}.Policies()
+	_, err = Plan{Levels: make([]LevelFilter, 3)}.policies()
 	require.ErrorContains(t, err, "3 levels")
-	_, err = Plan{Levels: []LevelFilter{{Kind: KindBloom, Bits: 0.5}, {}, {}, {}, {}, {}, {}}}.Policies()
+	_, err = Plan{Levels: []LevelFilter{{Kind: KindBloom, Bits: 0.5}, {}, {}, {}, {}, {}, {}}}.policies()
 	require.ErrorContains(t, err, "Levels[0]")
 }
 

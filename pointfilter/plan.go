@@ -118,15 +118,16 @@ func Uniform(bitsPerKey float64) Plan {
 	return Plan{BitsPerKey: bitsPerKey, RibbonFromLevel: NoRibbon, L6Filters: true}
 }
 
-// ProgressiveBits are the bits per key of Pebble's progressive preset, L0
+// progressiveBits are the bits per key of Pebble's progressive preset, L0
 // to L6: more bits where levels are small.
-var ProgressiveBits = [planLevels]float64{16, 16, 16, 16, 14, 10, 8}
+var progressiveBits = [planLevels]float64{16, 16, 16, 16, 14, 10, 8}
 
-// Progressive is Pebble's progressive preset: Bloom filters of
-// ProgressiveBits on every level.
+// Progressive is Pebble's progressive preset: Bloom filters on every level,
+// of 16 bits per key on L0 to L3, 14 on L4, 10 on L5 and 8 on L6: more bits
+// where levels are small.
 func Progressive() Plan {
 	p := Plan{Levels: make([]LevelFilter, planLevels)}
-	for i, b := range ProgressiveBits {
+	for i, b := range progressiveBits {
 		p.Levels[i] = LevelFilter{Kind: KindBloom, Bits: b}
 	}
 	return p
@@ -170,7 +171,7 @@ const NoRibbon = math.MaxInt
 // Pebble registers every policy named in opts.Levels for reading, and every
 // policy of this package reads the others' filters.
 func (p Plan) Apply(opts *pebble.Options) error {
-	policies, err := p.Policies()
+	policies, err := p.policies()
 	if err != nil {
 		return err
 	}
@@ -189,9 +190,9 @@ func (p Plan) UseL6Filters() bool {
 	return p.L6Filters && p.BitsPerKey != 0
 }
 
-// Policies returns the filter policy of each level: one policy shared by
+// policies returns the filter policy of each level: one policy shared by
 // the levels whose filters are equal, or pebble.NoFilterPolicy.
-func (p Plan) Policies() ([planLevels]pebble.FilterPolicy, error) {
+func (p Plan) policies() ([planLevels]pebble.FilterPolicy, error) {
 	var out [planLevels]pebble.FilterPolicy
 	filters, err := p.Filters()
 	if err != nil {

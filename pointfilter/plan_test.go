@@ -47,7 +47,7 @@ func filterPlanApplied(p Plan) string {
 			fmt.Fprintf(&sb, " %g bits/key", b.BitsPerKey())
 		}
 		if r, ok := l.FilterPolicy.(*RibbonPolicy); ok {
-			fmt.Fprintf(&sb, " %g bloom-equivalent bits/key", r.BloomEquivalentBitsPerKey())
+			fmt.Fprintf(&sb, " %g bloom-equivalent bits/key", r.bloomEquivalentBitsPerKey())
 		}
 		sb.WriteString("\n")
 	}

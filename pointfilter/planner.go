@@ -15,7 +15,7 @@ import (
 // Pebble reads Options.Levels[i].FilterPolicy each time it writes a table
 // (a flush or a compaction output), and looks a table's filter up by the
 // policy name written with it when it reads the table. A Planner therefore
-// sets every level to a PlannedPolicy of its own: one stable name,
+// sets every level to a plannedPolicy of its own: one stable name,
 // PlannedPolicyName, whatever the plan; at each NewWriter the policy asks the
 // planner for its level's current filter and writes that. What the filter
 // is (kind, bits, probes, layout) is in its own trailer, never in the name,
@@ -24,7 +24,7 @@ import (
 //
 // A level the current plan leaves without a filter gets a one-line Bloom
 // filter with every bit set: 80 bytes per table that answer "may contain"
-// to every key, since a PlannedPolicy must write something once Pebble has
+// to every key, since a plannedPolicy must write something once Pebble has
 // asked it to.
 type Planner struct {
 	current atomic.Pointer[plannerState]
@@ -37,7 +37,7 @@ type plannerState struct {
 	policies [planLevels]pebble.FilterPolicy
 }
 
-// PlannedPolicyName is the Name of every PlannedPolicy.
+// PlannedPolicyName is the Name of every policy a Planner sets.
 const PlannedPolicyName = "pebblerf.Planned"
 
 // NewPlanner returns a planner holding p, or p's validation error.
@@ -72,7 +72,7 @@ func (pl *Planner) Set(p Plan) error {
 	if s.filters, err = p.Filters(); err != nil {
 		return err
 	}
-	if s.policies, err = p.Policies(); err != nil {
+	if s.policies, err = p.policies(); err != nil {
 		return err
 	}
 	pl.current.Store(s)
@@ -85,13 +85,13 @@ func (pl *Planner) Plan() Plan { return pl.current.Load().plan }
 // Level returns the current filter of level i (0 to 6).
 func (pl *Planner) Level(i int) LevelFilter { return pl.current.Load().filters[i] }
 
-// Apply sets every level of opts to a PlannedPolicy of pl, and registers
+// Apply sets every level of opts to a plannedPolicy of pl, and registers
 // the Bloom, Ribbon and binary fuse policies under their own names in
 // opts.Filters, so that tables written by those policies directly (by a
 // fixed Plan, before the DB used a planner) keep their filters too.
 func (pl *Planner) Apply(opts *pebble.Options) {
 	for i := range opts.Levels {
-		opts.Levels[i].FilterPolicy = &PlannedPolicy{planner: pl, level: i}
+		opts.Levels[i].FilterPolicy = &plannedPolicy{planner: pl, level: i}
 	}
 	if opts.Filters == nil {
 		opts.Filters = make(map[string]pebble.FilterPolicy)
@@ -103,30 +103,30 @@ func (pl *Planner) Apply(opts *pebble.Options) {
 	}
 }
 
-// PlannedPolicy is the filter policy of one level under a Planner (see
+// plannedPolicy is the filter policy of one level under a Planner (see
 // Planner). It reads every kind of this package's filters.
-type PlannedPolicy struct {
+type plannedPolicy struct {
 	pointReader
 	planner *Planner
 	level   int
 }
 
-var _ pebble.FilterPolicy = (*PlannedPolicy)(nil)
+var _ pebble.FilterPolicy = (*plannedPolicy)(nil)
 
 // Name implements pebble.FilterPolicy.
-func (p *PlannedPolicy) Name() string { return PlannedPolicyName }
+func (p *plannedPolicy) Name() string { return PlannedPolicyName }
 
 // Level returns the level the policy writes for, and its current filter.
-func (p *PlannedPolicy) Level() (int, LevelFilter) { return p.level, p.planner.Level(p.level) }
+func (p *plannedPolicy) Level() (int, LevelFilter) { return p.level, p.planner.Level(p.level) }
 
 // MayContain implements pebble.FilterPolicy.
-func (p *PlannedPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+func (p *plannedPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
 	return p.mayContain(filter, key)
 }
 
 // NewWriter implements pebble.FilterPolicy: a writer of the level's filter
 // under the plan current now.
-func (p *PlannedPolicy) NewWriter(ft pebble.FilterType) pebble.FilterWriter {
+func (p *plannedPolicy) NewWriter(ft pebble.FilterType) pebble.FilterWriter {
 	policy := p.planner.current.Load().policies[p.level]
 	if policy == pebble.NoFilterPolicy {
 		return allWriter{}

@@ -102,7 +102,7 @@ func TestMatchAllFilter(t *testing.T) {
 	w := allWriter{}
 	w.AddKey([]byte("a"))
 	f := w.Finish(nil)
-	require.NoError(t, Validate(f))
+	require.NoError(t, validate(f))
 	for _, p := range []pebble.FilterPolicy{Bloom(10), Fuse()} {
 		for i := 0; i < 1000; i++ {
 			require.True(t, p.MayContain(pebble.TableFilter, f, []byte(fmt.Sprint(i))))

@@ -4,11 +4,11 @@ package pointfilter
 
 import (
 	"math"
-	"sync/atomic"
 
 	"github.com/FastFilter/xorfilter"
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 )
 
 // The point-filter policies: what Pebble sees. Both policies write the same
@@ -33,43 +33,38 @@ const (
 	pointMaxBitsPerKey = 100
 )
 
-// Counters counts what the policies bound to it (Bind) met while reading.
-// A DB's reads go to the policies of that DB's options, so one Counters
-// bound to all of them counts for that DB alone: pebblerf binds the policies
-// of every DB it opens to a Counters of the DB's own. Counts are kept only
-// there: a policy is often shared by several DBs, so a count of its own
-// would mix them. The zero value is ready to use; it is safe for
-// concurrent use.
-type Counters struct {
-	corrupt atomic.Uint64
+// A DB's reads go to the policies of that DB's options, so a count bound to
+// all of them counts for that DB alone: pebblerf binds the policies of every
+// DB it opens to counters of the DB's own (internal/filtercount), and a
+// policy keeps no count of its own, since one policy is often shared by
+// several DBs.
+func init() {
+	filtercount.BindPoint = bind
+	filtercount.PointOf = func(p pebble.FilterPolicy) *filtercount.Point {
+		if r, ok := p.(interface{ counts() *filtercount.Point }); ok {
+			return r.counts()
+		}
+		return nil
+	}
 }
 
-// Corrupt returns how many MayContain calls of the bound policies met a
-// filter whose bytes did not decode (truncated, overwritten, or from an
-// unknown format version). Each such call answered "may contain", so reads
-// stayed correct but were not filtered.
-func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
-
-// Bind returns a policy that writes and reads exactly as p does, under the
-// same Name, and counts what it meets in c. The bound policy is a new
-// instance; p is not changed. A policy not of this package is returned as
-// it is, for it has nothing to count here; so is p when c is nil. A policy
-// that is not bound counts nothing.
-func Bind(p pebble.FilterPolicy, c *Counters) pebble.FilterPolicy {
-	if c == nil {
-		return p
-	}
+// bind returns a policy that writes and reads exactly as p does, under the
+// same Name, and counts what it meets in c, and true; or p and false for a
+// policy not of this package, which has nothing to count here. The bound
+// policy is a new instance; p is not changed. A policy that is not bound
+// counts nothing.
+func bind(p pebble.FilterPolicy, c *filtercount.Point) (pebble.FilterPolicy, bool) {
 	switch p := p.(type) {
 	case *BloomPolicy:
-		return &BloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}
+		return &BloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}, true
 	case *RibbonPolicy:
-		return &RibbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}
+		return &RibbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}, true
 	case *FusePolicy:
-		return &FusePolicy{pointReader: pointReader{counters: c}}
-	case *PlannedPolicy:
-		return &PlannedPolicy{pointReader: pointReader{counters: c}, planner: p.planner, level: p.level}
+		return &FusePolicy{pointReader: pointReader{counters: c}}, true
+	case *plannedPolicy:
+		return &plannedPolicy{pointReader: pointReader{counters: c}, planner: p.planner, level: p.level}, true
 	}
-	return p
+	return p, false
 }
 
 // pointCheckBits validates a bits/key argument; what names the parameter in
@@ -84,8 +79,8 @@ func pointCheckBits(what string, bits float64) error {
 
 // pointReader is the query side the policies share.
 type pointReader struct {
-	// counters, if set, is where the policy counts (Bind).
-	counters *Counters
+	// counters, if set, is where the policy counts (bind).
+	counters *filtercount.Point
 }
 
 // The trailer's kind and version bytes as one value, for the filters the
@@ -170,14 +165,14 @@ func (r *pointReader) mayContainSlow(filter []byte, h uint64) bool {
 // failOpen counts a filter that did not decode and answers "may contain".
 func (r *pointReader) failOpen() bool {
 	if r.counters != nil {
-		r.counters.corrupt.Add(1)
+		r.counters.AddCorrupt()
 	}
 	return true
 }
 
-// Counters returns the counters the policy was bound to (Bind), or nil if
-// it was not bound.
-func (r *pointReader) Counters() *Counters { return r.counters }
+// counts returns the counters the policy was bound to, or nil if it was
+// not bound.
+func (r *pointReader) counts() *filtercount.Point { return r.counters }
 
 // pointWriter collects the hashes of a table's keys and builds the filter at
 // Finish. Keys arrive in order, one AddKey per point key, so a prefix shared
@@ -241,9 +236,6 @@ func (p *BloomPolicy) Name() string { return BloomPolicyName }
 // BitsPerKey returns the policy's bits per key.
 func (p *BloomPolicy) BitsPerKey() float64 { return p.bitsPerKey }
 
-// Probes returns the number of bits set and tested per key.
-func (p *BloomPolicy) Probes() int { return p.probes }
-
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.
 func (p *BloomPolicy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
@@ -297,8 +289,8 @@ func pointMust[P pebble.FilterPolicy](p P, err error) pebble.FilterPolicy {
 // Name implements pebble.FilterPolicy.
 func (p *RibbonPolicy) Name() string { return RibbonPolicyName }
 
-// BloomEquivalentBitsPerKey returns the policy's sizing parameter.
-func (p *RibbonPolicy) BloomEquivalentBitsPerKey() float64 { return p.bloomBits }
+// bloomEquivalentBitsPerKey returns the policy's sizing parameter.
+func (p *RibbonPolicy) bloomEquivalentBitsPerKey() float64 { return p.bloomBits }
 
 // MayContain implements pebble.FilterPolicy. It reads filters of either
 // kind, never allocates, and returns true for bytes that do not decode.

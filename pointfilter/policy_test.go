@@ -13,6 +13,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/stretchr/testify/require"
 )
 
@@ -53,7 +54,7 @@ func pointPolicyName(p pebble.FilterPolicy) string {
 	case *BloomPolicy:
 		return fmt.Sprintf("bloom(%g)", p.BitsPerKey())
 	case *RibbonPolicy:
-		return fmt.Sprintf("ribbon(%g)", p.BloomEquivalentBitsPerKey())
+		return fmt.Sprintf("ribbon(%g)", p.bloomEquivalentBitsPerKey())
 	}
 	return p.Name()
 }
@@ -75,7 +76,7 @@ func TestPointNoFalseNegatives(t *testing.T) {
 		for _, n := range sizes {
 			keys := pointTestKeys(rng, n)
 			filter := pointBuild(p, keys)
-			require.NoError(t, Validate(filter))
+			require.NoError(t, validate(filter))
 			requireNoFalseNegatives(t, p, filter, keys)
 		}
 	}
@@ -104,7 +105,7 @@ func TestPointEmptyAndDuplicates(t *testing.T) {
 	for _, p := range pointTestPolicies() {
 		// No keys: the filter holds nothing and says so for every key.
 		empty := pointBuild(p, nil)
-		require.NoError(t, Validate(empty))
+		require.NoError(t, validate(empty))
 		for _, k := range probe {
 			require.False(t, p.MayContain(pebble.TableFilter, empty, k))
 		}
@@ -182,7 +183,7 @@ func TestPointPolicyValidation(t *testing.T) {
 		require.Equal(t, good, b.BitsPerKey())
 		r, err := NewRibbon(good)
 		require.NoError(t, err)
-		require.Equal(t, good, r.BloomEquivalentBitsPerKey())
+		require.Equal(t, good, r.bloomEquivalentBitsPerKey())
 	}
 	// Names are stable (they are written to disk) and distinct from each
 	// other and from Pebble's built-in filter.
@@ -200,8 +201,8 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 	keys := pointTestKeys(rng, 3000)
 	probe := pointTestKeys(rng, 200)
 	for _, unbound := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
-		var counters Counters
-		p := Bind(unbound, &counters)
+		var counters filtercount.Point
+		p := bindTo(unbound, &counters)
 		filter := pointBuild(p, keys)
 		var damaged [][]byte
 		for _, cut := range []int{1, 5, pointTrailerLen, pointTrailerLen + 1, len(filter) - 1, len(filter)} {
@@ -225,7 +226,7 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 			}
 		}
 		for _, d := range damaged {
-			err := Validate(d)
+			err := validate(d)
 			require.Error(t, err)
 			require.True(t, errors.Is(err, errPointCorrupt))
 			before := counters.Corrupt()
@@ -239,14 +240,14 @@ func TestPointCorruptFailsOpen(t *testing.T) {
 }
 
 // TestBind checks that a bound policy is the policy it was bound from as
-// far as Pebble can see (name, bytes written, answers), and that Counters
+// far as Pebble can see (name, bytes written, answers), and that counters
 // apart count apart.
 func TestBind(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	keys := pointTestKeys(rng, 1000)
 	for _, p := range []pebble.FilterPolicy{Bloom(10), Ribbon(10), Fuse()} {
-		var a, b Counters
-		pa, pb := Bind(p, &a), Bind(p, &b)
+		var a, b filtercount.Point
+		pa, pb := bindTo(p, &a), bindTo(p, &b)
 		require.NotSame(t, p, pa)
 		require.Equal(t, p.Name(), pa.Name())
 		filter := pointBuild(p, keys)
@@ -259,12 +260,11 @@ func TestBind(t *testing.T) {
 		}
 		require.Equal(t, uint64(7), a.Corrupt())
 		require.Zero(t, b.Corrupt(), "counters bound to another instance count nothing")
-		require.Same(t, &a, pa.(interface{ Counters() *Counters }).Counters())
-		require.Same(t, &b, pb.(interface{ Counters() *Counters }).Counters())
-		require.Nil(t, p.(interface{ Counters() *Counters }).Counters())
-		require.Same(t, p, Bind(p, nil))
+		require.Same(t, &a, filtercount.PointOf(pa))
+		require.Same(t, &b, filtercount.PointOf(pb))
+		require.Nil(t, filtercount.PointOf(p))
 	}
-	require.Equal(t, pebble.NoFilterPolicy, Bind(pebble.NoFilterPolicy, new(Counters)))
+	require.Equal(t, pebble.NoFilterPolicy, bindTo(pebble.NoFilterPolicy, new(filtercount.Point)))
 }
 
 func TestPointMayContainDoesNotAllocate(t *testing.T) {

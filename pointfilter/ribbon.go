@@ -87,8 +87,9 @@ import (
 // m = n·(1+ε_m(n)) rounded up to a multiple of 64, with the overhead ε_m
 // chosen so that the first seed nearly always works (see ribbonOverhead).
 // With 128-bit rows the overhead is 3–6% for thousands to tens of millions
-// of keys, so at b = 10 (ε ≈ 0.95%, log2(1/ε) ≈ 6.7) the filter uses about
-// 7.0 bits per key instead of 10.
+// of keys, so at b = 10 (ε ≈ 0.95%, log2(1/ε) ≈ 6.7) the filter uses
+// 6.7 × (1.03 to 1.06), about 6.9 to 7.1 bits per key, instead of 10
+// (docs/benchmarks.md, "Point filters", has the measured sizes).
 //
 // Fallback. Tiny filters (where Ribbon is no smaller than Bloom) and builds
 // that fail ribbonMaxAttempts times are written as a Bloom filter; the

@@ -40,7 +40,7 @@ import (
 // decode into a valid-looking filter that answers "no" for keys it holds. The
 // body length is fully determined by the trailer, so a truncated or padded
 // filter is detected, not misread. A filter whose trailer does not decode is
-// answered with "may contain" (fail open) and counted; see Counters.Corrupt.
+// answered with "may contain" (fail open) and counted (internal/filtercount).
 //
 // The body itself carries no checksum: verifying one would cost time
 // proportional to the filter on every query, and Pebble already checksums
@@ -118,7 +118,7 @@ var errPointCorrupt = errors.New("pointfilter: corrupt point filter")
 
 // pointFault says why a filter did not decode. The query path sees only this
 // small value, so a corrupt filter queried in a hot loop costs no allocation;
-// Validate turns it into an error for people.
+// validate turns it into an error for people.
 type pointFault uint8
 
 const (
@@ -223,10 +223,10 @@ func ribbonCheck(n int, a, b uint32, p uint8) pointFault {
 	return pointOK
 }
 
-// Validate reports whether filter is a well-formed point filter written
+// validate reports whether filter is a well-formed point filter written
 // by this package, and if not, why not. MayContain does the same checks
-// silently (and fails open); this is for tools and tests.
-func Validate(filter []byte) error {
+// silently (and fails open); Describe returns its error, for tools.
+func validate(filter []byte) error {
 	body, t, fault := pointDecode(filter)
 	if fault == pointOK && t.kind == pointKindFuse {
 		if _, ok := fuseSeed(body, t.b); !ok {

@@ -23,14 +23,16 @@ import (
 
 // The benchmarks below compare planned queries (B) with plain upstream
 // iterators (A) on the same targets, alternating A B / B A per round, and
-// report median paired ratios, as calibration.md prescribes. Run them once:
+// report median paired ratios, as docs/benchmarks.md ("Calibration")
+// prescribes. Run them once:
 //
 //	go test ./querybuilder -run '^$' -bench Plans -benchtime 1x -v
 //
-// -qb.scale shrinks or grows the data (1 = calibration.md's Q1 size).
+// -qb.scale shrinks or grows the data (1 = the calibration's Q1 size,
+// docs/benchmarks.md).
 var benchScale = flag.Float64("qb.scale", 1, "data size factor for the querybuilder benchmarks")
 
-const benchCache = 8 << 20 // smaller than the data, as in calibration.md
+const benchCache = 8 << 20 // smaller than the data, as in the calibration's Q1
 
 func benchKey(i int) []byte { return fmt.Appendf(nil, "%016d", i) }
 
@@ -47,13 +49,13 @@ func benchValue(rng *rand.Rand, buf []byte) []byte {
 	return buf
 }
 
-// buildLowOverlap writes calibration.md's Q1 shape into dir with the
-// many-sorted-runs profile's options: chunks of sequential keys, each
-// preceded by overwrites of every second key of the last quarter of the
+// buildLowOverlap writes the calibration's Q1 shape (docs/benchmarks.md) into
+// dir with the many-sorted-runs profile's options: chunks of sequential keys,
+// each preceded by overwrites of every second key of the last quarter of the
 // chunk before, so each chunk's table overlaps its predecessor and becomes
-// its own L0 sublevel. Chunks are ingested as one table each, so early
-// chunks are not cut into small files by a still-growing memtable (pitfall
-// 2). It returns the number of distinct keys.
+// its own L0 sublevel. Chunks are ingested as one table each, so early chunks
+// are not cut into small files by a still-growing memtable (pitfall 2). It
+// returns the number of distinct keys.
 func buildLowOverlap(b testing.TB, dir string, chunks, chunkKeys int) int {
 	opts := lowOverlapOptions(b, dir, nil)
 	db, err := pebble.Open(dir, opts)
@@ -341,8 +343,8 @@ func scanRows(b testing.TB, scenario string, db *pebble.DB, qb *Builder, keySpac
 }
 
 // BenchmarkPlans prints the tables of the report: the low-overlap shape of
-// calibration.md Q1 and a leveled shape, seeks, scans and reverse seeks,
-// planned (auto and forced stepped) against plain.
+// the calibration's Q1 (docs/benchmarks.md) and a leveled shape, seeks, scans
+// and reverse seeks, planned (auto and forced stepped) against plain.
 func BenchmarkPlans(b *testing.B) {
 	chunks, chunkKeys := 40, int(20000**benchScale)
 	// Many short alternating rounds: the machine is shared, and pairs close
@@ -470,7 +472,7 @@ func BenchmarkSeedScenario(b *testing.B) {
 
 // BenchmarkThreshold measures forced stepping against plain on low-overlap
 // shapes with few runs, to place the auto plan's threshold on
-// Layout.Deferrable.
+// layout.Deferrable.
 func BenchmarkThreshold(b *testing.B) {
 	const rounds = 16
 	total := int(800000 * *benchScale)
@@ -481,7 +483,7 @@ func BenchmarkThreshold(b *testing.B) {
 		keySpace := buildLowOverlap(b, dir, chunks, total/chunks)
 		db, closeDB := openBench(b, dir, lowOverlapOptions(b, dir, nil))
 		qb := New(db, Options{Plan: PlanStepped})
-		l, err := qb.Layout()
+		l, err := qb.layout()
 		require.NoError(b, err)
 		rng := rand.New(rand.NewPCG(7, 7))
 		targets := randomTargets(rng, seeks, keySpace)

@@ -7,6 +7,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 )
 
 // Options configure a Builder.
@@ -18,7 +19,8 @@ type Options struct {
 	// Plan forces a plan for every query; PlanAuto (the zero value) chooses
 	// per query.
 	Plan Plan
-	// MinDeferrable is the auto plan's threshold on Layout.Deferrable; zero
+	// MinDeferrable is the auto plan's threshold on the sorted runs a
+	// forward seek defers on average (what Explain's reason prints); zero
 	// means DefaultMinDeferrable.
 	MinDeferrable float64
 	// RangeFilters, if set, returns the block-property filters that skip
@@ -27,7 +29,8 @@ type Options struct {
 	// were built for (step bounds, and a caller's narrower SetBounds), since
 	// no key in [lower, upper) implies none in any subrange, and rebuilt
 	// (with SetOptions, as Pebble requires for filters that depend on the
-	// bounds) for any other bounds. See Hooks.
+	// bounds) for any other bounds. rangefilter.Policy.BoundsFilter makes
+	// such a filter.
 	RangeFilters func(lower, upper []byte) []pebble.BlockPropertyFilter
 	// Annotators refine Explain output with what they observed (see
 	// Annotator).
@@ -36,12 +39,6 @@ type Options struct {
 	// under the DB's current plans, which Explain shows: plans can change
 	// while the DB runs, and a query's cost depends on them.
 	LevelFilters func() []LevelFilters
-	// Observe, if set, returns an Observer for a new query created with
-	// options o, and the options to create its upstream iterator with (o,
-	// possibly with filters of the observer's appended). The query reports
-	// its reads to the observer; Explain's probes are not reported. See
-	// Hooks.
-	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
 	// Closed, if set, is called as each query closes (not Explain's probes)
 	// with its upstream iterator's stats, the absolute positionings the
 	// caller made and how many of them left the query valid. The stats
@@ -56,20 +53,27 @@ type Reader interface {
 	NewIter(o *pebble.IterOptions) (*pebble.Iterator, error)
 }
 
-// Builder plans queries on one DB. It caches the LSM's Layout and rebuilds
-// it when the DB's version changes. A Builder is safe for concurrent use.
+// Builder plans queries on one DB. It caches the LSM's file layout and rebuilds
+// it when the DB's version changes; Builders made from one With share
+// the cache. A Builder is safe for concurrent use.
 type Builder struct {
 	db   *pebble.DB
 	opts Options
+	// queries are the plug-ins of the DB's queries (the root package's
+	// statistics), which Builders made by With share.
+	queries iterhooks.Queries
+	// closed is called as each query closes: the plug-ins' Closed and the
+	// caller's Options.Closed.
+	closed func(st *pebble.IteratorStats, seeks, found int)
 	// hooks are every query's plug-ins; batchHooks those of a query that
 	// reads an indexed batch (Hooks.ForBatch).
-	hooks, batchHooks Hooks
-	cache             *LayoutCache
+	hooks, batchHooks iterhooks.Hooks
+	cache             *layoutCache
 }
 
-// LayoutCache holds the most recent Layout of one DB. Builders of the same
-// DB may share one, so that a Builder made per query costs no rebuild.
-type LayoutCache struct {
+// layoutCache holds the most recent Layout of one DB, for the Builders
+// that share it.
+type layoutCache struct {
 	// layout is the most recent layout, tagged with the version it was built
 	// from.
 	layout atomic.Pointer[taggedLayout]
@@ -83,28 +87,52 @@ type LayoutCache struct {
 type taggedLayout struct {
 	version  any
 	comparer string
-	layout   *Layout
+	layout   *layout
 }
 
-// New returns a Builder for db with a cache of its own.
+// New returns a Builder for db with a layout cache of its own.
 func New(db *pebble.DB, o Options) *Builder {
-	return NewWithCache(db, o, &LayoutCache{})
+	return newBuilder(db, o, iterhooks.Queries{}, &layoutCache{})
 }
 
-// NewWithCache returns a Builder for db that uses cache, which must only
-// ever be used with db.
-func NewWithCache(db *pebble.DB, o Options, cache *LayoutCache) *Builder {
+// With returns a Builder of b's DB with options o that shares b's layout
+// cache (and, for the Builders of a pebblerf DB, its plug-ins): a program
+// that plans each query with options of its own makes one Builder and a
+// With per query, which costs no rebuild of the layout.
+func (b *Builder) With(o Options) *Builder {
+	return newBuilder(b.db, o, b.queries, b.cache)
+}
+
+func init() {
+	iterhooks.NewBuilder = func(db *pebble.DB, q iterhooks.Queries) any {
+		return newBuilder(db, Options{}, q, &layoutCache{})
+	}
+}
+
+func newBuilder(db *pebble.DB, o Options, q iterhooks.Queries, cache *layoutCache) *Builder {
 	if o.Comparer == nil {
 		o.Comparer = pebble.DefaultComparer
 	}
 	if o.MinDeferrable == 0 {
 		o.MinDeferrable = DefaultMinDeferrable
 	}
-	hooks := Hooks{Compare: o.Comparer.Compare, RangeFilters: o.RangeFilters, Observe: o.Observe}
-	return &Builder{db: db, opts: o, hooks: hooks, batchHooks: hooks.ForBatch(), cache: cache}
+	hooks := iterhooks.Hooks{Compare: o.Comparer.Compare, RangeFilters: o.RangeFilters, Observe: q.Observe}
+	b := &Builder{db: db, opts: o, queries: q, hooks: hooks, batchHooks: hooks.ForBatch(), cache: cache}
+	switch plugins, caller := q.Closed, o.Closed; {
+	case plugins == nil:
+		b.closed = caller
+	case caller == nil:
+		b.closed = plugins
+	default:
+		b.closed = func(st *pebble.IteratorStats, seeks, found int) {
+			plugins(st, seeks, found)
+			caller(st, seeks, found)
+		}
+	}
+	return b
 }
 
-// Layout returns the layout of the DB's current version, building it if the
+// layout returns the layout of the DB's current version, building it if the
 // version changed since the last call.
 //
 // DebugCurrentVersion serves only as a cheap change signal: the pointer is
@@ -119,7 +147,7 @@ func NewWithCache(db *pebble.DB, o Options, cache *LayoutCache) *Builder {
 // While a version change is being rebuilt for, concurrent queries are
 // planned on the previous layout (a stale layout is safe, as above), so
 // that after a flush or compaction every thread does not rebuild at once.
-func (b *Builder) Layout() (*Layout, error) {
+func (b *Builder) layout() (*layout, error) {
 	v := any(b.db.DebugCurrentVersion())
 	t := b.cache.layout.Load()
 	if t != nil && t.comparer == b.opts.Comparer.Name {
@@ -138,7 +166,7 @@ func (b *Builder) Layout() (*Layout, error) {
 	if err := b.verifyComparer(tables); err != nil {
 		return nil, err
 	}
-	l := LayoutFromSSTables(b.opts.Comparer, tables)
+	l := layoutFromSSTables(b.opts.Comparer, tables)
 	b.cache.layout.Store(&taggedLayout{version: v, comparer: b.opts.Comparer.Name, layout: l})
 	return l, nil
 }
@@ -196,7 +224,7 @@ func (b *Builder) newIter(r Reader, o *pebble.IterOptions, unobserved bool) (*It
 	i := iterPool.Get().(*Iterator)
 	i.b = b
 	if !unobserved {
-		i.closed = b.opts.Closed
+		i.closed = b.closed
 	}
 	hooks := &b.hooks
 	if _, ok := r.(*pebble.Batch); ok {

@@ -2,6 +2,7 @@ package querybuilder
 
 import (
 	"encoding/binary"
+	"github.com/pebblerf/pebble/internal/lsmview"
 	"math"
 	"sort"
 )
@@ -24,8 +25,8 @@ import (
 // point; weights never decide a result, only the auto plan.
 
 // estimateDeferrable returns the data-weighted average of deferredRuns.
-func (l *Layout) estimateDeferrable() float64 {
-	var files []*File
+func (l *layout) estimateDeferrable() float64 {
+	var files []*lsmview.Table
 	for r := range l.Runs {
 		for f := range l.Runs[r].Tables {
 			files = append(files, &l.Runs[r].Tables[f])
@@ -78,7 +79,7 @@ func (l *Layout) estimateDeferrable() float64 {
 
 // pieceWeights returns, for each piece [starts[i], starts[i+1]) (the last
 // one ending past every file), the bytes the files put in it.
-func (l *Layout) pieceWeights(files []*File, starts [][]byte, pos func([]byte) float64) []float64 {
+func (l *layout) pieceWeights(files []*lsmview.Table, starts [][]byte, pos func([]byte) float64) []float64 {
 	piece := func(k []byte) int {
 		// The piece holding k: the last start at or below k.
 		return sort.Search(len(starts), func(i int) bool { return l.cmp(starts[i], k) > 0 }) - 1

@@ -1,6 +1,12 @@
 // Package querybuilder plans bounded reads over a Pebble DB so that sorted
 // runs and tables that cannot answer a read are never opened.
 //
+// It offers a Builder (New for an upstream DB; a pebblerf DB's
+// RangeQueries) whose NewIter returns an Iterator with pebble.Iterator's
+// methods and results, planned per query: Options choose the Plan, the
+// comparer and the range filters, and Explain runs one query and says, run
+// by run, what it read and what it skipped and why.
+//
 // Pebble's merging iterator always holds every memtable, every L0 sublevel
 // and every non-empty level; the exported API cannot drop one. What Pebble
 // does do is skip, without opening it, every file that lies wholly outside
@@ -48,8 +54,8 @@
 // A query runs under one Plan: PlanPlain (a plain upstream iterator),
 // PlanStepped or PlanPrefix. PlanAuto picks per query: prefix mode when the
 // bounds allow it, stepping when the LSM's shape says a seek would defer
-// enough runs (Layout.Deferrable: deferred runs averaged over seek keys
-// weighted by where the data lies), plain otherwise; an iterator that keeps
+// enough runs (the deferred runs averaged over seek keys weighted by where
+// the data lies, Options.MinDeferrable), plain otherwise; an iterator that keeps
 // having to widen stops stepping. Iterators that read range keys are always
 // plain, because Pebble truncates range keys to the iterator's bounds.
 //
@@ -57,8 +63,8 @@
 //
 // A stepped seek reads the blocks of the runs that hold its key (one or two
 // on staggered runs) instead of a block in every run whose next file starts
-// after the key: on 40 staggered runs, 6-7% of a plain iterator's block
-// bytes, which is what an oracle that knows every file start loads. What it
+// after the key, which is what an oracle that knows every file start loads
+// (docs/benchmarks.md has the figures on staggered runs). What it
 // cannot save is what every seek pays on both sides: reading the block that
 // holds the answer (with a block cache smaller than the data, a miss about
 // as often for both), stepping through the keys the caller asks for, and,
@@ -68,13 +74,12 @@
 // as those shared costs grow: with fewer runs, more Next calls, more cache
 // misses, or an iterator per seek.
 //
-// # Observers
+// # Statistics
 //
-// A program that counts reads (the root package's seek statistics) gives
-// the Builder an Observer factory: each query then reports the caller's
-// seeks and value reads to its own Observer and hands Pebble the observer's
-// options, so reads through a query are counted as reads through an
-// ordinary iterator are.
+// The queries of a pebblerf DB with per-level statistics on report the
+// caller's seeks and value reads to them, as the DB's plain iterators do,
+// so reads through a query are counted as reads through an ordinary
+// iterator are; Explain's probes are not counted.
 //
 // # Explain
 //

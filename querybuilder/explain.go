@@ -3,6 +3,7 @@ package querybuilder
 import (
 	"bytes"
 	"fmt"
+	"github.com/pebblerf/pebble/internal/lsmview"
 	"slices"
 
 	"github.com/cockroachdb/errors"
@@ -225,7 +226,7 @@ func runProbe(it probeIter, seek []byte, nexts int) probeResult {
 // reach starts at the seek key (or the lower bound) and ends at the last
 // step it read under, or at the upper bound once it had that back or if it
 // never stepped.
-func (b *Builder) explainRuns(e *Explanation, l *Layout, o *pebble.IterOptions) {
+func (b *Builder) explainRuns(e *Explanation, l *layout, o *pebble.IterOptions) {
 	from := e.Seek
 	if from == nil || (o.LowerBound != nil && b.opts.Comparer.Compare(from, o.LowerBound) < 0) {
 		from = o.LowerBound
@@ -268,7 +269,7 @@ func (b *Builder) explainRuns(e *Explanation, l *Layout, o *pebble.IterOptions) 
 	}
 }
 
-func runName(r *Run) string { return r.String() }
+func runName(r *lsmview.Run) string { return r.String() }
 
 // SafeFormat implements redact.SafeFormatter; keys are user data and are
 // redactable.

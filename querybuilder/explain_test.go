@@ -36,7 +36,7 @@ func TestExplain(t *testing.T) {
 				}
 				return ""
 			case "lsm":
-				l, err := New(d.db, Options{}).Layout()
+				l, err := New(d.db, Options{}).layout()
 				require.NoError(t, err)
 				return formatLayout(l)
 			case "explain", "redacted":
@@ -113,7 +113,7 @@ func parsePlan(t *testing.T, s string) Plan {
 	return PlanAuto
 }
 
-func formatLayout(l *Layout) string {
+func formatLayout(l *layout) string {
 	var sb strings.Builder
 	for _, r := range l.Runs {
 		sb.WriteString(runName(&r) + ":")

@@ -3,6 +3,7 @@ package querybuilder
 import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 )
 
 // Iterator is a planned query. It has the method set and the results of a
@@ -15,9 +16,9 @@ type Iterator struct {
 	it *pebble.Iterator
 	// h holds the caller's options (h.opts, with owned bounds), the range
 	// filters attached for them and the observer of the caller's reads
-	// (hooks.go); unobserved queries (Explain's) have none.
-	h      IterHooks
-	layout *Layout
+	// (internal/iterhooks); unobserved queries (Explain's) have none.
+	h      iterhooks.IterHooks
+	layout *layout
 	plan   Plan
 	reason reason
 	// step, when non-nil, is the upstream iterator's upper bound: a file
@@ -36,11 +37,12 @@ type Iterator struct {
 	window struct{ steps, widenings int }
 	keyBuf []byte
 	stats  QueryStats
-	// closed is Options.Closed for a query the caller opened (nil for
+	// closed is the Builder's closed hook for a query the caller opened (nil for
 	// Explain's probes); seeks and found count the caller's absolute
 	// positionings and those that left the query valid, for it.
-	closed       func(st *pebble.IteratorStats, seeks, found int)
-	seeks, found int
+	closed func(st *pebble.IteratorStats, seeks, found int)
+	seeks  int
+	found  iterhooks.Found
 	// closeStats holds the stats closed is given, so that passing their
 	// address does not move them to the heap.
 	closeStats pebble.IteratorStats
@@ -85,14 +87,14 @@ func (i *Iterator) cmp(a, b []byte) int { return i.b.opts.Comparer.Compare(a, b)
 // replan chooses the plan for the current options; the upstream iterator
 // must have the caller's bounds.
 func (i *Iterator) replan() error {
-	l, err := i.b.Layout()
+	l, err := i.b.layout()
 	if err != nil {
 		return err
 	}
 	i.layout = l
 	i.step, i.prefixMode, i.userPrefix = nil, false, false
 	i.window.steps, i.window.widenings = 0, 0
-	i.plan, i.reason = choosePlan(i.b.opts.Plan, i.b.opts.Comparer, &i.h.opts, l, i.b.opts.MinDeferrable)
+	i.plan, i.reason = choosePlan(i.b.opts.Plan, i.b.opts.Comparer, i.h.Options(), l, i.b.opts.MinDeferrable)
 	return nil
 }
 
@@ -101,22 +103,6 @@ func (i *Iterator) replan() error {
 func (i *Iterator) beginAbsolute() {
 	i.prefixMode, i.userPrefix = false, false
 	i.seeks++
-}
-
-// counted counts an absolute positioning that left the query valid.
-func (i *Iterator) counted(valid bool) bool {
-	if valid {
-		i.found++
-	}
-	return valid
-}
-
-// countedState is counted for the WithLimit positionings.
-func (i *Iterator) countedState(s pebble.IterValidityState) pebble.IterValidityState {
-	if s == pebble.IterValid {
-		i.found++
-	}
-	return s
 }
 
 // stepFor narrows the upstream upper bound for a forward seek to key (nil:
@@ -135,18 +121,18 @@ func (i *Iterator) stepFor(key []byte) {
 		return
 	}
 	i.step = u
-	i.it.SetBounds(i.h.opts.LowerBound, u)
+	i.it.SetBounds(i.h.Options().LowerBound, u)
 }
 
 // stepBound returns the step bound for a forward seek to key (nil: from the
 // lower bound), or nil if no step lies below the caller's upper bound.
 func (i *Iterator) stepBound(key []byte) []byte {
 	t := key
-	if lo := i.h.opts.LowerBound; lo != nil && (t == nil || i.cmp(t, lo) < 0) {
+	if lo := i.h.Options().LowerBound; lo != nil && (t == nil || i.cmp(t, lo) < 0) {
 		t = lo
 	}
-	u := i.layout.StepAfter(t)
-	if u == nil || (i.h.opts.UpperBound != nil && i.cmp(u, i.h.opts.UpperBound) >= 0) {
+	u := i.layout.stepAfter(t)
+	if u == nil || (i.h.Options().UpperBound != nil && i.cmp(u, i.h.Options().UpperBound) >= 0) {
 		return nil
 	}
 	return u
@@ -158,7 +144,7 @@ func (i *Iterator) widen() {
 		return
 	}
 	i.step = nil
-	i.it.SetBounds(i.h.opts.LowerBound, i.h.opts.UpperBound)
+	i.it.SetBounds(i.h.Options().LowerBound, i.h.Options().UpperBound)
 }
 
 // forward finishes a forward move: if the upstream iterator ran out at the
@@ -184,7 +170,7 @@ func (i *Iterator) forward(s pebble.IterValidityState, limit []byte) pebble.Iter
 		}
 		if u := i.nextStep(resume); u != nil {
 			i.step = u
-			i.it.SetBounds(i.h.opts.LowerBound, u)
+			i.it.SetBounds(i.h.Options().LowerBound, u)
 		} else {
 			i.widen()
 		}
@@ -220,10 +206,10 @@ func (i *Iterator) adapt() {
 // applies (the plain SeekGE then reports exhaustion).
 func (i *Iterator) prefixSeek(key []byte) (s pebble.IterValidityState, ok bool) {
 	t := key
-	if lo := i.h.opts.LowerBound; t == nil || i.cmp(t, lo) < 0 {
+	if lo := i.h.Options().LowerBound; t == nil || i.cmp(t, lo) < 0 {
 		t = lo
 	}
-	if i.cmp(t, i.h.opts.UpperBound) >= 0 {
+	if i.cmp(t, i.h.Options().UpperBound) >= 0 {
 		return pebble.IterExhausted, false
 	}
 	i.prefixMode = true
@@ -248,7 +234,7 @@ func (i *Iterator) exitPrefix() bool {
 	i.prefixMode = false
 	i.stats.PrefixExits++
 	if !i.it.Valid() {
-		i.it.SeekGE(i.h.opts.UpperBound)
+		i.it.SeekGE(i.h.Options().UpperBound)
 		return true
 	}
 	i.keyBuf = append(i.keyBuf[:0], i.it.Key()...)
@@ -261,7 +247,7 @@ func (i *Iterator) SeekGE(key []byte) bool {
 	if i.plan == PlanPlain && !i.h.Observed() {
 		// The hot path of a query the planner left plain costs one branch.
 		i.beginAbsolute()
-		return i.counted(i.it.SeekGE(key))
+		return i.found.Count(i.it.SeekGE(key))
 	}
 	return i.SeekGEWithLimit(key, nil) == pebble.IterValid
 }
@@ -269,7 +255,7 @@ func (i *Iterator) SeekGE(key []byte) bool {
 // SeekGEWithLimit is pebble.Iterator.SeekGEWithLimit.
 func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
 	i.h.BeginSeek(i.plan == PlanPrefix && limit == nil)
-	return i.h.EndSeekState(i.countedState(i.seekGE(key, limit)))
+	return i.h.EndSeekState(i.found.CountState(i.seekGE(key, limit)))
 }
 
 func (i *Iterator) seekGE(key, limit []byte) pebble.IterValidityState {
@@ -297,13 +283,13 @@ func (i *Iterator) SeekPrefixGE(key []byte) bool {
 		i.stepFor(key)
 	}
 	i.userPrefix = true
-	return i.h.EndSeek(i.counted(i.it.SeekPrefixGE(key)))
+	return i.h.EndSeek(i.found.Count(i.it.SeekPrefixGE(key)))
 }
 
 // First is pebble.Iterator.First.
 func (i *Iterator) First() bool {
 	i.h.BeginSeek(i.plan == PlanPrefix)
-	return i.h.EndSeek(i.counted(i.first()))
+	return i.h.EndSeek(i.found.Count(i.first()))
 }
 
 func (i *Iterator) first() bool {
@@ -337,7 +323,7 @@ func (i *Iterator) SeekLTWithLimit(key, limit []byte) pebble.IterValidityState {
 	if i.step != nil && i.cmp(key, i.step) > 0 {
 		i.widen()
 	}
-	return i.h.EndSeekState(i.countedState(i.it.SeekLTWithLimit(key, limit)))
+	return i.h.EndSeekState(i.found.CountState(i.it.SeekLTWithLimit(key, limit)))
 }
 
 // Last is pebble.Iterator.Last.
@@ -345,7 +331,7 @@ func (i *Iterator) Last() bool {
 	i.h.BeginSeek(false)
 	i.beginAbsolute()
 	i.widen()
-	return i.h.EndSeek(i.counted(i.it.Last()))
+	return i.h.EndSeek(i.found.Count(i.it.Last()))
 }
 
 // Next is pebble.Iterator.Next.
@@ -370,8 +356,8 @@ func (i *Iterator) NextWithLimit(limit []byte) pebble.IterValidityState {
 // may lie beyond the step; the step is a bare prefix above the current key,
 // so the first key at or after it is the next prefix's first key.
 func (i *Iterator) NextPrefix() bool {
-	if i.step != nil && i.h.opts.UpperBound != nil {
-		if sp := i.b.opts.Comparer.Split; sp(i.h.opts.UpperBound) != len(i.h.opts.UpperBound) {
+	if i.step != nil && i.h.Options().UpperBound != nil {
+		if sp := i.b.opts.Comparer.Split; sp(i.h.Options().UpperBound) != len(i.h.Options().UpperBound) {
 			// Pebble refuses NextPrefix under a versioned upper bound; let
 			// it see the caller's bound and say so.
 			i.widen()
@@ -404,7 +390,7 @@ func (i *Iterator) PrevWithLimit(limit []byte) pebble.IterValidityState {
 
 // SetBounds is pebble.Iterator.SetBounds: the query is replanned for the
 // new bounds. Range filters are rebuilt for bounds outside the ones they
-// were built for, and kept for bounds within them (see IterHooks).
+// were built for, and kept for bounds within them (see iterhooks.IterHooks).
 func (i *Iterator) SetBounds(lower, upper []byte) {
 	if i.sameBounds(lower, upper) {
 		// Pebble treats unchanged bounds as a no-op that only demands a
@@ -412,16 +398,16 @@ func (i *Iterator) SetBounds(lower, upper []byte) {
 		// from where it was); keep the step so the upstream iterator sees no
 		// change either.
 		if i.step != nil {
-			i.it.SetBounds(i.h.opts.LowerBound, i.step)
+			i.it.SetBounds(i.h.Options().LowerBound, i.step)
 		} else {
-			i.it.SetBounds(i.h.opts.LowerBound, i.h.opts.UpperBound)
+			i.it.SetBounds(i.h.Options().LowerBound, i.h.Options().UpperBound)
 		}
 		return
 	}
 	if o := i.h.SetBounds(lower, upper); o != nil {
 		i.it.SetOptions(o)
 	} else {
-		i.it.SetBounds(i.h.opts.LowerBound, i.h.opts.UpperBound)
+		i.it.SetBounds(i.h.Options().LowerBound, i.h.Options().UpperBound)
 	}
 	i.keepPlanOnError(i.replan())
 }
@@ -430,7 +416,7 @@ func (i *Iterator) sameBounds(lower, upper []byte) bool {
 	eq := func(a, b []byte) bool {
 		return (a == nil) == (b == nil) && i.b.opts.Comparer.Equal(a, b)
 	}
-	return eq(lower, i.h.opts.LowerBound) && eq(upper, i.h.opts.UpperBound)
+	return eq(lower, i.h.Options().LowerBound) && eq(upper, i.h.Options().UpperBound)
 }
 
 // SetOptions is pebble.Iterator.SetOptions: the query is replanned for the

@@ -7,25 +7,19 @@ import (
 	"github.com/pebblerf/pebble/internal/lsmview"
 )
 
-// File is one sstable as the planner sees it. The planner takes Largest as
-// inclusive even where it is a range deletion's exclusive end, which can
-// only make a run look wider than it is.
-type File = lsmview.Table
-
-// Run is one sorted run: an L0 sublevel or a level L1-L6 (Sublevel -1).
-// Its tables are in key order and do not overlap.
-type Run = lsmview.Run
-
-// Layout is a snapshot of the LSM's file metadata, prepared for planning:
+// layout is a snapshot of the LSM's file metadata, prepared for planning:
 // the sorted runs (newest first, as Pebble merges them) and, across all of
 // them, the sorted distinct file starts and the union of the files' spans.
-// A Layout is immutable and shared by every query planned on it.
-type Layout struct {
+// A layout is immutable and shared by every query planned on it. The
+// planner takes a table's Largest as inclusive even where it is a range
+// deletion's exclusive end, which can only make a run look wider than it
+// is.
+type layout struct {
 	cmp   pebble.Compare
 	split pebble.Split
 	// Runs lists the L0 sublevels from newest to oldest, then L1-L6; empty
 	// levels are left out.
-	Runs []Run
+	Runs []lsmview.Run
 	// stepStarts holds the distinct Split prefixes of all file starts, in
 	// order. A step bound is always a bare prefix so that Pebble keeps
 	// allowing NextPrefix under it (Iterator.SetBounds refuses NextPrefix
@@ -47,22 +41,22 @@ type span struct{ start, end []byte }
 // deferrable.go).
 const maxDeferrableSamples = 512
 
-// NewLayout prepares levels (index 0 = L0, as DB.SSTables returns them) for
+// layoutOfLevels prepares levels (index 0 = L0, as DB.SSTables returns them) for
 // planning. L0 files are grouped into sublevels by Pebble's rule (see
 // lsmview.Sublevels).
-func NewLayout(cmp *pebble.Comparer, levels [][]File) *Layout {
+func layoutOfLevels(cmp *pebble.Comparer, levels [][]lsmview.Table) *layout {
 	return newLayout(cmp, lsmview.New(cmp.Compare, levels))
 }
 
-func newLayout(cmp *pebble.Comparer, v lsmview.View) *Layout {
-	l := &Layout{cmp: cmp.Compare, split: cmp.Split, Runs: v.Runs}
+func newLayout(cmp *pebble.Comparer, v lsmview.View) *layout {
+	l := &layout{cmp: cmp.Compare, split: cmp.Split, Runs: v.Runs}
 	l.index()
 	l.Deferrable = l.estimateDeferrable()
 	return l
 }
 
 // index builds stepStarts and cover.
-func (l *Layout) index() {
+func (l *layout) index() {
 	var all []span
 	for _, r := range l.Runs {
 		for _, f := range r.Tables {
@@ -86,7 +80,7 @@ func (l *Layout) index() {
 }
 
 // covered reports whether some file's span contains k.
-func (l *Layout) covered(k []byte) bool {
+func (l *layout) covered(k []byte) bool {
 	if k == nil {
 		return false
 	}
@@ -94,13 +88,13 @@ func (l *Layout) covered(k []byte) bool {
 	return i > 0 && l.cmp(k, l.cover[i-1].end) <= 0
 }
 
-// StepAfter returns the upper bound of the first step for a forward seek to
+// stepAfter returns the upper bound of the first step for a forward seek to
 // k (nil k: from the start of the key space), or nil if stepping would not
 // narrow anything. The bound is the first file start above k; if no file
 // contains k, the answer most likely lies in the file starting next, so the
 // step also takes that file in and ends at the start after it. The bound is
 // always greater than k, which is all correctness needs.
-func (l *Layout) StepAfter(k []byte) []byte {
+func (l *layout) stepAfter(k []byte) []byte {
 	i := 0
 	if k != nil {
 		i = sort.Search(len(l.stepStarts), func(i int) bool { return l.cmp(l.stepStarts[i], k) > 0 })
@@ -117,7 +111,7 @@ func (l *Layout) StepAfter(k []byte) []byte {
 // deferredRuns counts the runs a stepped seek to k defers: runs with no file
 // containing k but with a file starting after k (a plain seek opens that
 // file; the step bound, the first start above k, excludes it).
-func (l *Layout) deferredRuns(k []byte) int {
+func (l *layout) deferredRuns(k []byte) int {
 	n := 0
 	for _, r := range l.Runs {
 		i := sort.Search(len(r.Tables), func(i int) bool { return l.cmp(r.Tables[i].Largest, k) >= 0 })
@@ -129,7 +123,7 @@ func (l *Layout) deferredRuns(k []byte) int {
 }
 
 // filesIn counts the run's files that overlap [lower, upper) (nil: open).
-func (l *Layout) filesIn(r *Run, lower, upper []byte) int {
+func (l *layout) filesIn(r *lsmview.Run, lower, upper []byte) int {
 	n := 0
 	for _, f := range r.Tables {
 		if (lower == nil || l.cmp(f.Largest, lower) >= 0) && (upper == nil || l.cmp(f.Smallest, upper) < 0) {
@@ -139,7 +133,7 @@ func (l *Layout) filesIn(r *Run, lower, upper []byte) int {
 	return n
 }
 
-// LayoutFromSSTables converts DB.SSTables output into a Layout.
-func LayoutFromSSTables(cmp *pebble.Comparer, tables [][]pebble.SSTableInfo) *Layout {
+// layoutFromSSTables converts DB.SSTables output into a layout.
+func layoutFromSSTables(cmp *pebble.Comparer, tables [][]pebble.SSTableInfo) *layout {
 	return newLayout(cmp, lsmview.FromSSTables(cmp.Compare, tables))
 }

@@ -63,7 +63,7 @@ func (i *Iterator) Close() error {
 	}
 	if i.closed != nil {
 		i.closeStats = i.it.Stats()
-		i.closed(&i.closeStats, i.seeks, i.found)
+		i.closed(&i.closeStats, i.seeks, int(i.found))
 	}
 	err := i.it.Close()
 	i.recycle()

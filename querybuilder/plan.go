@@ -40,12 +40,12 @@ func (p Plan) String() string {
 // SafeValue marks a Plan as safe to print unredacted.
 func (Plan) SafeValue() {}
 
-// DefaultMinDeferrable is the auto plan's threshold on Layout.Deferrable. A
-// step costs a SetBounds per seek (tens of ns plus a few per run) and, when
-// the caller moves past the step, one more seek; a deferred run saves a file
-// open or block seek and a heap slot (several hundred ns). Measured on the
-// staggered and leveled shapes (see the package benchmarks), stepping pays
-// from about one deferred run per seek.
+// DefaultMinDeferrable is the auto plan's threshold on the runs a seek
+// defers on average. A step costs a SetBounds per seek and, when the caller
+// moves past the step, one more seek; a deferred run saves a file open or
+// block seek and a heap slot, which cost more. BenchmarkThreshold measures
+// forced stepping against plain on shapes with few runs, to place this
+// threshold.
 const DefaultMinDeferrable = 1.0
 
 // reason says why a query runs under its plan. It is kept as data and
@@ -98,7 +98,7 @@ func (r reason) format() redact.RedactableString {
 // choosePlan resolves forced (the user's choice) for a query with options o
 // and says why.
 func choosePlan(
-	forced Plan, cmp *pebble.Comparer, o *pebble.IterOptions, l *Layout, minDeferrable float64,
+	forced Plan, cmp *pebble.Comparer, o *pebble.IterOptions, l *layout, minDeferrable float64,
 ) (Plan, reason) {
 	if o.KeyTypes != pebble.IterKeyTypePointsOnly {
 		return PlanPlain, reason{kind: reasonRangeKeys}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/stretchr/testify/require"
 )
@@ -27,7 +28,7 @@ func TestCoverageAgreesWithFilter(t *testing.T) {
 				prop := tableprops.Append(nil, map[string]string{rangeFilterProp: string(f)})
 				for range 500 {
 					lo, hi := rangeRandomQuery(rng, keys)
-					c, ok := CoverageOf(f, lo, hi)
+					c, ok := coverageOf(f, lo, hi)
 					require.True(t, ok)
 					got := MayIntersect(f, lo, hi)
 					require.Equal(t, got, c.Holds, "[%x, %x) %+v", lo, hi, c)
@@ -38,7 +39,7 @@ func TestCoverageAgreesWithFilter(t *testing.T) {
 					if rangeOracle(keys, lo, hi) {
 						require.NotZero(t, c.Positions, "[%x, %x)", lo, hi)
 					}
-					cp, ok := CoverageOfProperty(prop, lo, hi)
+					cp, ok := coverageOfProperty(prop, lo, hi)
 					require.True(t, ok)
 					require.Equal(t, c, cp)
 				}
@@ -70,7 +71,7 @@ func TestCoverageLengths(t *testing.T) {
 		if !tc.open {
 			upper = []byte(tc.upper)
 		}
-		c, ok := CoverageOf(f, []byte(tc.lower), upper)
+		c, ok := coverageOf(f, []byte(tc.lower), upper)
 		require.True(t, ok)
 		require.Equal(t, tc.positions, c.Positions, "%+v", tc)
 		require.Equal(t, tc.holds, c.Holds, "%+v", tc)
@@ -81,41 +82,22 @@ func TestCoverageLengths(t *testing.T) {
 // TestCoverageBadFilters: bytes that hold no filter, do not decode, or
 // describe a universal filter give no coverage.
 func TestCoverageBadFilters(t *testing.T) {
-	_, ok := CoverageOfProperty(tableprops.Append(nil, map[string]string{"other": "x"}), nil, nil)
+	_, ok := coverageOfProperty(tableprops.Append(nil, map[string]string{"other": "x"}), nil, nil)
 	require.False(t, ok)
-	_, ok = CoverageOfProperty([]byte{0xff, 0xff}, nil, nil)
+	_, ok = coverageOfProperty([]byte{0xff, 0xff}, nil, nil)
 	require.False(t, ok)
 	f := rangeBuild(t, Config{}, [][]byte{[]byte("a"), []byte("b")})
-	_, ok = CoverageOf(f[:len(f)-1], nil, nil)
+	_, ok = coverageOf(f[:len(f)-1], nil, nil)
 	require.False(t, ok)
 	b, err := NewBuilder(Config{})
 	require.NoError(t, err)
 	require.NoError(t, b.Add([]byte("b")))
 	require.Error(t, b.Add([]byte("a")))
-	_, ok = CoverageOf(b.Finish(nil), nil, nil)
+	_, ok = coverageOf(b.Finish(nil), nil, nil)
 	require.False(t, ok, "universal filter")
-	c, ok := CoverageOf(rangeBuild(t, Config{}, nil), []byte("a"), []byte("b"))
+	c, ok := coverageOf(rangeBuild(t, Config{}, nil), []byte("a"), []byte("b"))
 	require.True(t, ok, "empty table")
-	require.Equal(t, Coverage{}, c)
-}
-
-// TestQueryBounds checks the bounds a range filter is asked about: Split
-// prefixes, with a 0x00 added to an upper bound longer than its prefix.
-func TestQueryBounds(t *testing.T) {
-	split2 := func(k []byte) int { return min(2, len(k)) }
-	lo, hi, buf := QueryBounds(split2, []byte("abc"), []byte("abz"), nil)
-	require.Equal(t, "ab", string(lo))
-	require.Equal(t, "ab\x00", string(hi))
-	lo, hi, _ = QueryBounds(split2, []byte("a"), []byte("ab"), buf)
-	require.Equal(t, "a", string(lo))
-	require.Equal(t, "ab", string(hi))
-	lo, hi, _ = QueryBounds(nil, nil, []byte("xyz"), nil)
-	require.Nil(t, lo)
-	require.Equal(t, "xyz", string(hi))
-	lo, hi, _ = QueryBounds(split2, []byte{}, nil, nil)
-	require.NotNil(t, lo)
-	require.Empty(t, lo)
-	require.Nil(t, hi)
+	require.Equal(t, rangequery.Coverage{}, c)
 }
 
 // TestCoverageFPR checks Coverage.FPR against the false positives hashed
@@ -153,7 +135,7 @@ func TestCoverageFPR(t *testing.T) {
 			if !empty {
 				continue
 			}
-			c, ok := CoverageOf(f, key(x), key(x+l))
+			c, ok := coverageOf(f, key(x), key(x+l))
 			require.True(t, ok)
 			if c.Positions == 0 {
 				continue // outside the table's keys: a certain "no"
@@ -182,15 +164,27 @@ func TestFilterOfProperty(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, b.Add([]byte("k1")))
 	f := b.Finish(nil)
-	got, ok, err := FilterOfProperty(tableprops.Append(nil, map[string]string{rangeFilterProp: string(f)}))
+	got, ok, err := filterOfProperty(tableprops.Append(nil, map[string]string{rangeFilterProp: string(f)}))
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, f, got)
 	for _, empty := range []map[string]string{{}, {"other": "x"}} {
-		_, ok, err = FilterOfProperty(tableprops.Append(nil, empty))
+		_, ok, err = filterOfProperty(tableprops.Append(nil, empty))
 		require.NoError(t, err)
 		require.False(t, ok)
 	}
-	_, _, err = FilterOfProperty([]byte{0xff, 0xff})
+	_, _, err = filterOfProperty([]byte{0xff, 0xff})
 	require.Error(t, err)
+}
+
+// coverageOfProperty is coverageOf for a table's range-filter block
+// property as Pebble passes it to a BlockPropertyFilter's Intersects at the
+// table level: ok is false when the property holds no filter, or one that
+// does not decode or is universal.
+func coverageOfProperty(prop, lower, upper []byte) (rangequery.Coverage, bool) {
+	filter, ok, err := filterOfProperty(prop)
+	if err != nil || !ok {
+		return rangequery.Coverage{}, false
+	}
+	return coverageOf(filter, lower, upper)
 }

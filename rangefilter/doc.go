@@ -3,6 +3,13 @@
 // Package rangefilter holds range filters for Pebble: per-table filters
 // that answer "may this table hold any key in [lower, upper)?".
 //
+// It offers Policy (NewPolicy), which wires the filters into Pebble through
+// its exported API (Collector and EventListener for the options,
+// BoundsFilter and AttachBoundsFilter for iterators); Config, with ConfigFor
+// and FPRBound; per-level plans (Plan: AllLevels, OverlappingRuns,
+// ForBudget); and, on a filter's bytes, Builder, MayIntersect,
+// FromUserProperties and Describe.
+//
 // A point filter can only say whether one key may be in a table; a bounded
 // scan or seek has no single key to ask about, so Pebble reads every table
 // whose key span overlaps its bounds, even when the table holds nothing in
@@ -36,13 +43,14 @@
 // intersect".
 //
 // A filter pays only where spans miss tables; where every span holds keys
-// in every table it overlaps, each query is pure cost. A Policy's Gate
-// (gate.go) watches what its filters rule out and, while that is almost
-// nothing, tells readers to leave filters off new plain iterators, all but
-// a sample that keeps watching; it never costs a key, only skips the
-// sampled-out iterators would have made.
+// in every table it overlaps, each query is pure cost. A bounds filter
+// therefore tallies its answers, and pebblerf's DB leaves filters off new
+// plain iterators of a key region while those of earlier ones there rule
+// out almost nothing, all but a sample that keeps watching
+// (internal/rangegate); it never costs a key, only skips the sampled-out
+// iterators would have made.
 //
-// A Policy counts what its filters met (Counters): filters that did not
-// decode and tables given a universal filter. pebblerf makes one Policy per
-// DB, so these counts are per DB.
+// A Policy counts what its filters met: filters that did not decode and
+// tables given a universal filter. pebblerf makes one Policy per DB and
+// reports these counts per DB (DB.FilterCounters).
 package rangefilter

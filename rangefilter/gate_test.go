@@ -7,55 +7,9 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/rangegate"
 	"github.com/stretchr/testify/require"
 )
-
-// TestGateVerdicts checks the gate's rule: no verdict before a window
-// (GateWindow checks open, GateWindow/GateSampleEvery closed) is full; a
-// full window with fewer than one check in GateMinRuledOut ruling
-// its table out closes the gate, one at that rate opens it; while closed,
-// exactly one iterator in GateSampleEvery is admitted.
-func TestGateVerdicts(t *testing.T) {
-	var gate Gate
-	g := &gate.regions[0]
-	for range 100 {
-		require.True(t, g.admit(), "an open gate admits every iterator")
-	}
-	g.add(GateWindow-1, 0)
-	require.False(t, g.closed.Load(), "no verdict before the window is full")
-	g.add(1, 0)
-	require.True(t, g.closed.Load(), "a window with nothing ruled out closes the gate")
-
-	admitted := 0
-	for range 10 * GateSampleEvery {
-		if g.admit() {
-			admitted++
-		}
-	}
-	require.Equal(t, 10, admitted, "one iterator in GateSampleEvery while closed")
-
-	// At the threshold: GateWindow/GateMinRuledOut ruled out keeps it open.
-	g.add(GateWindow, GateWindow/GateMinRuledOut)
-	require.False(t, g.closed.Load())
-	g.add(GateWindow, GateWindow/GateMinRuledOut-1)
-	require.True(t, g.closed.Load(), "just below the threshold closes it")
-	g.add(GateWindow, GateWindow)
-	require.False(t, g.closed.Load(), "a window of samples that rule tables out opens it")
-
-	// A report larger than the window gives a verdict on all of it.
-	g.add(3*GateWindow, 0)
-	require.True(t, g.closed.Load())
-	g.add(0, 0)
-	require.True(t, g.closed.Load(), "an empty report changes nothing")
-
-	// Closed, the window is GateSampleEvery times shorter.
-	g.add(GateWindow/GateSampleEvery-1, 0)
-	require.True(t, g.closed.Load(), "no verdict before the closed window is full")
-	g.add(1, 1)
-	require.False(t, g.closed.Load(), "one table in GateMinRuledOut ruled out reopens it")
-	g.add(GateWindow/GateSampleEvery, 0)
-	require.False(t, g.closed.Load(), "open, the window is GateWindow checks")
-}
 
 // TestGateCountsFilterAnswers checks that a bounds filter counts the
 // table-level answers it gives from a filter (and nothing else), that a
@@ -74,10 +28,10 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 	prop, err := c.FinishTable(nil)
 	require.NoError(t, err)
 
-	var slot BoundsFilterSlot
+	var slot boundsFilterSlot
 	ask := func(lower, upper string) []pebble.BlockPropertyFilter {
 		o := pebble.IterOptions{LowerBound: []byte(lower), UpperBound: []byte(upper)}
-		p.AttachOwnedBoundsFilter(&o, &slot)
+		p.attachOwned(&o, &slot)
 		for range 3 {
 			_, err := o.PointKeyFilters[0].Intersects(prop)
 			require.NoError(t, err)
@@ -87,8 +41,7 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 		require.NoError(t, err)
 		return append(o.PointKeyFilters, rangeOtherFilter{})
 	}
-	g := p.Gate()
-	require.Same(t, g, p.Gate(), "one gate per policy")
+	var g rangegate.Gate
 	reports := 0
 	for !g.Closed([]byte("k")) {
 		i := 2 * (reports % 900)
@@ -96,9 +49,9 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 		require.Equal(t, uint64(3), slot.f.tally.Load(), "three checks, none ruled out")
 		g.Report(f)
 		reports++
-		require.LessOrEqual(t, reports, GateWindow/3+1, "the gate must close after a window of checks")
+		require.LessOrEqual(t, reports, rangegate.Window/3+1, "the gate must close after a window of checks")
 	}
-	require.Equal(t, (GateWindow+2)/3, reports)
+	require.Equal(t, (rangegate.Window+2)/3, reports)
 
 	reports = 0
 	for g.Closed([]byte("k")) {
@@ -107,7 +60,7 @@ func TestGateCountsFilterAnswers(t *testing.T) {
 		require.Equal(t, uint64(3|3<<32), slot.f.tally.Load(), "three checks, all ruled out")
 		g.Report(f)
 		reports++
-		require.LessOrEqual(t, reports, GateWindow/GateSampleEvery/3+1, "the gate must reopen after a closed window of checks")
+		require.LessOrEqual(t, reports, rangegate.Window/rangegate.SampleEvery/3+1, "the gate must reopen after a closed window of checks")
 	}
 }
 
@@ -131,29 +84,29 @@ func TestGateRegions(t *testing.T) {
 		require.NoError(t, err)
 		return []pebble.BlockPropertyFilter{f}
 	}
-	g := p.Gate()
-	for range GateWindow {
+	var g rangegate.Gate
+	for range rangegate.Window {
 		g.Report(check([]byte("a1"), []byte("a2")))
 	}
 	require.True(t, g.Closed([]byte("a")), "spans holding keys close their region's gate")
 	require.False(t, g.Closed([]byte("y")), "and no other region's")
 	require.True(t, g.Admit([]byte("y"), []byte("y9")))
 	admitted := 0
-	for range GateSampleEvery {
+	for range rangegate.SampleEvery {
 		if g.Admit([]byte("a4"), []byte("a5")) {
 			admitted++
 		}
 	}
 	require.Equal(t, 1, admitted, "a closed region admits its samples only")
 	admitted = 0
-	for range GateSampleEvery {
+	for range rangegate.SampleEvery {
 		if g.Admit(nil, []byte("a9")) {
 			admitted++
 		}
 	}
 	require.Equal(t, 1, admitted, "without a lower bound the upper bound's region decides")
 
-	for range GateWindow {
+	for range rangegate.Window {
 		g.Report(check([]byte("y1"), []byte("y2")))
 	}
 	require.False(t, g.Closed([]byte("y")), "empty spans keep their region's gate open")

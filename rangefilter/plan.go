@@ -123,7 +123,8 @@ type LevelLoad struct {
 	// Skipped is how many data-block loads of bounded reads range filters
 	// on the level skipped, or would skip, over the period the statistics
 	// cover (seekstats: FilteredRange where the level has filters, plus the
-	// RangeFilterWhatIf's Avoided for the loads they did not judge).
+	// what-if's Avoided, whatif.RangeFilters, for the loads they did
+	// not judge).
 	Skipped float64
 }
 

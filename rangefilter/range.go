@@ -88,13 +88,13 @@ import (
 // A universal or empty filter is the 68 bytes of header and checksum alone.
 // Bytes that do not parse, carry another version (version 1 included), fail
 // a checksum or break an Elias-Fano invariant make the filter answer "may
-// intersect", and a Policy's bounds filters count them (Counters.Corrupt).
+// intersect", and a Policy's bounds filters count them (see the policy's counts).
 // The Elias-Fano body is not checksummed per query (that would cost a pass
 // over the filter); Pebble checksums the properties block it lives in when
 // the table is read.
 
-// Version is the encoding version written by this package.
-const Version = 2
+// rangeVersion is the encoding version written by this package.
+const rangeVersion = 2
 
 // rangeHeaderLen is the length of the fixed header.
 const rangeHeaderLen = 64
@@ -198,20 +198,17 @@ func (b *Builder) Add(key []byte) error {
 	return nil
 }
 
-// Len returns the number of distinct keys added.
-func (b *Builder) Len() int { return b.keys.len() }
-
-// Reset forgets the keys added.
-func (b *Builder) Reset() {
+// reset forgets the keys added.
+func (b *Builder) reset() {
 	b.keys.reset()
 	b.unordered = false
 }
 
 // Finish appends the filter to dst and resets the builder.
 func (b *Builder) Finish(dst []byte) []byte {
-	defer b.Reset()
+	defer b.reset()
 	var hdr [rangeHeaderLen]byte
-	hdr[0], hdr[1], hdr[2] = rangeMagic0, rangeMagic1, Version
+	hdr[0], hdr[1], hdr[2] = rangeMagic0, rangeMagic1, rangeVersion
 	if b.unordered {
 		hdr[3] = rangeFlagUniversal
 		return rangeAppendHeader(dst, &hdr, nil)
@@ -340,7 +337,7 @@ var rangeCastagnoli = crc32.MakeTable(crc32.Castagnoli)
 //
 // It reads filter in place and does not allocate. A filter that does not
 // decode answers true; a Policy's bounds filters count such answers in the
-// policy's Counters.
+// policy's counts.
 func MayIntersect(filter, lower, upper []byte) bool {
 	found, ok := rangeQuery(filter, lower, upper)
 	return found || !ok
@@ -366,7 +363,7 @@ func rangeParse(f []byte) (v rangeFilterView, ok bool) {
 
 // parse fills v in place; see rangeParse.
 func (v *rangeFilterView) parse(f []byte) bool {
-	if len(f) < rangeHeaderLen+4 || f[0] != rangeMagic0 || f[1] != rangeMagic1 || f[2] != Version ||
+	if len(f) < rangeHeaderLen+4 || f[0] != rangeMagic0 || f[1] != rangeMagic1 || f[2] != rangeVersion ||
 		f[3]&^rangeFlagsKnown != 0 || f[5] != 0 || binary.LittleEndian.Uint32(f[12:]) != 0 {
 		return false
 	}

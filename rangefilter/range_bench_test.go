@@ -264,8 +264,8 @@ func TestRangeFilterReport(t *testing.T) {
 				fmt.Fprintf(&cost, " %.0f (%.0f) |", cpu[2], wall[2])
 			}
 			// Reference on the same machine at the same time: the oracle of
-			// calibration.md, a binary search over the table's sorted keys
-			// (136 ns per query on an idle VM there).
+			// the calibration's Q2 (docs/benchmarks.md), a binary search over
+			// the table's sorted keys.
 			var ref []float64
 			for range 5 {
 				ref = append(ref, w.oracleCPU(qs[[2]uint64{rangeQueryRandom, 32}]))

@@ -9,7 +9,10 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
+	"github.com/pebblerf/pebble/internal/rangegate"
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
@@ -55,7 +58,7 @@ import (
 //   - The comparer must order Split prefixes bytewise (DefaultComparer and
 //     cockroachkvs.Comparer do). Keys that arrive out of bytewise order make
 //     the table's filter universal ("may intersect") rather than wrong, and
-//     are counted (Counters.Universal); bounds are compared bytewise.
+//     are counted (see the policy's counts); bounds are compared bytewise.
 //   - Memtables and batches are never filtered by Pebble; that is fine.
 //   - Tables ingested with a synthetic prefix are not supported: Pebble
 //     would hand the filter the property of the unprefixed keys.
@@ -75,8 +78,7 @@ type Policy struct {
 	cfg      Config
 	plan     atomic.Pointer[Plan]
 	handoff  *handoff.Handoff
-	counters Counters
-	gate     Gate
+	counters filtercount.Range
 
 	// builds pools builders per bits-per-key value (a *sync.Pool each);
 	// a plan uses a few values, so the map stays small.
@@ -90,23 +92,16 @@ const Name = "pebblerf.rangefilter"
 // rangeFilterProp is the key of the filter in the table property map.
 const rangeFilterProp = "rangefilter.v1"
 
-// Counters counts, for one Policy, the events that cost a DB reads but
-// never results. pebblerf creates one Policy per DB it opens, so the counts
-// are that DB's. Safe for concurrent use.
-type Counters struct {
-	corrupt, universal atomic.Uint64
+// A policy counts the events that cost a DB reads but never results: a
+// bounds filter that met a table whose range-filter property did not decode
+// (and answered "may intersect"), and a table the collector gave a
+// universal filter because its Split prefixes were not in bytewise order,
+// the mark of a comparer the range filter does not support. pebblerf makes
+// one Policy per DB it opens, so the counts are that DB's
+// (DB.FilterCounters reads them through internal/filtercount).
+func init() {
+	filtercount.RangeOf = func(policy any) *filtercount.Range { return &policy.(*Policy).counters }
 }
-
-// Corrupt returns how many times a bounds filter of the policy met a table
-// whose range-filter property did not decode, and answered "may intersect"
-// because of it.
-func (c *Counters) Corrupt() uint64 { return c.corrupt.Load() }
-
-// Universal returns how many tables the policy's collector gave a universal
-// filter (one that answers "may intersect" to everything) because their
-// Split prefixes were not in bytewise order, the mark of a comparer the
-// range filter does not support.
-func (c *Counters) Universal() uint64 { return c.universal.Load() }
 
 // NewPolicy returns a policy for keys ordered by cmp (nil means
 // pebble.DefaultComparer).
@@ -173,16 +168,6 @@ func (p *Policy) release(b *Builder, bits float64) {
 	}
 }
 
-// Counters returns what the policy has counted, for every DB it is
-// installed in (pebblerf's OpenWithPlugins makes one policy per DB).
-func (p *Policy) Counters() *Counters { return &p.counters }
-
-// Gate returns the policy's gate: a reader that asks it before attaching
-// bounds filters to a plain iterator, and reports what they answered when
-// the iterator closes, stops paying for filters that rule out nothing (see
-// Gate). pebblerf makes one policy, hence one gate, per DB.
-func (p *Policy) Gate() *Gate { return &p.gate }
-
 // Config returns the policy's configuration.
 func (p *Policy) Config() Config { return p.cfg }
 
@@ -237,7 +222,7 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 		c.b = c.p.builder(c.bits)
 	}
 	if c.b.unordered {
-		c.p.counters.universal.Add(1)
+		c.p.counters.AddUniversal()
 	}
 	props[rangeFilterProp] = string(c.b.Finish(nil))
 	c.p.release(c.b, c.bits)
@@ -261,17 +246,17 @@ func (p *Policy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
 // [Split(lower), Split(upper)+"\x00"). With clone false, f aliases the
 // bounds' bytes where it can.
 func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
-	lo, hi, rebuilt := QueryBounds(p.split, lower, upper, nil)
+	lo, hi, rebuilt := rangequery.Bounds(p.split, lower, upper, nil)
 	if clone {
 		lo = slices.Clone(lo)
 		if rebuilt == nil {
-			// hi aliases upper; an upper bound QueryBounds had to extend
+			// hi aliases upper; an upper bound Bounds had to extend
 			// is in a slice of its own already.
 			hi = slices.Clone(hi)
 		}
 	}
 	f.lower, f.upper, f.counters = lo, hi, &p.counters
-	f.region = gateRegionOf(lower, upper)
+	f.region = rangegate.RegionOf(lower, upper)
 	f.tally.Store(0)
 }
 
@@ -290,28 +275,29 @@ func (p *Policy) AttachBoundsFilter(o *pebble.IterOptions) *pebble.IterOptions {
 	return &c
 }
 
-// BoundsFilterSlot is room for one iterator's bounds filter and its
-// PointKeyFilters slice, so that AttachOwnedBoundsFilter allocates nothing
-// in the common case (up to two filters of the caller's own).
-type BoundsFilterSlot struct {
+// boundsFilterSlot is room for one iterator's bounds filter and its
+// PointKeyFilters slice, so that attachOwned allocates nothing in the
+// common case (up to two filters of the caller's own).
+type boundsFilterSlot struct {
 	f       rangeBoundsFilter
 	filters [4]pebble.BlockPropertyFilter
 }
 
-// AttachOwnedBoundsFilter is AttachBoundsFilter for a caller that owns o and
-// its bound bytes: it edits o in place, keeps the filter and the filter
-// slice in slot, and lets the filter alias o's bound bytes instead of
-// copying them. The caller must leave those bytes, and slot, unchanged for
-// as long as any iterator (or clone) may use the options; for new bounds,
-// use new bytes and a new slot. This is the per-query cost of a bounded
-// iterator, so it is worth the stricter contract.
-func (p *Policy) AttachOwnedBoundsFilter(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+// attachOwned is AttachBoundsFilter for a caller that owns o and its bound
+// bytes (the root package's iterators, through
+// rangequery.OwnedBoundsFilters): it edits o in place, keeps the filter and
+// the filter slice in slot, and lets the filter alias o's bound bytes
+// instead of copying them. The caller must leave those bytes, and slot,
+// unchanged for as long as any iterator (or clone) may use the options; for
+// new bounds, use new bytes and a new slot. This is the per-query cost of a
+// bounded iterator, so it is worth the stricter contract.
+func (p *Policy) attachOwned(o *pebble.IterOptions, slot *boundsFilterSlot) {
 	p.attach(o, slot)
 }
 
 // attach puts a bounds filter for o's bounds into o.PointKeyFilters, in
 // slot's storage when slot is non-nil (and the bounds are then not copied).
-func (p *Policy) attach(o *pebble.IterOptions, slot *BoundsFilterSlot) {
+func (p *Policy) attach(o *pebble.IterOptions, slot *boundsFilterSlot) {
 	var filters []pebble.BlockPropertyFilter
 	if slot != nil && len(o.PointKeyFilters)+2 <= len(slot.filters) {
 		filters = slot.filters[: 0 : len(o.PointKeyFilters)+2]
@@ -347,20 +333,20 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 	if !ok || len(prop) < 1 {
 		return nil, false, nil
 	}
-	return FilterOfProperty([]byte(prop[1:]))
+	return filterOfProperty([]byte(prop[1:]))
 }
 
 // rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
 // policy's counters. It holds no per-table state, so Pebble may share it
-// across tables and goroutines; its tally of answers, for a Gate, is atomic
-// for that reason.
+// across tables and goroutines; its tally of answers, for pebblerf's gate
+// (internal/rangegate), is atomic for that reason.
 type rangeBoundsFilter struct {
 	lower, upper []byte
-	counters     *Counters
+	counters     *filtercount.Range
 	// tally counts the table checks answered from a filter (low 32 bits)
 	// and those that ruled their table out (high 32 bits).
 	tally atomic.Uint64
-	// region is the key region of the caller's bounds, for the Gate.
+	// region is the key region of the caller's bounds, for the gate.
 	region uint8
 }
 
@@ -375,9 +361,9 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	if len(prop) == 0 {
 		return true, nil
 	}
-	filter, ok, err := FilterOfProperty(prop)
+	filter, ok, err := filterOfProperty(prop)
 	if err != nil {
-		f.counters.corrupt.Add(1)
+		f.counters.AddCorrupt()
 		return true, nil
 	}
 	if !ok {
@@ -385,7 +371,7 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	}
 	found, ok := rangeQuery(filter, f.lower, f.upper)
 	if !ok {
-		f.counters.corrupt.Add(1)
+		f.counters.AddCorrupt()
 		return true, nil
 	}
 	if found {
@@ -394,6 +380,12 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 		f.tally.Add(1 | 1<<32)
 	}
 	return found, nil
+}
+
+// GateTally implements rangegate.Tallied.
+func (f *rangeBoundsFilter) GateTally() (checks, ruledOut uint64, region uint8) {
+	t := f.tally.Load()
+	return uint64(uint32(t)), t >> 32, f.region
 }
 
 // SyntheticSuffixIntersects answers as Intersects: a synthetic suffix does

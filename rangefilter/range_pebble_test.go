@@ -181,7 +181,7 @@ func rangeDifferential(t *testing.T, kind rangeDiffKind, queries int, seed uint6
 			rangeRequireSame(t, want, got2, "SetOptions, bounds [%x, %x)", lower, upper)
 			// And with the filter in a slot, aliasing the bounds.
 			owned := &pebble.IterOptions{LowerBound: slices.Clone(lower), UpperBound: slices.Clone(upper)}
-			policy.AttachOwnedBoundsFilter(owned, &BoundsFilterSlot{})
+			policy.attachOwned(owned, &boundsFilterSlot{})
 			got3, _ := rangeScan(t, db, owned, nil, reverse)
 			rangeRequireSame(t, want, got3, "owned, bounds [%x, %x)", lower, upper)
 			plainBytes += wb
@@ -299,16 +299,16 @@ func TestRangeFilterPolicyBounds(t *testing.T) {
 	require.Empty(t, o2.PointKeyFilters)
 }
 
-// TestAttachOwnedBoundsFilter checks that the in-place attach builds the same
+// TestAttachOwned checks that the in-place attach builds the same
 // filter as AttachBoundsFilter, keeps the caller's other filters with room
 // for one more, and allocates nothing where bounds are whole prefixes.
-func TestAttachOwnedBoundsFilter(t *testing.T) {
+func TestAttachOwned(t *testing.T) {
 	crdb, err := NewPolicy(&cockroachkvs.Comparer, Config{})
 	require.NoError(t, err)
 	lower, upper := rangeCRDBPrefix(5), cockroachkvs.AppendTimestamp(rangeCRDBPrefix(9), 10, 0)
-	var slot BoundsFilterSlot
+	var slot boundsFilterSlot
 	o := &pebble.IterOptions{LowerBound: lower, UpperBound: upper}
-	crdb.AttachOwnedBoundsFilter(o, &slot)
+	crdb.attachOwned(o, &slot)
 	want := crdb.BoundsFilter(lower, upper).(*rangeBoundsFilter)
 	require.Equal(t, []pebble.BlockPropertyFilter{&slot.f}, o.PointKeyFilters)
 	require.Equal(t, want.lower, slot.f.lower)
@@ -317,13 +317,13 @@ func TestAttachOwnedBoundsFilter(t *testing.T) {
 	other := crdb.BoundsFilter(nil, nil)
 	keep := []pebble.BlockPropertyFilter{rangeOtherFilter{}, other}
 	o = &pebble.IterOptions{LowerBound: lower, PointKeyFilters: keep}
-	crdb.AttachOwnedBoundsFilter(o, &BoundsFilterSlot{})
+	crdb.attachOwned(o, &boundsFilterSlot{})
 	require.Len(t, o.PointKeyFilters, 2, "the old bounds filter is replaced")
 	require.Equal(t, rangeOtherFilter{}, o.PointKeyFilters[0])
 	require.GreaterOrEqual(t, cap(o.PointKeyFilters), len(o.PointKeyFilters)+1)
 	many := []pebble.BlockPropertyFilter{rangeOtherFilter{}, rangeOtherFilter{}, rangeOtherFilter{}}
 	o = &pebble.IterOptions{UpperBound: upper, PointKeyFilters: many}
-	crdb.AttachOwnedBoundsFilter(o, &BoundsFilterSlot{})
+	crdb.attachOwned(o, &boundsFilterSlot{})
 	require.Len(t, o.PointKeyFilters, 4, "more filters than the slot holds")
 	require.GreaterOrEqual(t, cap(o.PointKeyFilters), 5)
 
@@ -331,7 +331,7 @@ func TestAttachOwnedBoundsFilter(t *testing.T) {
 	require.NoError(t, err)
 	allocs := testing.AllocsPerRun(100, func() {
 		o := pebble.IterOptions{LowerBound: lower, UpperBound: upper}
-		plain.AttachOwnedBoundsFilter(&o, &slot)
+		plain.attachOwned(&o, &slot)
 	})
 	require.Zero(t, allocs)
 }
@@ -363,12 +363,12 @@ func TestPolicyCountsUniversal(t *testing.T) {
 		return prop
 	}
 	write("a", "b", "c")
-	require.Zero(t, policy.Counters().Universal())
+	require.Zero(t, (&policy.counters).Universal())
 	prop := write("b", "a")
-	require.Equal(t, uint64(1), policy.Counters().Universal())
-	require.Zero(t, other.Counters().Universal())
+	require.Equal(t, uint64(1), (&policy.counters).Universal())
+	require.Zero(t, (&other.counters).Universal())
 	ok, err := policy.BoundsFilter([]byte("x"), []byte("y")).Intersects(prop)
 	require.NoError(t, err)
 	require.True(t, ok, "a universal filter intersects every range")
-	require.Zero(t, policy.Counters().Corrupt(), "a universal filter is not a corrupt one")
+	require.Zero(t, (&policy.counters).Corrupt(), "a universal filter is not a corrupt one")
 }

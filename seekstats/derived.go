@@ -2,6 +2,8 @@
 
 package seekstats
 
+import "github.com/pebblerf/pebble/internal/seekcount"
+
 // The derived figures of RocksDB's seek and Bloom statistics. Each returns
 // ok=false when its denominator is zero.
 
@@ -94,9 +96,9 @@ func (c LevelCounts) GetFalsePositiveRate() (float64, bool) {
 // A table that holds another key with the same prefix counts as a false
 // positive: the filter did its job, but the Get was wasted.
 func (sn *Snapshot) PointPrefixFalsePositiveRate() (float64, bool) {
-	checked := sn.tickers[BloomFilterPrefixChecked]
-	useful := sn.tickers[BloomFilterPrefixUseful]
-	tp := sn.tickers[BloomFilterPrefixTruePositive]
+	checked := sn.tickers[seekcount.BloomFilterPrefixChecked]
+	useful := sn.tickers[seekcount.BloomFilterPrefixUseful]
+	tp := sn.tickers[seekcount.BloomFilterPrefixTruePositive]
 	if checked <= tp || checked < useful+tp {
 		return 0, false
 	}
@@ -112,12 +114,43 @@ func (sn *Snapshot) PointPrefixFalsePositiveRate() (float64, bool) {
 // (RocksDB once quoted FP / FULL_POSITIVE as "the" rate; that is the share
 // of positives that were false, not the rate over negatives.)
 func (sn *Snapshot) PointWholeKeyFalsePositiveRate() (float64, bool) {
-	pos := sn.tickers[BloomFilterFullPositive]
-	tp := min(sn.tickers[BloomFilterFullTruePositive], pos)
+	pos := sn.tickers[seekcount.BloomFilterFullPositive]
+	tp := min(sn.tickers[seekcount.BloomFilterFullTruePositive], pos)
 	fp := pos - tp
-	den := fp + sn.tickers[BloomFilterUseful]
+	den := fp + sn.tickers[seekcount.BloomFilterUseful]
 	if den == 0 {
 		return 0, false
 	}
 	return float64(fp) / float64(den), true
+}
+
+// AbsentKeyChecks estimates, for each LSM level L0 to L6, how many times a
+// lookup of a key the level does not hold consults the level's filters, per
+// lookup: the level's checks that said no (prefix filters' rule-outs of
+// seeks, Gets ruled out) plus those that passed and found nothing (seeks'
+// matches that produced no value, Gets' false positives), divided by the
+// count of the busiest level below L0, which every lookup that gets that far
+// consults once. ok is false while nothing was counted below L0. These are
+// what pointfilter.LevelLoad.Checks asks for (pebble's
+// DB.PointFilterLoads).
+func (sn *Snapshot) AbsentKeyChecks() (perLevel [7]float64, ok bool) {
+	var absent [7]float64
+	var busiest float64
+	for i := range absent {
+		c := sn.Rows[RowForLevel(i)]
+		prefixFiltered := c.Filtered - min(c.FilteredRange, c.Filtered)
+		seekFP := c.FilterMatch - min(c.UsefulFilterMatch, c.FilterMatch)
+		getFP := c.GetPositive - min(c.GetTruePositive, c.GetPositive)
+		absent[i] = float64(prefixFiltered + seekFP + c.GetUseful + getFP)
+		if i > 0 {
+			busiest = max(busiest, absent[i])
+		}
+	}
+	if busiest == 0 {
+		return perLevel, false
+	}
+	for i := range perLevel {
+		perLevel[i] = absent[i] / busiest
+	}
+	return perLevel, true
 }

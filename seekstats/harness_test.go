@@ -157,11 +157,7 @@ func (d *testDB) lsm() string {
 // nonZero prints the tickers that are not zero, db_bench style.
 func nonZero(sn seekstats.Snapshot) string {
 	var b strings.Builder
-	for _, t := range sn.Tickers() {
-		if t.Count != 0 {
-			fmt.Fprintf(&b, "%s COUNT : %d\n", t.Name, t.Count)
-		}
-	}
+	seekstats.WriteTickers(&b, sn.Tickers(), false)
 	if b.Len() == 0 {
 		return "(all zero)\n"
 	}

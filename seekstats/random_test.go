@@ -163,10 +163,10 @@ func TestFastRuleAgainstExact(t *testing.T) {
 			fast, exact := playBoth(t, workload{}, seed)
 			t.Logf("exact:\n%s", exact.LevelTable())
 			t.Logf("verify: agree=%d other=%d ambiguous=%d newest.wrong=%d get agree=%d uncertain=%d tombstone=%d",
-				exact.Ticker(seekstats.VerifyValueAgree), exact.Ticker(seekstats.VerifyValueOtherSource),
-				exact.Ticker(seekstats.VerifyValueAmbiguous), exact.Ticker(seekstats.VerifyValueNewestWrong),
-				exact.Ticker(seekstats.VerifyGetAgree),
-				exact.Ticker(seekstats.VerifyGetUncertain), exact.Ticker(seekstats.VerifyGetTombstone))
+				exact.Get("pebblerf.verify.value.agree"), exact.Get("pebblerf.verify.value.other.source"),
+				exact.Get("pebblerf.verify.value.ambiguous"), exact.Get("pebblerf.verify.value.newest.wrong"),
+				exact.Get("pebblerf.verify.get.agree"),
+				exact.Get("pebblerf.verify.get.uncertain"), exact.Get("pebblerf.verify.get.tombstone"))
 			// Filter checks and data loads do not depend on the rule: both DBs
 			// must count them identically, row by row.
 			for r := seekstats.Row(0); r < seekstats.NumRows; r++ {
@@ -176,23 +176,23 @@ func TestFastRuleAgainstExact(t *testing.T) {
 				require.Equal(t, f.Data, e.Data, "row %s", r)
 			}
 			// Every disagreement must be one of the documented blind spots.
-			require.Zero(t, exact.Ticker(seekstats.VerifyValueUnexpected))
-			require.Zero(t, exact.Ticker(seekstats.VerifyGetUnexpected))
-			require.NotZero(t, exact.Ticker(seekstats.VerifyValueAgree))
+			require.Zero(t, exact.Get("pebblerf.verify.value.unexpected"))
+			require.Zero(t, exact.Get("pebblerf.verify.get.unexpected"))
+			require.NotZero(t, exact.Get("pebblerf.verify.value.agree"))
 			// The fast DB flags at least as many uncertain true positives as
 			// the exact DB found wrong.
-			require.GreaterOrEqual(t, fast.Ticker(seekstats.TruePositiveUncertain),
-				exact.Ticker(seekstats.VerifyGetUncertain))
+			require.GreaterOrEqual(t, fast.Get("pebblerf.bloom.filter.true.positive.uncertain"),
+				exact.Get("pebblerf.verify.get.uncertain"))
 		})
 	}
 	for seed := uint64(1); seed <= 6; seed++ {
 		t.Run(fmt.Sprintf("disjoint/seed=%d", seed), func(t *testing.T) {
 			fast, exact := playBoth(t, workload{disjoint: true}, seed)
-			require.Zero(t, exact.Ticker(seekstats.VerifyValueUnexpected))
-			require.Zero(t, exact.Ticker(seekstats.VerifyValueOtherSource))
-			require.Zero(t, exact.Ticker(seekstats.VerifyValueAmbiguous))
-			require.Zero(t, exact.Ticker(seekstats.VerifyValueNewestWrong))
-			require.NotZero(t, exact.Ticker(seekstats.VerifyValueAgree))
+			require.Zero(t, exact.Get("pebblerf.verify.value.unexpected"))
+			require.Zero(t, exact.Get("pebblerf.verify.value.other.source"))
+			require.Zero(t, exact.Get("pebblerf.verify.value.ambiguous"))
+			require.Zero(t, exact.Get("pebblerf.verify.value.newest.wrong"))
+			require.NotZero(t, exact.Get("pebblerf.verify.value.agree"))
 			// In its domain the fast rule is exact: every row matches.
 			require.Equal(t, exact.Rows, fast.Rows)
 		})

@@ -5,6 +5,8 @@ package seekstats
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // LevelCounts are the per-row counters of one row or group of rows: RocksDB's
@@ -35,27 +37,27 @@ type LevelCounts struct {
 	GetTruePositive uint64
 }
 
-func (c *LevelCounts) get(k SeekKind) *uint64 {
+func (c *LevelCounts) get(k seekcount.Kind) *uint64 {
 	switch k {
-	case SeekFiltered:
+	case seekcount.Filtered:
 		return &c.Filtered
-	case SeekFilterMatch:
+	case seekcount.FilterMatch:
 		return &c.FilterMatch
-	case SeekData:
+	case seekcount.Data:
 		return &c.Data
-	case SeekDataUsefulNoFilter:
+	case seekcount.DataUsefulNoFilter:
 		return &c.UsefulNoFilter
-	case SeekDataUsefulFilterMatch:
+	case seekcount.DataUsefulFilterMatch:
 		return &c.UsefulFilterMatch
-	case kindFilteredRange:
+	case seekcount.FilteredRange:
 		return &c.FilteredRange
-	case kindDataBounded:
+	case seekcount.DataBounded:
 		return &c.DataBounded
-	case kindUsefulBounded:
+	case seekcount.UsefulBounded:
 		return &c.UsefulBounded
-	case kindGetUseful:
+	case seekcount.GetUseful:
 		return &c.GetUseful
-	case kindGetPositive:
+	case seekcount.GetPositive:
 		return &c.GetPositive
 	default:
 		return &c.GetTruePositive
@@ -65,20 +67,10 @@ func (c *LevelCounts) get(k SeekKind) *uint64 {
 // Add returns c with every counter of o added, as the group rows (last,
 // non-last) sum their levels.
 func (c LevelCounts) Add(o LevelCounts) LevelCounts {
-	for k := SeekKind(0); k < numRowKinds; k++ {
+	for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
 		*c.get(k) += *o.get(k)
 	}
 	return c
-}
-
-// loadRow reads counter k of row r with load; FILTERED is the prefix
-// filters' counter plus the range filters'.
-func loadRow(load func(int) uint64, r Row, k SeekKind) uint64 {
-	n := load(rowIndex(r, k))
-	if k == SeekFiltered {
-		n += load(rowIndex(r, kindFilteredRange))
-	}
-	return n
 }
 
 // Snapshot is a copy of the statistics at one moment. Each counter is read
@@ -87,49 +79,10 @@ func loadRow(load func(int) uint64, r Row, k SeekKind) uint64 {
 type Snapshot struct {
 	Rows [NumRows]LevelCounts
 	// RangeLens are the rows' range lengths as the tables' range filters
-	// would see them (rangelen.go), for the range-filter what-if.
+	// would see them, for the range-filter what-if (package whatif).
 	RangeLens [NumRows]RangeLens
-	tickers   [numTickers]uint64
+	tickers   [seekcount.NumTickers]uint64
 }
-
-// Snapshot returns the current counts; zero for a nil *Statistics.
-func (s *Statistics) Snapshot() Snapshot {
-	var sn Snapshot
-	if s == nil {
-		return sn
-	}
-	for r := Row(0); r < NumRows; r++ {
-		for k := SeekKind(0); k < numRowKinds; k++ {
-			*sn.Rows[r].get(k) = loadRow(s.c.load, r, k)
-		}
-	}
-	for t := Ticker(0); t < numTickers; t++ {
-		if t == InnerFilterCorrupt {
-			sn.tickers[t] = s.innerCorruptTotal() - s.innerCorruptBase.Load()
-			continue
-		}
-		sn.tickers[t] = s.c.load(tickerIndex(t))
-	}
-	sn.RangeLens = s.lens.snapshot(false)
-	return sn
-}
-
-// String returns the non-zero tickers in db_bench's STATISTICS format, then
-// the per-level table; Dump gives every ticker.
-func (s *Statistics) String() string {
-	sn := s.Snapshot()
-	return sn.String()
-}
-
-// Dump returns every ticker, zeros included, in db_bench's STATISTICS
-// format.
-func (s *Statistics) Dump() string {
-	sn := s.Snapshot()
-	return sn.Dump()
-}
-
-// Ticker returns one non-level ticker.
-func (sn *Snapshot) Ticker(t Ticker) uint64 { return sn.tickers[t] }
 
 // Last returns RocksDB's LAST_LEVEL group: L6.
 func (sn *Snapshot) Last() LevelCounts { return sn.Rows[RowL6] }
@@ -147,36 +100,31 @@ func (sn *Snapshot) NonLast() LevelCounts {
 	return c
 }
 
-// NamedCount is one ticker with its name.
-type NamedCount struct {
-	Name  string
-	Count uint64
-}
-
 // Tickers returns every ticker by name, in the order String prints them:
 // RocksDB's point-lookup and seek tickers first, then pebblerf's per-row
 // seek tickers, then pebblerf's extras.
-func (sn *Snapshot) Tickers() []NamedCount {
-	out := make([]NamedCount, 0, numCounters+2*int(numRowKinds))
-	for t := BloomFilterUseful; t <= NumberDBSeekFound; t++ {
-		out = append(out, NamedCount{tickerNames[t], sn.tickers[t]})
+func (sn *Snapshot) Tickers() []Ticker {
+	out := make([]Ticker, 0, seekcount.NumCounters+2*int(seekcount.NumKinds))
+	add := func(name string, n uint64) { out = append(out, Ticker{Name: name, Count: int64(n)}) }
+	for t := seekcount.BloomFilterUseful; t <= seekcount.NumberDBSeekFound; t++ {
+		add(seekcount.TickerNames[t], sn.tickers[t])
 	}
 	for _, last := range []bool{true, false} {
 		group := sn.NonLast()
 		if last {
 			group = sn.Last()
 		}
-		for k := SeekKind(0); k < numRowKinds; k++ {
-			out = append(out, NamedCount{groupTickerName(last, k), *group.get(k)})
+		for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
+			add(groupTickerName(last, k), *group.get(k))
 		}
 	}
 	for r := Row(0); r < NumRows; r++ {
-		for k := SeekKind(0); k < numRowKinds; k++ {
-			out = append(out, NamedCount{rowTickerName(r, k), *sn.Rows[r].get(k)})
+		for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
+			add(rowTickerName(r, k), *sn.Rows[r].get(k))
 		}
 	}
-	for t := TruePositiveUncertain; t < numTickers; t++ {
-		out = append(out, NamedCount{tickerNames[t], sn.tickers[t]})
+	for t := seekcount.TruePositiveUncertain; t < seekcount.NumTickers; t++ {
+		add(seekcount.TickerNames[t], sn.tickers[t])
 	}
 	return out
 }
@@ -185,7 +133,7 @@ func (sn *Snapshot) Tickers() []NamedCount {
 func (sn *Snapshot) Get(name string) uint64 {
 	for _, t := range sn.Tickers() {
 		if t.Name == name {
-			return t.Count
+			return uint64(t.Count)
 		}
 	}
 	return 0
@@ -201,14 +149,7 @@ const sinceOpen = "since open or the last Reset"
 func (sn Snapshot) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seek and filter statistics (%s), non-zero tickers:\n", sinceOpen)
-	zero := 0
-	for _, t := range sn.Tickers() {
-		if t.Count == 0 {
-			zero++
-			continue
-		}
-		fmt.Fprintf(&b, "%s COUNT : %d\n", t.Name, t.Count)
-	}
+	zero := WriteTickers(&b, sn.Tickers(), false)
 	fmt.Fprintf(&b, "(%d tickers are zero; Dump prints them all)\n", zero)
 	fmt.Fprintf(&b, "per level (%s):\n", sinceOpen)
 	b.WriteString(sn.LevelTable())
@@ -219,9 +160,7 @@ func (sn Snapshot) String() string {
 // each, as db_bench's Statistics::ToString does.
 func (sn Snapshot) Dump() string {
 	var b strings.Builder
-	for _, t := range sn.Tickers() {
-		fmt.Fprintf(&b, "%s COUNT : %d\n", t.Name, t.Count)
-	}
+	WriteTickers(&b, sn.Tickers(), true)
 	return b.String()
 }
 

@@ -3,14 +3,7 @@
 package seekstats
 
 import (
-	"context"
-	"slices"
-	"sync/atomic"
-
-	"github.com/cockroachdb/errors"
-	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/handoff"
-	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // Config chooses how the statistics are collected.
@@ -18,123 +11,25 @@ type Config struct {
 	// ExactAttribution makes every Value (and every Get that needs it) ask
 	// DB.ScanInternal which level the key came from, instead of inferring it.
 	// The answers are then exact, and the Verify* tickers count how often the
-	// fast rule would have agreed. A probe costs a few microseconds, several
-	// times a Get: this mode is for tests and audits, not for production.
+	// fast rule would have agreed. A probe costs several times a Get: this
+	// mode is for tests and audits, not for production.
 	ExactAttribution bool
 	// FiltersOnly counts filter checks, seeks and Gets but no data-block
 	// loads: iterators get no block-property filter, so the DATA and
 	// DATA_USEFUL_* tickers stay zero, and Pebble's block-property machinery
 	// (the larger part of what the full statistics cost a program that
-	// opens an iterator per seek; see "Two tiers" in the package
-	// documentation) is not paid; an iterator of a reader without range
-	// filters then needs no tracker either, unless ExactAttribution
-	// (SeeksOnly). Like RocksDB's stats_level, it
-	// trades detail for cost.
+	// opens an iterator per seek; see "Cost" in the package documentation)
+	// is not paid. Like RocksDB's stats_level, it trades detail for cost.
 	FiltersOnly bool
 }
 
-// Statistics are a DB's seek and filter tickers. Install it on a DB's
-// Options before Open and Attach it to the opened DB; the root package's
-// Open does both. All methods are safe for concurrent use, and a nil
-// *Statistics (statistics switched off) answers zero for every ticker.
-type Statistics struct {
-	// The fields read by every filter check, block load and value read come
-	// first, on one cache line, ahead of the counters.
-	cfg   Config
-	cmp   pebble.Compare
-	split pebble.Split
-	files *fileMap
+// Statistics are a DB's per-level seek and filter tickers, as the DB counts
+// them: a read-only view, which DB.Statistics().PerLevel() returns. All
+// methods are safe for concurrent use, and a nil *Statistics (statistics
+// switched off) answers zero for every ticker.
+type Statistics seekcount.Store
 
-	c       counters
-	lens    rangeLens
-	handoff *handoff.Handoff
-	gets    getRegistry
-	db      atomic.Pointer[pebble.DB]
-
-	// policies are the tagged policies installed, for their inner policies'
-	// corruption counts; innerCorruptBase is the sum at the last Pop or Reset.
-	policies         []*taggedPolicy
-	innerCorruptBase atomic.Uint64
-}
-
-// New returns statistics that count nothing until installed.
-func New(cfg Config) *Statistics {
-	return &Statistics{cfg: cfg, handoff: handoff.New()}
-}
-
-// Install changes opts, a private copy of the caller's options, so that the
-// DB opened with it feeds s: every level's filter policy is wrapped in a
-// tagging policy, every registered policy stays readable and counted, the
-// tagging block-property collector is added, and an event listener keeps the
-// file-to-level map current. Install must be called once, before Open.
-func (s *Statistics) Install(opts *pebble.Options) {
-	comparer := opts.Comparer
-	if comparer == nil {
-		comparer = pebble.DefaultComparer
-	}
-	s.cmp, s.split = comparer.Compare, comparer.Split
-	s.files = newFileMap(s.cmp)
-
-	tagged := make(map[pebble.FilterPolicy]*taggedPolicy)
-	wrap := func(p pebble.FilterPolicy) *taggedPolicy {
-		if t, ok := tagged[p]; ok {
-			return t
-		}
-		t := newTaggedPolicy(s, p)
-		tagged[p] = t
-		s.policies = append(s.policies, t)
-		return t
-	}
-	filters := make(map[string]pebble.FilterPolicy, 2*len(opts.Filters)+2)
-	// Tables written before statistics were on, or by upstream Pebble, carry
-	// the inner policy's name: reading them goes through a counting
-	// pass-through. Tables written by pebblerf carry the tagged name.
-	register := func(p pebble.FilterPolicy) {
-		t := wrap(p)
-		filters[t.Name()] = t
-		filters[p.Name()] = untaggedPolicy{t}
-	}
-	for _, p := range opts.Filters {
-		register(p)
-	}
-	for i := range opts.Levels {
-		p := opts.Levels[i].FilterPolicy
-		if p == nil || p == pebble.NoFilterPolicy {
-			// nil inherits the level above's policy, which is wrapped.
-			continue
-		}
-		register(p)
-		opts.Levels[i].FilterPolicy = wrap(p)
-	}
-	opts.Filters = filters
-	opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, s.newCollector)
-	// The tag in every data block's property would otherwise change the
-	// tables' index shape (indexshape.go).
-	widenIndexBlocks(opts)
-	opts.AddEventListener(s.handoff.Listener())
-	opts.AddEventListener(pebble.EventListener{
-		FlushEnd:      s.files.onFlushEnd,
-		CompactionEnd: s.files.onCompactionEnd,
-		TableIngested: s.files.onTableIngested,
-		TableDeleted:  s.files.onTableDeleted,
-	})
-	s.files.beginSeed()
-}
-
-// Attach completes Install once db is open: it seeds the file-to-level map
-// with the tables the DB already has.
-func (s *Statistics) Attach(db *pebble.DB) error {
-	s.db.Store(db)
-	levels, err := db.SSTables()
-	if err != nil {
-		return errors.Wrap(err, "seekstats: listing tables")
-	}
-	s.files.seed(levels)
-	return nil
-}
-
-// Exact reports whether s runs in exact-attribution mode.
-func (s *Statistics) Exact() bool { return s != nil && s.cfg.ExactAttribution }
+func (s *Statistics) store() *seekcount.Store { return (*seekcount.Store)(s) }
 
 // Get returns the count of the ticker with the given name: a RocksDB name
 // (e.g. "rocksdb.non.last.level.seek.filtered"), a per-row name (e.g.
@@ -162,33 +57,37 @@ func (s *Statistics) Reset() {
 	if s == nil {
 		return
 	}
-	for i := 0; i < numCounters; i++ {
-		s.c.pop(i)
+	st := s.store()
+	for i := 0; i < seekcount.NumCounters; i++ {
+		st.Counters.Pop(i)
 	}
-	s.resetRangeLens()
-	s.innerCorruptBase.Store(s.innerCorruptTotal())
+	for r := 0; r < seekcount.Rows; r++ {
+		st.Lens.Sum(r, true)
+	}
+	st.InnerCorruptBase.Store(st.InnerCorruptTotal())
 }
 
 func (s *Statistics) read(name string, pop bool) uint64 {
-	load := s.c.load
+	st := s.store()
+	load := st.Counters.Load
 	if pop {
-		load = s.c.pop
+		load = st.Counters.Pop
 	}
-	for t := Ticker(0); t < numTickers; t++ {
-		if tickerNames[t] != name {
+	for t := seekcount.Ticker(0); t < seekcount.NumTickers; t++ {
+		if seekcount.TickerNames[t] != name {
 			continue
 		}
-		if t == InnerFilterCorrupt {
-			total := s.innerCorruptTotal()
-			base := s.innerCorruptBase.Load()
+		if t == seekcount.InnerFilterCorrupt {
+			total := st.InnerCorruptTotal()
+			base := st.InnerCorruptBase.Load()
 			if pop {
-				s.innerCorruptBase.Store(total)
+				st.InnerCorruptBase.Store(total)
 			}
 			return total - base
 		}
-		return load(tickerIndex(t))
+		return load(seekcount.TickerIndex(t))
 	}
-	for k := SeekKind(0); k < numRowKinds; k++ {
+	for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
 		for _, last := range []bool{true, false} {
 			if groupTickerName(last, k) != name {
 				continue
@@ -210,26 +109,55 @@ func (s *Statistics) read(name string, pop bool) uint64 {
 	return 0
 }
 
-// innerCorruptTotal sums the corruption counts of the counters the inner
-// policies are bound to, each counters once: the policies of one DB share
-// the DB's (pointfilter.Bind).
-func (s *Statistics) innerCorruptTotal() uint64 {
-	var n uint64
-	var seen []*pointfilter.Counters
-	for _, p := range s.policies {
-		r, ok := p.inner.(interface{ Counters() *pointfilter.Counters })
-		if !ok {
-			continue
-		}
-		if c := r.Counters(); c != nil && !slices.Contains(seen, c) {
-			seen = append(seen, c)
-			n += c.Corrupt()
-		}
+// loadRow reads counter k of row r with load; FILTERED is the prefix
+// filters' counter plus the range filters'.
+func loadRow(load func(int) uint64, r Row, k seekcount.Kind) uint64 {
+	n := load(seekcount.RowIndex(int(r), k))
+	if k == seekcount.Filtered {
+		n += load(seekcount.RowIndex(int(r), seekcount.FilteredRange))
 	}
 	return n
 }
 
-// dbForProbe returns the attached DB, for exact-mode probes.
-func (s *Statistics) dbForProbe() *pebble.DB { return s.db.Load() }
+// groupTickerName returns the name of a per-row ticker summed over the last
+// level (last) or the other levels: RocksDB's name for its five seek
+// tickers, pebblerf's for the others.
+func groupTickerName(last bool, k seekcount.Kind) string {
+	prefix := "rocksdb."
+	if int(k) >= seekcount.SeekKinds {
+		prefix = "pebblerf."
+	}
+	if last {
+		return prefix + "last.level." + seekcount.KindSuffixes[k]
+	}
+	return prefix + "non.last.level." + seekcount.KindSuffixes[k]
+}
 
-var probeCtx = context.Background()
+// rowTickerName returns pebblerf's name of a per-row ticker, e.g.
+// "pebblerf.l0.seek.data".
+func rowTickerName(r Row, k seekcount.Kind) string {
+	return "pebblerf." + r.key() + "." + seekcount.KindSuffixes[k]
+}
+
+// Snapshot returns the current counts; zero for a nil *Statistics.
+func (s *Statistics) Snapshot() Snapshot {
+	var sn Snapshot
+	if s == nil {
+		return sn
+	}
+	st := s.store()
+	for r := Row(0); r < NumRows; r++ {
+		for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
+			*sn.Rows[r].get(k) = loadRow(st.Counters.Load, r, k)
+		}
+		sn.RangeLens[r] = rangeLensOf(st.Lens.Sum(int(r), false))
+	}
+	for t := seekcount.Ticker(0); t < seekcount.NumTickers; t++ {
+		if t == seekcount.InnerFilterCorrupt {
+			sn.tickers[t] = st.InnerCorruptTotal() - st.InnerCorruptBase.Load()
+			continue
+		}
+		sn.tickers[t] = st.Counters.Load(seekcount.TickerIndex(t))
+	}
+	return sn
+}

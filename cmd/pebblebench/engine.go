@@ -8,7 +8,6 @@ import (
 	"io"
 
 	"github.com/cockroachdb/errors"
-
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/internal/bench/lsm"

@@ -16,6 +16,7 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/whatif"
 )
 
 // What pebblebench reads of pebblerf's statistics, all here: its tickers
@@ -73,21 +74,21 @@ func (c *config) whatIfBits() (rangeBits, prefixBits float64) {
 
 // whatIfs computes the what-ifs the flags ask for on db's statistics and
 // its current LSM shape.
-func whatIfs(db *pebblerf.DB, c *config) (rng, prefix []seekstats.LevelWhatIf, w seekstats.WhatIf, err error) {
+func whatIfs(db *pebblerf.DB, c *config) (rng, prefix []whatif.Level, w whatif.Options, err error) {
 	levels, err := db.SSTables(upstream.WithProperties())
 	if err != nil {
 		return nil, nil, w, err
 	}
-	w.Shape = seekstats.ShapeFromSSTables(levels)
+	w.Shape = whatif.ShapeOf(levels)
 	sn := db.Statistics().PerLevel().Snapshot()
 	rb, pb := c.whatIfBits()
 	if rb > 0 {
 		w.BitsPerKey = rb
-		rng = sn.RangeFilterWhatIf(w)
+		rng = whatif.RangeFilters(&sn, w)
 	}
 	if pb > 0 {
 		w.BitsPerKey = pb
-		prefix = sn.PrefixFilterWhatIf(w)
+		prefix = whatif.PrefixFilters(&sn, w)
 	}
 	return rng, prefix, w, nil
 }
@@ -95,7 +96,7 @@ func whatIfs(db *pebblerf.DB, c *config) (rng, prefix []seekstats.LevelWhatIf, w
 // whatIfLines are the "what-if" lines printed under the per-level table:
 // per level, what range filters of -range_filter_whatif_bits and prefix
 // filters of -prefix_filter_whatif_bits would save and cost on the
-// workload counted (seekstats' RangeFilterWhatIf and PrefixFilterWhatIf).
+// workload counted (whatif.RangeFilters and whatif.PrefixFilters).
 func whatIfLines(db *pebblerf.DB, c *config) string {
 	rng, prefix, _, err := whatIfs(db, c)
 	if err != nil {
@@ -106,12 +107,12 @@ func whatIfLines(db *pebblerf.DB, c *config) string {
 	if len(rng) > 0 {
 		fmt.Fprintf(&b, "what-if range filters of %g bits/key (FPR bound at the range lengths observed in the tables' range filters,"+
 			" else at %d key positions; filter bytes at the budget are an upper bound, those as written are measured):\n",
-			rb, seekstats.DefaultWhatIfRangeLen)
-		b.WriteString(seekstats.WhatIfTable("range", rng))
+			rb, whatif.DefaultRangeLen)
+		b.WriteString(whatif.Table("range", rng))
 	}
 	if len(prefix) > 0 {
 		fmt.Fprintf(&b, "what-if prefix filters of %g bits/key on levels no prefix filter decided (assumes SeekPrefixGE seeks):\n", pb)
-		b.WriteString(seekstats.WhatIfTable("prefix", prefix))
+		b.WriteString(whatif.Table("prefix", prefix))
 	}
 	return b.String()
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/pebblerf/pebble/rangefilter"
 )
@@ -71,8 +70,5 @@ func (c *config) levelRangeFilterOf(e engine, i int) string {
 	if !ok || db.RangeFilterPolicy() == nil {
 		return "-"
 	}
-	if b := db.RangeFilterPolicy().Plan().Levels[i]; b != 0 {
-		return fmt.Sprintf("%g bits/key", b)
-	}
-	return "none"
+	return string(db.LevelFilters()[i].Range)
 }

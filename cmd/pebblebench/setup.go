@@ -108,7 +108,7 @@ func (c *config) rangeFilterConfig() rangefilter.Config {
 
 // plan is -query_plan as a querybuilder plan.
 func (c *config) plan() (querybuilder.Plan, error) {
-	for _, p := range []querybuilder.Plan{pebblerf.PlanAuto, pebblerf.PlanPlain, pebblerf.PlanStepped, pebblerf.PlanPrefix} {
+	for _, p := range []querybuilder.Plan{querybuilder.PlanAuto, querybuilder.PlanPlain, querybuilder.PlanStepped, querybuilder.PlanPrefix} {
 		if p.String() == c.queryPlan {
 			return p, nil
 		}

@@ -8,9 +8,8 @@
 //
 // The clocks are clock_gettime's CLOCK_THREAD_CPUTIME_ID and
 // CLOCK_PROCESS_CPUTIME_ID, which are exact. getrusage is not: Linux
-// advances its figures in scheduler ticks (4 ms at 250 Hz, measured here),
-// which rounded a 20 ms round of filter queries to within ±20% and a pass
-// of 50k range-filter queries to multiples of about 80 ns.
+// advances its figures in scheduler ticks (a tick is 4 ms at 250 Hz), too
+// coarse for rounds of a few milliseconds.
 //
 // Thread time means something only for a goroutine locked to its OS thread
 // (runtime.LockOSThread) between two readings. Where the clocks are not

@@ -13,6 +13,7 @@ import (
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
 )
 
@@ -201,8 +202,8 @@ func openPebblerf(opts *pebble.Options, c Config) (engine, error) {
 	if c.Plan == "" || c.Plan == "newiter" {
 		return e, nil
 	}
-	plan := map[string]pebblerf.QueryPlan{"auto": pebblerf.PlanAuto, "plain": pebblerf.PlanPlain,
-		"stepped": pebblerf.PlanStepped, "prefix": pebblerf.PlanPrefix}[c.Plan]
+	plan := map[string]querybuilder.Plan{"auto": querybuilder.PlanAuto, "plain": querybuilder.PlanPlain,
+		"stepped": querybuilder.PlanStepped, "prefix": querybuilder.PlanPrefix}[c.Plan]
 	return rangeQueryEngine{e, db, plan}, nil
 }
 
@@ -210,7 +211,7 @@ func openPebblerf(opts *pebble.Options, c Config) (engine, error) {
 type rangeQueryEngine struct {
 	genericEngine[*pebblerf.Iterator, *pebblerf.Batch, *pebblerf.Snapshot, *pebblerf.DB]
 	rf   *pebblerf.DB
-	plan pebblerf.QueryPlan
+	plan querybuilder.Plan
 }
 
 func (e rangeQueryEngine) newIter(r anyReader, o *pebble.IterOptions) (iterator, error) {

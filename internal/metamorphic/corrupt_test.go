@@ -69,12 +69,12 @@ func TestCorruptFiltersFailOpen(t *testing.T) {
 			if ribbon {
 				plan.RibbonFromLevel = 0
 			}
-			real, err := plan.Policies()
-			require.NoError(t, err)
+			var real pebble.Options
+			require.NoError(t, plan.Apply(&real))
 			fs := vfs.NewMem()
 			opts := &pebble.Options{FS: fs, DisableAutomaticCompactions: true}
 			for i := range opts.Levels {
-				opts.Levels[i].FilterPolicy = garbagePolicy{name: real[i].Name(), rng: rng}
+				opts.Levels[i].FilterPolicy = garbagePolicy{name: real.Levels[i].FilterPolicy.Name(), rng: rng}
 			}
 			opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors,
 				tableprops.Adapt(func() tableprops.Collector {

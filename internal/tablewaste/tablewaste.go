@@ -1,14 +1,14 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package tablewaste holds the one definition of a table's wasted read work.
+// Package tablewaste holds the one definition of a table's wasted read
+// work, and the way it reaches the compaction advisor.
 //
-// seekstats counts it (per live table, as seeks run) and the compaction
-// advisor in compactionext consumes it. The two packages are siblings:
-// DESIGN.md lets neither import the other, so the type they share lives
-// below both, here. seekstats exports it as seekstats.TableWaste, and
-// compactionext.WasteSource is written in terms of it, so a
-// *seekstats.Statistics is a WasteSource as it stands and the root package,
-// which wires the two together, needs no adapter.
+// The per-level statistics (internal/attribution) count it, per live table
+// as seeks run, and compactionext's advisor consumes it. Neither imports
+// the other, so what they share lives below both, here: the counts, the
+// Source the advisor reads them from (the statistics are one as they
+// stand), and the constructor through which the root package, which wires
+// the two together, makes the advisor.
 package tablewaste
 
 import "github.com/cockroachdb/pebble/v2"
@@ -29,3 +29,26 @@ type Counts struct {
 // Total is the table's waste in one figure: every wasted seek, whether or
 // not a filter was checked first.
 func (c Counts) Total() uint64 { return c.EmptyLoads + c.FilterFalsePositives }
+
+// Source gives per-table waste counts: the per-level statistics
+// (internal/attribution) do.
+type Source interface {
+	// TableWaste appends the counts of the live tables it knows to dst.
+	// Tables with no waste may be left out.
+	TableWaste(dst []Counts) []Counts
+}
+
+// Advisor is a compaction advisor prepared for a DB: Start it once the DB
+// is open, Close it before the DB is closed.
+type Advisor interface {
+	Start(db *pebble.DB)
+	Close()
+}
+
+// NewAdvisor prepares compactionext's compaction advisor for a DB about to
+// be opened with opts, reading its waste counts from src: cfg is the
+// *compactionext.AdvisorConfig of Plugins.Advisor, shape the DB's
+// compactionext.Profile, whose merge depth the advisor takes when cfg sets
+// none. Package compactionext sets it when it is initialised: it imports
+// this package, so their types cannot be named here.
+var NewAdvisor func(opts *pebble.Options, cfg, shape any, src Source) (Advisor, error)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/whatif"
 )
 
 // Report is what the file shows.
@@ -43,7 +44,7 @@ type Engine struct {
 	Shape []lsm.Level
 	// Stats is nil without per-level statistics.
 	Stats                 *seekstats.Snapshot
-	Range, Prefix         []seekstats.LevelWhatIf
+	Range, Prefix         []whatif.Level
 	RangeBits, PrefixBits float64
 }
 
@@ -123,11 +124,11 @@ func (r *Report) Render() string {
 	b.WriteString(`</section>`)
 
 	b.WriteString(`<section id="range-whatif"><h2>Range-filter what-if</h2>`)
-	r.whatIfSection(&b, "range", func(e Engine) ([]seekstats.LevelWhatIf, float64) { return e.Range, e.RangeBits },
+	r.whatIfSection(&b, "range", func(e Engine) ([]whatif.Level, float64) { return e.Range, e.RangeBits },
 		"bounded seeks' data loads (count)")
 	b.WriteString(`</section>`)
 	b.WriteString(`<section id="prefix-whatif"><h2>Prefix-filter what-if (levels without a prefix filter)</h2>`)
-	r.whatIfSection(&b, "prefix", func(e Engine) ([]seekstats.LevelWhatIf, float64) { return e.Prefix, e.PrefixBits },
+	r.whatIfSection(&b, "prefix", func(e Engine) ([]whatif.Level, float64) { return e.Prefix, e.PrefixBits },
 		"data loads (count)")
 	b.WriteString(`</section>`)
 
@@ -217,7 +218,7 @@ func (r *Report) perEngineStats(b *strings.Builder, kind, xLabel string, names [
 // whatIfSection draws, per engine with statistics, each level's loads
 // against the loads the filter would avoid, and a table with the false
 // positives and the memory.
-func (r *Report) whatIfSection(b *strings.Builder, kind string, pick func(Engine) ([]seekstats.LevelWhatIf, float64), xLabel string) {
+func (r *Report) whatIfSection(b *strings.Builder, kind string, pick func(Engine) ([]whatif.Level, float64), xLabel string) {
 	for _, e := range r.Engines {
 		if e.Stats == nil {
 			continue
@@ -235,7 +236,7 @@ func (r *Report) whatIfSection(b *strings.Builder, kind string, pick func(Engine
 		fmt.Fprintf(b, `<p class="note">%s filters of %g bits/key. Filter bytes are an upper bound (keys × bits).</p>`, kind, bits)
 		var groups []barGroup
 		var rows [][]string
-		for _, w := range append(ws, seekstats.Total(ws)) {
+		for _, w := range append(ws, whatif.Total(ws)) {
 			name := whatIfRowName(w)
 			groups = append(groups, barGroup{name, []float64{float64(w.Loads), math.Max(0, w.Avoided)}})
 			rows = append(rows, []string{name, fmt.Sprint(w.Loads), fmt.Sprintf("%.1f", w.Avoided),
@@ -246,7 +247,7 @@ func (r *Report) whatIfSection(b *strings.Builder, kind string, pick func(Engine
 	}
 }
 
-func whatIfRowName(w seekstats.LevelWhatIf) string {
+func whatIfRowName(w whatif.Level) string {
 	if w.Row == seekstats.NumRows {
 		return "total"
 	}
@@ -258,17 +259,17 @@ func whatIfRowName(w seekstats.LevelWhatIf) string {
 // it would avoid; and a table that sets the false positives at the observed
 // range lengths beside those at the assumed length, with the filters' bytes
 // at the budget and as written.
-func (r *Report) rangeWhatIf(b *strings.Builder, engine string, ws []seekstats.LevelWhatIf, bits float64, xLabel string) {
+func (r *Report) rangeWhatIf(b *strings.Builder, engine string, ws []whatif.Level, bits float64, xLabel string) {
 	fmt.Fprintf(b, `<p class="note">range filters of %g bits/key. Where the tables carry range filters, each bounded `+
 		`iterator's range was observed in each table's key map: its length ℓ (in key positions) sets the false-positive `+
 		`bound ℓ/2^(B-2), and tables that hold a key in the bounds must be passed. Where the tables' filters were `+
 		`written at this budget, the expected false positives are theirs (below the bound where keys span few hash `+
 		`blocks). Elsewhere ℓ = %d is assumed. `+
 		`Filter bytes at the budget are an upper bound (keys × bits); those as written are the tables' filters.</p>`,
-		bits, seekstats.DefaultWhatIfRangeLen)
+		bits, whatif.DefaultRangeLen)
 	var groups []barGroup
 	var rows [][]string
-	for _, w := range append(ws, seekstats.Total(ws)) {
+	for _, w := range append(ws, whatif.Total(ws)) {
 		name := whatIfRowName(w)
 		if w.Unplaced > 0 && w.Row == seekstats.RowUnattributed {
 			rows = append(rows, []string{name, "", fmt.Sprintf("%.1f (%d values at no known level)", w.Avoided, w.Unplaced),
@@ -304,7 +305,7 @@ func (r *Report) rangeWhatIf(b *strings.Builder, engine string, ws []seekstats.L
 		[]string{"loads now", "loads left (must pass + false positives)", "loads avoided"}, groups, 0))
 	b.WriteString(table("range-whatif", []string{"level", "loads", "avoided", "reduction", "must pass",
 		"false positives (expected)", "false positives (bound at observed ℓ)",
-		fmt.Sprintf("false positives (bound at ℓ = %d)", seekstats.DefaultWhatIfRangeLen),
+		fmt.Sprintf("false positives (bound at ℓ = %d)", whatif.DefaultRangeLen),
 		"checks observed", "ℓ p50 / p90", "filter bytes (budget)", "filter bytes (as written)", "bits/key (as written)"}, rows))
 }
 

@@ -1,0 +1,215 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+// Package seekcount is where the per-level seek statistics keep their
+// counts: the layout of the counters (which kinds each row counts, which
+// tickers there are besides, and their names) and the sharded atomic
+// storage the attribution writes and package seekstats reads.
+//
+// What the counts mean is seekstats' contract, and its Row numbers the rows
+// (0 the memtables, 1 to 7 L0 to L6, 8 the unattributed row); this package
+// only stores them. It sits below both the public package seekstats, whose
+// Statistics is a read-only view of a Store, and the attribution machinery
+// (internal/attribution), which writes it.
+package seekcount
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// Rows is the number of rows a Store counts for (seekstats.NumRows).
+const Rows = 9
+
+// Kind is one per-row counter.
+type Kind int8
+
+// The per-row counters: first RocksDB's five per-table seek tickers, then
+// pebblerf's. The counter stored under Filtered holds the prefix filters'
+// rule-outs only; the FILTERED tickers add FilteredRange to it.
+const (
+	Filtered Kind = iota
+	FilterMatch
+	Data
+	DataUsefulNoFilter
+	DataUsefulFilterMatch
+	// FilteredRange: a range filter ruled the table out for an iterator's
+	// bounds.
+	FilteredRange
+	// DataBounded and UsefulBounded are Data and both DataUseful kinds, for
+	// iterators with a lower or upper bound.
+	DataBounded
+	UsefulBounded
+	// GetUseful, GetPositive and GetTruePositive are the Bloom tickers of
+	// point lookups for the table's row.
+	GetUseful
+	GetPositive
+	GetTruePositive
+	NumKinds
+)
+
+// SeekKinds is the number of RocksDB's own per-table seek tickers, the
+// kinds before FilteredRange.
+const SeekKinds = int(FilteredRange)
+
+// KindSuffixes are the kinds' names in ticker names.
+var KindSuffixes = [NumKinds]string{
+	"seek.filtered", "seek.filter.match", "seek.data", "seek.data.useful.no.filter", "seek.data.useful.filter.match",
+	"seek.filtered.range", "seek.data.bounded", "seek.data.useful.bounded",
+	"get.filter.useful", "get.filter.positive", "get.filter.true.positive",
+}
+
+// Ticker is a counter that is not per row.
+type Ticker int8
+
+// The tickers; seekstats' package documentation says what each counts.
+const (
+	BloomFilterUseful Ticker = iota
+	BloomFilterFullPositive
+	BloomFilterFullTruePositive
+	BloomFilterPrefixChecked
+	BloomFilterPrefixUseful
+	BloomFilterPrefixTruePositive
+	NumberDBSeek
+	NumberDBSeekFound
+	TruePositiveUncertain
+	SeekUsefulAmbiguous
+	SeekUsefulNewest
+	FilterUnclassified
+	GetSharedKey
+	FilterTagCorrupt
+	BlockTagCorrupt
+	// InnerFilterCorrupt is not stored in the counters: it is the count of
+	// Store.InnerCorrupt, less the base at the last Pop or Reset.
+	InnerFilterCorrupt
+	VerifyValueAgree
+	VerifyValueOtherSource
+	VerifyValueAmbiguous
+	VerifyValueNewestWrong
+	VerifyValueUnexpected
+	VerifyGetAgree
+	VerifyGetUncertain
+	VerifyGetTombstone
+	VerifyGetUnexpected
+	VerifyProbeFailed
+	NumTickers
+)
+
+// TickerNames are the tickers' names.
+var TickerNames = [NumTickers]string{
+	BloomFilterUseful:             "rocksdb.bloom.filter.useful",
+	BloomFilterFullPositive:       "rocksdb.bloom.filter.full.positive",
+	BloomFilterFullTruePositive:   "rocksdb.bloom.filter.full.true.positive",
+	BloomFilterPrefixChecked:      "rocksdb.bloom.filter.prefix.checked",
+	BloomFilterPrefixUseful:       "rocksdb.bloom.filter.prefix.useful",
+	BloomFilterPrefixTruePositive: "rocksdb.bloom.filter.prefix.true.positive",
+	NumberDBSeek:                  "rocksdb.number.db.seek",
+	NumberDBSeekFound:             "rocksdb.number.db.seek.found",
+	TruePositiveUncertain:         "pebblerf.bloom.filter.true.positive.uncertain",
+	SeekUsefulAmbiguous:           "pebblerf.seek.data.useful.ambiguous",
+	SeekUsefulNewest:              "pebblerf.seek.data.useful.newest",
+	FilterUnclassified:            "pebblerf.filter.check.unclassified",
+	GetSharedKey:                  "pebblerf.get.shared.key",
+	FilterTagCorrupt:              "pebblerf.filter.tag.corrupt",
+	BlockTagCorrupt:               "pebblerf.block.tag.corrupt",
+	InnerFilterCorrupt:            "pebblerf.filter.corrupt",
+	VerifyValueAgree:              "pebblerf.verify.value.agree",
+	VerifyValueOtherSource:        "pebblerf.verify.value.other.source",
+	VerifyValueAmbiguous:          "pebblerf.verify.value.ambiguous",
+	VerifyValueNewestWrong:        "pebblerf.verify.value.newest.wrong",
+	VerifyValueUnexpected:         "pebblerf.verify.value.unexpected",
+	VerifyGetAgree:                "pebblerf.verify.get.agree",
+	VerifyGetUncertain:            "pebblerf.verify.get.uncertain",
+	VerifyGetTombstone:            "pebblerf.verify.get.tombstone",
+	VerifyGetUnexpected:           "pebblerf.verify.get.unexpected",
+	VerifyProbeFailed:             "pebblerf.verify.probe.failed",
+}
+
+// Counters are sharded so that concurrent readers do not fight over one
+// cache line: an iterator keeps to the shard it was given when it was
+// created, and a filter check picks its shard from the address of the key it
+// was given, which is a buffer private to one iterator (or one Get's key).
+// Reading a counter sums the shards; Pop swaps each shard's value for zero,
+// so no tick is lost or counted twice by a concurrent Pop.
+const numShards = 16
+
+const (
+	numRowCounters = Rows * int(NumKinds)
+	// NumCounters is the number of counters of a shard.
+	NumCounters = numRowCounters + int(NumTickers)
+)
+
+// Shard is one shard of the counters.
+type Shard struct {
+	c [NumCounters]atomic.Uint64
+	// The padding keeps a neighbouring shard's counters off this shard's
+	// last cache line.
+	_ [64]byte
+}
+
+// Counters are the sharded counters. The zero value is ready to use.
+type Counters struct {
+	shards [numShards]Shard
+	next   atomic.Uint32
+}
+
+// RowIndex is the index of kind k of row r.
+func RowIndex(r int, k Kind) int { return r*int(NumKinds) + int(k) }
+
+// TickerIndex is the index of ticker t.
+func TickerIndex(t Ticker) int { return numRowCounters + int(t) }
+
+// PickShard hands out shards round-robin, for iterators.
+func (c *Counters) PickShard() *Shard {
+	return &c.shards[c.next.Add(1)%numShards]
+}
+
+// ShardFor picks the shard of a key buffer. The address is only hashed,
+// never dereferenced.
+func (c *Counters) ShardFor(key []byte) *Shard {
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(key)))
+	return &c.shards[(p>>6^p>>12)%numShards]
+}
+
+// AddRow counts one of kind k for row r.
+func (s *Shard) AddRow(r int, k Kind) { s.c[RowIndex(r, k)].Add(1) }
+
+// AddTicker adds n to ticker t.
+func (s *Shard) AddTicker(t Ticker, n int) { s.c[TickerIndex(t)].Add(uint64(n)) }
+
+// Load sums counter i over the shards.
+func (c *Counters) Load(i int) uint64 {
+	var n uint64
+	for s := range c.shards {
+		n += c.shards[s].c[i].Load()
+	}
+	return n
+}
+
+// Pop sums counter i over the shards and zeroes it.
+func (c *Counters) Pop(i int) uint64 {
+	var n uint64
+	for s := range c.shards {
+		n += c.shards[s].c[i].Swap(0)
+	}
+	return n
+}
+
+// Store is what one DB's per-level statistics count: the counters, the
+// range lengths, and the source of InnerFilterCorrupt.
+type Store struct {
+	Counters Counters
+	Lens     Lens
+	// InnerCorrupt, if set, returns the corruption count of the filter
+	// policies the statistics wrap; InnerCorruptBase is its value at the
+	// last Pop or Reset.
+	InnerCorrupt     func() uint64
+	InnerCorruptBase atomic.Uint64
+}
+
+// InnerCorruptTotal returns InnerCorrupt's count, or 0 without one.
+func (s *Store) InnerCorruptTotal() uint64 {
+	if s.InnerCorrupt == nil {
+		return 0
+	}
+	return s.InnerCorrupt()
+}

@@ -1,0 +1,73 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package seekstats
+
+import (
+	"fmt"
+
+	"github.com/pebblerf/pebble/internal/seekcount"
+)
+
+// Row is one row of the per-level statistics: the memtables, one LSM level,
+// or the tables whose level (or tag) is unknown.
+type Row int8
+
+// The rows, in the order they are printed.
+const (
+	RowMemtables Row = iota
+	RowL0
+	RowL1
+	RowL2
+	RowL3
+	RowL4
+	RowL5
+	RowL6
+	// RowUnattributed holds what happened in tables written without the
+	// statistics' tags (by upstream Pebble, or ingested), in tables whose level
+	// is not (or no longer) known, and values the fast attribution rule could
+	// not assign to one table. Like RocksDB's level -1, it counts as non-last.
+	RowUnattributed
+	// NumRows is the number of rows.
+	NumRows
+)
+
+// The counters' storage has a row for each of these.
+var _ [seekcount.Rows - NumRows]struct{}
+var _ [NumRows - seekcount.Rows]struct{}
+
+// RowForLevel returns the row of LSM level l (0..6), or RowUnattributed.
+func RowForLevel(l int) Row {
+	if l < 0 || l > 6 {
+		return RowUnattributed
+	}
+	return RowL0 + Row(l)
+}
+
+// String is the row's name in the per-level table: "memtables", "L0" to
+// "L6" or "unattributed".
+func (r Row) String() string {
+	switch {
+	case r == RowMemtables:
+		return "memtables"
+	case r >= RowL0 && r <= RowL6:
+		return fmt.Sprintf("L%d", r-RowL0)
+	case r == RowUnattributed:
+		return "unattributed"
+	}
+	return fmt.Sprintf("row(%d)", int8(r))
+}
+
+// key is the row's name inside per-level ticker names.
+func (r Row) key() string {
+	switch {
+	case r == RowMemtables:
+		return "memtable"
+	case r >= RowL0 && r <= RowL6:
+		return fmt.Sprintf("l%d", r-RowL0)
+	}
+	return "unattributed"
+}
+
+// isLast reports whether the row is RocksDB's "last level": level
+// num_levels-1, which for Pebble's seven levels is L6, and nothing else.
+func (r Row) isLast() bool { return r == RowL6 }
