@@ -40,6 +40,7 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/objstore"
 )
 
@@ -266,6 +267,22 @@ const remoteLegend = figRemoteGets + " = ranged GETs to the store, by kind (open
 	figCostPerMOp + " = USD per million operations, every request of the run priced by the URL's model; " +
 	figP50 + ", " + figP99 + " = operation latency percentiles. Counted from the run's start to its end, flushes and compactions included"
 
+// namedCounts is one kind of request, by the name the figures give it.
+type namedCounts struct {
+	name   string
+	counts objstore.Counts
+}
+
+// getKinds are the run's GETs by kind, in the order of a table's life.
+func (r *remoteRun) getKinds() []namedCounts {
+	return []namedCounts{{"open", r.Open}, {"index", r.Index}, {"filter", r.Filter}, {"data", r.Data}, {"other", r.Other}}
+}
+
+// otherKinds are the run's requests that are not GETs.
+func (r *remoteRun) otherKinds() []namedCounts {
+	return []namedCounts{{"stat", r.Stat}, {"write", r.Write}, {"list", r.List}, {"delete", r.Delete}}
+}
+
 // gets is the run's GET count.
 func (r *remoteRun) gets() int64 { return r.Gets().Requests }
 
@@ -314,15 +331,15 @@ func remoteLine(label string, res *result) string {
 	r := res.Remote
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-12s : %s %d (", label, figRemoteGets, r.gets())
-	for k := objstore.KindOpen; k <= objstore.KindOther; k++ {
-		if k > objstore.KindOpen {
+	for i, k := range r.getKinds() {
+		if i > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "%s %d", k, r.Kinds[k].Requests)
+		fmt.Fprintf(&b, "%s %d", k.name, k.counts.Requests)
 	}
 	b.WriteByte(')')
-	for k := objstore.KindStat; k < objstore.NumKinds; k++ {
-		fmt.Fprintf(&b, " %s %d", k, r.Kinds[k].Requests)
+	for _, k := range r.otherKinds() {
+		fmt.Fprintf(&b, " %s %d", k.name, k.counts.Requests)
 	}
 	if e := r.Total().Errors; e > 0 {
 		fmt.Fprintf(&b, " errors %d", e)
@@ -370,16 +387,26 @@ func (r *remoteRun) json(ops int64) *remoteJSON {
 		return nil
 	}
 	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{},
-		Stat: r.Kinds[objstore.KindStat].Requests, Write: r.Kinds[objstore.KindWrite].Requests,
-		List: r.Kinds[objstore.KindList].Requests, Delete: r.Kinds[objstore.KindDelete].Requests,
+		Stat: r.Stat.Requests, Write: r.Write.Requests, List: r.List.Requests, Delete: r.Delete.Requests,
 		Errors: r.Total().Errors, Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostUSD: r.Cost()}
-	for k := objstore.KindOpen; k <= objstore.KindOther; k++ {
-		j.GetsByKind[k.String()] = r.Kinds[k].Requests
+	for _, k := range r.getKinds() {
+		j.GetsByKind[k.name] = k.counts.Requests
 	}
 	if x := r.costPerMOp(ops); x == x {
 		j.CostPerMOp = &x
 	}
 	return j
+}
+
+// report is the run's row of -report_html's object-store section.
+func (r *remoteRun) report(res *result) report.RemoteRun {
+	var kinds []string
+	for _, k := range r.getKinds() {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k.name, k.counts.Requests))
+	}
+	return report.RemoteRun{Benchmark: res.Benchmark, Engine: res.Engine, Gets: r.gets(), ByKind: strings.Join(kinds, " "),
+		Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostPerMOp: r.costPerMOp(res.Ops),
+		P50: fmtMicros(res.percentile(50)), P99: fmtMicros(res.percentile(99))}
 }
 
 // printRemoteHeader prints the header's line about the store, and the
@@ -412,4 +439,111 @@ func mergedHist(runs []*result) *hist.Histogram {
 		}
 	}
 	return h
+}
+
+// remoteTotals are one engine's remote figures over the runs of a
+// benchmark in a phase.
+type remoteTotals struct {
+	gets, requests, bytes, ops int64
+	cost                       float64
+	p50                        float64
+}
+
+// remoteTotals sums engine's runs of bench; ok is false when none ran
+// with -remote.
+func (p *phaseResult) remoteTotals(bench, engine string) (t remoteTotals, ok bool) {
+	runs := p.byEngine(bench, engine)
+	for _, r := range runs {
+		if r.Remote == nil {
+			continue
+		}
+		ok = true
+		t.gets += r.Remote.gets()
+		t.requests += r.Remote.Total().Requests
+		t.bytes += r.Remote.Gets().Bytes
+		t.cost += r.Remote.Cost()
+		t.ops += r.Ops
+	}
+	if h := mergedHist(runs); h.Count() > 0 {
+		t.p50 = h.Summary().P50
+	}
+	return t, ok
+}
+
+func (t remoteTotals) costPerMOp() float64 {
+	if t.ops == 0 {
+		return math.NaN()
+	}
+	return t.cost / float64(t.ops) * 1e6
+}
+
+// remoteVerdict judges an object-storage scenario by the remote GETs, the
+// p50 operation latency and the cost per million operations of pebblerf
+// over upstream, on the first of benches (the headline) and, stated beside
+// it, on the others. A scenario where pebblerf makes more remote requests
+// of any kind than upstream (what its plug-ins read included) is a loss.
+func remoteVerdict(name, what string, benches ...string) func([]*phaseResult) verdict {
+	return func(rs []*phaseResult) verdict {
+		p := lastPhase(rs)
+		type figs struct {
+			bench                 string
+			up, rf                remoteTotals
+			gets, p50, cost, reqs float64
+		}
+		var all []figs
+		for _, b := range benches {
+			up, ok1 := p.remoteTotals(b, enginePebble)
+			rf, ok2 := p.remoteTotals(b, enginePebbleRF)
+			if !ok1 || !ok2 {
+				continue
+			}
+			all = append(all, figs{bench: b, up: up, rf: rf, gets: ratioOf(rf.gets, up.gets),
+				p50: rf.p50 / up.p50, cost: rf.costPerMOp() / up.costPerMOp(), reqs: ratioOf(rf.requests, up.requests)})
+		}
+		if len(all) == 0 {
+			if len(p.byEngine(benches[0], enginePebbleRF)) == 0 || len(p.byEngine(benches[0], enginePebble)) == 0 {
+				return noComparison(name)
+			}
+			return verdict{headline: "n/a", outcome: "no remote figures (run with -remote)",
+				line: name + ": no remote figures: the scenario's reads ran without -remote"}
+		}
+		h := all[0]
+		v := verdict{headline: fmt.Sprintf("%s remote GETs, %s p50, %s cost/Mop", fmtRatio(h.gets), fmtRatio(h.p50), fmtRatio(h.cost))}
+		var more []string
+		for _, f := range all {
+			if f.reqs > 1/fewerBelow {
+				more = append(more, fmt.Sprintf("%s %s the requests", f.bench, fmtRatio(f.reqs)))
+			}
+		}
+		pct := func(r float64) string { return fmt.Sprintf("%.0f%%", 100*(1-r)) }
+		switch {
+		case len(more) > 0:
+			v.outcome = "loss: more remote requests than upstream: " + strings.Join(more, ", ")
+		case h.gets < fewerBelow && h.p50 < fewerBelow:
+			v.outcome = fmt.Sprintf("win: %s fewer remote GETs, p50 %s lower, cost %s", pct(h.gets), fmtRatio(1/h.p50), fmtRatio(h.cost))
+		case h.gets < fewerBelow:
+			v.outcome = fmt.Sprintf("GET win: %s fewer remote GETs, p50 %s", pct(h.gets), fmtRatio(h.p50))
+		case h.gets > 1/fewerBelow:
+			v.outcome = fmt.Sprintf("loss: %s the remote GETs", fmtRatio(h.gets))
+		default:
+			v.outcome = fmt.Sprintf("no win: %s the remote GETs, p50 %s", fmtRatio(h.gets), fmtRatio(h.p50))
+		}
+		var parts []string
+		for _, f := range all {
+			parts = append(parts, fmt.Sprintf("%s: remote GETs %d vs %d (%s), bytes %s vs %s, p50 %s vs %s (%s), USD/Mop %.2f vs %.2f (%s)",
+				f.bench, f.rf.gets, f.up.gets, fmtRatio(f.gets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
+				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtRatio(f.cost)))
+		}
+		v.line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, on identical simulated stores, same data, same process: %s; %s",
+			name, upstreamName(), what, strings.Join(parts, "; "), v.outcome)
+		return v
+	}
+}
+
+// fmtBytes prints a byte count in MB (KB below 1 MB).
+func fmtBytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1fKB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1fMB", float64(n)/(1<<20))
 }
