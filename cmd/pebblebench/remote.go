@@ -52,10 +52,8 @@ type remoteFlags struct {
 }
 
 func (c *config) registerRemoteFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.remote, "remote", "", "keep both engines' tables on an object store (each engine its own, built from this URL; cold caches):\n"+
-		"sim://?latency=20ms&jitter=5ms&seed=1 (simulated, in memory; price_get=, price_put=, price_list= in USD per 1,000),\n"+
-		"mem://, file:///dir, sim+file:///dir, s3://bucket/prefix?endpoint=host:port&region=... (credentials from AWS_* variables);\n"+
-		"each run then prints a line of its requests to the store, latency and cost (the header's Legend line explains it); empty = local tables")
+	fs.StringVar(&c.remote, "remote", "", "both engines' tables on an object store, each its own (cold caches): sim://?latency=20ms&jitter=5ms&seed=1\n"+
+		"(simulated; price_get= etc.), mem://, file:///dir, s3://bucket/prefix?endpoint=host:port (AWS_* credentials); runs print a Legend")
 	fs.StringVar(&c.remoteLevels, "remote_levels", "all", "with -remote, the tables created on the store: all, or lower (L5 and L6, as CockroachDB; L0-L4 stay local)")
 	fs.Int64Var(&c.secondaryCacheSize, "secondary_cache_size", 0, "with -remote, bytes of Pebble's secondary cache: a local on-disk cache of remote blocks (32 KiB each),\n"+
 		"consulted before a GET (at least 1 MiB per shard, 2 shards per GOMAXPROCS); 0 = off")
@@ -477,42 +475,54 @@ func (t remoteTotals) costPerMOp() float64 {
 	return t.cost / float64(t.ops) * 1e6
 }
 
+// remoteRead is one read a remote verdict judges: benchmark bench in
+// phase (an index into the scenario's phases), stated as label.
+type remoteRead struct {
+	phase        int
+	bench, label string
+}
+
 // remoteVerdict judges an object-storage scenario by the remote GETs, the
 // p50 operation latency and the cost per million operations of pebblerf
-// over upstream, on the first of benches (the headline) and, stated beside
+// over upstream, on the first of reads (the headline) and, stated beside
 // it, on the others. A scenario where pebblerf makes more remote requests
 // of any kind than upstream (what its plug-ins read included) is a loss.
-func remoteVerdict(name, what string, benches ...string) func([]*phaseResult) verdict {
+func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) verdict {
 	return func(rs []*phaseResult) verdict {
-		p := lastPhase(rs)
 		type figs struct {
-			bench                 string
+			label                 string
 			up, rf                remoteTotals
 			gets, p50, cost, reqs float64
 		}
 		var all []figs
-		for _, b := range benches {
-			up, ok1 := p.remoteTotals(b, enginePebble)
-			rf, ok2 := p.remoteTotals(b, enginePebbleRF)
+		ran := false
+		for _, r := range reads {
+			if r.phase >= len(rs) {
+				continue
+			}
+			p := rs[r.phase]
+			ran = ran || len(p.byEngine(r.bench, enginePebble)) > 0 && len(p.byEngine(r.bench, enginePebbleRF)) > 0
+			up, ok1 := p.remoteTotals(r.bench, enginePebble)
+			rf, ok2 := p.remoteTotals(r.bench, enginePebbleRF)
 			if !ok1 || !ok2 {
 				continue
 			}
-			all = append(all, figs{bench: b, up: up, rf: rf, gets: ratioOf(rf.gets, up.gets),
+			all = append(all, figs{label: r.label, up: up, rf: rf, gets: ratioOf(rf.gets, up.gets),
 				p50: rf.p50 / up.p50, cost: rf.costPerMOp() / up.costPerMOp(), reqs: ratioOf(rf.requests, up.requests)})
 		}
 		if len(all) == 0 {
-			if len(p.byEngine(benches[0], enginePebbleRF)) == 0 || len(p.byEngine(benches[0], enginePebble)) == 0 {
+			if !ran {
 				return noComparison(name)
 			}
 			return verdict{headline: "n/a", outcome: "no remote figures (run with -remote)",
 				line: name + ": no remote figures: the scenario's reads ran without -remote"}
 		}
 		h := all[0]
-		v := verdict{headline: fmt.Sprintf("%s remote GETs, %s p50, %s cost/Mop", fmtRatio(h.gets), fmtRatio(h.p50), fmtRatio(h.cost))}
+		v := verdict{headline: fmt.Sprintf("%s remote GETs, %s p50, %s cost/Mop", fmtFineRatio(h.gets), fmtFineRatio(h.p50), fmtFineRatio(h.cost))}
 		var more []string
 		for _, f := range all {
 			if f.reqs > 1/fewerBelow {
-				more = append(more, fmt.Sprintf("%s %s the requests", f.bench, fmtRatio(f.reqs)))
+				more = append(more, fmt.Sprintf("%s %s the requests", f.label, fmtRatio(f.reqs)))
 			}
 		}
 		pct := func(r float64) string { return fmt.Sprintf("%.0f%%", 100*(1-r)) }
@@ -520,24 +530,33 @@ func remoteVerdict(name, what string, benches ...string) func([]*phaseResult) ve
 		case len(more) > 0:
 			v.outcome = "loss: more remote requests than upstream: " + strings.Join(more, ", ")
 		case h.gets < fewerBelow && h.p50 < fewerBelow:
-			v.outcome = fmt.Sprintf("win: %s fewer remote GETs, p50 %s lower, cost %s", pct(h.gets), fmtRatio(1/h.p50), fmtRatio(h.cost))
+			v.outcome = fmt.Sprintf("win: %s fewer remote GETs, p50 %s lower, cost %s", pct(h.gets), fmtRatio(1/h.p50), fmtFineRatio(h.cost))
 		case h.gets < fewerBelow:
-			v.outcome = fmt.Sprintf("GET win: %s fewer remote GETs, p50 %s", pct(h.gets), fmtRatio(h.p50))
+			v.outcome = fmt.Sprintf("GET win: %s fewer remote GETs, p50 %s", pct(h.gets), fmtFineRatio(h.p50))
 		case h.gets > 1/fewerBelow:
 			v.outcome = fmt.Sprintf("loss: %s the remote GETs", fmtRatio(h.gets))
 		default:
-			v.outcome = fmt.Sprintf("no win: %s the remote GETs, p50 %s", fmtRatio(h.gets), fmtRatio(h.p50))
+			v.outcome = fmt.Sprintf("no win: %s the remote GETs, p50 %s", fmtFineRatio(h.gets), fmtFineRatio(h.p50))
 		}
 		var parts []string
 		for _, f := range all {
-			parts = append(parts, fmt.Sprintf("%s: remote GETs %d vs %d (%s), bytes %s vs %s, p50 %s vs %s (%s), USD/Mop %.2f vs %.2f (%s)",
-				f.bench, f.rf.gets, f.up.gets, fmtRatio(f.gets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
-				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtRatio(f.cost)))
+			parts = append(parts, fmt.Sprintf("%s: remote GETs %d vs %d (%s), bytes %s vs %s, p50 %s vs %s (%s), USD/Mop %.3f vs %.3f (%s)",
+				f.label, f.rf.gets, f.up.gets, fmtFineRatio(f.gets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
+				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtFineRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtFineRatio(f.cost)))
 		}
 		v.line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, on identical simulated stores, same data, same process: %s; %s",
 			name, upstreamName(), what, strings.Join(parts, "; "), v.outcome)
 		return v
 	}
+}
+
+// fmtFineRatio is fmtRatio with three significant digits below 0.1, where
+// remote ratios often are.
+func fmtFineRatio(r float64) string {
+	if r > 0 && r < 0.1 {
+		return fmt.Sprintf("%.3gx", r)
+	}
+	return fmtRatio(r)
 }
 
 // fmtBytes prints a byte count in MB (KB below 1 MB).

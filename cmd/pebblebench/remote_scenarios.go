@@ -45,24 +45,28 @@ func init() {
 				{"read", []string{"-use_existing_db", "-benchmarks=lockedscan[X2],locktablescan[X2]", "-reads=300", "-threads=8"}},
 			},
 			demo:    []string{"-num=20000", "-reads=100", remoteDemoSim},
-			verdict: remoteVerdict("remote-locktable", "on lock-table checks before MVCC scans", "lockedscan", "locktablescan"),
+			verdict: remoteVerdict("remote-locktable", "on lock-table checks before MVCC scans",
+				remoteRead{1, "lockedscan", "lock checks and MVCC scans"}, remoteRead{1, "locktablescan", "lock checks alone"}),
 		},
 		&scenario{
 			name:  "remote-range-filters",
 			short: "range filters on bounded scans, half of the ranges empty, a leveled DB on object storage",
 			models: "a leveled DB on object storage (fillrandom over a sparse key space, Pebble's compactions on, data " +
 				"several times the block cache), read by short bounded scans (8 key positions, 1 Next), half of them over " +
-				"ranges that hold no key",
+				"ranges that hold no key; then by the same scans, every one over an empty range",
 			plugins: "range filters (16 bits/key) on pebblerf; its statistics off, so the ratio measures the filters alone",
-			common: []string{"-engine=both", "-seed=7", "-num=8000000", "-writes=600000", "-cache_size=4194304",
+			common: []string{"-engine=both", "-seed=7", "-num=20000000", "-writes=1500000", "-cache_size=4194304",
 				"-write_buffer_size=4194304", "-range_filter_bits=16", "-pebblerf_statistics=false", remoteSim, "-remote_levels=all"},
 			phases: []phase{
 				{"build", []string{"-benchmarks=fillrandom,levelstats", "-lsm_sample_ms=200"}},
 				{"read", []string{"-use_existing_db", "-benchmarks=seekrandom[X3]", "-reads=300", "-threads=8",
 					"-seek_upper_bound_len=8", "-empty_range_fraction=0.5", "-seek_nexts=1"}},
+				{"read-empty", []string{"-use_existing_db", "-benchmarks=seekrandom[X2]", "-reads=300", "-threads=8",
+					"-seek_upper_bound_len=8", "-empty_range_fraction=1", "-seek_nexts=1"}},
 			},
-			demo:    []string{"-num=2000000", "-writes=100000", "-reads=150", remoteDemoSim},
-			verdict: remoteVerdict("remote-range-filters", "on bounded scans, half of the ranges empty", "seekrandom"),
+			demo:    []string{"-num=2000000", "-writes=150000", "-reads=150", remoteDemoSim},
+			verdict: remoteVerdict("remote-range-filters", "on bounded scans",
+				remoteRead{1, "seekrandom", "half of the ranges empty"}, remoteRead{2, "seekrandom", "every range empty"}),
 		},
 		&scenario{
 			name:  "remote-absent-keys",
@@ -81,7 +85,7 @@ func init() {
 				{"read", []string{"-use_existing_db", "-benchmarks=readrandom[X3]", "-reads=300", "-threads=8", "-missing_fraction=0.5"}},
 			},
 			demo:    []string{"-num=200000", "-reads=150", remoteDemoSim},
-			verdict: remoteVerdict("remote-absent-keys", "on Gets, half absent, L5 and L6 on the store", "readrandom"),
+			verdict: remoteVerdict("remote-absent-keys", "L5 and L6 on the store", remoteRead{1, "readrandom", "Gets, half absent"}),
 		},
 	)
 }

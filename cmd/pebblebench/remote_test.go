@@ -127,18 +127,18 @@ func TestRemoteVerdict(t *testing.T) {
 		}
 		return r
 	}
-	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", "readrandom")
+	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets"})
 	phase := func(rs ...*result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
 
 	v := verdictOf(phase(run(enginePebble, 1000, 0, 20*time.Millisecond), run(enginePebbleRF, 40, 0, 100*time.Microsecond)))
-	require.Equal(t, "0.04x remote GETs, 0.01x p50, 0.04x cost/Mop", v.headline)
+	require.Equal(t, "0.04x remote GETs, 0.005x p50, 0.04x cost/Mop", v.headline)
 	require.Equal(t, "win: 96% fewer remote GETs, p50 200.0x lower, cost 0.04x", v.outcome)
-	require.Contains(t, v.line, "remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB, p50 100.0us vs 20.00ms")
-	require.Contains(t, v.line, "USD/Mop 0.02 vs 0.40")
+	require.Contains(t, v.line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB, p50 100.0us vs 20.00ms (0.005x)")
+	require.Contains(t, v.line, "USD/Mop 0.016 vs 0.400 (0.04x)")
 
 	// Fewer GETs but more HEADs in all: more requests is a loss.
 	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 500, 700, time.Millisecond)))
-	require.Equal(t, "loss: more remote requests than upstream: readrandom 1.20x the requests", v.outcome)
+	require.Equal(t, "loss: more remote requests than upstream: gets 1.20x the requests", v.outcome)
 
 	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 980, 0, time.Millisecond)))
 	require.Equal(t, "no win: 0.98x the remote GETs, p50 1.00x", v.outcome)
@@ -181,4 +181,3 @@ func TestRemoteScenarioOverS3(t *testing.T) {
 		require.NotEmpty(t, objects.Contents, "%s's tables are in its own prefix", e)
 	}
 }
-
