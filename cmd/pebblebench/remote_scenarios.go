@@ -44,7 +44,7 @@ func init() {
 				{"build", []string{"-benchmarks=fillmvcc,levelstats", "-lsm_sample_ms=200"}},
 				{"read", []string{"-use_existing_db", "-benchmarks=lockedscan[X2],locktablescan[X2]", "-reads=300", "-threads=8"}},
 			},
-			demo:    []string{"-num=20000", "-reads=100", remoteDemoSim},
+			demo: []string{"-num=20000", "-reads=100", remoteDemoSim},
 			verdict: remoteVerdict("remote-locktable", "on lock-table checks before MVCC scans",
 				remoteRead{1, "lockedscan", "lock checks and MVCC scans"}, remoteRead{1, "locktablescan", "lock checks alone"}),
 		},
@@ -64,24 +64,24 @@ func init() {
 				{"read-empty", []string{"-use_existing_db", "-benchmarks=seekrandom[X2]", "-reads=300", "-threads=8",
 					"-seek_upper_bound_len=8", "-empty_range_fraction=1", "-seek_nexts=1"}},
 			},
-			demo:    []string{"-num=2000000", "-writes=150000", "-reads=150", remoteDemoSim},
+			demo: []string{"-num=2000000", "-writes=150000", "-reads=150", remoteDemoSim},
 			verdict: remoteVerdict("remote-range-filters", "on bounded scans",
 				remoteRead{1, "seekrandom", "half of the ranges empty"}, remoteRead{2, "seekrandom", "every range empty"}),
 		},
 		&scenario{
 			name:  "remote-absent-keys",
 			short: "Gets, half of them absent, with L5 and L6 on object storage (CockroachDB's split)",
-			models: "a leveled DB (fillrandom, Pebble's compactions on) whose lower levels (L5, L6) are on object storage and " +
-				"the rest local, as CockroachDB places them, data several times the block cache; read by Gets of which " +
-				"half look for absent keys. Pebble's DB.Get never consults L6 filters, so upstream reads an L6 data block " +
+			models: "a DB whose lower levels (L5, L6) are on object storage and the rest local, as CockroachDB places them " +
+				"(fillrandom with Pebble's compactions on, then a manual compaction, so that both engines read the same " +
+				"shape: the tables in L6), data several times the block cache; read by Gets of which half look for absent keys. Pebble's DB.Get never consults L6 filters, so upstream reads an L6 data block " +
 				"(a GET) for most absent keys",
-			plugins: "pebblerf as its flags select (none by default: the drop-in's cost); Bloom(10) on every level of both " +
-				"(-use_l6_filters writes L6's too). A root plug-in that lets DB.Get consult L6 filters is turned on here " +
+			plugins: "pebblerf as its flags select (none by default: the drop-in's cost); Bloom(10) on L0-L5 of both, " +
+				"read through DB.Get (-use_l6_filters would read through a prefix iterator instead). A root plug-in that lets DB.Get consult L6 filters is turned on here " +
 				"by its flag once pebblerf has one",
-			common: []string{"-engine=both", "-seed=3", "-num=1500000", "-bloom_bits=10", "-use_l6_filters",
+			common: []string{"-engine=both", "-seed=3", "-num=1500000", "-bloom_bits=10",
 				"-cache_size=8388608", "-write_buffer_size=4194304", "-pebblerf_statistics=false", remoteSim, "-remote_levels=lower"},
 			phases: []phase{
-				{"build", []string{"-benchmarks=fillrandom,levelstats", "-lsm_sample_ms=200"}},
+				{"build", []string{"-benchmarks=fillrandom,compact,levelstats", "-lsm_sample_ms=200"}},
 				{"read", []string{"-use_existing_db", "-benchmarks=readrandom[X3]", "-reads=300", "-threads=8", "-missing_fraction=0.5"}},
 			},
 			demo:    []string{"-num=200000", "-reads=150", remoteDemoSim},
