@@ -544,7 +544,7 @@ func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) 
 				f.label, f.rf.gets, f.up.gets, fmtFineRatio(f.gets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
 				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtFineRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtFineRatio(f.cost)))
 		}
-		v.line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, on identical simulated stores, same data, same process: %s; %s",
+		v.line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, each engine on its own store from the same -remote URL, same data, same process: %s; %s",
 			name, upstreamName(), what, strings.Join(parts, "; "), v.outcome)
 		return v
 	}
