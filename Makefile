@@ -49,9 +49,10 @@ fuzz:
 		done; \
 	done
 
-# demo: three scenarios (range filters, the query builder on staggered
-# runs, Ribbon filters) at a small scale, upstream Pebble and pebblerf side
-# by side in a temporary directory, ending with a table of their verdicts.
+# demo: four scenarios (range filters, the query builder on staggered
+# runs, Ribbon filters, and range filters with the tables on a simulated
+# object store) at a small scale, upstream Pebble and pebblerf side by side
+# in a temporary directory, ending with a table of their verdicts.
 # The binary is built first, so the timed part is the demo alone.
 DEMO_BIN := $(or $(TMPDIR),/tmp)/pebblerf-demo-pebblebench
 demo:

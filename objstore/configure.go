@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/objstorage/remote"
+	"strings"
 )
 
 // Levels says which of a DB's tables are created on the object store.
@@ -57,6 +58,13 @@ type Config struct {
 	// CreatorID names the DB's objects on the store; DBs sharing a store
 	// need distinct IDs, and a reopen needs the same one. 0 means 1.
 	CreatorID uint64
+	// Fresh says the DB is new, its directory made empty (a benchmark's
+	// fill that replaces an earlier DB, say): Configure first deletes the
+	// Pebble objects (tables, blob files and their reference markers) that
+	// an earlier DB left on the store, so that none is taken for one of the
+	// new DB's, and refuses a store that holds anything else. Never set it
+	// for a DB that is reopened: its tables are on the store.
+	Fresh bool
 }
 
 // Configure makes the DB that is opened next in dirname with opts keep its
@@ -93,6 +101,11 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 	if id == 0 {
 		id = 1
 	}
+	if cfg.Fresh {
+		if err := cfg.Store.empty(); err != nil {
+			return err
+		}
+	}
 	opts.Experimental.RemoteStorage = cfg.Store.factory()
 	opts.Experimental.CreateOnShared = strategy
 	opts.Experimental.CreateOnSharedLocator = locator
@@ -103,5 +116,25 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 	ro := opts.Clone()
 	ro.EnsureDefaults()
 	cfg.Store.setReaderOptions(ro.MakeReaderOptions())
+	return nil
+}
+
+// empty deletes the store's objects, all of which must be Pebble's.
+func (m *Meter) empty() error {
+	names, err := m.list("", "")
+	if err != nil {
+		return errors.Wrap(err, "objstore: Config.Fresh: listing the store")
+	}
+	for _, n := range names {
+		if !strings.Contains(n, ".sst") && !strings.Contains(n, ".blob") {
+			return errors.Newf("objstore: Config.Fresh: the store holds %q, which is not a Pebble object; "+
+				"a new DB replaces what the store holds, so name an empty location", n)
+		}
+	}
+	for _, n := range names {
+		if err := m.delete(n); err != nil && !m.isNotExistError(err) {
+			return errors.Wrapf(err, "objstore: Config.Fresh: deleting %q", n)
+		}
+	}
 	return nil
 }

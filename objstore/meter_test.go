@@ -307,12 +307,17 @@ func TestOpenErrors(t *testing.T) {
 		require.Error(t, err, c.url)
 		require.Contains(t, err.Error(), c.want, c.url)
 		require.NotContains(t, err.Error(), "secret", "an error must not echo credentials")
+		require.EqualError(t, CheckURL(c.url), err.Error(), "CheckURL refuses what Open refuses, in the same words")
 	}
 	// A bad parameter builds nothing.
 	fresh := filepath.Join(dir, "fresh")
 	_, err := Open("file://" + fresh + "?bogus=1")
 	require.ErrorContains(t, err, `unknown parameter "bogus"`)
 	require.NoDirExists(t, fresh)
+	// CheckURL builds nothing even for a good URL: no directory, no dial.
+	require.NoError(t, CheckURL("file://"+fresh))
+	require.NoDirExists(t, fresh)
+	require.NoError(t, CheckURL("s3://b/p?endpoint=127.0.0.1:1&secure=false"))
 
 	m, err := Open("sim+file://" + dir + "?latency=0&seed=9&price_put=0.01")
 	require.NoError(t, err)

@@ -18,24 +18,47 @@ import (
 // parameters are in the package doc). A malformed URL, an unknown
 // parameter or a bad value returns an error that names it.
 func Open(rawURL string) (*Meter, error) {
+	u, build, prices, err := parseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	store, err := build()
+	if err != nil {
+		return nil, errors.Wrapf(err, "objstore: store URL %q", u.Redacted())
+	}
+	return NewMeter(store, prices), nil
+}
+
+// CheckURL returns the error Open would return for a malformed URL, an
+// unknown parameter or a bad value, without building the store: it creates
+// no directory and dials no endpoint, so a program can check a URL before
+// it starts work. Errors of the store itself (a missing bucket, an
+// unwritable directory) are Open's alone.
+func CheckURL(rawURL string) error {
+	_, _, _, err := parseURL(rawURL)
+	return err
+}
+
+// parseURL parses the whole URL and returns the function that builds its
+// store, so that a bad parameter creates no directory and dials no
+// endpoint.
+func parseURL(rawURL string) (*url.URL, func() (remote.Storage, error), Prices, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, errors.Wrapf(err, "objstore: bad store URL")
+		return nil, nil, Prices{}, errors.Wrapf(err, "objstore: bad store URL")
 	}
 	if u.User != nil {
-		return nil, errors.Newf("objstore: store URL %q carries credentials; "+
+		return nil, nil, Prices{}, errors.Newf("objstore: store URL %q carries credentials; "+
 			"they come from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)", u.Redacted())
 	}
 	p, err := newParams(u)
 	if err != nil {
-		return nil, err
+		return nil, nil, Prices{}, err
 	}
 	prices, err := p.prices()
 	if err != nil {
-		return nil, err
+		return nil, nil, Prices{}, err
 	}
-	// Parse the whole URL before building anything, so that a bad
-	// parameter creates no directory and dials no endpoint.
 	var build func() (remote.Storage, error)
 	switch u.Scheme {
 	case "mem":
@@ -70,22 +93,18 @@ func Open(rawURL string) (*Meter, error) {
 			return newSim(inner, cfg)
 		}
 	case "":
-		return nil, errors.Newf("objstore: store URL %q has no scheme (mem://, file:///dir, s3://bucket, sim://)", rawURL)
+		return nil, nil, Prices{}, errors.Newf("objstore: store URL %q has no scheme (mem://, file:///dir, s3://bucket, sim://)", rawURL)
 	default:
-		return nil, errors.Newf("objstore: store URL %q: unknown scheme %q (mem, file, s3, sim, sim+file)",
+		return nil, nil, Prices{}, errors.Newf("objstore: store URL %q: unknown scheme %q (mem, file, s3, sim, sim+file)",
 			u.Redacted(), u.Scheme)
 	}
+	if err == nil {
+		err = p.done()
+	}
 	if err != nil {
-		return nil, err
+		return nil, nil, Prices{}, err
 	}
-	if err := p.done(); err != nil {
-		return nil, err
-	}
-	store, err := build()
-	if err != nil {
-		return nil, errors.Wrapf(err, "objstore: store URL %q", u.Redacted())
-	}
-	return NewMeter(store, prices), nil
+	return u, build, prices, nil
 }
 
 // params are a URL's query parameters, consumed as they are parsed so that
@@ -287,6 +306,9 @@ func (p *params) sim() (simConfig, error) {
 	}
 	if f.Timeout, err = p.duration("fault_timeout", time.Second); err != nil {
 		return cfg, err
+	}
+	if err := f.validate(); err != nil {
+		return cfg, errors.Wrapf(err, "objstore: store URL %q", p.u.Redacted())
 	}
 	return cfg, nil
 }

@@ -49,8 +49,6 @@ func (v Verdict) String() string {
 	return "unknown"
 }
 
-// SafeValue marks a Verdict as safe to print unredacted.
-func (Verdict) SafeValue() {}
 
 // RunExplanation is one sorted run's line in an Explanation.
 type RunExplanation struct {

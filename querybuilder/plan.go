@@ -1,6 +1,8 @@
 package querybuilder
 
 import (
+	"reflect"
+
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
 )
@@ -22,6 +24,12 @@ const (
 	PlanPrefix
 )
 
+// Plans and verdicts name no user data, so redaction leaves them in place.
+func init() {
+	redact.RegisterSafeType(reflect.TypeOf(Plan(0)))
+	redact.RegisterSafeType(reflect.TypeOf(Verdict(0)))
+}
+
 // String implements fmt.Stringer.
 func (p Plan) String() string {
 	switch p {
@@ -37,8 +45,6 @@ func (p Plan) String() string {
 	return "unknown"
 }
 
-// SafeValue marks a Plan as safe to print unredacted.
-func (Plan) SafeValue() {}
 
 // defaultMinDeferrable is the auto plan's threshold on the runs a seek
 // defers on average. A step costs a SetBounds per seek and, when the caller

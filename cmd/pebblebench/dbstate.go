@@ -11,6 +11,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
+	"github.com/pebblerf/pebble/objstore"
 )
 
 // engineState is one engine's DB across the benchmarks of an invocation.
@@ -22,6 +23,9 @@ type engineState struct {
 	cfg   *config
 	db    engine
 	cache *upstream.Cache
+	// store is the open DB's object store under -remote (remote.go), nil
+	// without it.
+	store *objstore.Meter
 	// dirty is set when the open DB has taken writes since it was opened.
 	dirty bool
 	// tickers sums the statistics of every run, for the final STATISTICS.
@@ -36,6 +40,9 @@ type engineState struct {
 func (s *engineState) open() error {
 	s.cache = upstream.NewCache(s.cfg.cacheSize)
 	opts, plugins, err := s.cfg.options(s.name, s.cache)
+	if err == nil {
+		err = s.configureRemote(opts)
+	}
 	if err == nil {
 		s.db, err = openEngine(s.name, s.dir, opts, plugins, s.cfg)
 	}

@@ -278,10 +278,12 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 	// run (perhaps the other engine's) is not charged to this one.
 	runtime.GC()
 	r := &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, written: d.written, stop: d.stop, progress: d.progress}
+	remoteBefore := e.remoteSnapshot()
 	res, err := r.execute()
 	if err != nil {
 		return nil, err
 	}
+	e.finishRemote(res, remoteBefore)
 	if b.writes {
 		e.dirty = true
 	}
@@ -315,7 +317,10 @@ func (d *driver) report(res *result, runNumber int) error {
 	if res.LSM != nil {
 		fmt.Fprintf(d.out, "%-12s : %s\n", d.label(res.Benchmark, res.Engine), res.LSM)
 	}
-	if res.hist != nil {
+	if res.Remote != nil {
+		fmt.Fprintln(d.out, remoteLine(d.label(res.Benchmark, res.Engine), res))
+	}
+	if res.hist != nil && d.cfg.histogram {
 		res.hist.Print(d.out, res.bench.opKind)
 	}
 	if d.jsonOut != nil {

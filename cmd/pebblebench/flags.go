@@ -59,6 +59,9 @@ type config struct {
 	bloomBeforeLevel int
 	useL6Filters     bool
 	filterPlanFlags
+	// remoteFlags are -remote, -remote_levels and -secondary_cache_size
+	// (remote.go).
+	remoteFlags
 
 	cacheSize       int64
 	writeBufferSize int64
@@ -190,6 +193,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.IntVar(&c.bloomBeforeLevel, "bloom_before_level", 0, "pebblerf, with -use_ribbon_filter: levels before this one use Bloom; 0 = Bloom on L0 only, -1 = Ribbon everywhere")
 	fs.BoolVar(&c.useL6Filters, "use_l6_filters", false, "write and read filters on L6 too (IterOptions.UseL6Filters), on both engines")
 	c.registerFilterPlanFlags(fs)
+	c.registerRemoteFlags(fs)
 
 	fs.Int64Var(&c.cacheSize, "cache_size", 8<<20, "block cache bytes per engine")
 	fs.Int64Var(&c.writeBufferSize, "write_buffer_size", 64<<20, "memtable bytes (Options.MemTableSize)")

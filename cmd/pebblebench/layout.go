@@ -136,11 +136,19 @@ type fillRecord struct {
 	KeyStride     int64  `json:"key_stride"`
 	PrefixSize    int    `json:"prefix_size"`
 	KeysPerPrefix int    `json:"keys_per_prefix"`
+	// Remote and RemoteLevels are -remote and -remote_levels: where the
+	// DB's tables are, which every later open must name.
+	Remote       string `json:"remote,omitempty"`
+	RemoteLevels string `json:"remote_levels,omitempty"`
 }
 
 func newFillRecord(c *config, bench, engineName string) fillRecord {
-	return fillRecord{Benchmark: bench, Engine: engineName, Seed: c.seed, Num: c.num, Writes: c.writes,
+	r := fillRecord{Benchmark: bench, Engine: engineName, Seed: c.seed, Num: c.num, Writes: c.writes,
 		KeySize: c.keySize, KeyStride: c.keyStride, PrefixSize: c.prefixSize, KeysPerPrefix: c.keysPerPrefix}
+	if c.remote != "" {
+		r.Remote, r.RemoteLevels = c.remote, c.remoteLevels
+	}
+	return r
 }
 
 func writeFillRecord(dir string, r fillRecord) error {

@@ -195,6 +195,7 @@ func printHeader(w io.Writer, c *config, root string, fill *fillRecord, metrics 
 	fmt.Fprintf(w, "Filter:     %s\n", c.filterDescription())
 	fmt.Fprintf(w, "Plug-ins:   %s\n", c.pluginDescription())
 	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.cacheSize, c.writeBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.disableWAL])
+	printRemoteHeader(w, c)
 	if c.engine == engineBoth {
 		fmt.Fprintln(w, "Runs:       engines alternate over the same keys, in swapped order every second repeat; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
 	}

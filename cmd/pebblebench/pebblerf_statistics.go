@@ -142,6 +142,12 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 		}
 		r.Engines = append(r.Engines, he)
 	}
+	for _, res := range d.results {
+		if res.Remote != nil {
+			r.Remote = append(r.Remote, res.Remote.report(res))
+			r.RemoteLegend = remoteLegend
+		}
+	}
 	if len(d.engines) == 2 {
 		base, other := d.engines[0].name, d.engines[1].name
 		r.RatioLabel = fmt.Sprintf("ops/sec of %s ÷ ops/sec of %s (1 = as fast; higher is better)", other, base)

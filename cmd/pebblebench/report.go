@@ -32,6 +32,8 @@ type result struct {
 	Tickers       []statistics.Ticker
 	// LSM is the shape over the run, with -lsm_sample_ms.
 	LSM *lsm.Summary
+	// Remote is the run's requests to the engine's store, with -remote.
+	Remote *remoteRun
 
 	bench *benchmark
 	hist  *hist.Histogram
@@ -119,6 +121,7 @@ type jsonResult struct {
 	Histogram   *hist.Summary    `json:"histogram_micros,omitempty"`
 	Statistics  map[string]int64 `json:"statistics,omitempty"`
 	LSM         *lsm.Summary     `json:"lsm,omitempty"`
+	Remote      *remoteJSON      `json:"remote,omitempty"`
 }
 
 func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
@@ -138,6 +141,7 @@ func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 		j.Statistics = statistics.Map(r.Tickers)
 	}
 	j.LSM = r.LSM
+	j.Remote = r.Remote.json(r.Ops)
 	return writeJSONLine(w, j)
 }
 

@@ -153,6 +153,7 @@ func ratioFigures(c *config, base, other *result) []figure {
 	if base.bench.showFound {
 		figs = append(figs, figure{"found", ratio(float64(base.Found), float64(other.Found)), ""})
 	}
+	figs = append(figs, remoteFigures(base, other)...)
 	if c.statistics {
 		figs = append(figs, tickerRatios(base.Tickers, other.Tickers)...)
 	}

@@ -116,6 +116,9 @@ func (c *config) validate() error {
 	if err := c.validatePlugins(); err != nil {
 		return err
 	}
+	if err := c.validateRemote(); err != nil {
+		return err
+	}
 	specs, err := dbbench.ParseBenchmarks(c.benchmarks)
 	if err != nil {
 		return badFlag("benchmarks", "%s", err)

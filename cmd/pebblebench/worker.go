@@ -97,7 +97,7 @@ func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuratio
 		w.limit = math.MaxInt64
 		w.deadline = time.Now().Add(time.Duration(c.duration) * time.Second)
 	}
-	if c.histogram {
+	if c.recordLatencies() {
 		w.hist = hist.New()
 	}
 	w.progress = progress.NewCounter(w.limit)

@@ -38,6 +38,27 @@ type Report struct {
 	Medians []Ratio
 	// Timeline is the seek funnel at every -report_interval_seconds tick.
 	Timeline []FunnelSample
+	// Remote is each run's requests to its engine's object store, in run
+	// order (pebblebench -remote); RemoteLegend explains the columns. The
+	// section is left out without them.
+	Remote       []RemoteRun
+	RemoteLegend string
+}
+
+// RemoteRun is one run's requests to its engine's object store, with the
+// figures' names as the terminal prints them.
+type RemoteRun struct {
+	Benchmark, Engine string
+	// Gets counts the GETs; ByKind says them by kind ("open 3 index 1 ...").
+	Gets   int64
+	ByKind string
+	// Bytes the GETs moved; WaitSecs the time spent in requests, summed.
+	Bytes    int64
+	WaitSecs float64
+	// CostPerMOp is USD per million operations; P50 and P99 the operation
+	// latency percentiles as text.
+	CostPerMOp float64
+	P50, P99   string
 }
 
 // Engine is one engine's LSM and, with per-level statistics, its funnels
@@ -140,6 +161,13 @@ func (r *Report) Render() string {
 	r.lsmSection(&b)
 	b.WriteString(`</section>`)
 
+	if len(r.Remote) > 0 {
+		b.WriteString(`<section id="remote"><h2>Requests to the object store</h2>`)
+		fmt.Fprintf(&b, `<p class="note">%s</p>`, html.EscapeString(r.RemoteLegend))
+		r.remoteSection(&b)
+		b.WriteString(`</section>`)
+	}
+
 	b.WriteString(`<section id="ratios"><h2>Throughput against upstream</h2>`)
 	if len(r.Ratios) == 0 {
 		b.WriteString(`<p class="note">No ratios: run with -engine=both.</p>`)
@@ -164,6 +192,22 @@ func (r *Report) Render() string {
 	}
 	b.WriteString(`</section></body></html>`)
 	return b.String()
+}
+
+// remoteSection draws each run's GETs, one bar per run and engine, and a
+// table of every remote figure.
+func (r *Report) remoteSection(b *strings.Builder) {
+	var groups []barGroup
+	var rows [][]string
+	for i, q := range r.Remote {
+		label := fmt.Sprintf("%d %s/%s", i+1, q.Benchmark, q.Engine)
+		groups = append(groups, barGroup{label, []float64{float64(q.Gets)}})
+		rows = append(rows, []string{label, fmt.Sprint(q.Gets), q.ByKind, fmt.Sprint(q.Bytes),
+			fmt.Sprintf("%.2f", q.WaitSecs), fmt.Sprintf("%.4f", q.CostPerMOp), q.P50, q.P99})
+	}
+	b.WriteString(barChart("remote-chart", "remote GETs per run (count)", []string{"remote.gets"}, groups, 0))
+	b.WriteString(table("remote", []string{"run", "remote.gets", "by kind", "remote.bytes", "remote.wait (s)",
+		"usd_per_mop", "p50", "p99"}, rows))
 }
 
 // lsmSection draws the levels' sorted runs and sizes, one series per

@@ -103,3 +103,22 @@ func TestNiceScale(t *testing.T) {
 		require.InDelta(t, tc.step, step, 1e-9, "%g", tc.v)
 	}
 }
+
+func TestRenderRemote(t *testing.T) {
+	r := &Report{Title: "remote"}
+	require.NotContains(t, r.Render(), `<section id="remote">`, "no section without remote runs")
+	r.Remote = []RemoteRun{
+		{Benchmark: "readrandom", Engine: "pebble", Gets: 120, ByKind: "open 0 index 2 filter 0 data 118 other 0",
+			Bytes: 4 << 20, WaitSecs: 2.5, CostPerMOp: 0.048, P50: "20.1ms", P99: "41.0ms"},
+		{Benchmark: "readrandom", Engine: "pebblerf", Gets: 7, P50: "3.0us"},
+	}
+	r.RemoteLegend = "remote.gets = ranged GETs <by kind>"
+	doc := r.Render()
+	require.Contains(t, doc, `<section id="remote">`)
+	require.Contains(t, doc, "remote.gets = ranged GETs &lt;by kind&gt;", "the legend is escaped")
+	c := doc[strings.Index(doc, `id="remote-chart"`):]
+	c = c[:strings.Index(c, "</svg>")]
+	require.Contains(t, c, `data-group="1 readrandom/pebble" data-series="remote.gets" data-value="120"`)
+	require.Contains(t, c, `data-group="2 readrandom/pebblerf" data-series="remote.gets" data-value="7"`)
+	require.Contains(t, doc, "<td>1 readrandom/pebble</td><td>120</td><td>open 0 index 2 filter 0 data 118 other 0</td><td>4194304</td><td>2.50</td><td>0.0480</td><td>20.1ms</td><td>41.0ms</td>")
+}

@@ -1,0 +1,538 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+// Tables on object storage: -remote, -remote_levels and
+// -secondary_cache_size, and what each run's requests to the store cost.
+//
+// With -remote every engine keeps its tables on an object store named by
+// URL (objstore.Open's forms), put into its options by objstore.Configure,
+// the one call a program makes. Under -engine=both each engine gets its own
+// store built from the same URL: a fresh in-memory store each for sim://
+// and mem:// (the same latency model and seed, so the same draws in the
+// same order of requests), and <location>/<engine> for file://, sim+file://
+// and s3://, as the DBs are <db>/<engine>. Both start with cold caches, as
+// every DB pebblebench opens does.
+//
+// A store lives as long as the process, by DB directory: a reopen within a
+// run, and a scenario's later phases, find the tables an in-memory store
+// holds. A store holding another program's objects is never emptied: a
+// fill that replaces a DB deletes the objects of the store's location only
+// when every one is a Pebble object (a table or its reference marker).
+//
+// Every run reports its requests to the engine's store, counted by
+// objstore's meter from just before the run starts to its end, whatever
+// made them (the benchmark's reads, and the flushes and compactions that
+// ran meanwhile): see remoteLegend for the figures.
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/errors"
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/report"
+	"github.com/pebblerf/pebble/objstore"
+)
+
+// remoteFlags are -remote, -remote_levels and -secondary_cache_size.
+type remoteFlags struct {
+	remote             string
+	remoteLevels       string
+	secondaryCacheSize int64
+}
+
+func (c *config) registerRemoteFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.remote, "remote", "", "both engines' tables on an object store, each its own (cold caches): sim://?latency=20ms&jitter=5ms&seed=1\n"+
+		"(simulated; price_get= etc.), mem://, file:///dir, s3://bucket/prefix?endpoint=host:port (AWS_* credentials); runs print a Legend")
+	fs.StringVar(&c.remoteLevels, "remote_levels", "all", "with -remote, the tables created on the store: all, or lower (L5 and L6, as CockroachDB; L0-L4 stay local)")
+	fs.Int64Var(&c.secondaryCacheSize, "secondary_cache_size", 0, "with -remote, bytes of Pebble's secondary cache: a local on-disk cache of remote blocks (32 KiB each),\n"+
+		"consulted before a GET (at least 1 MiB per shard, 2 shards per GOMAXPROCS); 0 = off")
+}
+
+// validateRemote checks the flags of object storage, naming the one at
+// fault. The URL is parsed, not opened: nothing is created or dialled
+// before the run starts.
+func (c *config) validateRemote() error {
+	if c.remote == "" {
+		for _, name := range []string{"remote_levels", "secondary_cache_size"} {
+			if c.given[name] {
+				return badFlag(name, "has no effect without -remote")
+			}
+		}
+		return nil
+	}
+	if err := objstore.CheckURL(c.remote); err != nil {
+		return badFlag("remote", "%v", err)
+	}
+	if _, err := objstore.ParseLevels(c.remoteLevels); err != nil {
+		return badFlag("remote_levels", "%q is not one of all, lower", c.remoteLevels)
+	}
+	if c.secondaryCacheSize < 0 {
+		return badFlag("secondary_cache_size", "%d must not be negative", c.secondaryCacheSize)
+	}
+	return nil
+}
+
+// recordLatencies reports whether workers record each operation's latency:
+// for -histogram, and for -remote, whose runs report p50 and p99.
+func (c *config) recordLatencies() bool { return c.histogram || c.remote != "" }
+
+// remoteInMemory reports whether the -remote URL names a store that lives
+// in this process's memory.
+func remoteInMemory(rawURL string) bool {
+	return strings.HasPrefix(rawURL, "sim:") || strings.HasPrefix(rawURL, "mem:")
+}
+
+// engineRemoteURL is the URL of engine name's store: -remote itself with one
+// engine or an in-memory store (each Open is a new store), else -remote
+// with the engine's name added to its location.
+func engineRemoteURL(c *config, name string) (string, error) {
+	if c.engine != engineBoth || remoteInMemory(c.remote) {
+		return c.remote, nil
+	}
+	u, err := url.Parse(c.remote)
+	if err != nil {
+		return "", badFlag("remote", "%v", err) // checked by validateRemote
+	}
+	u.Path = path.Join("/", u.Path, name)
+	return u.String(), nil
+}
+
+// remoteStore is the store of one DB directory.
+type remoteStore struct {
+	url   string
+	meter *objstore.Meter
+}
+
+// remoteStores are the stores of the DBs the process has opened, by
+// absolute DB directory.
+var remoteStores = struct {
+	sync.Mutex
+	m map[string]*remoteStore
+}{m: map[string]*remoteStore{}}
+
+// configureRemote puts the engine's tables on its store (-remote), through
+// objstore.Configure, before opts opens the DB. It refuses a DB whose
+// tables live elsewhere than the flags say: without -remote it needs local
+// tables, and with it the store the DB was filled with.
+func (s *engineState) configureRemote(opts *upstream.Options) error {
+	c := s.cfg
+	existing := hasDB(s.dir)
+	var fill *fillRecord
+	if existing {
+		var err error
+		if fill, err = readFillRecord(s.dir); err != nil {
+			return err
+		}
+	}
+	if c.remote == "" {
+		s.store = nil
+		if fill != nil && fill.Remote != "" {
+			return badFlag("remote", "the DB in %s keeps its tables on -remote=%s: pass it", s.dir, fill.Remote)
+		}
+		return nil
+	}
+	if fill != nil && (fill.Remote != c.remote || fill.RemoteLevels != c.remoteLevels) {
+		was := "local tables"
+		if fill.Remote != "" {
+			was = fmt.Sprintf("-remote=%s -remote_levels=%s", fill.Remote, fill.RemoteLevels)
+		}
+		return badFlag("remote", "the DB in %s was filled with %s; pass the same", s.dir, was)
+	}
+	store, err := openRemoteStore(c, s.name, s.dir, existing)
+	if err != nil {
+		return err
+	}
+	s.store = store.meter
+	levels, _ := objstore.ParseLevels(c.remoteLevels) // validated
+	// A new DB (a fill replaces the old one) replaces its store's tables too.
+	fresh := !existing && !remoteInMemory(store.url)
+	return objstore.Configure(s.dir, opts, objstore.Config{
+		Store: store.meter, Levels: levels, SecondaryCacheSize: c.secondaryCacheSize, CreatorID: 1, Fresh: fresh,
+	})
+}
+
+// openRemoteStore returns the store of the DB in dir: the one the process
+// already has for it, or a new one from the engine's URL. A new DB
+// (existing false) gets an empty store.
+func openRemoteStore(c *config, name, dir string, existing bool) (*remoteStore, error) {
+	u, err := engineRemoteURL(c, name)
+	if err != nil {
+		return nil, err
+	}
+	key, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	remoteStores.Lock()
+	defer remoteStores.Unlock()
+	if st := remoteStores.m[key]; st != nil && st.url == u {
+		if existing || !remoteInMemory(u) {
+			return st, nil
+		}
+	}
+	if existing && remoteInMemory(u) {
+		return nil, badFlag("remote", "%s keeps its tables in this process's memory, and the DB in %s was filled by another one: "+
+			"refill it, or fill and read it with a store that outlives the process (file://, sim+file://, s3://)", c.remote, dir)
+	}
+	m, err := objstore.Open(u)
+	if err != nil {
+		return nil, errors.Wrapf(err, "-remote")
+	}
+	st := &remoteStore{url: u, meter: m}
+	remoteStores.m[key] = st
+	return st, nil
+}
+
+// remoteSnapshot is the engine's store's counts so far; zero without
+// -remote.
+func (s *engineState) remoteSnapshot() objstore.Snapshot {
+	if s.store == nil {
+		return objstore.Snapshot{}
+	}
+	return s.store.Snapshot()
+}
+
+// remoteRun is what one run's requests to its engine's store were.
+type remoteRun struct {
+	objstore.Snapshot
+}
+
+// finishRemote records in res the requests the engine's store saw since
+// before, the snapshot taken as the run started.
+func (s *engineState) finishRemote(res *result, before objstore.Snapshot) {
+	if s.store == nil {
+		return
+	}
+	res.Remote = &remoteRun{s.store.Snapshot().Sub(before)}
+}
+
+// The names of the remote figures, as the per-run lines, the ratio lines,
+// -json and -report_html give them.
+const (
+	figRemoteGets  = "remote.gets"
+	figRemoteBytes = "remote.bytes"
+	figRemoteWait  = "remote.wait"
+	figCostPerMOp  = "usd_per_mop"
+	figP50         = "p50"
+	figP99         = "p99"
+)
+
+// remoteLegend explains every figure of a remote line, for the header.
+const remoteLegend = figRemoteGets + " = ranged GETs to the store, by kind (open: a table's footer, metaindex and properties; " +
+	"index, filter, data: blocks; other: not a table); stat = HEADs (an object opened for reading), write = objects created, " +
+	"list and delete = calls; " + figRemoteBytes + " = bytes the GETs moved; " + figRemoteWait + " = time spent in requests, summed over threads; " +
+	figCostPerMOp + " = USD per million operations, every request of the run priced by the URL's model; " +
+	figP50 + ", " + figP99 + " = operation latency percentiles. Counted from the run's start to its end, flushes and compactions included"
+
+// namedCounts is one kind of request, by the name the figures give it.
+type namedCounts struct {
+	name   string
+	counts objstore.Counts
+}
+
+// getKinds are the run's GETs by kind, in the order of a table's life.
+func (r *remoteRun) getKinds() []namedCounts {
+	return []namedCounts{{"open", r.Open}, {"index", r.Index}, {"filter", r.Filter}, {"data", r.Data}, {"other", r.Other}}
+}
+
+// otherKinds are the run's requests that are not GETs.
+func (r *remoteRun) otherKinds() []namedCounts {
+	return []namedCounts{{"stat", r.Stat}, {"write", r.Write}, {"list", r.List}, {"delete", r.Delete}}
+}
+
+// gets is the run's GET count.
+func (r *remoteRun) gets() int64 { return r.Gets().Requests }
+
+// costPerMOp is the run's cost per million operations, NaN without
+// operations.
+func (r *remoteRun) costPerMOp(ops int64) float64 {
+	if ops == 0 {
+		return math.NaN()
+	}
+	return r.Cost() / float64(ops) * 1e6
+}
+
+// wait is the time the run's requests took, summed.
+func (r *remoteRun) wait() time.Duration { return r.Total().Wait }
+
+// percentile is a run's operation latency at quantile q (50, 99) in
+// microseconds, NaN without a histogram.
+func (r *result) percentile(q float64) float64 {
+	if r.hist == nil || r.hist.Count() == 0 {
+		return math.NaN()
+	}
+	s := r.hist.Summary()
+	if q == 50 {
+		return s.P50
+	}
+	return s.P99
+}
+
+// fmtMicros prints a latency in µs, ms or s.
+func fmtMicros(us float64) string {
+	switch {
+	case us != us:
+		return "n/a"
+	case us >= 1e6:
+		return fmt.Sprintf("%.2fs", us/1e6)
+	case us >= 1e3:
+		return fmt.Sprintf("%.2fms", us/1e3)
+	}
+	return fmt.Sprintf("%.1fus", us)
+}
+
+// remoteLine is the line after a run's result line under -remote:
+//
+//	label : remote.gets N (open .. index .. filter .. data .. other ..) stat .. write .. list .. delete .. remote.bytes ..MB remote.wait ..s usd_per_mop .. p50 .. p99 ..
+func remoteLine(label string, res *result) string {
+	r := res.Remote
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-12s : %s %d (", label, figRemoteGets, r.gets())
+	for i, k := range r.getKinds() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s %d", k.name, k.counts.Requests)
+	}
+	b.WriteByte(')')
+	for _, k := range r.otherKinds() {
+		fmt.Fprintf(&b, " %s %d", k.name, k.counts.Requests)
+	}
+	if e := r.Total().Errors; e > 0 {
+		fmt.Fprintf(&b, " errors %d", e)
+	}
+	fmt.Fprintf(&b, " %s %.1fMB %s %.1fs %s %.4f %s %s %s %s", figRemoteBytes, float64(r.Gets().Bytes)/(1<<20),
+		figRemoteWait, r.wait().Seconds(), figCostPerMOp, r.costPerMOp(res.Ops),
+		figP50, fmtMicros(res.percentile(50)), figP99, fmtMicros(res.percentile(99)))
+	return b.String()
+}
+
+// remoteFigures are the remote figures of a ratio line, other over base.
+func remoteFigures(base, other *result) []figure {
+	if base.Remote == nil || other.Remote == nil {
+		return nil
+	}
+	b, o := base.Remote, other.Remote
+	return []figure{
+		{figRemoteGets, ratio(float64(b.gets()), float64(o.gets())), "lower"},
+		{figRemoteBytes, ratio(float64(b.Gets().Bytes), float64(o.Gets().Bytes)), "lower"},
+		{figRemoteWait, ratio(b.wait().Seconds(), o.wait().Seconds()), "lower"},
+		{figCostPerMOp, ratio(b.costPerMOp(base.Ops), o.costPerMOp(other.Ops)), "lower"},
+		{figP50, ratio(base.percentile(50), other.percentile(50)), "lower"},
+		{figP99, ratio(base.percentile(99), other.percentile(99)), "lower"},
+	}
+}
+
+// remoteJSON is a run's "remote" object under -json (its p50 and p99 are
+// the result's histogram_micros).
+type remoteJSON struct {
+	Gets       int64            `json:"gets"`
+	GetsByKind map[string]int64 `json:"gets_by_kind"`
+	Stat       int64            `json:"stat"`
+	Write      int64            `json:"write"`
+	List       int64            `json:"list"`
+	Delete     int64            `json:"delete"`
+	Errors     int64            `json:"errors"`
+	Bytes      int64            `json:"bytes"`
+	WaitSecs   float64          `json:"wait_seconds"`
+	CostUSD    float64          `json:"usd"`
+	CostPerMOp *float64         `json:"usd_per_mop"`
+}
+
+func (r *remoteRun) json(ops int64) *remoteJSON {
+	if r == nil {
+		return nil
+	}
+	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{},
+		Stat: r.Stat.Requests, Write: r.Write.Requests, List: r.List.Requests, Delete: r.Delete.Requests,
+		Errors: r.Total().Errors, Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostUSD: r.Cost()}
+	for _, k := range r.getKinds() {
+		j.GetsByKind[k.name] = k.counts.Requests
+	}
+	if x := r.costPerMOp(ops); x == x {
+		j.CostPerMOp = &x
+	}
+	return j
+}
+
+// report is the run's row of -report_html's object-store section.
+func (r *remoteRun) report(res *result) report.RemoteRun {
+	var kinds []string
+	for _, k := range r.getKinds() {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k.name, k.counts.Requests))
+	}
+	return report.RemoteRun{Benchmark: res.Benchmark, Engine: res.Engine, Gets: r.gets(), ByKind: strings.Join(kinds, " "),
+		Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostPerMOp: r.costPerMOp(res.Ops),
+		P50: fmtMicros(res.percentile(50)), P99: fmtMicros(res.percentile(99))}
+}
+
+// printRemoteHeader prints the header's line about the store, and the
+// legend of the remote lines.
+func printRemoteHeader(w io.Writer, c *config) {
+	if c.remote == "" {
+		return
+	}
+	each := ""
+	if c.engine == engineBoth {
+		each = "; each engine its own store"
+		if !remoteInMemory(c.remote) {
+			each += " at <location>/<engine>"
+		}
+	}
+	sc := "off"
+	if c.secondaryCacheSize > 0 {
+		sc = fmt.Sprintf("%d bytes", c.secondaryCacheSize)
+	}
+	fmt.Fprintf(w, "Remote:     %s%s; tables on the store: %s levels; secondary cache %s\n", c.remote, each, c.remoteLevels, sc)
+	fmt.Fprintf(w, "Legend:     %s\n", remoteLegend)
+}
+
+// mergedHist is the latency histogram of several runs together.
+func mergedHist(runs []*result) *hist.Histogram {
+	h := hist.New()
+	for _, r := range runs {
+		if r.hist != nil {
+			h.Merge(r.hist)
+		}
+	}
+	return h
+}
+
+// remoteTotals are one engine's remote figures over the runs of a
+// benchmark in a phase.
+type remoteTotals struct {
+	gets, requests, bytes, ops int64
+	cost                       float64
+	p50                        float64
+}
+
+// remoteTotals sums engine's runs of bench; ok is false when none ran
+// with -remote.
+func (p *phaseResult) remoteTotals(bench, engine string) (t remoteTotals, ok bool) {
+	runs := p.byEngine(bench, engine)
+	for _, r := range runs {
+		if r.Remote == nil {
+			continue
+		}
+		ok = true
+		t.gets += r.Remote.gets()
+		t.requests += r.Remote.Total().Requests
+		t.bytes += r.Remote.Gets().Bytes
+		t.cost += r.Remote.Cost()
+		t.ops += r.Ops
+	}
+	if h := mergedHist(runs); h.Count() > 0 {
+		t.p50 = h.Summary().P50
+	}
+	return t, ok
+}
+
+func (t remoteTotals) costPerMOp() float64 {
+	if t.ops == 0 {
+		return math.NaN()
+	}
+	return t.cost / float64(t.ops) * 1e6
+}
+
+// remoteRead is one read a remote verdict judges: benchmark bench in
+// phase (an index into the scenario's phases), stated as label.
+type remoteRead struct {
+	phase        int
+	bench, label string
+}
+
+// remoteVerdict judges an object-storage scenario by the remote GETs, the
+// p50 operation latency and the cost per million operations of pebblerf
+// over upstream, on the first of reads (the headline) and, stated beside
+// it, on the others. A scenario where pebblerf makes more remote requests
+// of any kind than upstream (what its plug-ins read included) is a loss.
+func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) verdict {
+	return func(rs []*phaseResult) verdict {
+		type figs struct {
+			label                 string
+			up, rf                remoteTotals
+			gets, p50, cost, reqs float64
+		}
+		var all []figs
+		ran := false
+		for _, r := range reads {
+			if r.phase >= len(rs) {
+				continue
+			}
+			p := rs[r.phase]
+			ran = ran || len(p.byEngine(r.bench, enginePebble)) > 0 && len(p.byEngine(r.bench, enginePebbleRF)) > 0
+			up, ok1 := p.remoteTotals(r.bench, enginePebble)
+			rf, ok2 := p.remoteTotals(r.bench, enginePebbleRF)
+			if !ok1 || !ok2 {
+				continue
+			}
+			all = append(all, figs{label: r.label, up: up, rf: rf, gets: ratioOf(rf.gets, up.gets),
+				p50: rf.p50 / up.p50, cost: rf.costPerMOp() / up.costPerMOp(), reqs: ratioOf(rf.requests, up.requests)})
+		}
+		if len(all) == 0 {
+			if !ran {
+				return noComparison(name)
+			}
+			return verdict{headline: "n/a", outcome: "no remote figures (run with -remote)",
+				line: name + ": no remote figures: the scenario's reads ran without -remote"}
+		}
+		h := all[0]
+		v := verdict{headline: fmt.Sprintf("%s remote GETs, %s p50, %s cost/Mop", fmtFineRatio(h.gets), fmtFineRatio(h.p50), fmtFineRatio(h.cost))}
+		var more []string
+		for _, f := range all {
+			if f.reqs > 1/fewerBelow {
+				more = append(more, fmt.Sprintf("%s %s the requests", f.label, fmtRatio(f.reqs)))
+			}
+		}
+		pct := func(r float64) string { return fmt.Sprintf("%.0f%%", 100*(1-r)) }
+		switch {
+		case len(more) > 0:
+			v.outcome = "loss: more remote requests than upstream: " + strings.Join(more, ", ")
+		case h.gets < fewerBelow && h.p50 < fewerBelow:
+			v.outcome = fmt.Sprintf("win: %s fewer remote GETs, p50 %s lower, cost %s", pct(h.gets), fmtRatio(1/h.p50), fmtFineRatio(h.cost))
+		case h.gets < fewerBelow:
+			v.outcome = fmt.Sprintf("GET win: %s fewer remote GETs, p50 %s", pct(h.gets), fmtFineRatio(h.p50))
+		case h.gets > 1/fewerBelow:
+			v.outcome = fmt.Sprintf("loss: %s the remote GETs", fmtRatio(h.gets))
+		default:
+			v.outcome = fmt.Sprintf("no win: %s the remote GETs, p50 %s", fmtFineRatio(h.gets), fmtFineRatio(h.p50))
+		}
+		var parts []string
+		for _, f := range all {
+			parts = append(parts, fmt.Sprintf("%s: remote GETs %d vs %d (%s), bytes %s vs %s, p50 %s vs %s (%s), USD/Mop %.3f vs %.3f (%s)",
+				f.label, f.rf.gets, f.up.gets, fmtFineRatio(f.gets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
+				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtFineRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtFineRatio(f.cost)))
+		}
+		v.line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, each engine on its own store from the same -remote URL, same data, same process: %s; %s",
+			name, upstreamName(), what, strings.Join(parts, "; "), v.outcome)
+		return v
+	}
+}
+
+// fmtFineRatio is fmtRatio with three significant digits below 0.1, where
+// remote ratios often are.
+func fmtFineRatio(r float64) string {
+	if r > 0 && r < 0.1 {
+		return fmt.Sprintf("%.3gx", r)
+	}
+	return fmtRatio(r)
+}
+
+// fmtBytes prints a byte count in MB (KB below 1 MB).
+func fmtBytes(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1fKB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1fMB", float64(n)/(1<<20))
+}

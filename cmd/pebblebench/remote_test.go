@@ -1,0 +1,183 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/objstore"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRemoteFlagErrors checks that a bad -remote, -remote_levels or
+// -secondary_cache_size is one line on stderr and exit status 2, before
+// anything is created.
+func TestRemoteFlagErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-remote=ftp://host/x"}, "pebblebench: invalid -remote: "},
+		{[]string{"-remote=sim://?latency=soon"}, "pebblebench: invalid -remote: "},
+		{[]string{"-remote=sim://?no_such_parameter=1"}, "pebblebench: invalid -remote: "},
+		{[]string{"-remote=sim://?price_get=-1"}, "pebblebench: invalid -remote: "},
+		{[]string{"-remote=s3://"}, "pebblebench: invalid -remote: "},
+		{[]string{"-remote=mem://", "-remote_levels=upper"}, `pebblebench: invalid -remote_levels: "upper" is not one of all, lower`},
+		{[]string{"-remote=mem://", "-secondary_cache_size=-1"}, "pebblebench: invalid -secondary_cache_size: -1 must not be negative"},
+		{[]string{"-remote_levels=lower"}, "pebblebench: invalid -remote_levels: has no effect without -remote"},
+		{[]string{"-secondary_cache_size=1048576"}, "pebblebench: invalid -secondary_cache_size: has no effect without -remote"},
+		// A scenario's phases are checked before any runs.
+		{[]string{"-scenario=remote-absent-keys", "-remote=sim://?jitter=x"}, "pebblebench: -scenario=remote-absent-keys: invalid -remote: "},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			status, stdout, stderr := runMain(append(tc.args, "-db="+dir, "-num=100")...)
+			require.Equal(t, exitUsage, status, stderr)
+			require.Empty(t, stdout)
+			require.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			require.True(t, strings.HasPrefix(stderr, tc.want), "got %q\nwant %q...", stderr, tc.want)
+			_, err := os.Stat(dir)
+			require.True(t, os.IsNotExist(err), "nothing created")
+		})
+	}
+}
+
+// TestRemoteFigures runs both engines on simulated stores and checks each
+// run's figures in the terminal, under -json and in -report_html.
+func TestRemoteFigures(t *testing.T) {
+	dir := t.TempDir()
+	html := filepath.Join(dir, "report.html")
+	args := []string{"-engine=both", "-db=" + filepath.Join(dir, "db"), "-num=20000", "-reads=200", "-bloom_bits=10",
+		"-write_buffer_size=262144", "-cache_size=1048576", "-benchmarks=fillrandom,readrandom",
+		"-remote=sim://?latency=1ms&seed=3", "-remote_levels=all"}
+
+	status, stdout, stderr := runMain(append(args, "-report_html="+html)...)
+	require.Equal(t, exitOK, status, stderr)
+	require.Contains(t, stdout, "Remote:     sim://?latency=1ms&seed=3; each engine its own store; tables on the store: all levels; secondary cache off")
+	require.Contains(t, stdout, "Legend:     "+remoteLegend)
+	for _, name := range []string{figRemoteGets, figRemoteBytes, figRemoteWait, figCostPerMOp, figP50, figP99} {
+		require.Regexp(t, strings.ReplaceAll(name, ".", `\.`)+`[ ,]`, remoteLegend, "the legend explains %s", name)
+		require.Regexp(t, `ratio pebblerf/pebble readrandom : .* `+strings.ReplaceAll(name, ".", `\.`)+` [0-9.]+x`, stdout)
+	}
+	require.Regexp(t, `readrandom/pebble : remote\.gets [1-9][0-9]* \(open [0-9]+ index [0-9]+ filter [0-9]+ data [1-9][0-9]* other 0\) stat 0 write 0`, stdout)
+	doc, err := os.ReadFile(html)
+	require.NoError(t, err)
+	require.Contains(t, string(doc), `<section id="remote">`)
+	require.Contains(t, string(doc), `data-group="4 readrandom/pebblerf" data-series="remote.gets"`)
+
+	var jsonOut bytes.Buffer
+	require.Equal(t, exitOK, realMain(append(args, "-json"), &jsonOut, &bytes.Buffer{}))
+	sc := bufio.NewScanner(&jsonOut)
+	results := 0
+	for sc.Scan() {
+		var rec map[string]interface{}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec), sc.Text())
+		if rec["record"] != "result" {
+			continue
+		}
+		results++
+		checkSnakeKeys(t, rec)
+		remote, ok := rec["remote"].(map[string]interface{})
+		require.True(t, ok, "every run has its remote figures: %s", sc.Text())
+		for _, k := range []string{"gets", "gets_by_kind", "stat", "write", "list", "delete", "errors", "bytes", "wait_seconds", "usd", "usd_per_mop"} {
+			require.Contains(t, remote, k)
+		}
+		kinds := remote["gets_by_kind"].(map[string]interface{})
+		var sum float64
+		for _, k := range []string{"open", "index", "filter", "data", "other"} {
+			sum += kinds[k].(float64)
+		}
+		require.Equal(t, remote["gets"], sum, "the kinds add up to the GETs")
+		h := rec["histogram_micros"].(map[string]interface{})
+		require.Contains(t, h, "p50")
+		require.Contains(t, h, "p99")
+		if rec["benchmark"] == "readrandom" {
+			require.Positive(t, remote["gets"], "cold caches: the reads GET blocks")
+			require.Positive(t, remote["usd_per_mop"])
+			require.Positive(t, remote["wait_seconds"])
+		} else {
+			require.Positive(t, remote["write"], "the fill's flushes create objects")
+		}
+	}
+	require.Equal(t, 4, results)
+}
+
+// TestRemoteVerdict checks the verdict's figures and its outcomes on
+// synthetic runs.
+func TestRemoteVerdict(t *testing.T) {
+	run := func(engine string, gets, other int64, latency time.Duration) *result {
+		r := synthetic("readrandom", engine, 1000, 1, 1)
+		r.Remote = &remoteRun{objstore.Snapshot{Data: objstore.Counts{Requests: gets, Bytes: gets << 10},
+			Stat: objstore.Counts{Requests: other}, Prices: objstore.DefaultPrices}}
+		r.hist = hist.New()
+		for i := 0; i < 100; i++ {
+			r.hist.Record(latency.Nanoseconds())
+		}
+		return r
+	}
+	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets"})
+	phase := func(rs ...*result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
+
+	v := verdictOf(phase(run(enginePebble, 1000, 0, 20*time.Millisecond), run(enginePebbleRF, 40, 0, 100*time.Microsecond)))
+	require.Equal(t, "0.04x remote GETs, 0.005x p50, 0.04x cost/Mop", v.headline)
+	require.Equal(t, "win: 96% fewer remote GETs, p50 200.0x lower, cost 0.04x", v.outcome)
+	require.Contains(t, v.line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB, p50 100.0us vs 20.00ms (0.005x)")
+	require.Contains(t, v.line, "USD/Mop 0.016 vs 0.400 (0.04x)")
+
+	// Fewer GETs but more HEADs in all: more requests is a loss.
+	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 500, 700, time.Millisecond)))
+	require.Equal(t, "loss: more remote requests than upstream: gets 1.20x the requests", v.outcome)
+
+	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 980, 0, time.Millisecond)))
+	require.Equal(t, "no win: 0.98x the remote GETs, p50 1.00x", v.outcome)
+
+	// Without -remote there is nothing to judge.
+	noRemote := func(engine string) *result { return synthetic("readrandom", engine, 1000, 1, 1) }
+	v = verdictOf(phase(noRemote(enginePebble), noRemote(enginePebbleRF)))
+	require.Equal(t, "no remote figures (run with -remote)", v.outcome)
+	v = verdictOf(phase(run(enginePebbleRF, 1, 0, time.Millisecond)))
+	require.Contains(t, v.line, "no comparison")
+}
+
+// TestRemoteScenarioOverS3 runs a remote scenario at a tiny scale against
+// an in-process S3 server on the loopback address, through objstore's S3
+// client: each engine's tables under its own prefix, the reads' GETs
+// counted, the verdict stated.
+func TestRemoteScenarioOverS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two small DBs on a fake S3")
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "test-key")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
+	t.Setenv("AWS_SESSION_TOKEN", "")
+	backend := s3mem.New()
+	require.NoError(t, backend.CreateBucket("tables"))
+	srv := httptest.NewServer(gofakes3.New(backend).Server())
+	defer srv.Close()
+	url := fmt.Sprintf("s3://tables/run?endpoint=%s&secure=false&lookup=path&region=us-east-1", strings.TrimPrefix(srv.URL, "http://"))
+
+	status, stdout, stderr := runMain("-scenario=remote-range-filters", "-db="+t.TempDir(), "-remote="+url,
+		"-num=200000", "-writes=20000", "-reads=50", "-threads=2", "-cache_size=1048576", "-write_buffer_size=262144")
+	require.Equal(t, exitOK, status, stderr)
+	require.Contains(t, stdout, "each engine its own store at <location>/<engine>")
+	require.Regexp(t, `seekrandom/pebble : remote\.gets [1-9]`, stdout)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.True(t, strings.HasPrefix(lines[len(lines)-1], "remote-range-filters: pebblerf vs upstream"), lines[len(lines)-1])
+	for _, e := range []string{enginePebble, enginePebbleRF} {
+		objects, err := backend.ListBucket("tables", &gofakes3.Prefix{Prefix: "run/" + e + "/", HasPrefix: true}, gofakes3.ListBucketPage{})
+		require.NoError(t, err)
+		require.NotEmpty(t, objects.Contents, "%s's tables are in its own prefix", e)
+	}
+}
