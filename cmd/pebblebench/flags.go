@@ -234,7 +234,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.histogram, "histogram", false, "print a latency histogram for each benchmark")
 	fs.BoolVar(&c.json, "json", false, "print JSON records on stdout (the configuration first, then one per run and engine); the text goes to stderr")
 	fs.IntVar(&c.reportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print progress on stderr\n(progress is printed every 5 s without it)")
-	fs.StringVar(&c.reportHTML, "report_html", "", "after the benchmarks, write one self-contained HTML file here: funnels, what-ifs, LSM shape, each run against upstream\nand their MEDIAN (with -pebblerf_statistics, -engine=both); under -scenario each phase writes its own, -<scenario>-<phase> before the extension")
+	fs.StringVar(&c.reportHTML, "report_html", "", "after the benchmarks, write one self-contained HTML file here: funnels, what-ifs, LSM shape, each run against upstream\nand MEDIAN (-engine=both); under -scenario each phase writes its own, -<scenario>-<phase> before the extension")
 	fs.StringVar(&c.reportFile, "report_file", "report.csv", "CSV file of -report_interval_seconds")
 	fs.StringVar(&c.metricsAddr, "metrics_addr", "", "pebblerf: during the run, serve http://HOST:PORT/metrics, the pebblerf DB's statistics for Prometheus\n(package promstats: per-level counters with a level label, with -pebblerf_statistics; DB-wide ones always)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file")
