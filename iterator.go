@@ -169,7 +169,7 @@ func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*It
 // is a method expression, so passing it allocates nothing.
 func (i *Iterator) seek(prefix bool, fn func(*upstream.Iterator, []byte) bool, key []byte) bool {
 	i.h.BeginSeek(prefix)
-	return i.h.EndSeek(fn(i.Iterator, key))
+	return i.h.EndSeek(i.Iterator, fn(i.Iterator, key))
 }
 
 // counted counts a seek's result for the DB-wide tickers, and for the
@@ -177,7 +177,8 @@ func (i *Iterator) seek(prefix bool, fn func(*upstream.Iterator, []byte) bool, k
 // and returns it.
 func (i *Iterator) counted(valid bool) bool {
 	if i.seeks != nil {
-		i.seeks.EndSeek(valid)
+		// Without plug-in state the tracker saw no load to credit.
+		i.seeks.EndSeek(valid, nil)
 	}
 	return i.found.Count(valid)
 }
@@ -193,7 +194,7 @@ func (i *Iterator) seekWithLimit(
 	fn func(*upstream.Iterator, []byte, []byte) IterValidityState, key, limit []byte,
 ) IterValidityState {
 	i.h.BeginSeek(false)
-	return i.h.EndSeekState(fn(i.Iterator, key, limit))
+	return i.h.EndSeekState(i.Iterator, fn(i.Iterator, key, limit))
 }
 
 // SeekGE is upstream's Iterator.SeekGE.

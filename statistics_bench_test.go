@@ -264,13 +264,17 @@ func BenchmarkIteratorPluginState(b *testing.B) {
 			stats := attribution.New(tier.cfg)
 			r := (&installed{stats: stats}).readerHooks()
 			key := benchKey(nil, 1)
+			// EndSeek reads the key of an iterator that ended valid; an
+			// unpositioned one has none, and the seek loaded nothing to
+			// credit with it.
+			unpositioned := new(upstream.Iterator)
 			b.ReportAllocs()
 			for b.Loop() {
 				i := getIterator()
 				_ = i.initHooks(&r.hooks, r.stats, nil)
 				if i.h != nil {
 					i.h.BeginSeek(true)
-					i.h.EndSeek(true)
+					i.h.EndSeek(unpositioned, true)
 					i.h.OnValue(key)
 				} else {
 					i.counted(true)

@@ -255,7 +255,7 @@ func (i *Iterator) SeekGE(key []byte) bool {
 // SeekGEWithLimit is pebble.Iterator.SeekGEWithLimit.
 func (i *Iterator) SeekGEWithLimit(key, limit []byte) pebble.IterValidityState {
 	i.h.BeginSeek(i.plan == PlanPrefix && limit == nil)
-	return i.h.EndSeekState(i.found.CountState(i.seekGE(key, limit)))
+	return i.h.EndSeekState(i.it, i.found.CountState(i.seekGE(key, limit)))
 }
 
 func (i *Iterator) seekGE(key, limit []byte) pebble.IterValidityState {
@@ -283,13 +283,13 @@ func (i *Iterator) SeekPrefixGE(key []byte) bool {
 		i.stepFor(key)
 	}
 	i.userPrefix = true
-	return i.h.EndSeek(i.found.Count(i.it.SeekPrefixGE(key)))
+	return i.h.EndSeek(i.it, i.found.Count(i.it.SeekPrefixGE(key)))
 }
 
 // First is pebble.Iterator.First.
 func (i *Iterator) First() bool {
 	i.h.BeginSeek(i.plan == PlanPrefix)
-	return i.h.EndSeek(i.found.Count(i.first()))
+	return i.h.EndSeek(i.it, i.found.Count(i.first()))
 }
 
 func (i *Iterator) first() bool {
@@ -323,7 +323,7 @@ func (i *Iterator) SeekLTWithLimit(key, limit []byte) pebble.IterValidityState {
 	if i.step != nil && i.cmp(key, i.step) > 0 {
 		i.widen()
 	}
-	return i.h.EndSeekState(i.found.CountState(i.it.SeekLTWithLimit(key, limit)))
+	return i.h.EndSeekState(i.it, i.found.CountState(i.it.SeekLTWithLimit(key, limit)))
 }
 
 // Last is pebble.Iterator.Last.
@@ -331,7 +331,7 @@ func (i *Iterator) Last() bool {
 	i.h.BeginSeek(false)
 	i.beginAbsolute()
 	i.widen()
-	return i.h.EndSeek(i.found.Count(i.it.Last()))
+	return i.h.EndSeek(i.it, i.found.Count(i.it.Last()))
 }
 
 // Next is pebble.Iterator.Next.

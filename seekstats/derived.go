@@ -10,21 +10,23 @@ import "github.com/pebblerf/pebble/internal/seekcount"
 // SeekFalsePositiveRate estimates the false-positive rate of the prefix
 // filters of a row or group from its seeks:
 //
-//	FPR = (FILTER_MATCH - DATA_USEFUL_FILTER_MATCH)
-//	    / (FILTERED_PREFIX + FILTER_MATCH - DATA_USEFUL_FILTER_MATCH)
+//	FPR = (FILTER_MATCH - NEEDED_FILTER_MATCH)
+//	    / (FILTERED_PREFIX + FILTER_MATCH - NEEDED_FILTER_MATCH)
 //
 // where FILTERED_PREFIX is Filtered - FilteredRange (a range filter's
 // rule-out says nothing of the prefix filter). A filter has no false
-// negatives, so FILTERED seeks are true negatives; a match that produced a
-// value is taken as a true positive, every other match as a false one.
-// Seeks whose keys were shadowed, deleted or out of bounds, and iterators
-// abandoned before a value was read, also count as false positives, so this
-// is an upper bound on the filter's own rate.
+// negatives, so FILTERED seeks are true negatives; a match whose table held
+// the key the seek found (NeededFilterMatch) is taken as a true positive,
+// every other match as a false one. RocksDB's formula takes
+// DATA_USEFUL_FILTER_MATCH instead, which counts a true positive only when
+// the caller reads a value: a workload that reads keys only would make every
+// match false. The two agree when every seek reads the value it found.
+// Seeks whose keys were shadowed or deleted also count as false positives,
+// so this is an upper bound on the filter's own rate.
 //
 // ok is false when the rate is not defined: no prefix filter decided a seek
-// at the row, or no value was read from the row's tables (a workload that
-// never reads values, as db_bench's seekrandom without -seek_nexts, would
-// make every match false and the "rate" the share of matches).
+// at the row, or no data-block load was counted there (Config.FiltersOnly
+// counts none, so no match could be told true).
 // SeekFalsePositiveAbsence says which.
 func (c LevelCounts) SeekFalsePositiveRate() (float64, bool) {
 	f, why := c.seekFPR()
@@ -38,27 +40,31 @@ func (c LevelCounts) SeekFalsePositiveAbsence() string {
 	return why
 }
 
-const noValueRead = "no value was read at this level"
+const noLoadCounted = "no data-block load was counted at this level"
 
 func (c LevelCounts) seekFPR() (float64, string) {
-	tp := min(c.UsefulFilterMatch, c.FilterMatch)
+	tp := min(c.NeededFilterMatch, c.FilterMatch)
 	fp := c.FilterMatch - tp
 	den := c.Filtered - min(c.FilteredRange, c.Filtered) + fp
 	switch {
 	case den == 0:
 		return 0, "no prefix filter decided a seek"
-	case c.UsefulNoFilter+c.UsefulFilterMatch == 0:
-		return 0, noValueRead
+	case c.Data == 0:
+		return 0, noLoadCounted
 	}
 	return float64(fp) / float64(den), ""
 }
 
 // RangeFilterOpportunity is the share of seeks of bounded iterators (with a
-// lower or upper bound) that loaded a data block and then produced no value
-// the caller read: the loads a range filter could have saved.
+// lower or upper bound) that loaded a data block of a table and found no key
+// there: the loads a range filter could have saved.
 //
-//	opportunity = (DATA_BOUNDED - DATA_USEFUL_BOUNDED) / DATA_BOUNDED
+//	opportunity = (DATA_BOUNDED - NEEDED_BOUNDED) / DATA_BOUNDED
 //
+// A found key lies within the bounds, so no range filter skips its table;
+// the loads left include tables that hold a key in the bounds the seek did
+// not return (a shadowed version), which a range filter passes too, so this
+// is an upper bound (package whatif estimates what a filter would save).
 // Seeks of unbounded iterators (Data - DataBounded) are left out: a range
 // filter judges a table against the iterator's bounds, so it cannot save
 // them. ok is false when no bounded seek loaded a block.
@@ -66,8 +72,8 @@ func (c LevelCounts) RangeFilterOpportunity() (float64, bool) {
 	if c.DataBounded == 0 {
 		return 0, false
 	}
-	useful := min(c.UsefulBounded, c.DataBounded)
-	return float64(c.DataBounded-useful) / float64(c.DataBounded), true
+	needed := min(c.NeededBounded, c.DataBounded)
+	return float64(c.DataBounded-needed) / float64(c.DataBounded), true
 }
 
 // GetFalsePositiveRate is the false-positive rate of the row's filters for
@@ -128,7 +134,8 @@ func (sn *Snapshot) PointWholeKeyFalsePositiveRate() (float64, bool) {
 // lookup of a key the level does not hold consults the level's filters, per
 // lookup: the level's checks that said no (prefix filters' rule-outs of
 // seeks, Gets ruled out) plus those that passed and found nothing (seeks'
-// matches that produced no value, Gets' false positives), divided by the
+// matches whose table held no key the seek found, Gets' false positives),
+// divided by the
 // count of the busiest level below L0, which every lookup that gets that far
 // consults once. ok is false while nothing was counted below L0. These are
 // what pointfilter.LevelLoad.Checks asks for (pebble's
@@ -139,7 +146,7 @@ func (sn *Snapshot) AbsentKeyChecks() (perLevel [7]float64, ok bool) {
 	for i := range absent {
 		c := sn.Rows[RowForLevel(i)]
 		prefixFiltered := c.Filtered - min(c.FilteredRange, c.Filtered)
-		seekFP := c.FilterMatch - min(c.UsefulFilterMatch, c.FilterMatch)
+		seekFP := c.FilterMatch - min(c.NeededFilterMatch, c.FilterMatch)
 		getFP := c.GetPositive - min(c.GetTruePositive, c.GetPositive)
 		absent[i] = float64(prefixFiltered + seekFP + c.GetUseful + getFP)
 		if i > 0 {

@@ -50,7 +50,19 @@
 //   - seek.data.useful.no.filter and seek.data.useful.filter.match: after a
 //     DATA seek that checked no filter, or passed the table's filter, the
 //     caller read at least one value the table produced;
-//     seek.data.useful.bounded, both kinds for bounded iterators.
+//     seek.data.useful.bounded, both kinds for bounded iterators. These are
+//     RocksDB's (PR #11460): they wait for a Value call.
+//   - seek.data.needed: a DATA seek found a key in the table: the seek
+//     (SeekGE, SeekPrefixGE, SeekLT, First, Last) ended at a key the table
+//     produced, or the caller read a value it produced; value read or not.
+//     A seek's key lies within the iterator's bounds (and has the seek's
+//     prefix), so no range or prefix filter could have skipped that load;
+//     seek.data.needed.filter.match and seek.data.needed.bounded are its
+//     parts after a passed prefix filter and for bounded iterators. Reads
+//     that look at keys only (existence and lock-table checks, key-only
+//     scans) count here and not in USEFUL, so the figures that ask whether
+//     a table held what the read wanted (SeekFalsePositiveRate,
+//     RangeFilterOpportunity, the what-ifs of package whatif) use NEEDED.
 //   - get.filter.useful, get.filter.positive, get.filter.true.positive: a
 //     Get's filter check of the row's tables (whole-key and prefix filters
 //     alike) ruled it out, did not, and did not because the table held the
@@ -118,6 +130,11 @@
 //     ticker). The rule is exact where only one table can have produced the
 //     value; exact mode (Config.ExactAttribution) asks DB.ScanInternal and
 //     counts the rule's disagreements.
+//   - Needed loads: the key a seek ended at is credited by the same rule,
+//     except that several candidates of one level (overlapping L0 tables)
+//     credit that level rather than the unattributed row; exact mode
+//     locates the key instead. Keys a key-only scan steps to after the seek
+//     credit nothing, so a table only they reached counts as not needed.
 //   - Get true positives: the last positive check is credited when the Get
 //     found its key, which is wrong when the key came from a table checked
 //     without a filter after it (the .uncertain ticker bounds that). A Get
@@ -133,10 +150,10 @@
 //     reads in flight.
 //
 // The derived figures are given only where they mean what they say: the
-// seek false-positive rate only where values were read (without Value calls
-// every match would count as false), and the range-filter opportunity over
-// bounded iterators' seeks only (a range filter cannot help an unbounded
-// one).
+// seek false-positive rate only where data-block loads were counted (it
+// takes NEEDED, not USEFUL, as the true positives, so reads without Value
+// calls get a rate too), and the range-filter opportunity over bounded
+// iterators' seeks only (a range filter cannot help an unbounded one).
 //
 // # Compatibility
 //
@@ -164,10 +181,11 @@
 // larger part of the full tier's cost there. Config.FiltersOnly counts
 // filter checks per level (FILTERED, FILTER_MATCH and the Gets' Bloom
 // tickers), seeks, Gets and range filters' rule-outs (as unattributed), but
-// no data-block loads: DATA, DATA_USEFUL_* and their bounded shares stay
-// zero, so there is no seek false-positive rate, no range-filter
-// opportunity, no per-table waste for the compaction advisor, and nothing
-// for the what-ifs to start from. The tables of either tier carry the tags,
+// no data-block loads: DATA, DATA_USEFUL_*, NEEDED and their bounded
+// shares stay zero, so there is no seek false-positive rate, no
+// range-filter opportunity, no per-table waste for the compaction advisor,
+// and nothing for the what-ifs to start from. The full tier's NEEDED costs
+// a valid seek that loaded blocks two key comparisons per such table. The tables of either tier carry the tags,
 // so switching between them needs no rewrite. Pebble rebuilds an iterator
 // on every SetOptions while the full statistics are on, since its options
 // then carry a block-property filter. The data-block tag adds a few bytes

@@ -28,6 +28,15 @@ type LevelCounts struct {
 	// UsefulFilterMatch, for iterators with a lower or upper bound.
 	DataBounded   uint64
 	UsefulBounded uint64
+	// Needed counts the DATA seeks that found a key in the table (the
+	// table a seek ended at, or a value read after it came from; see the
+	// package documentation): the loads no filter could have skipped.
+	// Unlike the USEFUL kinds it does not wait for a Value call, so it
+	// counts key-only reads too. NeededFilterMatch and NeededBounded are
+	// its parts after a passed prefix filter and for bounded iterators.
+	Needed            uint64
+	NeededFilterMatch uint64
+	NeededBounded     uint64
 	// GetUseful, GetPositive and GetTruePositive are the point lookups'
 	// filter checks of the row's tables (whole-key and prefix filters
 	// alike): the filter ruled the Get out, did not, and did not because
@@ -55,6 +64,12 @@ func (c *LevelCounts) get(k seekcount.Kind) *uint64 {
 		return &c.DataBounded
 	case seekcount.UsefulBounded:
 		return &c.UsefulBounded
+	case seekcount.DataNeeded:
+		return &c.Needed
+	case seekcount.DataNeededFilterMatch:
+		return &c.NeededFilterMatch
+	case seekcount.DataNeededBounded:
+		return &c.NeededBounded
 	case seekcount.GetUseful:
 		return &c.GetUseful
 	case seekcount.GetPositive:
@@ -173,6 +188,7 @@ func (sn Snapshot) dump() string {
 //	data       seeks that loaded a data block (DATA), and of
 //	  bounded    these, those of iterators with bounds
 //	useful     DATA seeks whose value the caller read (both USEFUL kinds)
+//	needed     DATA seeks that found a key in the table, value read or not
 //	seekFPR    SeekFalsePositiveRate, or why it is absent
 //	rangeOpp   RangeFilterOpportunity (bounded seeks only)
 //	get.*      Gets' filter checks: ruled out, passed, passed and found,
@@ -181,19 +197,19 @@ func (sn Snapshot) dump() string {
 // "-" marks a figure without a denominator.
 func (sn Snapshot) LevelTable() string {
 	var b strings.Builder
-	const head = "%-12s %9s %9s %9s %9s %9s %9s %8s %8s %9s %9s %9s %8s\n"
-	const row = "%-12s %9d %9d %9d %9d %9d %9d %8s %8s %9d %9d %9d %8s\n"
-	fmt.Fprintf(&b, head, "level", "filtered", "range", "match", "data", "bounded", "useful",
+	const head = "%-12s %9s %9s %9s %9s %9s %9s %9s %8s %8s %9s %9s %9s %8s\n"
+	const row = "%-12s %9d %9d %9d %9d %9d %9d %9d %8s %8s %9d %9d %9d %8s\n"
+	fmt.Fprintf(&b, head, "level", "filtered", "range", "match", "data", "bounded", "useful", "needed",
 		"seekFPR", "rangeOpp", "get.usef", "get.pos", "get.tp", "getFPR")
-	noValues := false
+	noLoads := false
 	line := func(name string, c LevelCounts) {
 		fpr := percent(c.SeekFalsePositiveRate())
-		if why := c.SeekFalsePositiveAbsence(); why == noValueRead {
-			fpr, noValues = "no-val", true
+		if why := c.SeekFalsePositiveAbsence(); why == noLoadCounted {
+			fpr, noLoads = "no-load", true
 		}
 		fmt.Fprintf(&b, row, name,
 			c.Filtered, c.FilteredRange, c.FilterMatch, c.Data, c.DataBounded,
-			c.UsefulNoFilter+c.UsefulFilterMatch, fpr, percent(c.RangeFilterOpportunity()),
+			c.UsefulNoFilter+c.UsefulFilterMatch, c.Needed, fpr, percent(c.RangeFilterOpportunity()),
 			c.GetUseful, c.GetPositive, c.GetTruePositive, percent(c.GetFalsePositiveRate()))
 	}
 	for r := Row(0); r < NumRows; r++ {
@@ -203,9 +219,11 @@ func (sn Snapshot) LevelTable() string {
 	}
 	line("non.last", sn.NonLast())
 	line("last", sn.Last())
-	if noValues {
-		b.WriteString("no-val: no value was read at the level, so seekFPR is not defined " +
-			"(it would count every match as false)\n")
+	b.WriteString("useful: a value was read (RocksDB's USEFUL); needed: the seek found a key in the table, " +
+		"which no filter could skip; seekFPR and rangeOpp count the matches and bounded loads not needed\n")
+	if noLoads {
+		b.WriteString("no-load: no data-block load was counted at the level (FiltersOnly counts none), " +
+			"so seekFPR is not defined\n")
 	}
 	return b.String()
 }

@@ -87,7 +87,7 @@ func TestDerivedFigures(t *testing.T) {
 			require.InDelta(t, want, got, 1e-12)
 		}
 	}
-	c := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, UsefulFilterMatch: 10, UsefulNoFilter: 6}
+	c := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, NeededFilterMatch: 10, Needed: 16}
 	rate(20.0 / 90)(c.SeekFalsePositiveRate())
 	require.Empty(t, c.SeekFalsePositiveAbsence())
 	// Range filters' rule-outs say nothing of the prefix filter's rate.
@@ -96,17 +96,26 @@ func TestDerivedFigures(t *testing.T) {
 	rate(20.0 / 90)(withRange.SeekFalsePositiveRate())
 	_, ok := LevelCounts{}.SeekFalsePositiveRate()
 	require.False(t, ok)
-	// Without a value read at the level the rate is not defined, and the
-	// reason says so.
-	noValues := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 30}
-	_, ok = noValues.SeekFalsePositiveRate()
+	// The rate counts matches whose table held the key the seek found, not
+	// values read: a key-only workload gets the same rate, and a value read
+	// without a needed load does not make a match true.
+	keysOnly := c
+	keysOnly.UsefulFilterMatch, keysOnly.UsefulNoFilter = 0, 0
+	rate(20.0 / 90)(keysOnly.SeekFalsePositiveRate())
+	valuesOnly := LevelCounts{Filtered: 70, FilterMatch: 30, Data: 40, UsefulFilterMatch: 10}
+	rate(30.0 / 100)(valuesOnly.SeekFalsePositiveRate())
+	// Without a data-block load counted at the level (FiltersOnly) the rate
+	// is not defined, and the reason says so.
+	noLoads := LevelCounts{Filtered: 70, FilterMatch: 30}
+	_, ok = noLoads.SeekFalsePositiveRate()
 	require.False(t, ok)
-	require.Equal(t, noValueRead, noValues.SeekFalsePositiveAbsence())
+	require.Equal(t, noLoadCounted, noLoads.SeekFalsePositiveAbsence())
 
-	// The range-filter opportunity counts bounded seeks only.
+	// The range-filter opportunity counts bounded seeks only, and the loads
+	// that found no key, value read or not.
 	_, ok = c.RangeFilterOpportunity()
 	require.False(t, ok, "unbounded seeks are no range filter's opportunity")
-	c.DataBounded, c.UsefulBounded = 25, 5
+	c.DataBounded, c.NeededBounded, c.UsefulBounded = 25, 5, 1
 	rate(20.0 / 25)(c.RangeFilterOpportunity())
 	_, ok = LevelCounts{}.RangeFilterOpportunity()
 	require.False(t, ok)

@@ -39,8 +39,9 @@ func runWhatIf(t *testing.T, d *testDB, td *datadriven.TestData) string {
 	var b strings.Builder
 	for _, lw := range ws {
 		sh, c := w.Shape[lw.Row], sn.Rows[lw.Row]
-		fmt.Fprintf(&b, "%s: tables=%d keys=%d data=%d useful=%d bounded=%d useful.bounded=%d\n",
-			lw.Row, sh.Tables, sh.Keys, c.Data, c.UsefulNoFilter+c.UsefulFilterMatch, c.DataBounded, c.UsefulBounded)
+		fmt.Fprintf(&b, "%s: tables=%d keys=%d data=%d useful=%d needed=%d bounded=%d useful.bounded=%d needed.bounded=%d\n",
+			lw.Row, sh.Tables, sh.Keys, c.Data, c.UsefulNoFilter+c.UsefulFilterMatch, c.Needed,
+			c.DataBounded, c.UsefulBounded, c.NeededBounded)
 	}
 	b.WriteString(whatif.Table(kind, ws))
 	return b.String()

@@ -27,12 +27,16 @@ import (
 
 // How the estimates are made. RangeFilters estimates, per level, what range
 // filters of B bits per key would save on the workload counted without them.
-// Its candidates are the bounded seeks' data loads that produced no value
-// (DataBounded - UsefulBounded): a range filter rules a table out only when
-// the table holds nothing in the bounds. Two things decide how many of them a
-// filter would still let through, and neither can be read off the bounds
-// alone: whether the table holds a key in the bounds (a shadowed older
-// version, a value the caller did not read: the filter must pass it), and ℓ,
+// Its candidates are the bounded seeks' data loads whose table held no key
+// the read found (DataBounded - NeededBounded, seekstats.LevelCounts.Needed):
+// a found key lies within the bounds, and a range filter rules a table out
+// only when the table holds nothing in the bounds. Needed, not USEFUL,
+// because USEFUL waits for a Value call that key-only reads (existence and
+// lock-table checks, key-only scans) never make: counted by USEFUL, every
+// load of such a read would look avoidable. Two things decide how many of
+// the candidates a filter would still let through, and neither can be read
+// off the bounds alone: whether the table holds a key in the bounds that the
+// read did not find (a shadowed older version: the filter must pass it), and ℓ,
 // the number of values of the table's own key map the bounds cover, which
 // sets the false-positive bound ℓ/2^(B-2) of a hashed filter
 // (rangefilter.Config.FPRBound). Both are observed where the tables carry
@@ -48,7 +52,7 @@ import (
 // about a filter query, is taken for every check up to 1024 per counter shard
 // and row, then for one in 16, and the what-if uses only its shares. The
 // what-if then takes the share of checks on tables that hold a key as loads
-// that must pass (less the loads that produced a value), and the sum of
+// that must pass (less the needed loads), and the sum of
 // FPRBound(ℓ) over the hashed filters' checks as the false positives; the
 // saving is what is left of the candidates. The bound counts every key of the
 // table as a possible collision, but keys in the query's own hash block
@@ -67,13 +71,15 @@ import (
 // (rangefilter.Describe), with their bits per key. PrefixFilters does the
 // same for Bloom prefix filters on levels where no prefix filter decided a
 // seek (L6 with UseL6Filters off is the common case): candidates are the
-// level's loads without a value, the rate a Bloom filter's expected one
+// level's loads that were not needed, the rate a Bloom filter's expected one
 // (bloomFPR).
 //
-// The estimates are wrong where their inputs are. A load "without a value" is
-// one whose value the caller never read, so a workload that does not read
-// values makes every load a candidate; where the checks were observed, the
-// loads on tables that hold a key in the bounds are taken off again. An exact
+// The estimates are wrong where their inputs are. A load is needed when the
+// seek ended at a key of its table (or a value read after it came from
+// there), by the attribution's rule (seekstats); a key-only scan's steps past
+// the seek credit nothing, so the tables only they reach count as
+// candidates; where the checks were observed, the loads on tables that hold
+// a key in the bounds are taken off again. An exact
 // filter says which tables those are; a hashed filter's "yes" mixes them with
 // false positives, so its tables that hold a key are its "yes" answers less
 // its own expected false positives, an estimate; and the false positives are
@@ -174,9 +180,9 @@ const rangeHeaderBytes = 64
 type Level struct {
 	Row seekstats.Row
 	// Candidates are the data-block loads the filter would have been asked
-	// about and that produced nothing: for a range filter, bounded seeks'
-	// loads without a value (DataBounded - UsefulBounded); for a prefix
-	// filter, loads without a value at a row no prefix filter decided.
+	// about and whose table held no key the read found: for a range filter,
+	// bounded seeks' loads not needed (DataBounded - NeededBounded); for a
+	// prefix filter, loads not needed at a row no prefix filter decided.
 	Candidates uint64
 	// Checks, for a range what-if, are the row's observed range-filter
 	// checks (seekstats.RangeLens.Checks). Zero means none were observed (the row's
@@ -185,9 +191,9 @@ type Level struct {
 	Checks uint64
 	// MustPass, for a range what-if with Checks, are the candidates on
 	// tables that hold a key in the bounds, which any range filter passes
-	// (older versions shadowed by a newer level, values the caller did not
-	// read): the share of checks on tables that hold a key (see
-	// observedPasses), times the loads, less the loads that produced a value.
+	// (older versions shadowed by a newer level): the share of checks on
+	// tables that hold a key (see observedPasses), times the loads, less the
+	// needed loads.
 	MustPass float64
 	// FPR is the filter's false-positive rate used: for a range filter with
 	// Checks, the expected false positives per observed check (the bound at
@@ -238,18 +244,18 @@ type Level struct {
 	// observed ranges' lengths in key positions (lenQuantile);
 	// zero without observed ranges of non-zero length.
 	LenP50, LenP90 uint64
-	// Unplaced, in the unattributed row only, is the bounded seeks' values
-	// the statistics could not place at a level (the fast attribution rule
-	// gives up when several tables loaded blocks for one seek): each came
-	// from some level's load, so it is taken off the total, as a negative
-	// Avoided of this row. The other rows' estimates are upper bounds by up
-	// to Unplaced between them.
+	// Unplaced, in the unattributed row only, is the bounded seeks' needed
+	// loads the statistics could not place at a level (the fast attribution
+	// rule gives up when several tables that loaded blocks for one seek span
+	// the key it found): each is some level's load, so it is taken off the
+	// total, as a negative Avoided of this row. The other rows' estimates
+	// are upper bounds by up to Unplaced between them.
 	Unplaced uint64
 }
 
-// Passed is MustPass + FalsePositives: the value-less loads the filter
+// Passed is MustPass + FalsePositives: the loads not needed that the filter
 // would leave, comparable with a run with filters on (its DataBounded -
-// UsefulBounded).
+// NeededBounded).
 func (w Level) Passed() float64 { return w.MustPass + w.FalsePositives }
 
 // Reduction is Avoided/Loads, or ok=false without loads.
@@ -267,11 +273,11 @@ func (w Level) String() string {
 		name = "total"
 	}
 	if w.Row == seekstats.RowUnattributed && w.Unplaced > 0 && w.Avoided > -0.005 {
-		return fmt.Sprintf("%s: %d values read at no known level, from loads the levels' observed checks already count as must-pass",
+		return fmt.Sprintf("%s: %d needed loads at no known level, which the levels' observed checks already count as must-pass",
 			name, w.Unplaced)
 	}
 	if w.Row == seekstats.RowUnattributed && w.Unplaced > 0 {
-		return fmt.Sprintf("%s: %d values read at no known level: the levels above avoid %.2f loads fewer between them",
+		return fmt.Sprintf("%s: %d needed loads at no known level: the levels above avoid %.2f loads fewer between them",
 			name, w.Unplaced, -w.Avoided)
 	}
 	var b strings.Builder
@@ -314,7 +320,7 @@ func bloomFPR(bits float64) float64 {
 
 // RangeFilters estimates, per LSM level (L0 to L6), what range filters of
 // w.BitsPerKey bits per key would save on the counted workload: the
-// bounded seeks' data loads that produced no value, less those on tables
+// bounded seeks' data loads that were not needed, less those on tables
 // that hold a key in the bounds and the filter's expected false positives;
 // and what they would cost. Where the row's range-filter checks were
 // observed (seekstats.Snapshot.RangeLens), both come from them: the exact filters'
@@ -322,7 +328,7 @@ func bloomFPR(bits float64) float64 {
 // elsewhere every candidate is taken to hold nothing in the bounds and to
 // cover w.RangeLen positions. Levels without bounded loads are left out (a
 // filter there would save nothing); the unattributed row appears when it
-// holds values (see Level.Unplaced). Rows where range filters already
+// holds needed loads (see Level.Unplaced). Rows where range filters already
 // judged seeks are estimated all the same (their remaining empty loads are
 // the filters' false positives and overlaps, which a bigger budget may cut).
 func RangeFilters(sn *seekstats.Snapshot, w Options) []Level {
@@ -335,11 +341,11 @@ func RangeFilters(sn *seekstats.Snapshot, w Options) []Level {
 	var out []Level
 	for r := seekstats.RowL0; r <= seekstats.RowUnattributed; r++ {
 		c, sh, lens := sn.Rows[r], w.Shape[r], &sn.RangeLens[r]
-		if c.DataBounded == 0 && (r != seekstats.RowUnattributed || c.UsefulBounded == 0) {
+		if c.DataBounded == 0 && (r != seekstats.RowUnattributed || c.NeededBounded == 0) {
 			continue
 		}
-		useful := min(c.UsefulBounded, c.DataBounded)
-		cand := c.DataBounded - useful
+		needed := min(c.NeededBounded, c.DataBounded)
+		cand := c.DataBounded - needed
 		lw := Level{
 			Row: r, Candidates: cand, Loads: c.DataBounded, Checks: lens.Checks,
 			FPR: assumed, FalsePositivesAssumed: float64(cand) * assumed, AssumedLen: rl,
@@ -356,14 +362,14 @@ func RangeFilters(sn *seekstats.Snapshot, w Options) []Level {
 			lw.Checks = 0
 			lw.FalsePositives = lw.FalsePositivesAssumed
 		} else {
-			o := observedPasses(lens, cfg, c.DataBounded, useful, cand, min(c.FilteredRange, lens.Checks))
+			o := observedPasses(lens, cfg, c.DataBounded, needed, cand, min(c.FilteredRange, lens.Checks))
 			lw.MustPass, lw.FalsePositives, lw.FPR = o.mustPass, o.fp, o.fpr
 			lw.FalsePositivesBound, lw.FromWritten = o.fpBound, o.fromWritten
 		}
 		lw.Avoided = float64(cand) - lw.MustPass - lw.FalsePositives
 		if r == seekstats.RowUnattributed {
-			lw.Unplaced = c.UsefulBounded - useful
-			// An unplaced value came from a load some level counted as a
+			lw.Unplaced = c.NeededBounded - needed
+			// An unplaced needed load is one some level counted as a
 			// candidate. Where that level's checks were observed, the load
 			// is also among its MustPass (its table held the key), so the
 			// two cancel; elsewhere it is taken off, in the share of the
@@ -404,12 +410,12 @@ type observed struct {
 // shares are applied to the checks that went on to the table (all but the
 // filtered) and those to the loads: the checks on tables that hold a key
 // (exact filters' "yes", hashed filters' "yes" less their expected false
-// positives), less the useful loads (each on a table that holds a key), are
+// positives), less the needed loads (each on a table that holds a key), are
 // the candidates that must pass; the hashed checks' expected false
 // positives, per check, give the false positives among the rest. Those are the filters' own
 // expectation where they were written with the budget asked about, and the
 // bound FPRBound otherwise.
-func observedPasses(l *seekstats.RangeLens, cfg rangefilter.Config, loads, useful, cand, filtered uint64) observed {
+func observedPasses(l *seekstats.RangeLens, cfg rangefilter.Config, loads, needed, cand, filtered uint64) observed {
 	var o observed
 	sampled := float64(sampled(l))
 	if sampled == 0 {
@@ -420,7 +426,7 @@ func observedPasses(l *seekstats.RangeLens, cfg rangefilter.Config, loads, usefu
 	// with false positives; less their expected number, they are the rest
 	// of the tables that hold one.
 	holdChecks := float64(l.ExactHolds) + max(0, float64(l.HashedHolds)-l.HashedFPRSum)
-	holds := holdChecks/sampled*float64(l.Checks)*perLoad - float64(useful)
+	holds := holdChecks/sampled*float64(l.Checks)*perLoad - float64(needed)
 	o.mustPass = min(max(0, holds), float64(cand))
 	toLoads := func(perSample float64) float64 {
 		return min(float64(cand)-o.mustPass, perSample*float64(l.Checks)*perLoad)
@@ -439,10 +445,11 @@ func observedPasses(l *seekstats.RangeLens, cfg rangefilter.Config, loads, usefu
 // PrefixFilters estimates, per LSM level that loaded data blocks with
 // no prefix filter deciding a seek there (L6 with UseL6Filters off is the
 // common case), what prefix (Bloom) filters of w.BitsPerKey bits per key
-// would save: the level's loads that produced no value, less the Bloom
+// would save: the level's loads that were not needed, less the Bloom
 // filter's expected false positives; and what the filters would cost.
 // It assumes the level's seeks were SeekPrefixGE (only those consult a
-// prefix filter) and that no value-less load found the prefix in the table.
+// prefix filter) and that no load that was not needed found the prefix in
+// the table.
 func PrefixFilters(sn *seekstats.Snapshot, w Options) []Level {
 	fpr := bloomFPR(w.BitsPerKey)
 	var out []Level
@@ -452,8 +459,8 @@ func PrefixFilters(sn *seekstats.Snapshot, w Options) []Level {
 		if c.Data == 0 || prefixDecided > 0 {
 			continue
 		}
-		useful := min(c.UsefulNoFilter+c.UsefulFilterMatch, c.Data)
-		cand := c.Data - useful
+		needed := min(c.Needed, c.Data)
+		cand := c.Data - needed
 		fp := float64(cand) * fpr
 		out = append(out, Level{
 			Row: r, Candidates: cand, FPR: fpr, FalsePositives: fp,

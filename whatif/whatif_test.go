@@ -18,8 +18,10 @@ import (
 // independently of any DB.
 func TestWhatIfArithmetic(t *testing.T) {
 	var sn seekstats.Snapshot
-	sn.Rows[seekstats.RowL0] = seekstats.LevelCounts{Data: 100, DataBounded: 80, UsefulBounded: 20, UsefulNoFilter: 30}
-	sn.Rows[seekstats.RowL6] = seekstats.LevelCounts{Data: 50, UsefulNoFilter: 10}
+	// The candidates are the loads not needed: values read (USEFUL) take
+	// nothing off, the loads whose table held a found key do.
+	sn.Rows[seekstats.RowL0] = seekstats.LevelCounts{Data: 100, DataBounded: 80, NeededBounded: 20, Needed: 30, UsefulBounded: 5, UsefulNoFilter: 7}
+	sn.Rows[seekstats.RowL6] = seekstats.LevelCounts{Data: 50, Needed: 10, UsefulNoFilter: 40}
 	// L5 had a prefix filter decide its seeks: no prefix what-if there.
 	sn.Rows[seekstats.RowL5] = seekstats.LevelCounts{Data: 10, FilterMatch: 10}
 	var w Options
@@ -43,9 +45,12 @@ func TestWhatIfArithmetic(t *testing.T) {
 	_, ok = Level{}.Reduction()
 	require.False(t, ok)
 
-	// Values no level could be given come off the total: 30 of them, from
-	// loads of L0 (whose 60 empty loads were really 30).
+	// Needed loads no level could be given come off the total: 30 of them,
+	// loads of L0 (whose 60 empty loads were really 30). Unplaced values
+	// alone take nothing off.
 	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{UsefulBounded: 30}
+	require.Len(t, RangeFilters(&sn, w), 1)
+	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{NeededBounded: 30}
 	r = RangeFilters(&sn, w)
 	require.Len(t, r, 2)
 	u := r[1]
@@ -88,7 +93,7 @@ func TestBloomFPR(t *testing.T) {
 // cap of 1 per check holds.
 func TestRangeWhatIfObserved(t *testing.T) {
 	var sn seekstats.Snapshot
-	sn.Rows[seekstats.RowL0] = seekstats.LevelCounts{Data: 200, DataBounded: 200, UsefulBounded: 20}
+	sn.Rows[seekstats.RowL0] = seekstats.LevelCounts{Data: 200, DataBounded: 200, NeededBounded: 20}
 	l := &sn.RangeLens[seekstats.RowL0]
 	// 100 checks: 20 outside the map, 40 of exact filters (30 holding a
 	// key), 40 of hashed ones: 38 of ℓ in [4, 8) summing 200, and 2 of
@@ -115,7 +120,7 @@ func TestRangeWhatIfObserved(t *testing.T) {
 	// Two loads per check. Checks on tables holding a key: the 30 exact
 	// ones and the 10 hashed "yes" answers (no expected false positives of
 	// the filters as written are known here), so 80 loads, less the 20
-	// useful ones.
+	// needed ones.
 	require.InDelta(t, 60, got.MustPass, 1e-9)
 	fpr := (200.0/1024 + 2) / 100
 	require.InDelta(t, fpr, got.FPR, 1e-12)
@@ -140,9 +145,9 @@ func TestRangeWhatIfObserved(t *testing.T) {
 	require.False(t, RangeFilters(&sn, Options{BitsPerKey: 14})[0].FromWritten)
 	l.HashedFPRSum, l.HashedBitsSum = 0, 0
 
-	// Unplaced values: with every level observed, their loads are already
+	// Unplaced needed loads: with every level observed, they are already
 	// among the must-pass ones, so the total does not change.
-	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{UsefulBounded: 5}
+	sn.Rows[seekstats.RowUnattributed] = seekstats.LevelCounts{NeededBounded: 5}
 	r = RangeFilters(&sn, w)
 	require.Len(t, r, 2)
 	require.Zero(t, r[1].Avoided)

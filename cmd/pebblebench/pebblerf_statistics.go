@@ -102,7 +102,8 @@ func whatIfLines(db *pebblerf.DB, c *config) string {
 	var b strings.Builder
 	if len(rng) > 0 {
 		fmt.Fprintf(&b, "what-if range filters of %g bits/key (FPR bound at the range lengths observed in the tables' range filters,"+
-			" else at %d key positions; filter bytes at the budget are an upper bound, those as written are measured):\n",
+			" else at %d key positions; filter bytes at the budget are an upper bound, those as written are measured;"+
+			" candidates are the bounded loads not needed, whose table held no key the seek found, value read or not):\n",
 			rb, whatif.DefaultRangeLen)
 		b.WriteString(whatif.Table("range", rng))
 	}

@@ -234,9 +234,10 @@ func TestRocksDBSeedVerdict(t *testing.T) {
 	read := &phaseResult{results: []*result{
 		synthetic("seekrandom", enginePebble, 1000, 1, 1),
 		synthetic("seekrandom", enginePebbleRF, 1000, 1, 1,
-			// 90 filtered, 10 passed of which 5 produced a value: 5 false
-			// positives out of 95 negatives.
-			tk("filtered", 90), tk("filter.match", 10), tk("data", 10), tk("data.useful.filter.match", 5)),
+			// 90 filtered, 10 passed of which 5 found their key (3 of them
+			// with a value read): 5 false positives out of 95 negatives.
+			tk("filtered", 90), tk("filter.match", 10), tk("data", 10), tk("data.useful.filter.match", 3),
+			statistics.Ticker{Name: "pebblerf.non.last.level.seek.data.needed.filter.match", Count: 5}),
 	}}
 	v := rocksDBSeedVerdict([]*phaseResult{{}, read})
 	require.Equal(t, "1.00x ops/sec, 1.00x CPU speed, seek FPR 5.26%", v.headline)

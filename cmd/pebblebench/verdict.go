@@ -286,6 +286,10 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 		all.Data += get("data")
 		all.UsefulNoFilter += get("data.useful.no.filter")
 		all.UsefulFilterMatch += get("data.useful.filter.match")
+		// The seek FPR takes the matches whose table held the key found,
+		// under pebblerf's name for the groups (RocksDB has no such ticker).
+		all.NeededFilterMatch += uint64(p.tickerSum("seekrandom", enginePebbleRF,
+			"pebblerf."+strings.TrimPrefix(group, "rocksdb.")+"data.needed.filter.match"))
 	}
 	fpr := "n/a (pebblerf's statistics off)"
 	if f, ok := all.SeekFalsePositiveRate(); ok {

@@ -32,6 +32,9 @@
 //     which is exact in the common cases and says when it is not. Exact mode
 //     (seekstats.Config.ExactAttribution) asks DB.ScanInternal for the level
 //     of each value instead (exact.go); tests use it to check the fast rule.
+//   - Needed loads: the iterator reports the key each seek ended at; the
+//     table that produced it is credited by value.go's rule (needed.go), so
+//     reads that never call Value still say which loads found a key.
 //   - Point lookups: a Get through the root package's wrapper registers its
 //     key; a filter check whose key is that very slice belongs to it
 //     (get.go), and is counted for the table's level as well as in the Bloom

@@ -79,6 +79,10 @@ type seekTable struct {
 	f          *fileInfo // nil if the table is not in the map
 	filterUsed bool
 	reported   bool // USEFUL was counted for this seek
+	// needed is set once the table is credited with a key the seek (or a
+	// value read after it) found there (needed.go). It is kept apart from
+	// reported, so that USEFUL keeps RocksDB's meaning.
+	needed bool
 }
 
 // iterFilter is the always-true block-property filter.
@@ -267,11 +271,16 @@ func (t *IterTracker) BeginSeek(prefix bool) {
 	t.tableArmed = false
 }
 
-// EndSeek counts a seek; valid is what it returned.
-func (t *IterTracker) EndSeek(valid bool) {
+// EndSeek counts a seek; valid is what it returned, and key, when valid,
+// the key the iterator is at, which credits the table that held it as
+// needed (needed.go).
+func (t *IterTracker) EndSeek(valid bool, key []byte) {
 	t.sh.AddTicker(seekcount.NumberDBSeek, 1)
 	if valid {
 		t.sh.AddTicker(seekcount.NumberDBSeekFound, 1)
+		if len(t.pending) > 0 {
+			t.seekFound(key)
+		}
 	}
 }
 

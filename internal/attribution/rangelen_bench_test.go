@@ -76,7 +76,12 @@ func BenchmarkRangeLenObserver(b *testing.B) {
 			b.Fatal(err)
 		}
 		t.BeginSeek(false)
-		t.EndSeek(it.SeekGE(lo))
+		valid := it.SeekGE(lo)
+		var found []byte
+		if valid {
+			found = it.Key()
+		}
+		t.EndSeek(valid, found)
 		_ = it.Close()
 		t.Release()
 	}

@@ -140,7 +140,7 @@ func TestInitIterHeld(t *testing.T) {
 		require.Same(t, &holder.tr.filter, up.PointKeyFilters[0])
 		require.Equal(t, caller, up.PointKeyFilters[2])
 		holder.tr.BeginSeek(false)
-		holder.tr.EndSeek(true)
+		holder.tr.EndSeek(true, []byte("a"))
 		require.EqualValues(t, round, s.View().Get("rocksdb.number.db.seek"))
 		holder.tr.Release()
 		// A released held tracker is not in the pool: NewIter hands out

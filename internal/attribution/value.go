@@ -43,7 +43,7 @@ func (t *IterTracker) OnValue(key []byte) {
 		return
 	}
 	var cbuf [4]int
-	cands := t.candidates(key, cbuf[:0])
+	cands := t.candidates(key, false /* needed */, cbuf[:0])
 	if !t.s.cfg.ExactAttribution {
 		t.apply(cands)
 		return
@@ -91,12 +91,17 @@ func (t *IterTracker) OnValue(key []byte) {
 	}
 }
 
-// candidates returns the uncredited tables of this seek that span key; a
-// table missing from the file map has unknown bounds and is always one.
-func (t *IterTracker) candidates(key []byte, dst []int) []int {
+// candidates returns the tables of this seek that span key and are not yet
+// credited USEFUL, or NEEDED if needed; a table missing from the file map
+// has unknown bounds and is always one.
+func (t *IterTracker) candidates(key []byte, needed bool, dst []int) []int {
 	for i := range t.pending {
 		st := &t.pending[i]
-		if !st.reported && (st.f == nil || st.f.contains(t.s.cmp, key)) {
+		credited := st.reported
+		if needed {
+			credited = st.needed
+		}
+		if !credited && (st.f == nil || st.f.contains(t.s.cmp, key)) {
 			dst = append(dst, i)
 		}
 	}
@@ -110,9 +115,10 @@ func (t *IterTracker) apply(cands []int) {
 		t.credit(cands[0])
 	default:
 		newest := t.newest(cands)
-		filterUsed := true
+		filterUsed, anyNeeded := true, false
 		for _, i := range cands {
 			filterUsed = filterUsed && t.pending[i].filterUsed
+			anyNeeded = anyNeeded || t.pending[i].needed
 			if i != newest {
 				t.pending[i].reported = true
 				t.unreported--
@@ -127,6 +133,14 @@ func (t *IterTracker) apply(cands []int) {
 		t.sh.AddRow(rowUnattributed, usefulKind(filterUsed))
 		if t.bounded {
 			t.sh.AddRow(rowUnattributed, seekcount.UsefulBounded)
+		}
+		if !anyNeeded {
+			// The value came from one of them: NEEDED once, for their level
+			// if they share one (needed.go).
+			for _, i := range cands {
+				t.pending[i].needed = true
+			}
+			t.countNeeded(t.commonRow(cands), filterUsed)
 		}
 	}
 }
@@ -170,6 +184,7 @@ func (t *IterTracker) credit(i int) {
 	if t.bounded {
 		t.sh.AddRow(row, seekcount.UsefulBounded)
 	}
+	t.markNeeded(i)
 }
 
 func usefulKind(filterUsed bool) seekcount.Kind {

@@ -86,9 +86,11 @@ type Observer interface {
 	SetBounds(lower, upper []byte)
 	// BeginSeek and EndSeek bracket an absolute positioning; prefix is set
 	// when Pebble consults table filters for it (SeekPrefixGE, or a SeekGE
-	// the prefix plan issues as one).
+	// the prefix plan issues as one). EndSeek is given what the positioning
+	// returned and, when valid, the key the iterator is at, valid until the
+	// iterator moves.
 	BeginSeek(prefix bool)
-	EndSeek(valid bool)
+	EndSeek(valid bool, key []byte)
 	// OnValue is called when the caller reads the value of key.
 	OnValue(key []byte)
 	// Release is called once the iterator's upstream iterator is closed.
@@ -289,20 +291,28 @@ func (s *IterHooks) BeginSeek(prefix bool) {
 	}
 }
 
-// EndSeek reports the end of an absolute positioning and returns valid.
-func (s *IterHooks) EndSeek(valid bool) bool {
+// EndSeek reports the end of an absolute positioning of it, which returned
+// valid, and returns valid.
+func (s *IterHooks) EndSeek(it *pebble.Iterator, valid bool) bool {
 	if s.obs != nil {
-		s.obs.EndSeek(valid)
+		s.obs.EndSeek(valid, keyIfValid(it, valid))
 	}
 	return valid
 }
 
 // EndSeekState is EndSeek for the seeks that return a validity state.
-func (s *IterHooks) EndSeekState(v pebble.IterValidityState) pebble.IterValidityState {
+func (s *IterHooks) EndSeekState(it *pebble.Iterator, v pebble.IterValidityState) pebble.IterValidityState {
 	if s.obs != nil {
-		s.obs.EndSeek(v == pebble.IterValid)
+		s.obs.EndSeek(v == pebble.IterValid, keyIfValid(it, v == pebble.IterValid))
 	}
 	return v
+}
+
+func keyIfValid(it *pebble.Iterator, valid bool) []byte {
+	if !valid {
+		return nil
+	}
+	return it.Key()
 }
 
 // OnValue reports that the caller reads the value of key.

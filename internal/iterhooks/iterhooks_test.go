@@ -21,10 +21,10 @@ func (o *boundsObserver) SetOptions(up *pebble.IterOptions) *pebble.IterOptions 
 func (o *boundsObserver) SetBounds(lower, upper []byte) {
 	o.setBounds = append(o.setBounds, [2]string{string(lower), string(upper)})
 }
-func (o *boundsObserver) BeginSeek(bool) {}
-func (o *boundsObserver) EndSeek(bool)   {}
-func (o *boundsObserver) OnValue([]byte) {}
-func (o *boundsObserver) Release()       {}
+func (o *boundsObserver) BeginSeek(bool)       {}
+func (o *boundsObserver) EndSeek(bool, []byte) {}
+func (o *boundsObserver) OnValue([]byte)       {}
+func (o *boundsObserver) Release()             {}
 
 // TestHooksTellObserverOfBounds checks that an Observer learns every bounds
 // change: through SetBounds when Pebble keeps the filters (bounds within

@@ -39,6 +39,13 @@ const (
 	// iterators with a lower or upper bound.
 	DataBounded
 	UsefulBounded
+	// DataNeeded: a DATA seek of the table found a key there (seekstats
+	// says how that is decided); DataNeededFilterMatch and
+	// DataNeededBounded are its parts after a passed prefix filter and for
+	// iterators with a lower or upper bound.
+	DataNeeded
+	DataNeededFilterMatch
+	DataNeededBounded
 	// GetUseful, GetPositive and GetTruePositive are the Bloom tickers of
 	// point lookups for the table's row.
 	GetUseful
@@ -55,6 +62,7 @@ const SeekKinds = int(FilteredRange)
 var KindSuffixes = [NumKinds]string{
 	"seek.filtered", "seek.filter.match", "seek.data", "seek.data.useful.no.filter", "seek.data.useful.filter.match",
 	"seek.filtered.range", "seek.data.bounded", "seek.data.useful.bounded",
+	"seek.data.needed", "seek.data.needed.filter.match", "seek.data.needed.bounded",
 	"get.filter.useful", "get.filter.positive", "get.filter.true.positive",
 }
 

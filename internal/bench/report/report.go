@@ -94,13 +94,14 @@ func statRows(sn *seekstats.Snapshot) []seekstats.Row {
 
 // SeekFunnel gives one level's seek funnel: table seeks (a table either
 // ruled the seek out or loaded a data block), filtered, filter matched,
-// data loaded, useful.
+// data loaded, needed (the seek found a key in the table, so no filter
+// could have skipped the load), useful (a value was read, RocksDB's USEFUL).
 func SeekFunnel(c seekstats.LevelCounts) []float64 {
 	return []float64{float64(c.Filtered + c.Data), float64(c.Filtered), float64(c.FilterMatch),
-		float64(c.Data), float64(c.UsefulNoFilter + c.UsefulFilterMatch)}
+		float64(c.Data), float64(c.Needed), float64(c.UsefulNoFilter + c.UsefulFilterMatch)}
 }
 
-var seekFunnelNames = []string{"table seeks", "filtered", "filter matched", "data loaded", "useful"}
+var seekFunnelNames = []string{"table seeks", "filtered", "filter matched", "data loaded", "needed", "useful"}
 
 // pointFunnel gives one level's point-lookup funnel: filter checks, ruled
 // out, passed, passed and found.
