@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/sstable/block"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/objstore"
 	"github.com/stretchr/testify/require"
@@ -295,4 +297,100 @@ func TestGetL6FiltersRemoteGets(t *testing.T) {
 	// 10 bits/key Bloom: about 1% false positives.
 	require.Less(t, onData, int64(gets/20), "the route reads a data block only on a filter's false positive")
 	require.Less(t, onAll, offAll/4, "fewer GETs in all, filter blocks included")
+}
+
+// TestGetL6FiltersAuto checks the automatic mode's rule on a DB whose data
+// sits in L6 on an object store: it starts with upstream's Get, routes once
+// a window of Gets mostly finds nothing, and goes back when Gets find their
+// keys; with no filter on L6 it never routes.
+func TestGetL6FiltersAuto(t *testing.T) {
+	const n = 20000
+	window := func(db *DB, absent bool, rng *rand.Rand) {
+		for j := 0; j < getL6Window; j++ {
+			k := 2 * rng.IntN(n)
+			if absent {
+				k++
+			}
+			_, c, err := db.Get(fmt.Appendf(nil, "key%07d", k))
+			if absent {
+				require.ErrorIs(t, err, ErrNotFound)
+			} else {
+				require.NoError(t, err)
+				require.NoError(t, c.Close())
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 0))
+	db, store := remoteGetL6DB(t, n, Plugins{GetL6Filters: &GetL6Config{Auto: true}})
+	g := db.readerHooks.getL6
+	require.False(t, g.on.Load(), "starts with upstream's Get")
+	window(db, true, rng)
+	require.True(t, g.on.Load(), "a window of absent keys turns the route on")
+	before := store.Snapshot().Data.Requests
+	window(db, true, rng)
+	require.True(t, g.on.Load())
+	require.Less(t, store.Snapshot().Data.Requests-before, int64(getL6Window/20), "routed: few data GETs")
+	window(db, false, rng)
+	require.False(t, g.on.Load(), "a window of present keys turns it off")
+	window(db, true, rng)
+	require.True(t, g.on.Load(), "and absent keys on again")
+
+	// The same, with no filter on any level: nothing to save.
+	noFilter := testOptions()
+	db = openTestDB(t, noFilter, Plugins{GetL6Filters: &GetL6Config{Auto: true}})
+	for i := 0; i < n; i += 2 {
+		require.NoError(t, db.Set(fmt.Appendf(nil, "key%07d", i), []byte("v"), upstream.NoSync))
+	}
+	require.NoError(t, db.Compact(t.Context(), []byte("key"), []byte("kez"), true))
+	window(db, true, rng)
+	require.False(t, db.readerHooks.getL6.on.Load(), "no L6 filter: upstream's Get")
+}
+
+// TestGetL6AutoWaitGuard drives the automatic mode's rule with made-up
+// metrics: routed Gets that wait longer on storage than upstream's did turn
+// the route off after the warm-up window and two slower windows, and it
+// stays off for getL6HoldOff windows; waits under getL6MinWait never count.
+func TestGetL6AutoWaitGuard(t *testing.T) {
+	var getCat block.Category
+	for c := block.Category(1); c < block.CategoryMax; c++ {
+		if c.String() == upstreamGetCategory {
+			getCat = c
+		}
+	}
+	require.NotZero(t, getCat, "upstream's Get category")
+	var getWait, routedWait time.Duration
+	m := &upstream.Metrics{}
+	m.Levels[6].TablesCount = 1
+	g := newGetRouter(&GetL6Config{Auto: true}, DefaultComparer, testOptions(), nil)
+	g.auto.l6Filter = func() bool { return true }
+	g.auto.metrics = func() *upstream.Metrics {
+		m.CategoryStats = []block.CategoryStatsAggregate{
+			{Category: getCat, CategoryStats: block.CategoryStats{BlockReadDuration: getWait}},
+			{Category: getL6Category, CategoryStats: block.CategoryStats{BlockReadDuration: routedWait}},
+		}
+		return m
+	}
+	const w = getL6Window
+	// A window as the route is: each Get waits perGet on storage.
+	window := func(perGet time.Duration) bool {
+		if g.on.Load() {
+			routedWait += perGet * w
+		} else {
+			getWait += perGet * w
+		}
+		g.evaluate(w, w*3/4)
+		return g.on.Load()
+	}
+	require.True(t, window(20*time.Microsecond), "upstream's Gets wait 20µs each: on")
+	require.True(t, window(50*time.Microsecond), "the warm-up window is not judged")
+	require.True(t, window(50*time.Microsecond), "one slower window is not enough")
+	require.False(t, window(50*time.Microsecond), "two are: off")
+	for i := 0; i < getL6HoldOff-1; i++ {
+		require.False(t, window(20*time.Microsecond), "held off (window %d)", i)
+	}
+	require.True(t, window(20*time.Microsecond), "tried again after the hold-off")
+	for i := 0; i < 2*getL6Explore; i++ {
+		window(time.Microsecond / 2) // cached: never judged
+	}
+	require.True(t, g.on.Load(), "waits under getL6MinWait never turn it off")
 }
