@@ -237,16 +237,31 @@ func TestGetL6FiltersBatchStaysUpstream(t *testing.T) {
 }
 
 // remoteGetL6DB opens a DB whose L5 and L6 tables live on a metered
-// in-memory object store, writes n keys (the even ones of 2n) into L6
-// through a compaction, and reopens it with cold caches.
+// in-memory object store, writes n keys (the even ones of 2n, 100-byte
+// values) into L6 through a compaction, and reopens it with a cold 1 MiB
+// block cache (about a third of the data at n=20,000).
 func remoteGetL6DB(t testing.TB, n int, plugins Plugins) (*DB, *objstore.Meter) {
+	t.Helper()
+	var db *DB
+	store := remoteL6(t, n, 1<<20, func(o *Options) (err error) {
+		db, err = OpenWithPlugins("db", o, plugins)
+		return err
+	})
+	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	return db, store
+}
+
+// remoteL6 writes the DB of remoteGetL6DB with upstream Pebble, and reopens
+// it, with a cold block cache of cacheSize bytes, through open, which keeps
+// the DB it opens.
+func remoteL6(t testing.TB, n int, cacheSize int64, open func(*Options) error) *objstore.Meter {
 	t.Helper()
 	fs := vfs.NewMem()
 	store := objstore.NewMeter(objstore.NewMem(), objstore.DefaultPrices)
 	options := func() *Options {
 		o := testOptions()
 		o.FS = fs
-		o.Cache = NewCache(1 << 20)
+		o.Cache = NewCache(cacheSize)
 		t.Cleanup(o.Cache.Unref)
 		for i := range o.Levels {
 			o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
@@ -254,18 +269,17 @@ func remoteGetL6DB(t testing.TB, n int, plugins Plugins) (*DB, *objstore.Meter) 
 		require.NoError(t, objstore.Configure("db", o, objstore.Config{Store: store, Levels: objstore.LowerLevels}))
 		return o
 	}
-	db, err := OpenWithPlugins("db", options(), Plugins{})
+	db, err := upstream.Open("db", options())
 	require.NoError(t, err)
+	value := bytes.Repeat([]byte("v"), 100)
 	for i := 0; i < n; i++ {
-		require.NoError(t, db.Set(fmt.Appendf(nil, "key%07d", 2*i), bytes.Repeat([]byte("v"), 100), upstream.NoSync))
+		require.NoError(t, db.Set(fmt.Appendf(nil, "key%07d", 2*i), value, upstream.NoSync))
 	}
 	require.NoError(t, db.Compact(t.Context(), []byte("key"), []byte("kez"), true))
 	require.Positive(t, db.Metrics().Levels[6].TablesCount)
 	require.NoError(t, db.Close())
-	db, err = OpenWithPlugins("db", options(), plugins)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, db.Close()) })
-	return db, store
+	require.NoError(t, open(options()))
+	return store
 }
 
 // TestGetL6FiltersRemoteGets counts the GETs absent-key Gets make on an
