@@ -175,7 +175,8 @@ func l6HasFilter(opts *Options) bool {
 	return p != nil && p != upstream.NoFilterPolicy
 }
 
-// get is src's Get through a prefix iterator with L6 filters (see above).
+// getByPrefix is src's Get through a prefix iterator with L6 filters (see
+// above).
 // The closer it returns is the iterator, whose value stays valid until it
 // is closed, as Get's does until its closer is.
 func (r *readerHooks) getByPrefix(src reader, key []byte) ([]byte, io.Closer, error) {

@@ -285,10 +285,10 @@ func remoteL6(t testing.TB, n int, cacheSize int64, open func(*Options) error) *
 // TestGetL6FiltersRemoteGets counts the GETs absent-key Gets make on an
 // object store holding L6: with the plug-in on, the L6 filters rule out
 // almost every absent key, so those Gets read almost no data block, where
-// upstream's Get reads one per key the cache does not hold. The filter
-// blocks the route reads are counted too: they are read once, with the
-// table (Pebble reads a table's filter with its footer and index when it
-// opens it, which upstream's Get does as well).
+// upstream's Get reads one per key the cache does not hold. Every GET
+// counts, the filter blocks the route loads included (here they arrive in
+// the first GET of each table, which reads its tail and which the meter
+// counts as an open).
 func TestGetL6FiltersRemoteGets(t *testing.T) {
 	const n, gets = 20000, 2000
 	absentGets := func(db *DB, store *objstore.Meter) (data, all int64) {
