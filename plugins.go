@@ -97,6 +97,21 @@ type Plugins struct {
 	// TableProperties are user table-property collectors in the style of
 	// Pebble v1's TablePropertyCollector, one instance per table written.
 	TableProperties []func() TablePropertyCollector
+	// GetL6Filters, if set, makes Gets of the DB and of its snapshots and
+	// eventually-file-only snapshots consult L6 filters, which upstream's
+	// Get never reads: each routed Get is a SeekPrefixGE on an iterator with
+	// IterOptions.UseL6Filters and an exact comparison of the key found, with
+	// Get's results (the Comparer's Split and Equal must keep Pebble's
+	// prefix contract; getl6.go). An absent key whose L6 table's filter rules
+	// it out then costs no L6 index or data block: a remote request saved
+	// when L6 lives on object storage. Cost: an iterator per Get (pooled),
+	// which seeks every level where Get stops at the first that holds the
+	// key, and L6 filter blocks in the block cache. GetL6Config.Auto routes
+	// only while the DB's counts say it pays (most Gets find nothing, L6
+	// has filters, routed Gets wait no longer on storage). Batch Gets stay
+	// upstream's. Nothing on disk changes: leaving it unset is the way
+	// back. The statistics count a routed Get as the prefix seek it is.
+	GetL6Filters *GetL6Config
 }
 
 // installed is what install set up for one DB; start runs its background
@@ -113,6 +128,7 @@ type installed struct {
 	pointCounters *filtercount.Point
 	profile       compactionext.Profile // never nil: Leveled by default
 	advisor       tablewaste.Advisor
+	getL6         *getRouter // nil: Gets are upstream's
 }
 
 // install applies plugins to opts, which must be options the caller lets it
@@ -156,6 +172,7 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 	if err := in.apply(opts, plugins); err != nil {
 		return nil, errors.Wrap(err, "pebble: installing plug-ins")
 	}
+	in.getL6 = newGetRouter(plugins.GetL6Filters, in.comparer, opts, in.planner)
 	return in, nil
 }
 
@@ -252,7 +269,7 @@ func (in *installed) start(db *upstream.DB) (stop func(), err error) {
 // gated for plain iterators by the gate (when there is one).
 func (in *installed) readerHooks() readerHooks {
 	stats, policy := in.stats, in.rangeFilter
-	r := readerHooks{stats: stats}
+	r := readerHooks{stats: stats, getL6: in.getL6}
 	if stats != nil {
 		r.hooks.Observe = func(o *IterOptions) (iterhooks.Observer, *IterOptions) {
 			t, o := stats.NewIter(o)

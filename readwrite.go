@@ -57,12 +57,16 @@ type readerHooks struct {
 	// iterTotals sum the stats of the reader's iterators as they close,
 	// for the DB-wide tickers.
 	iterTotals *dbwide.IterTotals
+	// getL6 routes Gets through a prefix iterator that consults L6
+	// filters (getl6.go); nil: Plugins.GetL6Filters is off.
+	getL6 *getRouter
 }
 
 // forBatch returns the hooks of an indexed batch's iterators: no range
 // filters (iterhooks.Hooks.ForBatch says why).
 func (r readerHooks) forBatch() readerHooks {
 	r.hooks = r.hooks.ForBatch()
+	r.getL6 = nil // a batch's Gets stay upstream's
 	return r
 }
 
@@ -86,13 +90,39 @@ func (r *readerHooks) newIter(ctx context.Context, src reader, o *IterOptions) (
 }
 
 // get is src's Get, with its filter checks reported to the statistics when
-// they are on.
+// they are on, or, with Plugins.GetL6Filters, a prefix seek that consults
+// L6 filters (getl6.go), which the statistics count as the seek it is.
 func (r *readerHooks) get(src reader, key []byte) ([]byte, io.Closer, error) {
+	if r.getL6 != nil {
+		return r.routedGet(src, key)
+	}
 	if r.stats == nil {
 		return src.Get(key)
 	}
+	return r.countedGet(src, key)
+}
+
+// countedGet is src's Get with its filter checks reported to the
+// statistics.
+func (r *readerHooks) countedGet(src reader, key []byte) ([]byte, io.Closer, error) {
 	g := r.stats.BeginGet(key)
 	v, c, err := src.Get(key)
 	g.End(err)
+	return v, c, err
+}
+
+// routedGet is get with Plugins.GetL6Filters on: through the prefix
+// iterator while the router routes, upstream's Get otherwise, and its
+// result counted for the automatic mode.
+func (r *readerHooks) routedGet(src reader, key []byte) (v []byte, c io.Closer, err error) {
+	switch {
+	case r.getL6.routes(key):
+		v, c, err = r.getByPrefix(src, key)
+	case r.stats != nil:
+		v, c, err = r.countedGet(src, key)
+	default:
+		v, c, err = src.Get(key)
+	}
+	r.getL6.done(err)
 	return v, c, err
 }
