@@ -4,9 +4,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"math"
 	"strings"
+
+	"github.com/pebblerf/pebble/internal/dbwide"
 )
 
 // cockroachCommon is the common flags of the CockroachDB scenarios: MVCC
@@ -36,26 +37,30 @@ func cockroachMVCCVerdict(rs []*phaseResult) verdict {
 	}
 	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
 	useful := read.tickerRatio("mvccget", dbwide.FilterUseful)
-	var speeds []string
-	slower := []string(nil)
+	var speeds, words, slower, faster []string
 	for _, b := range reads {
 		speeds = append(speeds, fmt.Sprintf("%s %s", b, fmtRatio(ops[b].median)))
-		if ops[b].direction() < 0 {
-			slower = append(slower, b+" "+ops[b].word())
+		words = append(words, b+" "+ops[b].word())
+		switch ops[b].direction() {
+		case -1:
+			slower = append(slower, b)
+		case 1:
+			faster = append(faster, b)
 		}
 	}
 	v := verdict{headline: fmt.Sprintf("%s filter bytes, %s filtered; ops/sec %s",
 		fmtRatio(filter), fmtRatio(useful), strings.Join(speeds, ", "))}
+	each := strings.Join(words, "; ")
 	switch {
 	case len(slower) > 0:
-		v.outcome = "loss: " + strings.Join(slower, ", ")
+		v.outcome = fmt.Sprintf("loss: %s slower; %s", strings.Join(slower, ", "), each)
 	case filter < fewerBelow && useful >= 0.98:
-		v.outcome = fmt.Sprintf("space win: point filters %.0f%% smaller, as many absent keys ruled out; gets %s",
-			100*(1-filter), ops["mvccget"].word())
-	case ops["mvccget"].direction() > 0:
-		v.outcome = fmt.Sprintf("win: gets %s", ops["mvccget"].word())
+		v.outcome = fmt.Sprintf("space win: point filters %.0f%% smaller, as many absent keys ruled out; %s",
+			100*(1-filter), each)
+	case len(faster) > 0:
+		v.outcome = fmt.Sprintf("win: %s faster; %s", strings.Join(faster, ", "), each)
 	default:
-		v.outcome = fmt.Sprintf("no win: filters %s the bytes, gets %s", fmtRatio(filter), ops["mvccget"].word())
+		v.outcome = fmt.Sprintf("no win: filters %s the bytes; %s", fmtRatio(filter), each)
 	}
 	v.line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key gets ruled out by filters, "+
 		"ops/sec (higher is better) %s, on CockroachDB-style reads (%s, same options, same data, same process): %s",

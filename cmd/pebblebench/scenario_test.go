@@ -155,20 +155,21 @@ func TestSeekVerdict(t *testing.T) {
 	// the block bytes are summed.
 	v := verdictOf(read([]float64{4, 8, 2}, []float64{1, 1, 1}, 1000, 10))
 	require.Equal(t, "4.00x ops/sec, 0.01x block bytes", v.headline)
-	require.True(t, strings.HasPrefix(v.outcome, "win: seeks 4.00x faster, reading 99% fewer"), v.outcome)
+	require.True(t, strings.HasPrefix(v.outcome, "win: seeks 4.00x faster (median of 3 paired runs, range 2.00x-8.00x, every run faster), reading 99% fewer"), v.outcome)
 	require.True(t, strings.HasPrefix(v.line, "range-filters: pebblerf 4.00x ops/sec"), v.line)
 	require.Contains(t, v.line, "upstream Pebble")
 
 	v = verdictOf(read([]float64{1.02}, []float64{1}, 1000, 1000))
-	require.Equal(t, "no win: seeks level within noise (one run)", v.outcome)
+	require.Equal(t, "no win: seeks 1.02x (one run: too few runs for a speed verdict)", v.outcome)
 
-	// A median past the threshold with one run the other way is claimed,
-	// and the runs' range is stated.
+	// A median past the threshold with one run the other way is not
+	// claimed: the next invocation could read the other way. The runs'
+	// range is stated.
 	v = verdictOf(read([]float64{1.5, 1.5, 0.9}, []float64{1, 1, 1}, 1000, 1000))
 	require.Equal(t, "1.50x ops/sec, 1.00x block bytes", v.headline)
-	require.Equal(t, "win: seeks 1.50x faster (median; runs 0.90x-1.50x)", v.outcome)
+	require.Equal(t, "no win: seeks level within noise at 1.50x (median of 3 paired runs, range 0.90x-1.50x)", v.outcome)
 
-	v = verdictOf(read([]float64{1}, []float64{1.5}, 1000, 1000))
+	v = verdictOf(read([]float64{1, 1, 1}, []float64{1.5, 1.5, 1.5}, 1000, 1000))
 	require.True(t, strings.HasPrefix(v.outcome, "loss"), v.outcome)
 
 	v = verdictOf(read([]float64{1}, []float64{1}, 1000, 100))
@@ -198,33 +199,36 @@ func TestAbsentKeysVerdict(t *testing.T) {
 			enginePebble:   {{Level: 0, FilterBytes: upFilter / 2}, {Level: 6, FilterBytes: upFilter - upFilter/2}},
 			enginePebbleRF: {{Level: 6, FilterBytes: rfFilter}},
 		}}
-		read := &phaseResult{results: []*result{
-			synthetic("readrandom", enginePebble, 1000, upSecs, upCPU, useful(500)),
-			synthetic("readrandom", enginePebbleRF, 1000, rfSecs, rfCPU, useful(rfUseful)),
-		}}
+		// Three paired runs alike: enough for a speed verdict.
+		read := &phaseResult{}
+		for range minPairedRuns {
+			read.results = append(read.results,
+				synthetic("readrandom", enginePebble, 1000, upSecs, upCPU, useful(500)),
+				synthetic("readrandom", enginePebbleRF, 1000, rfSecs, rfCPU, useful(rfUseful)))
+		}
 		return []*phaseResult{build, read}
 	}
 	v := absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 500))
 	require.Equal(t, "0.70x filter bytes, 1.00x filtered, 1.00x ops/sec, 1.00x CPU speed", v.headline)
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise (one run)", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.outcome)
 
 	// Wall time slowed by load, thread CPU level: still level.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.3, 1, 1, 500))
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise (one run)", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.outcome)
 	require.Contains(t, v.line, "0.77x ops/sec")
 
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.5, 1, 1.5, 500))
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads 0.67x as fast (one run)", v.outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads 0.67x as fast (median of 3 paired runs, range 0.67x-0.67x, every run slower)", v.outcome)
 
 	// Smaller filters that rule out fewer lookups are no win.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 400))
-	require.Equal(t, "no win: filters 0.70x the bytes, reads level within noise (one run)", v.outcome)
+	require.Equal(t, "no win: filters 0.70x the bytes, reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.outcome)
 
 	v = absentKeysVerdict(phases(1000, 1000, 1, 1, 1, 1, 500))
-	require.Equal(t, "no win: filters 1.00x the bytes, reads level within noise (one run)", v.outcome)
+	require.Equal(t, "no win: filters 1.00x the bytes, reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.outcome)
 
 	v = absentKeysVerdict(phases(1000, 1000, 2, 1, 2, 1, 500))
-	require.Equal(t, "win: reads 2.00x faster (one run)", v.outcome)
+	require.Equal(t, "win: reads 2.00x faster (median of 3 paired runs, range 2.00x-2.00x, every run faster)", v.outcome)
 }
 
 func TestRocksDBSeedVerdict(t *testing.T) {
@@ -254,15 +258,16 @@ func TestSpeedDirection(t *testing.T) {
 		dir  int
 		word string
 	}{
-		{speed{2, 1.5, 3, 3}, 1, "2.00x faster"},
-		{speed{2, 0.95, 3, 3}, 1, "2.00x faster (median; runs 0.95x-3.00x)"},
-		{speed{2, 2, 2, 1}, 1, "2.00x faster (one run)"},
-		{speed{1.05, 1.05, 1.05, 2}, 0, "level within noise"},
-		{speed{1.05, 0.8, 1.3, 3}, 0, "level within noise (median; runs 0.80x-1.30x)"},
-		{speed{0.7, 0.6, 0.8, 3}, -1, "0.70x as fast"},
-		{speed{0.7, 0.7, 0.7, 1}, -1, "0.70x as fast (one run)"},
-		{speed{0.7, 0.6, 1.2, 3}, -1, "0.70x as fast (median; runs 0.60x-1.20x)"},
-		{speed{math.NaN(), math.NaN(), math.NaN(), 0}, 0, "level within noise"},
+		{speed{2, 1.5, 3, 3}, 1, "2.00x faster (median of 3 paired runs, range 1.50x-3.00x, every run faster)"},
+		// One run slower than upstream: not a win that holds across runs.
+		{speed{2, 0.95, 3, 3}, 0, "level within noise at 2.00x (median of 3 paired runs, range 0.95x-3.00x)"},
+		{speed{2, 2, 2, 1}, 0, "2.00x (one run: too few runs for a speed verdict)"},
+		{speed{1.05, 1.05, 1.05, 2}, 0, "1.05x (median of 2 paired runs, range 1.05x-1.05x: too few runs for a speed verdict)"},
+		{speed{1.05, 0.8, 1.3, 3}, 0, "level within noise at 1.05x (median of 3 paired runs, range 0.80x-1.30x)"},
+		{speed{0.7, 0.6, 0.8, 3}, -1, "0.70x as fast (median of 3 paired runs, range 0.60x-0.80x, every run slower)"},
+		{speed{0.7, 0.7, 0.7, 1}, 0, "0.70x (one run: too few runs for a speed verdict)"},
+		{speed{0.7, 0.6, 1.2, 3}, 0, "level within noise at 0.70x (median of 3 paired runs, range 0.60x-1.20x)"},
+		{speed{math.NaN(), math.NaN(), math.NaN(), 0}, 0, "not compared"},
 	} {
 		require.Equal(t, tc.dir, tc.s.direction(), "%+v", tc.s)
 		require.Equal(t, tc.word, tc.s.word(), "%+v", tc.s)

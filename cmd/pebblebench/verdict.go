@@ -100,43 +100,48 @@ func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float6
 	return speed{median: medianRatio(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
 }
 
-// direction judges a speed ratio by its median: +1 faster, -1 slower, 0
-// level within noise.
+// minPairedRuns is how many paired runs a speed verdict needs: fewer say
+// nothing that holds across runs on a shared machine.
+const minPairedRuns = 3
+
+// direction judges a speed ratio by what holds across its paired runs: +1
+// when the median is above fasterAbove and every run was faster, -1 when
+// the median is below slowerBelow and every run was slower, 0 otherwise
+// (level within noise, or too few runs). A verdict that needs every run
+// to agree does not flip when one run of the next invocation is disturbed.
 func (s speed) direction() int {
 	switch {
-	case s.median > fasterAbove:
+	case s.n < minPairedRuns:
+		return 0
+	case s.median > fasterAbove && s.lo > 1:
 		return 1
-	case s.median < slowerBelow:
+	case s.median < slowerBelow && s.hi < 1:
 		return -1
 	}
 	return 0
 }
 
-// word says what a speed ratio means, in the verdict's words, with the
-// range of the runs when some run disagrees with the median, and "one run"
-// when there was only one (on a shared machine one run can be disturbed by
-// other work).
+// word says what a speed ratio means, in the verdict's words, always with
+// the median and the range of the paired runs, so that a reader sees what
+// the judgement rests on.
 func (s speed) word() string {
-	spread := ""
+	runs := fmt.Sprintf("median of %d paired runs, range %s-%s", s.n, fmtRatio(s.lo), fmtRatio(s.hi))
 	switch {
-	case s.lo < s.hi:
-		spread = fmt.Sprintf(" (median; runs %s-%s)", fmtRatio(s.lo), fmtRatio(s.hi))
+	case s.n == 0:
+		return "not compared"
 	case s.n == 1:
-		spread = " (one run)"
+		runs = "one run"
 	}
 	switch s.direction() {
 	case 1:
-		if s.lo > 1 && s.n > 1 {
-			spread = ""
-		}
-		return fmt.Sprintf("%s faster%s", fmtRatio(s.median), spread)
+		return fmt.Sprintf("%s faster (%s, every run faster)", fmtRatio(s.median), runs)
 	case -1:
-		if s.hi < 1 && s.n > 1 {
-			spread = ""
-		}
-		return fmt.Sprintf("%s as fast%s", fmtRatio(s.median), spread)
+		return fmt.Sprintf("%s as fast (%s, every run slower)", fmtRatio(s.median), runs)
 	}
-	return "level within noise" + spread
+	if s.n < minPairedRuns {
+		return fmt.Sprintf("%s (%s: too few runs for a speed verdict)", fmtRatio(s.median), runs)
+	}
+	return fmt.Sprintf("level within noise at %s (%s)", fmtRatio(s.median), runs)
 }
 
 // tickerRatio is pebblerf's sum of ticker name over the runs of bench,
