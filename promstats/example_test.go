@@ -63,10 +63,10 @@ func Example() {
 			}
 		}
 	}
-	// 11 per-level kinds times 9 levels, 26 other per-level tickers, 10 DB-wide.
+	// 14 per-level kinds times 9 levels, 26 other per-level tickers, 10 DB-wide.
 	fmt.Println("series:", testutil.CollectAndCount(collector))
 	// Output:
 	// pebblerf_rocksdb_number_db_seek_total 1
 	// pebblerf_seek_data_bounded_total{level="L0"} 1
-	// series: 135
+	// series: 162
 }

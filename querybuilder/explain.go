@@ -49,7 +49,6 @@ func (v Verdict) String() string {
 	return "unknown"
 }
 
-
 // RunExplanation is one sorted run's line in an Explanation.
 type RunExplanation struct {
 	// Name is "memtables", "L0.<sublevel>" or "L<level>".

@@ -45,7 +45,6 @@ func (p Plan) String() string {
 	return "unknown"
 }
 
-
 // defaultMinDeferrable is the auto plan's threshold on the runs a seek
 // defers on average. A step costs a SetBounds per seek and, when the caller
 // moves past the step, one more seek; a deferred run saves a file open or
