@@ -326,3 +326,30 @@ func TestScenarioEndToEnd(t *testing.T) {
 		require.NoError(t, err)
 	}
 }
+
+// The README's table of scenarios names every scenario -scenario=list
+// prints, and no other, in the same order.
+func TestReadmeScenarioTable(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	section := string(readme)
+	start := strings.Index(section, "\n## Scenarios\n")
+	require.NotEqual(t, -1, start, "README.md has no Scenarios section")
+	section = section[start+1:]
+	if end := strings.Index(section[1:], "\n## "); end >= 0 {
+		section = section[:end+1]
+	}
+	var inReadme []string
+	for _, line := range strings.Split(section, "\n") {
+		if strings.HasPrefix(line, "| `") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
+			inReadme = append(inReadme, name)
+		}
+	}
+	var listed []string
+	for _, s := range scenarios {
+		listed = append(listed, s.name)
+	}
+	listed = append(listed, "demo")
+	require.Equal(t, listed, inReadme)
+}
