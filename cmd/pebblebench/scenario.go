@@ -139,7 +139,7 @@ var scenarios = []*scenario{
 		common: []string{"-engine=both", "-seed=43", "-num=1000000", "-bloom_bits=8", "-compaction_style=3",
 			"-prefix_size=8", "-write_buffer_size=30000000", "-pebblerf_statistics"},
 		phases: []phase{
-			{"build", []string{"-benchmarks=fillrandom,levelstats", "-disable_wal"}},
+			{"build", []string{"-benchmarks=fillrandom,flush,levelstats", "-disable_wal"}},
 			{"read", []string{"-use_existing_db", "-benchmarks=seekrandom", "-seek_nexts=1", "-reads=200000", "-statistics"}},
 		},
 		demo:    []string{"-num=200000", "-reads=50000"},
@@ -317,8 +317,7 @@ func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 		s, _ := scenarioByName(name)
 		v, err := runScenario(s, demo, user, stdout, stderr, stop)
 		if err != nil {
-			fmt.Fprintf(stderr, "pebblebench: -scenario=%s: %+v\n", name, err)
-			return exitFailure
+			return reportError(stderr, errors.Wrapf(err, "-scenario=%s", name))
 		}
 		if stop.Load() {
 			fmt.Fprintf(out, "%s: interrupted, no verdict\n", name)
