@@ -269,3 +269,40 @@ func TestEmptyRangeShortfall(t *testing.T) {
 	require.Equal(t, exitOK, status, stderr)
 	require.NotContains(t, stdout, "of the ranges were empty")
 }
+
+// TestHelpDefinesPrintedTickers: every ticker a -statistics run prints,
+// with pebblerf's per-level statistics on, is defined under -help's
+// "Tickers", by its own name or by its per-level pattern.
+func TestHelpDefinesPrintedTickers(t *testing.T) {
+	status, help, _ := runMain("-help")
+	require.Equal(t, exitOK, status)
+	_, tickers, found := strings.Cut(help, "\nTickers")
+	require.True(t, found, "-help has no Tickers section")
+	defined := map[string]bool{}
+	for _, line := range strings.Split(tickers, "\n") {
+		if !strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "      ") {
+			continue
+		}
+		for _, name := range strings.Split(strings.TrimSpace(line), ", ") {
+			defined[name] = true
+		}
+	}
+
+	status, stdout, stderr := runMain("-engine=both", "-benchmarks=fillrandom,readrandom,seekrandom",
+		"-num=2000", "-seed=7", "-db="+t.TempDir(), "-bloom_bits=10", "-pebblerf_statistics", "-statistics")
+	require.Equal(t, exitOK, status, stderr)
+	printed := 0
+	for _, line := range strings.Split(stdout, "\n") {
+		name, _, ok := strings.Cut(line, " COUNT : ")
+		if !ok {
+			continue
+		}
+		printed++
+		pattern := name
+		if parts := strings.SplitN(name, ".", 3); len(parts) == 3 && parts[0] == "pebblerf" {
+			pattern = "pebblerf.<level>." + parts[2]
+		}
+		require.True(t, defined[name] || defined[pattern], "-statistics printed %s, which -help does not define", name)
+	}
+	require.Greater(t, printed, 10, "the run printed too few tickers to check:\n%s", stdout)
+}

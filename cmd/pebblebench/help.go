@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/pebblerf/pebble/internal/bench/statistics"
+	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // -help prints the flags in groups, the benchmarks, the scenarios and two
@@ -110,6 +114,33 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 		}
 	})
 	printFlagGroup(w, "Other", other)
+	printTickerHelp(w)
+}
+
+// printTickerHelp defines every ticker -statistics can print, so that no
+// printed count goes unexplained: the DB-wide ones, pebblerf's per-level
+// kinds (one line per kind, for every level and for RocksDB's last and
+// non-last sums), the other statistics tickers and pebblebench's own.
+func printTickerHelp(w io.Writer) {
+	fmt.Fprintln(w, "\nTickers (-statistics prints those that are not zero, as \"<name> COUNT : <n>\"):")
+	for _, name := range dbwide.Names() {
+		help, _ := dbwide.Help(name)
+		fmt.Fprintf(w, "  %s\n      %s\n", name, help)
+	}
+	for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
+		fmt.Fprintf(w, "  pebblerf.<level>.%s, %s, %s\n      %s\n", seekcount.KindSuffixes[k],
+			seekcount.GroupTickerName(false, k), seekcount.GroupTickerName(true, k), seekcount.KindHelp[k])
+	}
+	fmt.Fprintf(w, "      (<level>: %s; last.level is L6, non.last.level every other row but the memtable: unattributed is what happened in tables of unknown level or tag, and values no single table can be credited with)\n",
+		strings.Join(seekcount.RowKeys[:], ", "))
+	for t := seekcount.Ticker(0); t < seekcount.NumTickers; t++ {
+		fmt.Fprintf(w, "  %s\n      %s\n", seekcount.TickerNames[t], seekcount.TickerHelp[t])
+	}
+	for _, h := range statistics.MetricsHelp {
+		fmt.Fprintf(w, "  %s\n      %s\n", h.Name, h.Help)
+	}
+	fmt.Fprintf(w, "  %s\n      %s\n", seekBlockBytesTicker,
+		"bytes of the blocks the seek benchmarks' iterators loaded (Pebble's IteratorStats.BlockBytes), on both engines")
 }
 
 func printFlagGroup(w io.Writer, title string, flags []*flag.Flag) {

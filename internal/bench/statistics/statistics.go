@@ -29,16 +29,8 @@ type Ticker = seekstats.Ticker
 // FromMetrics derives the tickers every Pebble DB has from its Metrics:
 // the DB-wide tickers pebblerf's DB.Statistics reports under the same names
 // (dbwide.MetricsTickers: filter checks that ruled a table out and that did
-// not, block cache hits and misses), and a few more, exact copies or sums
-// of Pebble counters:
-//
-//   - rocksdb.flush.write.bytes, rocksdb.compact.read.bytes,
-//     rocksdb.compact.write.bytes: sums over levels of TableBytesFlushed,
-//     TableBytesRead and TableBytesCompacted.
-//   - rocksdb.wal.bytes: WAL.BytesWritten (physical bytes, 0 with
-//     -disable_wal).
-//   - pebble.flush.count, pebble.compact.count: Pebble's counts, which have
-//     no RocksDB ticker of the same meaning.
+// not, block cache hits and misses), and the few more MetricsHelp defines,
+// exact copies or sums of Pebble counters.
 //
 // None carries a name of pebblerf's per-level statistics (RocksDB's
 // rocksdb.bloom.filter.useful counts Gets' filter checks only, Pebble's
@@ -52,14 +44,24 @@ func FromMetrics(m *upstream.Metrics) []Ticker {
 		compactRead += m.Levels[i].TableBytesRead
 		compacted += m.Levels[i].TableBytesCompacted
 	}
-	return append(dbwide.MetricsTickers(m),
-		Ticker{Name: "rocksdb.flush.write.bytes", Count: int64(flushed)},
-		Ticker{Name: "rocksdb.compact.read.bytes", Count: int64(compactRead)},
-		Ticker{Name: "rocksdb.compact.write.bytes", Count: int64(compacted)},
-		Ticker{Name: "rocksdb.wal.bytes", Count: int64(m.WAL.BytesWritten)},
-		Ticker{Name: "pebble.flush.count", Count: m.Flush.Count},
-		Ticker{Name: "pebble.compact.count", Count: m.Compact.Count},
-	)
+	counts := [len(MetricsHelp)]int64{int64(flushed), int64(compactRead), int64(compacted),
+		int64(m.WAL.BytesWritten), m.Flush.Count, m.Compact.Count}
+	out := dbwide.MetricsTickers(m)
+	for i, h := range MetricsHelp {
+		out = append(out, Ticker{Name: h.Name, Count: counts[i]})
+	}
+	return out
+}
+
+// MetricsHelp defines the tickers FromMetrics adds to the DB-wide ones, in
+// the order it adds them; pebblebench -help prints them.
+var MetricsHelp = [...]struct{ Name, Help string }{
+	{"rocksdb.flush.write.bytes", "bytes of the tables flushes wrote (Pebble's TableBytesFlushed, summed over levels)"},
+	{"rocksdb.compact.read.bytes", "bytes of the tables compactions read (TableBytesRead, summed over levels)"},
+	{"rocksdb.compact.write.bytes", "bytes of the tables compactions wrote (TableBytesCompacted, summed over levels)"},
+	{"rocksdb.wal.bytes", "physical bytes written to the WAL (WAL.BytesWritten; 0 with -disable_wal)"},
+	{"pebble.flush.count", "flushes (Pebble's Flush.Count; RocksDB has no ticker of this meaning)"},
+	{"pebble.compact.count", "compactions (Pebble's Compact.Count; RocksDB has no ticker of this meaning)"},
 }
 
 // Merge returns base followed by the tickers of more whose names
@@ -130,4 +132,5 @@ func Print(w io.Writer, title string, tickers []Ticker) {
 	if zero := seekstats.WriteTickers(w, tickers, false); zero > 0 {
 		fmt.Fprintf(w, "(%d tickers are zero; -json lists them all)\n", zero)
 	}
+	fmt.Fprintln(w, "(pebblebench -help defines every ticker, under \"Tickers\")")
 }

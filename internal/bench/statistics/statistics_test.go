@@ -53,5 +53,6 @@ func TestFromMetrics(t *testing.T) {
 		"rocksdb.flush.write.bytes COUNT : 101\n"+
 		"rocksdb.compact.write.bytes COUNT : 40\n"+
 		"pebble.flush.count COUNT : 2\n"+
-		"(4 tickers are zero; -json lists them all)\n", b.String())
+		"(4 tickers are zero; -json lists them all)\n"+
+		"(pebblebench -help defines every ticker, under \"Tickers\")\n", b.String())
 }
