@@ -88,6 +88,8 @@ func TestCLIErrors(t *testing.T) {
 		// pebblerf's plug-ins under -engine=pebble.
 		{[]string{"-explain"}, "pebblebench: invalid -explain: applies to pebblerf only"},
 		{[]string{"-range_filter_bits=16"}, "pebblebench: invalid -range_filter_bits: applies to pebblerf only"},
+		{[]string{"-get_l6_filters=on"}, "pebblebench: invalid -get_l6_filters: applies to pebblerf only"},
+		{[]string{"-engine=pebblerf", "-get_l6_filters=yes"}, `pebblebench: invalid -get_l6_filters: "yes" is not one of off, on, auto`},
 		{[]string{"-use_query_builder"}, "pebblebench: invalid -use_query_builder: applies to pebblerf only"},
 		{[]string{"-query_plan=plain"}, "pebblebench: invalid -query_plan: applies to pebblerf only"},
 		{[]string{"-compaction_advisor", "-pebblerf_statistics"}, "pebblebench: invalid -compaction_advisor: applies to pebblerf only"},

@@ -29,14 +29,15 @@ import (
 //
 // L6 is treated alike in both engines: its tables get filters only with
 // -use_l6_filters, which also makes the reads ask for them
-// (IterOptions.UseL6Filters). Pebble never reads L6 filters otherwise, so
-// writing them would cost build time and space for nothing, and giving one
+// (IterOptions.UseL6Filters), or with -get_l6_filters, under which
+// pebblerf's Gets read them and upstream's DB.Get does not (writeL6Filters).
+// Pebble never reads L6 filters otherwise, so writing them would cost build time and space for nothing, and giving one
 // engine L6 filters the other lacks would skew both the write figures and
 // the filter footprint in levelstats.
 
 // filterPlan is pebblerf's plan for the flags.
 func (c *config) filterPlan() (pointfilter.Plan, error) {
-	return dbbench.FilterPlan(c.bloomBits, c.useRibbonFilter, c.bloomBeforeLevel, c.useL6Filters)
+	return dbbench.FilterPlan(c.bloomBits, c.useRibbonFilter, c.bloomBeforeLevel, c.writeL6Filters())
 }
 
 // filtersEnabled reports whether -bloom_bits asks for table filters.
@@ -78,7 +79,7 @@ func (c *config) applyFilters(engineName string, o *upstream.Options) (*pointfil
 	for i := range o.Levels {
 		o.Levels[i].FilterPolicy = policy
 	}
-	if !c.useL6Filters {
+	if !c.writeL6Filters() {
 		o.Levels[len(o.Levels)-1].FilterPolicy = upstream.NoFilterPolicy
 	}
 	return nil, nil
@@ -100,9 +101,15 @@ func (c *config) filterDescription() string {
 	levels := "L0-L5, none on L6"
 	if c.useL6Filters {
 		levels = "L0-L6 (L6 read with UseL6Filters)"
+	} else if c.writeL6Filters() {
+		levels = "L0-L6 (L6 read by pebblerf's Gets, -get_l6_filters)"
 	}
 	if c.defaultPath() {
-		return fmt.Sprintf("bloom.FilterPolicy(%d) on %s for both (pebblerf as pebble.Open opens it)", c.upstreamBloomBits(), levels)
+		how := "pebblerf as pebble.Open opens it"
+		if c.getsConsultL6() {
+			how = "pebblerf given upstream's policy"
+		}
+		return fmt.Sprintf("bloom.FilterPolicy(%d) on %s for both (%s)", c.upstreamBloomBits(), levels, how)
 	}
 	return fmt.Sprintf("pebble: bloom.FilterPolicy(%d) on %s; pebblerf: %s", c.upstreamBloomBits(), levels, plan)
 }
@@ -146,7 +153,7 @@ func (f *filterPlanFlags) registerFilterPlanFlags(fs *flag.FlagSet) {
 // without -filter_plan.
 func (c *config) presetPlan() (plan pointfilter.Plan, ok bool, err error) {
 	l6 := func(p pointfilter.Plan) pointfilter.Plan {
-		if !c.useL6Filters {
+		if !c.writeL6Filters() {
 			p.Levels[len(p.Levels)-1] = pointfilter.LevelFilter{}
 		}
 		return p
@@ -160,7 +167,7 @@ func (c *config) presetPlan() (plan pointfilter.Plan, ok bool, err error) {
 			return plan, false, errors.Wrap(err, "-filter_budget_bits")
 		}
 		p := pointfilter.Uniform(c.filterBudgetBits)
-		p.L6Filters = c.useL6Filters
+		p.L6Filters = c.writeL6Filters()
 		filters, _ := p.Filters()
 		return pointfilter.Plan{Levels: filters[:]}, true, nil
 	case filterPlanProgressive:
@@ -190,7 +197,7 @@ func (c *config) levelFilterOf(e engine, i int) string {
 		return "-"
 	}
 	if c.defaultPath() {
-		if i == 6 && !c.useL6Filters {
+		if i == 6 && !c.writeL6Filters() {
 			return "-"
 		}
 		return fmt.Sprintf("pebble-bloom(%d)", c.upstreamBloomBits())

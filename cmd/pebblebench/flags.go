@@ -94,6 +94,8 @@ type config struct {
 	numLevelsGiven     bool
 	compactionAdvisor  bool
 	pebblerfStatistics bool
+	// getL6Filters is -get_l6_filters: off, on or auto (Plugins.GetL6Filters).
+	getL6Filters string
 	// rangeWhatIfBits and prefixWhatIfBits: -range_filter_whatif_bits and
 	// -prefix_filter_whatif_bits (pebblerf_statistics.go).
 	rangeWhatIfBits  float64
@@ -228,6 +230,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range")
 	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", false, "pebblerf: collect per-level seek statistics (printed by -statistics); they tag the tables written and cost CPU per seek.\nOff (the default), pebblerf is opened as pebble.Open opens it: no plug-in, as upstream")
 
+	fs.StringVar(&c.getL6Filters, "get_l6_filters", getL6Off, "pebblerf: Gets consult L6 filters (Plugins.GetL6Filters), which upstream's DB.Get never reads: off, on, or auto\n(decided per DB from what its Gets find); not off, both engines write L6 filters, as Pebble does with a filter on every level")
 	fs.Float64Var(&c.rangeWhatIfBits, "range_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics: estimate per level what range filters of this many bits per key\nwould save and cost; 0 = 16 when -range_filter_bits is off, else none; negative = none")
 	fs.Float64Var(&c.prefixWhatIfBits, "prefix_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics -prefix_size: estimate what Bloom prefix filters of this many bits/key\nwould save and cost on levels no prefix filter decided (L6 without -use_l6_filters); 0 = -bloom_bits, or 10; <0 none")
 	fs.BoolVar(&c.statistics, "statistics", false, "print STATISTICS (tickers from Pebble's metrics) after the benchmarks, per engine")

@@ -39,7 +39,7 @@ var flagGroups = []flagGroup{
 	{"Filters", []string{"bloom_bits", "use_ribbon_filter", "bloom_before_level", "use_l6_filters", "filter_plan", "filter_budget_bits"}},
 	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"range_filter_bits", "range_filter_plan", "range_filter_budget_bits",
 		"use_query_builder", "query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
-		"compaction_advisor_write_budget", "pebblerf_statistics"}},
+		"compaction_advisor_write_budget", "pebblerf_statistics", "get_l6_filters"}},
 	{"Output", []string{"statistics", "range_filter_whatif_bits", "prefix_filter_whatif_bits", "histogram", "json", "lsm_sample_ms", "report_interval_seconds", "report_file", "report_html", "metrics_addr", "cpuprofile"}},
 }
 
@@ -48,7 +48,7 @@ var flagGroups = []flagGroup{
 var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "range_filter_bits",
 	"range_filter_plan", "range_filter_budget_bits", "use_query_builder",
 	"query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
-	"compaction_advisor_write_budget", "pebblerf_statistics", "metrics_addr"}
+	"compaction_advisor_write_budget", "pebblerf_statistics", "metrics_addr", "get_l6_filters"}
 
 // benchmarkHelp says what each benchmark does, for -help.
 var benchmarkHelp = map[string]string{

@@ -48,6 +48,20 @@ func TestParsePluginFlags(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "none", c.pebblerfPlugins(nil).Shape.Name())
 	require.False(t, c.pebblerfPlugins(nil).Statistics)
+
+	// -get_l6_filters: Plugins.GetL6Filters, and L6 filters written on both
+	// engines, upstream's policy on pebblerf too.
+	require.Nil(t, c.pebblerfPlugins(nil).GetL6Filters)
+	require.False(t, c.writeL6Filters())
+	for value, auto := range map[string]bool{"on": false, "auto": true} {
+		c, err = parseFlags([]string{"-engine=both", "-bloom_bits=10", "-get_l6_filters=" + value}, &bytes.Buffer{})
+		require.NoError(t, err)
+		require.Equal(t, &pebblerf.GetL6Config{Auto: auto}, c.pebblerfPlugins(nil).GetL6Filters, value)
+		require.True(t, c.writeL6Filters())
+		require.True(t, c.defaultPath(), "the filters stay upstream's")
+		require.Contains(t, c.filterDescription(), "bloom.FilterPolicy(10) on L0-L6")
+		require.Contains(t, c.pluginDescription(), "Gets consult L6 filters "+value)
+	}
 }
 
 func TestBadPluginFlags(t *testing.T) {

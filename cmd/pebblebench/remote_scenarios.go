@@ -75,10 +75,10 @@ func init() {
 				"(fillrandom with Pebble's compactions on, then a manual compaction, so that both engines read the same " +
 				"shape: the tables in L6), data several times the block cache; read by Gets of which half look for absent keys. Pebble's DB.Get never consults L6 filters, so upstream reads an L6 data block " +
 				"(a GET) for most absent keys",
-			plugins: "pebblerf as its flags select (none by default: the drop-in's cost); Bloom(10) on L0-L5 of both, " +
-				"read through DB.Get (-use_l6_filters would read through a prefix iterator instead). A root plug-in that lets DB.Get consult L6 filters is turned on here " +
-				"by its flag once pebblerf has one",
-			common: []string{"-engine=both", "-seed=3", "-num=1500000", "-bloom_bits=10",
+			plugins: "pebblerf's Gets consult L6 filters, every Get (-get_l6_filters=on, Plugins.GetL6Filters; auto starts on upstream's Get and decides per window of 1024 Gets, so it GETs more in these runs); " +
+				"Bloom(10) on every level of both, L6 included, as Pebble writes it with a filter policy on every level (the same filters and filter memory); " +
+				"both read through DB.Get, upstream's never consulting L6 filters",
+			common: []string{"-engine=both", "-seed=3", "-num=1500000", "-bloom_bits=10", "-get_l6_filters=on",
 				"-cache_size=8388608", "-write_buffer_size=4194304", "-pebblerf_statistics=false", remoteSim, "-remote_levels=lower"},
 			phases: []phase{
 				{"build", []string{"-benchmarks=fillrandom,compact,levelstats", "-lsm_sample_ms=200"}},

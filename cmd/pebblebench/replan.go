@@ -39,7 +39,7 @@ func startReplanning(c *config, e engine) (stop func()) {
 			replanRanges(c, db)
 			return
 		}
-		if loads, err := db.PointFilterLoads(c.useL6Filters); err == nil {
+		if loads, err := db.PointFilterLoads(c.writeL6Filters()); err == nil {
 			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
 				_ = pl.Set(p)
 			}

@@ -100,6 +100,41 @@ func (quietLogger) Fatalf(format string, args ...interface{}) {
 // The shape is the one plug-in both engines get: a benchmark of an LSM shape
 // must compare the engines on the same shape.
 
+// Values of -get_l6_filters.
+const (
+	getL6Off  = "off"
+	getL6On   = "on"
+	getL6Auto = "auto"
+)
+
+// getL6Config is -get_l6_filters as Plugins.GetL6Filters: nil when off.
+func (c *config) getL6Config() (*pebblerf.GetL6Config, error) {
+	switch c.getL6Filters {
+	case getL6Off, "": // "": a config not made by parseFlags
+		return nil, nil
+	case getL6On:
+		return &pebblerf.GetL6Config{}, nil
+	case getL6Auto:
+		return &pebblerf.GetL6Config{Auto: true}, nil
+	}
+	return nil, badFlag("get_l6_filters", "%q is not one of off, on, auto", c.getL6Filters)
+}
+
+// writeL6Filters reports whether L6 tables get filters: with
+// -use_l6_filters, whose reads ask for them, and with -get_l6_filters, whose
+// Gets do (pebblerf's; upstream's DB.Get still never reads them, as when
+// Pebble is given a filter on every level). Both engines write them, so
+// their filters and filter memory stay the same.
+func (c *config) writeL6Filters() bool {
+	return c.useL6Filters || c.getsConsultL6()
+}
+
+// getsConsultL6 reports whether -get_l6_filters is on or auto.
+func (c *config) getsConsultL6() bool {
+	cfg, _ := c.getL6Config()
+	return cfg != nil
+}
+
 func (c *config) rangeFilterConfig() rangefilter.Config {
 	// A fixed seed makes the filters, and so the figures, the same run to
 	// run.
@@ -162,7 +197,8 @@ func (c *config) pebblerfPlugins(planner *pointfilter.Planner) pebblerf.Plugins 
 			plugins.RangeFilterLevels = &plan
 		}
 	}
-	plugins.Shape, _ = c.shape() // validated
+	plugins.Shape, _ = c.shape()              // validated
+	plugins.GetL6Filters, _ = c.getL6Config() // validated
 	if c.compactionAdvisor {
 		plugins.Advisor = &compactionext.AdvisorConfig{
 			MinInterval: time.Duration(c.advisorIntervalMs) * time.Millisecond,
@@ -187,7 +223,10 @@ func (c *config) pebblerfPlugins(planner *pointfilter.Planner) pebblerf.Plugins 
 // both engines, so it does not count). pebblerf then gets upstream's filter
 // policy as well (applyFilters), as a program that switched its import
 // path keeps the policy its options name, so that the two engines differ
-// only by what the drop-in itself costs.
+// only by what the drop-in itself costs. -get_l6_filters does not count
+// either: it changes how pebblerf's Gets read the filters, not the filters,
+// so that the engines differ by the route alone (its filters are
+// upstream's; pluginDescription names it).
 func (c *config) defaultPath() bool {
 	return !c.pebblerfStatistics && c.rangeFilterBits == 0 && !c.compactionAdvisor &&
 		!c.useRibbonFilter && c.filterPlanName == "" && !c.useQueryBuilder
@@ -212,6 +251,9 @@ func (c *config) pluginDescription() string {
 	qb := "off"
 	if c.useQueryBuilder {
 		qb = "plan " + c.queryPlan + " (pebblerf)"
+	}
+	if c.getsConsultL6() {
+		qb += "; Gets consult L6 filters " + c.getL6Filters
 	}
 	if c.engine == enginePebble {
 		return fmt.Sprintf("none: only upstream Pebble runs (-engine=both runs pebblerf beside it); shape %s", shape)

@@ -212,6 +212,9 @@ func (c *config) validatePlugins() error {
 			return badFlag("range_filter_bits", "%g must be 0 (off) or in [4, 40]", c.rangeFilterBits)
 		}
 	}
+	if _, err := c.getL6Config(); err != nil {
+		return err
+	}
 	if err := c.validateRangeFilterPlan(); err != nil {
 		return err
 	}
