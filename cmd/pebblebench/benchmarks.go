@@ -55,6 +55,8 @@ var benchmarks = map[string]*benchmark{
 		limit: writeOps, loop: fillRandom},
 	"readrandom": {reads: true, showFound: true, showBytes: always, opKind: "read",
 		limit: readOps, loop: readRandom},
+	"readseq": {reads: true, showFound: true, showBytes: always, opKind: "read",
+		limit: readOps, loop: readSeq},
 	"seekrandom": {reads: true, showFound: true, showBytes: seekBytes, opKind: "seek",
 		limit: readOps, loop: seekRandom},
 	"readwhilewriting": {reads: true, writes: true, showFound: true, showBytes: always, opKind: "read",

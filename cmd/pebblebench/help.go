@@ -56,6 +56,7 @@ var benchmarkHelp = map[string]string{
 	"fillrandom":             "write -writes random keys into a new DB",
 	"overwrite":              "write -writes random keys into the existing DB",
 	"readrandom":             "point reads of random keys (Get)",
+	"readseq":                "-reads entries in key order through one iterator per thread, from the first key (again at the end)",
 	"seekrandom":             "seeks to random targets, then -seek_nexts Next calls",
 	"readwhilewriting":       "readrandom while one more thread writes",
 	"seekrandomwhilewriting": "seekrandom while one more thread writes",
