@@ -56,14 +56,19 @@ func fillRandom(r *run, w *worker) error {
 	})
 }
 
+// writeOptions are the benchmarks' write options: -sync's.
+func writeOptions(c *config) *upstream.WriteOptions {
+	if c.sync {
+		return upstream.Sync
+	}
+	return upstream.NoSync
+}
+
 // writeLoop writes -batch_size keys per operation, each key from nextKey.
 // A batch counts as batch_size operations, as in db_bench.
 func writeLoop(r *run, w *worker, nextKey func() uint64) error {
 	c := r.cfg
-	wo := upstream.NoSync
-	if c.sync {
-		wo = upstream.Sync
-	}
+	wo := writeOptions(c)
 	entryBytes := int64(c.keySize + c.valueSize)
 	for w.next() {
 		if c.batchSize == 1 {

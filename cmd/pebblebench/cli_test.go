@@ -63,6 +63,8 @@ func TestCLIErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-db=" + file}, "pebblebench: invalid -db: " + file + " is a file, not a directory"},
+		{[]string{"-ycsb_record_count=0"}, "pebblebench: invalid -ycsb_record_count: 0 must be positive or -1"},
+		{[]string{"-ycsb_value_size=0"}, "pebblebench: invalid -ycsb_value_size: 0 must be in [1, 1048576]"},
 		{[]string{"-num=abc"}, `pebblebench: invalid value "abc" for flag -num: parse error (pebblebench -help lists the flags)`},
 		{[]string{"-nosuchflag=1"}, "pebblebench: flag provided but not defined: -nosuchflag (pebblebench -help lists the flags)"},
 		{[]string{"stray"}, `pebblebench: unexpected argument "stray"`},

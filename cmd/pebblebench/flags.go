@@ -30,13 +30,17 @@ type config struct {
 	db         string
 	dbGiven    bool
 
-	num       int64
-	writes    int64
-	reads     int64
-	duration  int
-	threads   int
-	batchSize int
-	seed      int64
+	num    int64
+	writes int64
+	reads  int64
+	// ycsbRecordCount and ycsbValueSize shape the YCSB benchmarks'
+	// records (benchmarks_ycsb.go).
+	ycsbRecordCount int64
+	ycsbValueSize   int
+	duration        int
+	threads         int
+	batchSize       int
+	seed            int64
 	// seedDrawn is set when -seed was 0 and parseFlags drew seed from the
 	// clock, which the header then says.
 	seedDrawn bool
@@ -172,6 +176,8 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Int64Var(&c.num, "num", 1000000, "number of key/values to place in the DB; keys are drawn from [0, num)")
 	fs.Int64Var(&c.writes, "writes", -1, "writes per thread of fillrandom and overwrite (-1: -num); below -num the key space is sparse and\nthe written keys are recorded, so bounded seeks can start at written keys or in empty ranges")
 	fs.Int64Var(&c.reads, "reads", -1, "reads (or seeks) per thread; -1 means -num")
+	fs.Int64Var(&c.ycsbRecordCount, "ycsb_record_count", -1, "records ycsb_load writes and the ycsb_a..ycsb_f workloads read (YCSB's recordcount; -1: -num)")
+	fs.IntVar(&c.ycsbValueSize, "ycsb_value_size", 1024, "bytes of each YCSB record's value (YCSB's 10 fields of 100 bytes, about 1 KiB)")
 	fs.IntVar(&c.duration, "duration", 0, "seconds to run each benchmark instead of a count of operations (0: use the counts); fillseq ignores it")
 	fs.IntVar(&c.threads, "threads", 1, "concurrent threads; each does -writes writes or -reads reads")
 	fs.IntVar(&c.batchSize, "batch_size", 1, "keys per write batch in the fill and while-writing benchmarks")

@@ -234,3 +234,25 @@ func TestReadSeq(t *testing.T) {
 	require.Equal(t, a[0]["found"], b[0]["found"])
 	require.Equal(t, a[0]["ops"], b[0]["ops"])
 }
+
+// The YCSB workloads make the same operations on both engines: the same
+// counts found. Every read of workload C (read only) and F (read-modify-
+// write) is of a loaded record, so each finds it.
+func TestYCSB(t *testing.T) {
+	runs, _ := jsonRuns(t, "-engine=both", "-benchmarks=ycsb_load,ycsb_a,ycsb_b,ycsb_c,ycsb_d,ycsb_e,ycsb_f",
+		"-ycsb_record_count=2000", "-ycsb_value_size=100", "-reads=500", "-threads=2", "-seed=5", "-db="+t.TempDir())
+	load := runs["ycsb_load/pebble"]
+	require.Len(t, load, 1)
+	require.Equal(t, 2000.0, load[0]["ops"].(float64))
+	for _, w := range []string{"a", "b", "c", "d", "e", "f"} {
+		a, b := runs["ycsb_"+w+"/pebble"], runs["ycsb_"+w+"/pebblerf"]
+		require.Len(t, a, 1, w)
+		require.Len(t, b, 1, w)
+		require.Equal(t, 1000.0, a[0]["ops"].(float64), w)
+		require.Equal(t, a[0]["ops"], b[0]["ops"], w)
+		require.Equal(t, a[0]["found"], b[0]["found"], w)
+		require.Positive(t, a[0]["found"].(float64), w)
+	}
+	require.Equal(t, 1000.0, runs["ycsb_c/pebble"][0]["found"].(float64))
+	require.Equal(t, 1000.0, runs["ycsb_f/pebble"][0]["found"].(float64))
+}

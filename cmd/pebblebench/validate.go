@@ -39,6 +39,14 @@ func (c *config) validate() error {
 	} else if c.reads <= 0 {
 		return badFlag("reads", "%d must be positive or -1", c.reads)
 	}
+	if c.ycsbRecordCount == -1 {
+		c.ycsbRecordCount = c.num
+	} else if c.ycsbRecordCount <= 0 {
+		return badFlag("ycsb_record_count", "%d must be positive or -1", c.ycsbRecordCount)
+	}
+	if c.ycsbValueSize < 1 || c.ycsbValueSize > 1<<20 {
+		return badFlag("ycsb_value_size", "%d must be in [1, 1048576]", c.ycsbValueSize)
+	}
 	if c.duration < 0 {
 		return badFlag("duration", "%d must not be negative", c.duration)
 	}
