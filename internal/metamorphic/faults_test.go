@@ -12,12 +12,8 @@ import (
 
 // TestReadFaults injects read errors under pebblerf (upstream runs the same
 // ops without faults) and requires every result to be upstream's result or
-// an error: a failed read may fail an operation, never change its answer.
-// After an iterator reports an error, its relative moves (next, prev,
-// nextprefix) are not compared until it is repositioned absolutely, since
-// Pebble defines no position for an iterator that failed. A write that
-// fails (an ingest reads the tables it may overlap) ends the comparison for
-// that sequence, since the databases then differ by design.
+// an error: a failed read may fail an operation, never change its answer
+// (faultWatch says which results compare).
 func TestReadFaults(t *testing.T) {
 	var injected, compared int
 	for seed := uint64(1); seed <= 6; seed++ {
@@ -41,32 +37,20 @@ func TestReadFaults(t *testing.T) {
 		})
 		require.NoError(t, err)
 
-		failedIters := map[string]bool{}
-		writes := map[string]bool{"ingest": true, "batch.commit": true, "set": true,
-			"delete": true, "singledel": true, "delrange": true, "merge": true}
+		watch := newFaultWatch()
 		for i, o := range ops {
 			want, got := up.exec(o), rf.exec(o)
-			if strings.Contains(got, errorfs.ErrInjected.Error()) {
+			compare, failed, stop := watch.check(o, got, errorfs.ErrInjected.Error())
+			if failed {
 				injected++
-				if o.name == "iter.op" {
-					failedIters[o.args[0]] = true
-				}
-				if writes[o.name] {
-					// The write did not happen here but did upstream: from
-					// now on the two databases legitimately differ.
-					break
-				}
-				continue
 			}
-			if o.name == "iter.op" {
-				switch o.args[1] {
-				case "next", "prev", "nextprefix":
-					if failedIters[o.args[0]] {
-						continue
-					}
-				default:
-					delete(failedIters, o.args[0])
-				}
+			if stop {
+				// The write did not happen here but did upstream: from
+				// now on the two databases legitimately differ.
+				break
+			}
+			if !compare {
+				continue
 			}
 			compared++
 			require.Equal(t, want, got, "seed %d op %d: %s\nops:\n%s", seed, i, o, formatOps(ops[:i+1]))
@@ -77,4 +61,42 @@ func TestReadFaults(t *testing.T) {
 	}
 	t.Logf("%d results compared, %d operations failed by injected read errors", compared, injected)
 	require.Positive(t, injected, "no fault was injected: the test tested nothing")
+}
+
+// faultWatch follows a sequence run under injected faults: which results
+// can be compared with upstream's, and when the two databases start to
+// differ. After an iterator reports an error, its relative moves (next,
+// prev, nextprefix) are not compared until it is repositioned absolutely,
+// since Pebble defines no position for an iterator that failed; a write
+// that fails (an ingest reads the tables it may overlap) ends the
+// comparison, since the write happened upstream only.
+type faultWatch struct{ failedIters map[string]bool }
+
+func newFaultWatch() *faultWatch { return &faultWatch{failedIters: map[string]bool{}} }
+
+// faultWrites are the ops after whose failure the databases differ.
+var faultWrites = map[string]bool{"ingest": true, "batch.commit": true, "set": true,
+	"delete": true, "singledel": true, "delrange": true, "merge": true}
+
+// check takes op o's result got under faults whose errors contain marker,
+// and says whether it can be compared with upstream's, whether a fault
+// failed it, and whether the comparison must stop here.
+func (w *faultWatch) check(o op, got, marker string) (compare, failed, stop bool) {
+	if strings.Contains(got, marker) {
+		if o.name == "iter.op" {
+			w.failedIters[o.args[0]] = true
+		}
+		return false, true, faultWrites[o.name]
+	}
+	if o.name == "iter.op" {
+		switch o.args[1] {
+		case "next", "prev", "nextprefix":
+			if w.failedIters[o.args[0]] {
+				return false, false, false
+			}
+		default:
+			delete(w.failedIters, o.args[0])
+		}
+	}
+	return true, false, false
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -111,34 +110,21 @@ func TestObjectStorage(t *testing.T) {
 		rf, err := newRunner(fs, opts, open)
 		require.NoError(t, err)
 
-		failedIters := map[string]bool{}
-		writes := map[string]bool{"ingest": true, "batch.commit": true, "set": true,
-			"delete": true, "singledel": true, "delrange": true, "merge": true}
+		watch := newFaultWatch()
 		stopped := false
 		for i, o := range ops {
 			want, got := up.exec(o), rf.exec(o)
-			if strings.Contains(got, errRemoteFault.Error()) {
+			compare, fault, stop := watch.check(o, got, errRemoteFault.Error())
+			if fault {
 				failed++
-				if o.name == "iter.op" {
-					failedIters[o.args[0]] = true
-				}
-				if writes[o.name] {
-					// The write did not happen here but did upstream: the
-					// final state can no longer be compared.
-					stopped = true
-					break
-				}
-				continue
 			}
-			if o.name == "iter.op" {
-				switch o.args[1] {
-				case "next", "prev", "nextprefix":
-					if failedIters[o.args[0]] {
-						continue
-					}
-				default:
-					delete(failedIters, o.args[0])
-				}
+			if stop {
+				// The final state can no longer be compared.
+				stopped = true
+				break
+			}
+			if !compare {
+				continue
 			}
 			compared++
 			require.Equal(t, want, got, "seed %d op %d: %s\nops:\n%s", seed, i, o, formatOps(ops[:i+1]))
