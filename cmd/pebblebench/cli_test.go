@@ -63,6 +63,7 @@ func TestCLIErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-db=" + file}, "pebblebench: invalid -db: " + file + " is a file, not a directory"},
+		{[]string{"-benchmarks=ycsb_g"}, `pebblebench: invalid -benchmarks: unknown benchmark "ycsb_g"`},
 		{[]string{"-ycsb_record_count=0"}, "pebblebench: invalid -ycsb_record_count: 0 must be positive or -1"},
 		{[]string{"-ycsb_value_size=0"}, "pebblebench: invalid -ycsb_value_size: 0 must be in [1, 1048576]"},
 		{[]string{"-num=abc"}, `pebblebench: invalid value "abc" for flag -num: parse error (pebblebench -help lists the flags)`},
