@@ -69,6 +69,35 @@ func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, 
 	return n, errors.CombineErrors(it.Error(), it.Close())
 }
 
+// readSeq is db_bench's readseq: one iterator per thread reads entries in
+// key order from the first key, starting over at the end, until -reads
+// entries are read; every entry read counts as found.
+func readSeq(r *run, w *worker) error {
+	it, err := r.db.NewIter(&upstream.IterOptions{})
+	if err != nil {
+		return err
+	}
+	valid := it.First()
+	for w.next() {
+		if !valid {
+			// At the end, start over, unless the iterator failed or the
+			// DB is empty.
+			if it.Error() != nil || !it.First() {
+				break
+			}
+		}
+		v := it.Value()
+		w.found++
+		w.done(1, int64(len(it.Key())+len(v)))
+		valid = it.Next()
+	}
+	if err := it.Error(); err != nil {
+		_ = w.closeIter(it)
+		return err
+	}
+	return w.closeIter(it)
+}
+
 // seekRandom seeks to random targets (keyspace.Targets: a -missing_fraction
 // of them made absent, -empty_range_fraction of them in gaps between keys,
 // drawn from -seek_target_range_multiplier times the filled range), then
@@ -88,37 +117,6 @@ func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, 
 // The data-block bytes each iterator read (IteratorStats) are summed into
 // the worker, the figure range filters and the query builder are meant to
 // cut.
-// readSeq is db_bench's readseq: one iterator per thread reads entries in
-// key order from the first key, starting over at the end, until -reads
-// entries are read; every entry read counts as found.
-func readSeq(r *run, w *worker) error {
-	it, err := r.db.NewIter(&upstream.IterOptions{})
-	if err != nil {
-		return err
-	}
-	valid := it.First()
-	for w.next() {
-		if !valid {
-			if err := it.Error(); err != nil {
-				_ = w.closeIter(it)
-				return err
-			}
-			if valid = it.First(); !valid {
-				break // an empty DB
-			}
-		}
-		v := it.Value()
-		w.found++
-		w.done(1, int64(len(it.Key())+len(v)))
-		valid = it.Next()
-	}
-	if err := it.Error(); err != nil {
-		_ = w.closeIter(it)
-		return err
-	}
-	return w.closeIter(it)
-}
-
 func seekRandom(r *run, w *worker) error {
 	c := r.cfg
 	opts := &upstream.IterOptions{UseL6Filters: c.useL6Filters}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/cockroachdb/errors"
@@ -73,12 +74,13 @@ func ycsbLoad(r *run, w *worker) error {
 	if err != nil {
 		return err
 	}
+	wo := writeOptions(r.cfg)
 	for w.next() {
 		key, value, ok := loader.Next()
 		if !ok {
 			break
 		}
-		if err := r.db.Set(key, value, writeOptions(r.cfg)); err != nil {
+		if err := r.db.Set(key, value, wo); err != nil {
 			return err
 		}
 		w.done(1, int64(len(key)+len(value)))
@@ -150,7 +152,7 @@ func ycsbScan(r *run, w *worker, op *ycsb.Op) (int, error) {
 		return 0, err
 	}
 	valid := it.SeekGE(op.Key)
-	if valid && string(it.Key()) == string(op.Key) {
+	if valid && bytes.Equal(it.Key(), op.Key) {
 		w.found++
 	}
 	n := 0

@@ -31,9 +31,10 @@ import (
 // -use_l6_filters, which also makes the reads ask for them
 // (IterOptions.UseL6Filters), or with -get_l6_filters, under which
 // pebblerf's Gets read them and upstream's DB.Get does not (writeL6Filters).
-// Pebble never reads L6 filters otherwise, so writing them would cost build time and space for nothing, and giving one
-// engine L6 filters the other lacks would skew both the write figures and
-// the filter footprint in levelstats.
+// Pebble never reads L6 filters otherwise, so writing them would cost build
+// time and space for nothing, and giving one engine L6 filters the other
+// lacks would skew both the write figures and the filter footprint in
+// levelstats.
 
 // filterPlan is pebblerf's plan for the flags.
 func (c *config) filterPlan() (pointfilter.Plan, error) {

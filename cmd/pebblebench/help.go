@@ -132,7 +132,8 @@ func printTickerHelp(w io.Writer) {
 		fmt.Fprintf(w, "  pebblerf.<level>.%s, %s, %s\n      %s\n", seekcount.KindSuffixes[k],
 			seekcount.GroupTickerName(false, k), seekcount.GroupTickerName(true, k), seekcount.KindHelp[k])
 	}
-	fmt.Fprintf(w, "      (<level>: %s; last.level is L6, non.last.level every other row but the memtable: unattributed is what happened in tables of unknown level or tag, and values no single table can be credited with)\n",
+	fmt.Fprintf(w, "      (<level>: %s; last.level is L6, non.last.level every other row but the memtable;\n"+
+		"      unattributed is what happened in tables of unknown level or tag, and values no single table can be credited with)\n",
 		strings.Join(seekcount.RowKeys[:], ", "))
 	for t := seekcount.Ticker(0); t < seekcount.NumTickers; t++ {
 		fmt.Fprintf(w, "  %s\n      %s\n", seekcount.TickerNames[t], seekcount.TickerHelp[t])
