@@ -68,8 +68,11 @@ import (
 //     or more) for two windows running, the filters are not staying in the
 //     cache (or are not there): the route turns off and stays off for
 //     getL6HoldOff windows. While on, one window in getL6Explore goes to
-//     upstream's Get, to keep that comparison current. Waits under
-//     getL6MinWait per Get (everything cached) never turn the route off.
+//     upstream's Get, to keep that comparison current. Routed waits under
+//     getL6MinWait per Get (everything cached) never count as slower; but
+//     while upstream's Gets wait less than that, the route stays off: with
+//     every block they read cached there is no read to save, and a routed
+//     Get costs an iterator's CPU (docs/benchmarks.md, BenchmarkRecommended).
 
 // GetL6Config, set as Plugins.GetL6Filters, routes Gets through a prefix
 // iterator that consults L6 filters. The zero value routes every Get of the
@@ -78,8 +81,9 @@ import (
 type GetL6Config struct {
 	// Auto, if set, routes Gets only while the DB's counts say it pays:
 	// when at least half of its Gets find nothing, L6 holds tables with
-	// filters, and routed Gets do not wait longer on storage than
-	// upstream's. It starts with upstream's Get.
+	// filters, upstream's Gets wait on storage (a DB whose blocks are all
+	// cached has no read to save), and routed Gets do not wait longer on
+	// storage than upstream's. It starts with upstream's Get.
 	Auto bool
 }
 
@@ -136,6 +140,9 @@ type getAuto struct {
 	onFor      int           // routed windows since the route turned on
 	slower     int           // routed windows running that waited longer than baseline
 	holdUntil  int           // no routing before this window
+	// stale is set while windows pass without reading the metrics, so
+	// that lastGet and lastRouted are not this window's base.
+	stale bool
 }
 
 // newGetRouter returns the router Plugins.GetL6Filters (c) asks for, or nil;
@@ -232,6 +239,15 @@ func (g *getRouter) done(err error) {
 func (g *getRouter) evaluate(gets, absent float64) {
 	a := g.auto
 	a.windows++
+	share := absent / gets
+	if !a.routedWin && !a.mode && share < getL6OnShare {
+		// The route is off and most Gets found their key, so it stays off
+		// whatever the metrics say; they are not read, as DB.Metrics costs
+		// more than a window of cached Gets. The next window that reads
+		// them takes their totals as its base and judges nothing.
+		a.stale = true
+		return
+	}
 	m := a.metrics()
 	var getWait, routedWait time.Duration
 	for _, c := range m.CategoryStats {
@@ -247,7 +263,12 @@ func (g *getRouter) evaluate(gets, absent float64) {
 	}
 	dGet, dRouted := perGet(getWait, a.lastGet), perGet(routedWait, a.lastRouted)
 	a.lastGet, a.lastRouted = getWait, routedWait
-	share := absent / gets
+	if a.stale {
+		// The totals span windows whose metrics were not read: this one
+		// only measures, for the next.
+		a.stale = false
+		return
+	}
 	if a.routedWin {
 		a.onFor++
 		// The first routed window loads the L6 filter blocks: not judged.
@@ -265,6 +286,11 @@ func (g *getRouter) evaluate(gets, absent float64) {
 	case a.slower >= 2:
 		a.mode, a.holdUntil = false, a.windows+getL6HoldOff
 	case a.windows < a.holdUntil:
+		a.mode = false
+	case a.baseline < getL6MinWait:
+		// Upstream's Gets did not wait on storage: every block they read
+		// was cached, so the route could save no read and would only
+		// cost its iterator.
 		a.mode = false
 	case share >= getL6OnShare:
 		a.mode = true

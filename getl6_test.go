@@ -261,7 +261,11 @@ func remoteGetL6DB(t testing.TB, n int, plugins Plugins) (*DB, *objstore.Meter) 
 func remoteL6(t testing.TB, n int, cacheSize int64, open func(*Options) error) *objstore.Meter {
 	t.Helper()
 	fs := vfs.NewMem()
-	store := objstore.NewMeter(objstore.NewMem(), objstore.DefaultPrices)
+	// Reads wait 20µs, as a fast object store's might, so that Auto sees
+	// upstream's Gets wait on storage.
+	store, err := objstore.Open("sim://?latency=20us&jitter=0&seed=1")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = store.Close() })
 	options := func() *Options {
 		o := testOptions()
 		o.FS = fs
@@ -369,13 +373,7 @@ func TestGetL6FiltersAuto(t *testing.T) {
 // the route off after the warm-up window and two slower windows, and it
 // stays off for getL6HoldOff windows; waits under getL6MinWait never count.
 func TestGetL6AutoWaitGuard(t *testing.T) {
-	var getCat block.Category
-	for c := block.Category(1); c < block.CategoryMax; c++ {
-		if c.String() == upstreamGetCategory {
-			getCat = c
-		}
-	}
-	require.NotZero(t, getCat, "upstream's Get category")
+	getCat := upstreamGetCategoryOf(t)
 	var getWait, routedWait time.Duration
 	m := &upstream.Metrics{}
 	m.Levels[6].TablesCount = 1
@@ -408,7 +406,58 @@ func TestGetL6AutoWaitGuard(t *testing.T) {
 	}
 	require.True(t, window(20*time.Microsecond), "tried again after the hold-off")
 	for i := 0; i < 2*getL6Explore; i++ {
-		window(time.Microsecond / 2) // cached: never judged
+		if g.on.Load() {
+			window(time.Microsecond / 2) // cached: never judged
+		} else {
+			window(20 * time.Microsecond) // upstream's, exploring
+		}
 	}
-	require.True(t, g.on.Load(), "waits under getL6MinWait never turn it off")
+	require.True(t, g.on.Load(), "routed waits under getL6MinWait never turn it off")
+	for i := 0; i <= getL6Explore && g.on.Load(); i++ {
+		window(time.Microsecond / 2)
+	}
+	require.False(t, g.on.Load(), "once upstream's Gets wait on nothing, the next exploring window turns it off")
+}
+
+// upstreamGetCategoryOf finds upstream's Get block category, which Pebble
+// does not export.
+func upstreamGetCategoryOf(t *testing.T) block.Category {
+	for c := block.Category(1); c < block.CategoryMax; c++ {
+		if c.String() == upstreamGetCategory {
+			return c
+		}
+	}
+	t.Fatal("no upstream Get category")
+	return 0
+}
+
+// TestGetL6AutoSkipsMetrics: while the route is off and most Gets find
+// their key, the automatic mode never reads DB.Metrics (which costs more
+// than a window of cached Gets); once most Gets find nothing, the first
+// window that reads them only measures, and the next turns the route on.
+func TestGetL6AutoSkipsMetrics(t *testing.T) {
+	const w = getL6Window
+	getCat := upstreamGetCategoryOf(t)
+	m := &upstream.Metrics{}
+	m.Levels[6].TablesCount = 1
+	reads := 0
+	g := newGetRouter(&GetL6Config{Auto: true}, DefaultComparer, testOptions(), nil)
+	g.auto.l6Filter = func() bool { return true }
+	g.auto.metrics = func() *upstream.Metrics {
+		// Upstream's Gets wait 20µs each on storage, the window since.
+		reads++
+		m.CategoryStats = []block.CategoryStatsAggregate{{Category: getCat,
+			CategoryStats: block.CategoryStats{BlockReadDuration: time.Duration(reads) * w * 20 * time.Microsecond}}}
+		return m
+	}
+	for i := 0; i < 100; i++ {
+		g.evaluate(w, w/10)
+	}
+	require.Zero(t, reads, "Gets that find their key never read the metrics")
+	require.False(t, g.on.Load())
+	g.evaluate(w, w*3/4)
+	require.Equal(t, 1, reads)
+	require.False(t, g.on.Load(), "the first window after skipped ones only measures")
+	g.evaluate(w, w*3/4)
+	require.True(t, g.on.Load(), "most Gets absent: on")
 }
