@@ -43,7 +43,7 @@ type DB struct {
 	stopBackground func()
 	// statistics are the DB-wide tickers and the per-level statistics.
 	statistics Statistics
-	// levelFiltersFn is d.LevelFilters, made once: a method value is a new
+	// levelFiltersFn is d.levelFilters, made once: a method value is a new
 	// closure each time it is taken, and RangeQueries is called per query.
 	levelFiltersFn func() []querybuilder.LevelFilters
 }
@@ -74,7 +74,7 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 	d.queries = iterhooks.NewBuilder(db, iterhooks.Queries{
 		Observe: d.hooks.Observe, Closed: dbWide.Iterators().AddQuery,
 	}).(*querybuilder.Builder)
-	d.levelFiltersFn = d.LevelFilters
+	d.levelFiltersFn = d.levelFilters
 	return d
 }
 
@@ -345,13 +345,14 @@ func (d *DB) RangeFilterLoads() ([]rangefilter.LevelLoad, error) {
 	return loads, nil
 }
 
-// LevelFilters names the filters each level's new tables get under the
-// DB's current plans (Plugins.Filters and Plugins.RangeFilterLevels), as
-// Explain shows them: a level's Point filter is empty when the DB uses the
+// levelFilters names the filters each level's new tables get under the
+// DB's current plans (Plugins.Filters and Plugins.RangeFilterLevels), for
+// Explain (a program reads the same from DB.FilterPlanner and
+// DB.RangeFilterPolicy): a level's Point filter is empty when the DB uses the
 // options' own filters, its Range filter empty when range filters are off.
 // Tables written under earlier plans keep the filters they were written
 // with until a compaction rewrites them.
-func (d *DB) LevelFilters() []querybuilder.LevelFilters {
+func (d *DB) levelFilters() []querybuilder.LevelFilters {
 	out := make([]querybuilder.LevelFilters, pointfilter.PlanLevels)
 	var rplan rangefilter.Plan
 	if d.rangeFilter != nil {

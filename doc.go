@@ -7,9 +7,9 @@
 // Plugins.Statistics, the per-level ones; planned range queries
 // (DB.NewRangeQuery, DB.RangeQueries); the re-planning of a running DB's
 // filters (DB.FilterPlanner and DB.PointFilterLoads, DB.RangeFilterPolicy
-// and DB.RangeFilterLoads, DB.LevelFilters); DB.FilterCounters; and Pebble
-// v1-style table properties (TablePropertyCollector,
-// DecodeTableProperties). Everything else is upstream's, under its own name.
+// and DB.RangeFilterLoads); the set of plug-ins to turn on blind
+// (Recommended); DB.FilterCounters; and Pebble v1-style table properties
+// (TablePropertyCollector, DecodeTableProperties). Everything else is upstream's, under its own name.
 //
 // A program written against github.com/cockroachdb/pebble/v2 switches by
 // changing that import path to github.com/pebblerf/pebble; it compiles

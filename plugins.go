@@ -114,6 +114,35 @@ type Plugins struct {
 	GetL6Filters *GetL6Config
 }
 
+// Recommended returns the plug-ins to turn on without studying each one:
+// the set that, on the workload matrix of docs/benchmarks.md (YCSB A to F
+// and db_bench's fill, read, seek and scan workloads, on leveled DBs with
+// Pebble's compactions running), is never measurably slower than upstream
+// and wins where reads are wasted. It is
+//
+//   - range filters of rangefilter.DefaultBitsPerKey on every level, with
+//     their gate: bounded iterators skip the tables that hold no key in
+//     their range, and unbounded ones never pay for a check;
+//   - Gets that consult L6 filters, decided per DB (GetL6Config.Auto): on
+//     only while most Gets find nothing and L6 has filters.
+//
+// Point filters stay the ones Options.Levels names, and the per-level
+// statistics stay off (the DB-wide tickers of DB.Statistics are kept).
+//
+// What it writes: a range-filter table property in every table written
+// from then on, about BitsPerKey bits per key, held in the Go heap of every
+// open table. What it costs: building that property when a table is
+// written, and a filter check per table a bounded read opens. The way back
+// is to open the DB with Open (or with Plugins{}): tables with the property
+// stay readable, by upstream Pebble too, which ignores it. The set may grow
+// as the measurements do; what it turns on is named here.
+func Recommended() Plugins {
+	return Plugins{
+		RangeFilter:  &rangefilter.Config{},
+		GetL6Filters: &GetL6Config{Auto: true},
+	}
+}
+
 // installed is what install set up for one DB; start runs its background
 // parts once the DB is open.
 type installed struct {

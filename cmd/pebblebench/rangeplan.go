@@ -4,6 +4,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"github.com/pebblerf/pebble/rangefilter"
 )
@@ -70,5 +71,8 @@ func (c *config) levelRangeFilterOf(e engine, i int) string {
 	if !ok || db.RangeFilterPolicy() == nil {
 		return "-"
 	}
-	return string(db.LevelFilters()[i].Range)
+	if bits := db.RangeFilterPolicy().Plan().Levels[i]; bits != 0 {
+		return fmt.Sprintf("%g bits/key", bits)
+	}
+	return "none"
 }
