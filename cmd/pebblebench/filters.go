@@ -17,8 +17,8 @@ import (
 // Table filters for -bloom_bits, -use_ribbon_filter, -bloom_before_level
 // and -use_l6_filters.
 //
-// When pebblerf runs as pebble.Open opens it (defaultPath), both engines
-// get upstream's policy described below. Otherwise pebblerf gets
+// When pebblerf runs as pebble.Open opens it, or with the recommended set
+// (upstreamFilters), both engines get upstream's policy described below. Otherwise pebblerf gets
 // dbbench.FilterPlan, which maps the flags as RocksDB reads them:
 // -bloom_bits below 0.5 means no filter, other values are clamped to
 // [1, 100]; Bloom everywhere, or with -use_ribbon_filter Ribbon from the
@@ -105,9 +105,11 @@ func (c *config) filterDescription() string {
 	} else if c.writeL6Filters() {
 		levels = "L0-L6 (L6 read by pebblerf's Gets, -get_l6_filters)"
 	}
-	if c.defaultPath() {
+	if c.upstreamFilters() {
 		how := "pebblerf as pebble.Open opens it"
-		if c.getsConsultL6() {
+		if c.recommended {
+			how = "pebblerf given upstream's policy, as pebble.Recommended() leaves it"
+		} else if c.getsConsultL6() {
 			how = "pebblerf given upstream's policy"
 		}
 		return fmt.Sprintf("bloom.FilterPolicy(%d) on %s for both (%s)", c.upstreamBloomBits(), levels, how)
@@ -197,7 +199,7 @@ func (c *config) levelFilterOf(e engine, i int) string {
 	if e.Name() != enginePebbleRF || !c.filtersEnabled() {
 		return "-"
 	}
-	if c.defaultPath() {
+	if c.upstreamFilters() {
 		if i == 6 && !c.writeL6Filters() {
 			return "-"
 		}

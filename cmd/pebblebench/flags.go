@@ -98,6 +98,13 @@ type config struct {
 	numLevelsGiven     bool
 	compactionAdvisor  bool
 	pebblerfStatistics bool
+	// recommended is -pebblerf_recommended: pebblerf opens with
+	// pebble.Recommended(), which parseFlags turns into the flags of its
+	// plug-ins (recommendedFlags).
+	recommended bool
+	// l0Trigger and l0Stop are -level0_file_num_compaction_trigger and
+	// -level0_stop_writes_trigger, 0 for Pebble's defaults.
+	l0Trigger, l0Stop int
 	// getL6Filters is -get_l6_filters: off, on or auto (Plugins.GetL6Filters).
 	getL6Filters string
 	// rangeWhatIfBits and prefixWhatIfBits: -range_filter_whatif_bits and
@@ -223,6 +230,8 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.useQueryBuilder, "use_query_builder", false, "pebblerf: seekrandom seeks through planned range queries (DB.NewRangeQuery); upstream keeps plain iterators")
 	fs.StringVar(&c.queryPlan, "query_plan", "auto", "pebblerf, with -use_query_builder: the plan of every query: auto, plain, stepped or prefix")
 	fs.BoolVar(&c.explain, "explain", false, "pebblerf: after the benchmarks, print the Explain of one sample seekrandom query")
+	fs.IntVar(&c.l0Trigger, "level0_file_num_compaction_trigger", 0, "both engines: L0 read amplification (sublevels, as Pebble counts it, not files) that starts an L0 compaction\n(Options.L0CompactionThreshold); 0 = Pebble's default, 4")
+	fs.IntVar(&c.l0Stop, "level0_stop_writes_trigger", 0, "both engines: L0 read amplification that stops writes (Options.L0StopWritesThreshold); 0 = Pebble's default, 12,\nor twice -level0_file_num_compaction_trigger if that is larger")
 	fs.IntVar(&c.compactionStyle, "compaction_style", 0, "LSM shape of both engines: 0 level (Pebble's compactions), 1 universal (many sorted runs, see -num_levels),\n3 none (no compactions)")
 	fs.IntVar(&c.numLevels, "num_levels", 7, "with -compaction_style=1, the sorted runs the many-runs profile keeps (when not given: compactionext.DefaultRuns)")
 	fs.BoolVar(&c.compactionAdvisor, "compaction_advisor", false, "pebblerf: run the compaction advisor, which compacts key ranges where seeks cross many sorted runs")
@@ -236,6 +245,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Float64Var(&c.seekHotStart, "seek_hot_start", 0, "with -seek_hot_fraction, where the hot range starts, as a fraction of the filled key range")
 	fs.BoolVar(&c.pebblerfStatistics, "pebblerf_statistics", false, "pebblerf: collect per-level seek statistics (printed by -statistics); they tag the tables written and cost CPU per seek.\nOff (the default), pebblerf is opened as pebble.Open opens it: no plug-in, as upstream")
 
+	fs.BoolVar(&c.recommended, "pebblerf_recommended", false, "pebblerf: open with pebble.Recommended(), the plug-ins to turn on blind: range filters\n(-range_filter_bits=16) and -get_l6_filters=auto; either flag, given, replaces that part of the set")
 	fs.StringVar(&c.getL6Filters, "get_l6_filters", getL6Off, "pebblerf: Gets consult L6 filters (Plugins.GetL6Filters), which upstream's DB.Get never reads: off, on, or auto\n(decided per DB from what its Gets find); not off, both engines write L6 filters, as Pebble does with a filter on every level")
 	fs.Float64Var(&c.rangeWhatIfBits, "range_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics: estimate per level what range filters of this many bits per key\nwould save and cost; 0 = 16 when -range_filter_bits is off, else none; negative = none")
 	fs.Float64Var(&c.prefixWhatIfBits, "prefix_filter_whatif_bits", 0, "pebblerf, with -pebblerf_statistics -statistics -prefix_size: estimate what Bloom prefix filters of this many bits/key\nwould save and cost on levels no prefix filter decided (L6 without -use_l6_filters); 0 = -bloom_bits, or 10; <0 none")
@@ -268,6 +278,9 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
 	c.dbGiven = c.given["db"]
 	c.numLevelsGiven = c.given["num_levels"]
+	if c.recommended {
+		c.recommendedFlags()
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}

@@ -34,10 +34,10 @@ var flagGroups = []flagGroup{
 		"seek_hot_range", "seek_hot_start", "fillseq_overwrite_window",
 		"key_format", "versions_per_key", "mvcc_compact_rounds", "mvcc_scan_keys"}},
 	{"LSM shape and options (both engines)", []string{"compaction_style", "num_levels", "many_runs_slice_bytes",
-		"compression_type", "compression_ratio", "cache_size", "write_buffer_size", "disable_wal", "sync"}},
+		"level0_file_num_compaction_trigger", "level0_stop_writes_trigger", "compression_type", "compression_ratio", "cache_size", "write_buffer_size", "disable_wal", "sync"}},
 	{"Object storage (both engines)", []string{"remote", "remote_levels", "secondary_cache_size"}},
 	{"Filters", []string{"bloom_bits", "use_ribbon_filter", "bloom_before_level", "use_l6_filters", "filter_plan", "filter_budget_bits"}},
-	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"range_filter_bits", "range_filter_plan", "range_filter_budget_bits",
+	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"pebblerf_recommended", "range_filter_bits", "range_filter_plan", "range_filter_budget_bits",
 		"use_query_builder", "query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 		"compaction_advisor_write_budget", "pebblerf_statistics", "get_l6_filters"}},
 	{"Output", []string{"statistics", "range_filter_whatif_bits", "prefix_filter_whatif_bits", "histogram", "json", "lsm_sample_ms", "report_interval_seconds", "report_file", "report_html", "metrics_addr", "cpuprofile"}},
@@ -48,7 +48,7 @@ var flagGroups = []flagGroup{
 var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "range_filter_bits",
 	"range_filter_plan", "range_filter_budget_bits", "use_query_builder",
 	"query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
-	"compaction_advisor_write_budget", "pebblerf_statistics", "metrics_addr", "get_l6_filters"}
+	"compaction_advisor_write_budget", "pebblerf_statistics", "metrics_addr", "get_l6_filters", "pebblerf_recommended"}
 
 // benchmarkHelp says what each benchmark does, for -help.
 var benchmarkHelp = map[string]string{

@@ -11,6 +11,7 @@ import (
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/querybuilder"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
@@ -247,4 +248,50 @@ func bigEndian(b []byte) uint64 {
 		v = v<<8 | uint64(x)
 	}
 	return v
+}
+
+// TestRecommendedFlags holds -pebblerf_recommended to pebble.Recommended():
+// a field the set gains without a flag that carries it fails here.
+func TestRecommendedFlags(t *testing.T) {
+	c, err := parseFlags([]string{"-engine=both", "-pebblerf_recommended"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	got := c.pebblerfPlugins(nil)
+	want := pebblerf.Recommended()
+	require.NotNil(t, want.RangeFilter)
+	rf := *want.RangeFilter
+	if rf.BitsPerKey == 0 {
+		rf.BitsPerKey = rangefilter.DefaultBitsPerKey
+	}
+	rf.Seed = got.RangeFilter.Seed // pebblebench fixes it, for figures the same run to run
+	want.RangeFilter = &rf
+	require.Equal(t, want, got)
+	require.False(t, c.defaultPath())
+	require.True(t, c.writeL6Filters(), "both engines write the L6 filters the set's Gets may consult")
+
+	// A flag given replaces its part of the set, and only that part.
+	c, err = parseFlags([]string{"-engine=both", "-pebblerf_recommended", "-range_filter_bits=0", "-get_l6_filters=on"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	got = c.pebblerfPlugins(nil)
+	require.Nil(t, got.RangeFilter)
+	require.Equal(t, &pebblerf.GetL6Config{}, got.GetL6Filters)
+}
+
+// Under -pebblerf_recommended pebblerf keeps upstream's filter policy, as
+// pebble.Recommended() keeps Options.Levels' filters; a pebblerf
+// point-filter flag still gives it pebblerf's.
+func TestRecommendedKeepsUpstreamFilters(t *testing.T) {
+	c, err := parseFlags([]string{"-engine=both", "-pebblerf_recommended", "-bloom_bits=10"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	rf, _, err := c.options(enginePebbleRF, nil)
+	require.NoError(t, err)
+	up, _, err := c.options(enginePebble, nil)
+	require.NoError(t, err)
+	for i := range rf.Levels {
+		require.Equal(t, up.Levels[i].FilterPolicy.Name(), rf.Levels[i].FilterPolicy.Name(), "L%d", i)
+	}
+	c, err = parseFlags([]string{"-engine=both", "-pebblerf_recommended", "-bloom_bits=10", "-use_ribbon_filter"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	rf, _, err = c.options(enginePebbleRF, nil)
+	require.NoError(t, err)
+	require.NotEqual(t, up.Levels[3].FilterPolicy.Name(), rf.Levels[3].FilterPolicy.Name())
 }

@@ -60,6 +60,14 @@ func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Op
 		FormatMajorVersion: upstream.FormatNewest,
 		Logger:             quietLogger{},
 	}
+	if c.l0Trigger > 0 {
+		o.L0CompactionThreshold = c.l0Trigger
+		// Pebble refuses a stop threshold below the compaction one.
+		o.L0StopWritesThreshold = max(12, 2*c.l0Trigger)
+	}
+	if c.l0Stop > 0 {
+		o.L0StopWritesThreshold = c.l0Stop
+	}
 	for i := range o.Levels {
 		o.Levels[i].Compression = func() *sstable.CompressionProfile { return profile }
 	}
@@ -67,7 +75,7 @@ func (c *config) options(engineName string, cache *upstream.Cache) (*upstream.Op
 		crdb.Apply(o)
 	}
 	filters := engineName
-	if c.defaultPath() {
+	if c.upstreamFilters() {
 		filters = enginePebble
 	}
 	planner, err := c.applyFilters(filters, o)
@@ -127,6 +135,26 @@ func (c *config) getL6Config() (*pebblerf.GetL6Config, error) {
 // their filters and filter memory stay the same.
 func (c *config) writeL6Filters() bool {
 	return c.useL6Filters || c.getsConsultL6()
+}
+
+// recommendedFlags sets the flags of pebble.Recommended()'s plug-ins
+// (-pebblerf_recommended) that the command line did not give, so that the
+// set goes through the same validation, header and -json configuration as
+// the flags themselves; TestRecommendedFlags holds the two equal.
+func (c *config) recommendedFlags() {
+	r := pebblerf.Recommended()
+	if r.RangeFilter != nil && !c.given["range_filter_bits"] {
+		c.rangeFilterBits = r.RangeFilter.BitsPerKey
+		if c.rangeFilterBits == 0 {
+			c.rangeFilterBits = rangefilter.DefaultBitsPerKey
+		}
+	}
+	if r.GetL6Filters != nil && !c.given["get_l6_filters"] {
+		c.getL6Filters = getL6On
+		if r.GetL6Filters.Auto {
+			c.getL6Filters = getL6Auto
+		}
+	}
 }
 
 // getsConsultL6 reports whether -get_l6_filters is on or auto.
@@ -232,6 +260,14 @@ func (c *config) defaultPath() bool {
 		!c.useRibbonFilter && c.filterPlanName == "" && !c.useQueryBuilder
 }
 
+// upstreamFilters reports whether pebblerf gets upstream's filter policy,
+// as both engines then do: on the default path, and under
+// -pebblerf_recommended without a pebblerf point-filter flag, because
+// pebble.Recommended() keeps the filters the options name.
+func (c *config) upstreamFilters() bool {
+	return c.defaultPath() || (c.recommended && !c.useRibbonFilter && c.filterPlanName == "")
+}
+
 // pluginDescription says what pebblerf runs with, for the header.
 func (c *config) pluginDescription() string {
 	shape := "level (Pebble's compactions)"
@@ -258,6 +294,10 @@ func (c *config) pluginDescription() string {
 	if c.engine == enginePebble {
 		return fmt.Sprintf("none: only upstream Pebble runs (-engine=both runs pebblerf beside it); shape %s", shape)
 	}
-	return fmt.Sprintf("shape %s (every engine); range filters %s; query builder %s; statistics %t; advisor %t",
-		shape, rf, qb, c.pebblerfStatistics, c.compactionAdvisor)
+	set := ""
+	if c.recommended {
+		set = "pebble.Recommended(): "
+	}
+	return fmt.Sprintf("%sshape %s (every engine); range filters %s; query builder %s; statistics %t; advisor %t",
+		set, shape, rf, qb, c.pebblerfStatistics, c.compactionAdvisor)
 }
