@@ -443,7 +443,8 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 // report-range-filters-read.html).
 func phaseReportPath(path, scenario, phase string) string {
 	ext := filepath.Ext(path)
-	return strings.TrimSuffix(path, ext) + "-" + scenario + "-" + phase + ext
+	// The matrix's phase names hold a slash ("leveled/read").
+	return strings.TrimSuffix(path, ext) + "-" + scenario + "-" + strings.ReplaceAll(phase, "/", "-") + ext
 }
 
 // runPhase runs one phase's benchmarks as realMain runs a command line's
