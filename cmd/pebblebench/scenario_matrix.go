@@ -19,9 +19,12 @@ import (
 // every second run (driver.runSpec), and a cell is the median of the
 // paired ratios with their range. A phase's name is its shape and its step
 // ("leveled/read"), so the table can say which shape a row ran on; the
-// shape is also measured: each engine's L0 sublevels at the end of the
-// phase, since Pebble's compactions run on their own clock and two engines
-// given the same writes may be caught at different depths.
+// shape is also measured: each engine's L0 sublevels when the phase starts
+// (as the phase before left them). Pebble's compactions run on their own
+// clock, so two engines given the same writes can be caught at different
+// depths (0 and 17 sublevels were seen), which would measure the shape,
+// not the engine: each fill is therefore followed by a manual compaction,
+// and the burst builds its L0 under a trigger it never reaches.
 
 // matrixRuns is the paired runs of every matrix workload.
 const matrixRuns = 5
