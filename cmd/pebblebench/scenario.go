@@ -57,6 +57,8 @@ type phase struct {
 
 // phaseResult is what one phase measured.
 type phaseResult struct {
+	// name is the phase's (phase.name).
+	name    string
 	cfg     *config
 	results []*result
 	// shapes is each engine's LSM at the end of the phase.
@@ -420,6 +422,7 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 		if err != nil {
 			return verdict{}, errors.Wrapf(err, "phase %s", p.name)
 		}
+		r.name = p.name
 		results = append(results, r)
 		if stop.Load() {
 			return verdict{}, nil

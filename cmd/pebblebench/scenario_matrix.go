@@ -85,25 +85,38 @@ var matrixBuildSteps = []string{"fill", "build", "rebuild", "load"}
 // them and are not workloads themselves: one run each, not a cell.
 var matrixSetup = []string{"compact", "flush"}
 
-// matrixCell is one row of the matrix table.
+// matrixCell is one row of the matrix table: a workload on a shape, whose
+// L0 sublevels at the phase's start were l0 ("upstream|pebblerf", "-" for
+// a build from empty).
 type matrixCell struct {
-	workload, shape string
-	ops, cpu        speed
+	workload, shape, l0 string
+	ops, cpu            speed
 }
+
+// below reports whether the cell's median is under the floor, in ops/sec
+// or in CPU per operation.
+func (c matrixCell) below() bool {
+	return belowFloor(c.ops) || belowFloor(c.cpu)
+}
+
+func belowFloor(s speed) bool { return !math.IsNaN(s.median) && s.median < matrixFloor }
+
+// faster reports whether the cell wins: not below the floor, and faster
+// in every paired run (speed.direction).
+func (c matrixCell) faster() bool { return !c.below() && c.ops.direction() == 1 }
 
 // verdict says whether the cell holds the floor, and when it wins. A
 // median below the floor is a loss either way; the verdict also says
 // whether every paired run was slower, or the runs fell on both sides of
 // 1, which on a shared machine is noise as much as cost.
 func (c matrixCell) verdict() string {
-	below := func(s speed) bool { return !math.IsNaN(s.median) && s.median < matrixFloor }
 	switch {
-	case below(c.ops) || below(c.cpu):
-		if (below(c.ops) && c.ops.hi < 1) || (below(c.cpu) && c.cpu.hi < 1) {
+	case c.below():
+		if (belowFloor(c.ops) && c.ops.hi < 1) || (belowFloor(c.cpu) && c.cpu.hi < 1) {
 			return fmt.Sprintf("below %.2fx, every run slower", matrixFloor)
 		}
 		return fmt.Sprintf("below %.2fx, runs both sides of 1", matrixFloor)
-	case c.ops.direction() == 1:
+	case c.faster():
 		return "faster"
 	}
 	return "not slower"
@@ -111,15 +124,14 @@ func (c matrixCell) verdict() string {
 
 // matrixCells reads the table out of the phases: one row per timed
 // benchmark of each phase, in run order.
-func matrixCells(rs []*phaseResult, names []string) []matrixCell {
+func matrixCells(rs []*phaseResult) []matrixCell {
 	var cells []matrixCell
 	for i, p := range rs {
-		shape, step, _ := strings.Cut(names[i], "/")
-		start := "-"
+		shape, step, _ := strings.Cut(p.name, "/")
+		l0 := "-"
 		if i > 0 && !slices.Contains(matrixBuildSteps, step) {
-			start = l0Depths(rs[i-1])
+			l0 = l0Depths(rs[i-1])
 		}
-		shape = fmt.Sprintf("%s (L0 %s)", shape, start)
 		var seen []string
 		for _, r := range p.results {
 			if r.Engine != enginePebble || slices.Contains(seen, r.Benchmark) || slices.Contains(matrixSetup, r.Benchmark) {
@@ -130,7 +142,7 @@ func matrixCells(rs []*phaseResult, names []string) []matrixCell {
 			if step == "bounded" {
 				workload += ", bounded"
 			}
-			c := matrixCell{workload: workload, shape: shape, ops: p.opsRatio(r.Benchmark), cpu: p.cpuSpeedup(r.Benchmark)}
+			c := matrixCell{workload: workload, shape: shape, l0: l0, ops: p.opsRatio(r.Benchmark), cpu: p.cpuSpeedup(r.Benchmark)}
 			if c.ops.n < minPairedRuns {
 				continue // a build's single fill: setup, not a cell
 			}
@@ -155,12 +167,7 @@ func l0Depths(p *phaseResult) string {
 }
 
 func matrixVerdict(rs []*phaseResult) verdict {
-	s, _ := scenarioByName("matrix")
-	names := make([]string, len(s.phases))
-	for i, p := range s.phases {
-		names[i] = p.name
-	}
-	cells := matrixCells(rs, names[:len(rs)])
+	cells := matrixCells(rs)
 	if len(cells) == 0 {
 		return noComparison("matrix")
 	}
@@ -168,12 +175,11 @@ func matrixVerdict(rs []*phaseResult) verdict {
 	printMatrix(&b, cells)
 	var below, faster []string
 	for _, c := range cells {
-		switch c.verdict() {
-		case "faster":
-			faster = append(faster, c.workload+" on "+strings.Fields(c.shape)[0])
-		case "not slower":
-		default:
-			below = append(below, fmt.Sprintf("%s on %s", c.workload, strings.Fields(c.shape)[0]))
+		switch {
+		case c.below():
+			below = append(below, c.workload+" on "+c.shape)
+		case c.faster():
+			faster = append(faster, c.workload+" on "+c.shape)
 		}
 	}
 	v := verdict{headline: fmt.Sprintf("%d cells, %d below %.2fx", len(cells), len(below), matrixFloor)}
@@ -204,7 +210,7 @@ func printMatrix(b *strings.Builder, cells []matrixCell) {
 	}
 	rows := [][]string{{"workload", "shape (L0 sublevels up|rf at start)", "ops/sec", "CPU/op (up/rf)", "verdict"}}
 	for _, c := range cells {
-		rows = append(rows, []string{c.workload, c.shape, cell(c.ops), cell(c.cpu), c.verdict()})
+		rows = append(rows, []string{c.workload, fmt.Sprintf("%s (L0 %s)", c.shape, c.l0), cell(c.ops), cell(c.cpu), c.verdict()})
 	}
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
