@@ -165,6 +165,9 @@ type Builder struct {
 	keys      rangeKeyList
 	unordered bool
 	vals      []uint64
+	// scratch is sortBounded's second buffer, kept with vals so that a
+	// pooled builder sorts without allocating.
+	scratch []uint64
 }
 
 // NewBuilder returns a builder, or an error for a bad config.
@@ -249,7 +252,7 @@ func (b *Builder) Finish(dst []byte) []byte {
 			for i, x := range vals {
 				vals[i] = h.apply(x)
 			}
-			slices.Sort(vals)
+			b.scratch = sortBounded(vals, r, b.scratch)
 			vals = slices.Compact(vals)
 			u = r
 		}
