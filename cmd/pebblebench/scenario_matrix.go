@@ -58,7 +58,10 @@ func init() {
 			"-pebblerf_statistics=false"},
 		phases: []phase{
 			{"leveled/fill", []string{"-benchmarks=fillrandom" + x + ",compact,levelstats"}},
-			{"leveled/read", []string{"-use_existing_db", "-benchmarks=readrandom" + x + ",seekrandom" + x + ",readseq" + x}},
+			{"leveled/read", []string{"-use_existing_db", "-benchmarks=readrandom" + x + ",seekrandom" + x}},
+			// A Next costs a fraction of a Get: ten times the entries, so
+			// that a run lasts as long as the others.
+			{"leveled/scan", []string{"-use_existing_db", "-benchmarks=readseq" + x, "-reads=1000000"}},
 			{"leveled/bounded", with([]string{"-use_existing_db", "-benchmarks=seekrandom" + x}, bounded...)},
 			{"leveled/overwrite", []string{"-use_existing_db", "-benchmarks=overwrite" + x, "-writes=20000"}},
 			// Reads drain L0 (Pebble's read-triggered compactions), so each
