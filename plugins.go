@@ -117,9 +117,9 @@ type Plugins struct {
 // Recommended returns the plug-ins to turn on without studying each one:
 // the set measured on the workload matrix of docs/benchmarks.md (YCSB A to
 // F and db_bench's fill, read, seek and scan workloads, on leveled DBs
-// with Pebble's compactions running), where it wins on bounded reads and
-// its one cost beyond noise is the range filters built in every flush,
-// which loads pay. It is
+// with Pebble's compactions running), where it wins on bounded reads;
+// what it costs the other workloads (loads pay for the range filters every
+// flush builds) is measured there. It is
 //
 //   - range filters of rangefilter.DefaultBitsPerKey on every level, with
 //     their gate: bounded iterators skip the tables that hold no key in
