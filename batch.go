@@ -29,7 +29,7 @@ func (b *Batch) Apply(batch *Batch, opts *WriteOptions) error {
 	return b.Batch.Apply(batch.upstream(), opts)
 }
 
-// Get is upstream's Batch.Get.
+// Get is upstream's Batch.Get, with DB.Get's one difference.
 func (b *Batch) Get(key []byte) ([]byte, io.Closer, error) { return b.get(b.Batch, key) }
 
 // NewIter is upstream's Batch.NewIter.

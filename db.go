@@ -95,7 +95,9 @@ func (d *DB) Statistics() *Statistics {
 	return &d.statistics
 }
 
-// Get is upstream's DB.Get.
+// Get is upstream's DB.Get, but for one thing: a failed read of a value
+// stored apart from its key is its error, which upstream's leaves to the
+// closer (readwrite.go, upstreamGet).
 func (d *DB) Get(key []byte) ([]byte, io.Closer, error) { return d.get(d.DB, key) }
 
 // NewIter is upstream's DB.NewIter.

@@ -97,16 +97,39 @@ func (r *readerHooks) get(src reader, key []byte) ([]byte, io.Closer, error) {
 		return r.routedGet(src, key)
 	}
 	if r.stats == nil {
-		return src.Get(key)
+		return upstreamGet(src, key)
 	}
 	return r.countedGet(src, key)
+}
+
+// upstreamGet is src's Get, with the error upstream's Get leaves to its
+// closer. Pebble v2.1.7's Get returns its iterator's Value(), which, when
+// reading a value stored apart from its key (a value block, a blob file)
+// fails, records the error in the iterator and returns an empty value:
+// the Get reports success with a value that is wrong, and only the
+// closer's Close returns the error. An empty value is a value, so only the
+// iterator (the closer Get returns) can tell the two apart; asked here, it
+// makes the failed read the Get's error, as every other failed read of a
+// Get already is. A successful Get is unchanged.
+func upstreamGet(src reader, key []byte) ([]byte, io.Closer, error) {
+	v, c, err := src.Get(key)
+	if err != nil {
+		return v, c, err
+	}
+	if it, ok := c.(*upstream.Iterator); ok {
+		if err := it.Error(); err != nil {
+			_ = c.Close() // returns err again
+			return nil, nil, err
+		}
+	}
+	return v, c, nil
 }
 
 // countedGet is src's Get with its filter checks reported to the
 // statistics.
 func (r *readerHooks) countedGet(src reader, key []byte) ([]byte, io.Closer, error) {
 	g := r.stats.BeginGet(key)
-	v, c, err := src.Get(key)
+	v, c, err := upstreamGet(src, key)
 	g.End(err)
 	return v, c, err
 }
@@ -121,7 +144,7 @@ func (r *readerHooks) routedGet(src reader, key []byte) (v []byte, c io.Closer, 
 	case r.stats != nil:
 		v, c, err = r.countedGet(src, key)
 	default:
-		v, c, err = src.Get(key)
+		v, c, err = upstreamGet(src, key)
 	}
 	r.getL6.done(err)
 	return v, c, err

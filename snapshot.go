@@ -13,7 +13,7 @@ type Snapshot struct {
 	readerHooks // the DB's
 }
 
-// Get is upstream's Snapshot.Get.
+// Get is upstream's Snapshot.Get, with DB.Get's one difference.
 func (s *Snapshot) Get(key []byte) ([]byte, io.Closer, error) { return s.get(s.Snapshot, key) }
 
 // NewIter is upstream's Snapshot.NewIter.
@@ -33,7 +33,8 @@ type EventuallyFileOnlySnapshot struct {
 	readerHooks // the DB's
 }
 
-// Get is upstream's EventuallyFileOnlySnapshot.Get.
+// Get is upstream's EventuallyFileOnlySnapshot.Get, with DB.Get's one
+// difference.
 func (s *EventuallyFileOnlySnapshot) Get(key []byte) ([]byte, io.Closer, error) {
 	return s.get(s.EventuallyFileOnlySnapshot, key)
 }
