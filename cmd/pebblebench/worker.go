@@ -15,8 +15,9 @@ import (
 )
 
 // durationCheckEvery is how many operations pass between clock reads when
-// -duration is set, as db_bench's ops_between_duration_checks: reading the
-// clock every operation would cost more than a memtable Get.
+// -duration is set and no latency histogram reads the clock, as db_bench's
+// ops_between_duration_checks: reading the clock every operation would cost
+// more than a memtable Get.
 const durationCheckEvery = 1000
 
 // progressEvery is how many operations pass between updates of the counter
@@ -114,11 +115,16 @@ func (w *worker) next() bool {
 		w.interrupted = true
 		return false
 	}
+	if w.hist != nil {
+		// The histogram reads the clock every operation anyway, so the
+		// deadline is checked every operation too: with slow operations
+		// (remote reads), durationCheckEvery of them could outlast it by
+		// minutes.
+		w.opStart = time.Now()
+		return w.deadline.IsZero() || w.opStart.Before(w.deadline)
+	}
 	if !w.deadline.IsZero() && w.ops%durationCheckEvery == 0 && !time.Now().Before(w.deadline) {
 		return false
-	}
-	if w.hist != nil {
-		w.opStart = time.Now()
 	}
 	return true
 }
