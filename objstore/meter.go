@@ -13,6 +13,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2/objstorage/remote"
 	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/pebblerf/pebble/internal/readctx"
 )
 
 // kind is a kind of request to an object store, as the meter counts them.
@@ -326,6 +327,9 @@ func (r *meteredReader) ReadAt(ctx context.Context, p []byte, off int64) error {
 	}
 	if r.m.trace != nil {
 		r.m.trace(r.name, off, off+int64(len(p)), first, kind)
+	}
+	if rc := readctx.From(ctx); rc != nil {
+		rc.Add(int64(len(p)), wait, err)
 	}
 	c := &r.m.counts[kind]
 	c.requests.Add(1)

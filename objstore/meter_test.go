@@ -16,6 +16,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/sstable/block"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/internal/readctx"
 	"github.com/stretchr/testify/require"
 )
 
@@ -324,4 +325,51 @@ func TestOpenErrors(t *testing.T) {
 	require.Equal(t, uint64(9), m.inner.(*sim).config().Seed)
 	require.Equal(t, 0.01, m.Snapshot().Prices.PutPer1000)
 	require.Equal(t, DefaultPrices.GetPer1000, m.Snapshot().Prices.GetPer1000)
+}
+
+// TestMeterCountsAReadsOwnGets: a compaction's GETs, made under Pebble's
+// own context, do not count in a readctx.Counter, and the GETs of an
+// iterator made with the Counter in its context (its table open and block
+// reads, on a cold cache) all do.
+func TestMeterCountsAReadsOwnGets(t *testing.T) {
+	m := NewMeter(NewMem(), DefaultPrices)
+	fs := vfs.NewMem()
+	opts := func() *pebble.Options {
+		o := testOptions(fs)
+		o.DisableAutomaticCompactions = true
+		o.DisableTableStats = true
+		return o
+	}
+	d := openRemote(t, "db", opts(), m, AllLevels)
+	for round := range 2 {
+		for i := range 2000 {
+			require.NoError(t, d.Set(key(i), fmt.Appendf(nil, "value-%d-%d", round, i), nil))
+		}
+		require.NoError(t, d.Flush())
+	}
+	var reads readctx.Counter
+	ctx := readctx.With(context.Background(), &reads)
+	before := m.Snapshot()
+	require.NoError(t, d.Compact(ctx, key(0), key(2000), false))
+	delta := m.Snapshot().Sub(before)
+	require.NotZero(t, delta.Gets().Requests, "the compaction read its inputs: %s", delta)
+	require.Zero(t, reads.Load().Requests, "the compaction's GETs are Pebble's, whatever context Compact got")
+	require.NoError(t, d.Close())
+
+	d = openRemote(t, "db", opts(), m, AllLevels)
+	defer d.Close()
+	before = m.Snapshot()
+	it, err := d.NewIterWithContext(ctx, &pebble.IterOptions{})
+	require.NoError(t, err)
+	n := 0
+	for valid := it.First(); valid; valid = it.Next() {
+		n++
+	}
+	require.NoError(t, it.Close())
+	require.Equal(t, 2000, n)
+	delta = m.Snapshot().Sub(before)
+	got := reads.Load()
+	require.Equal(t, delta.Gets().Requests, got.Requests, "every GET of the scan is the iterator's: %s", delta)
+	require.GreaterOrEqual(t, got.Requests, int64(2), "the table opened and read: %s", delta)
+	require.Equal(t, delta.Gets().Bytes, got.Bytes)
 }

@@ -12,6 +12,7 @@ import (
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
+	"github.com/pebblerf/pebble/internal/readctx"
 )
 
 // The engine names of -engine.
@@ -46,6 +47,10 @@ type engine interface {
 	LevelTable() string
 	// Stalls times the DB's write stalls (for -lsm_sample_ms).
 	Stalls() *lsm.StallClock
+	// ReadGets counts the remote GETs made by the engine's iterators (its
+	// table opens and block reads), apart from flushes' and compactions'.
+	// Gets and query-builder iterators are not in it: they take no context.
+	ReadGets() readctx.Counts
 	// Explain explains one query, nil for upstream (see explain.go).
 	Explain(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	Close() error
@@ -70,6 +75,7 @@ type iterator interface {
 // batch is the part of Pebble's *Batch the benchmarks use.
 type batch interface {
 	Set(key, value []byte, o *upstream.WriteOptions) error
+	SingleDelete(key []byte, o *upstream.WriteOptions) error
 	Commit(o *upstream.WriteOptions) error
 	Close() error
 }
@@ -80,7 +86,7 @@ type pebbleDB[I iterator, B batch] interface {
 	Set(key, value []byte, o *upstream.WriteOptions) error
 	Get(key []byte) ([]byte, io.Closer, error)
 	NewBatch(opts ...upstream.BatchOption) B
-	NewIter(o *upstream.IterOptions) (I, error)
+	NewIterWithContext(ctx context.Context, o *upstream.IterOptions) (I, error)
 	Flush() error
 	Compact(ctx context.Context, start, end []byte, parallelize bool) error
 	Metrics() *upstream.Metrics
@@ -103,7 +109,20 @@ type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 	stop func()
 	// stalls times the DB's write stalls.
 	stalls *lsm.StallClock
+	// reads counts the remote GETs the iterators made (readctx): every
+	// iterator is made with readCtx, which carries it.
+	reads   readctx.Counter
+	readCtx context.Context
 }
+
+// newAdapter makes the adapter of an open DB.
+func newAdapter[D pebbleDB[I, B], I iterator, B batch](name string, db D, stalls *lsm.StallClock) *adapter[D, I, B] {
+	a := &adapter[D, I, B]{name: name, db: db, stalls: stalls}
+	a.readCtx = readctx.With(context.Background(), &a.reads)
+	return a
+}
+
+func (a *adapter[D, I, B]) ReadGets() readctx.Counts { return a.reads.Load() }
 
 func (a *adapter[D, I, B]) Stalls() *lsm.StallClock { return a.stalls }
 
@@ -118,7 +137,7 @@ func (a *adapter[D, I, B]) Get(key []byte) ([]byte, io.Closer, error) { return a
 func (a *adapter[D, I, B]) NewBatch() batch { return a.db.NewBatch() }
 
 func (a *adapter[D, I, B]) NewIter(o *upstream.IterOptions) (iterator, error) {
-	it, err := a.db.NewIter(o)
+	it, err := a.db.NewIterWithContext(a.readCtx, o)
 	if err != nil {
 		// Returning it would wrap a nil pointer in a non-nil interface.
 		return nil, err
@@ -198,7 +217,7 @@ func openEngine(name, dir string, opts *upstream.Options, plugins pebblerf.Plugi
 	if err != nil {
 		return nil, err
 	}
-	a := &adapter[*upstream.DB, *upstream.Iterator, *upstream.Batch]{name: name, db: db, stalls: stalls}
+	a := newAdapter[*upstream.DB, *upstream.Iterator, *upstream.Batch](name, db, stalls)
 	if shape != nil {
 		if a.stop, err = shape.Start(db); err != nil {
 			return nil, errors.CombineErrors(err, db.Close())

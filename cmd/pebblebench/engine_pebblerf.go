@@ -41,7 +41,7 @@ func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, 
 	if err != nil {
 		return nil, err
 	}
-	a := &adapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch]{name: enginePebbleRF, db: db, stalls: stalls}
+	a := newAdapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch](enginePebbleRF, db, stalls)
 	plan, _ := c.plan() // validated
 	// One builder per open DB: it caches the LSM's layout across queries.
 	queries := db.RangeQueries(pebblerf.RangeQueryOptions{Plan: plan})

@@ -41,6 +41,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/report"
+	"github.com/pebblerf/pebble/internal/readctx"
 	"github.com/pebblerf/pebble/objstore"
 )
 
@@ -194,33 +195,44 @@ func openRemoteStore(c *config, name, dir string, existing bool) (*remoteStore, 
 	return st, nil
 }
 
-// remoteSnapshot is the engine's store's counts so far; zero without
-// -remote.
-func (s *engineState) remoteSnapshot() objstore.Snapshot {
+// remoteSnapshot is the engine's store's counts so far, with its
+// iterators' GETs in Reads; zero without -remote.
+func (s *engineState) remoteSnapshot() remoteRun {
 	if s.store == nil {
-		return objstore.Snapshot{}
+		return remoteRun{}
 	}
-	return s.store.Snapshot()
+	return remoteRun{s.store.Snapshot(), s.db.ReadGets()}
 }
 
 // remoteRun is what one run's requests to its engine's store were.
 type remoteRun struct {
 	objstore.Snapshot
+	// Reads are the GETs the run's iterators made themselves (table opens
+	// and block reads), told apart from the flushes' and compactions' by
+	// the iterators' context (internal/readctx). Gets are not in it.
+	Reads readctx.Counts
 }
 
 // finishRemote records in res the requests the engine's store saw since
 // before, the snapshot taken as the run started.
-func (s *engineState) finishRemote(res *result, before objstore.Snapshot) {
+func (s *engineState) finishRemote(res *result, before remoteRun) {
 	if s.store == nil {
 		return
 	}
-	res.Remote = &remoteRun{s.store.Snapshot().Sub(before)}
+	now := s.remoteSnapshot()
+	r := now.Reads
+	r.Requests -= before.Reads.Requests
+	r.Errors -= before.Reads.Errors
+	r.Bytes -= before.Reads.Bytes
+	r.Wait -= before.Reads.Wait
+	res.Remote = &remoteRun{now.Snapshot.Sub(before.Snapshot), r}
 }
 
 // The names of the remote figures, as the per-run lines, the ratio lines,
 // -json and -report_html give them.
 const (
 	figRemoteGets  = "remote.gets"
+	figReadGets    = "read.gets"
 	figRemoteBytes = "remote.bytes"
 	figRemoteWait  = "remote.wait"
 	figCostPerMOp  = "usd_per_mop"
@@ -231,7 +243,8 @@ const (
 // remoteLegend explains every figure of a remote line, for the header.
 const remoteLegend = figRemoteGets + " = ranged GETs to the store, by kind (open: a table's footer, metaindex and properties; " +
 	"index, filter, data: blocks; other: not a table); stat = HEADs (an object opened for reading), write = objects created, " +
-	"list and delete = calls; " + figRemoteBytes + " = bytes the GETs moved; " + figRemoteWait + " = time spent in requests, summed over threads; " +
+	"list and delete = calls; " + figReadGets + " = the GETs the benchmark's iterators made themselves (table opens, blocks), " +
+	"the rest being flushes', compactions' and DB.Get's; " + figRemoteBytes + " = bytes the GETs moved; " + figRemoteWait + " = time spent in requests, summed over threads; " +
 	figCostPerMOp + " = USD per million operations, every request of the run priced by the URL's model; " +
 	figP50 + ", " + figP99 + " = operation latency percentiles. Counted from the run's start to its end, flushes and compactions included"
 
@@ -294,7 +307,7 @@ func fmtMicros(us float64) string {
 
 // remoteLine is the line after a run's result line under -remote:
 //
-//	label : remote.gets N (open .. index .. filter .. data .. other ..) stat .. write .. list .. delete .. remote.bytes ..MB remote.wait ..s usd_per_mop .. p50 .. p99 ..
+//	label : remote.gets N (open .. index .. filter .. data .. other ..) stat .. write .. list .. delete .. read.gets .. remote.bytes ..MB remote.wait ..s usd_per_mop .. p50 .. p99 ..
 func remoteLine(label string, res *result) string {
 	r := res.Remote
 	var b strings.Builder
@@ -312,6 +325,7 @@ func remoteLine(label string, res *result) string {
 	if e := r.Total().Errors; e > 0 {
 		fmt.Fprintf(&b, " errors %d", e)
 	}
+	fmt.Fprintf(&b, " %s %d", figReadGets, r.Reads.Requests)
 	fmt.Fprintf(&b, " %s %.1fMB %s %.1fs %s %.4f %s %s %s %s", figRemoteBytes, float64(r.Gets().Bytes)/(1<<20),
 		figRemoteWait, r.wait().Seconds(), figCostPerMOp, r.costPerMOp(res.Ops),
 		figP50, fmtMicros(res.percentile(50)), figP99, fmtMicros(res.percentile(99)))
@@ -326,6 +340,7 @@ func remoteFigures(base, other *result) []figure {
 	b, o := base.Remote, other.Remote
 	return []figure{
 		{figRemoteGets, ratio(float64(b.gets()), float64(o.gets())), "lower"},
+		{figReadGets, ratio(float64(b.Reads.Requests), float64(o.Reads.Requests)), "lower"},
 		{figRemoteBytes, ratio(float64(b.Gets().Bytes), float64(o.Gets().Bytes)), "lower"},
 		{figRemoteWait, ratio(b.wait().Seconds(), o.wait().Seconds()), "lower"},
 		{figCostPerMOp, ratio(b.costPerMOp(base.Ops), o.costPerMOp(other.Ops)), "lower"},
@@ -339,6 +354,7 @@ func remoteFigures(base, other *result) []figure {
 type remoteJSON struct {
 	Gets       int64            `json:"gets"`
 	GetsByKind map[string]int64 `json:"gets_by_kind"`
+	ReadGets   int64            `json:"read_gets"`
 	Stat       int64            `json:"stat"`
 	Write      int64            `json:"write"`
 	List       int64            `json:"list"`
@@ -354,7 +370,7 @@ func (r *remoteRun) json(ops int64) *remoteJSON {
 	if r == nil {
 		return nil
 	}
-	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{},
+	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{}, ReadGets: r.Reads.Requests,
 		Stat: r.Stat.Requests, Write: r.Write.Requests, List: r.List.Requests, Delete: r.Delete.Requests,
 		Errors: r.Total().Errors, Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostUSD: r.Cost()}
 	for _, k := range r.getKinds() {
@@ -372,6 +388,7 @@ func (r *remoteRun) report(res *result) report.RemoteRun {
 	for _, k := range r.getKinds() {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k.name, k.counts.Requests))
 	}
+	kinds = append(kinds, fmt.Sprintf("%s %d", figReadGets, r.Reads.Requests))
 	return report.RemoteRun{Benchmark: res.Benchmark, Engine: res.Engine, Gets: r.gets(), ByKind: strings.Join(kinds, " "),
 		Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostPerMOp: r.costPerMOp(res.Ops),
 		P50: fmtMicros(res.percentile(50)), P99: fmtMicros(res.percentile(99))}
@@ -413,8 +430,10 @@ func mergedHist(runs []*result) *hist.Histogram {
 // benchmark in a phase.
 type remoteTotals struct {
 	gets, requests, bytes, ops int64
-	cost                       float64
-	p50                        float64
+	// readGets are the iterators' own GETs (remoteRun.Reads).
+	readGets int64
+	cost     float64
+	p50      float64
 }
 
 // remoteTotals sums engine's runs of bench; ok is false when none ran
@@ -427,6 +446,7 @@ func (p *phaseResult) remoteTotals(bench, engine string) (t remoteTotals, ok boo
 		}
 		ok = true
 		t.gets += r.Remote.gets()
+		t.readGets += r.Remote.Reads.Requests
 		t.requests += r.Remote.Total().Requests
 		t.bytes += r.Remote.Gets().Bytes
 		t.cost += r.Remote.Cost()
@@ -450,6 +470,14 @@ func (t remoteTotals) costPerMOp() float64 {
 type remoteRead struct {
 	phase        int
 	bench, label string
+	// own judges the read by the GETs its operations made themselves
+	// (remoteRun.Reads), not by all of the run's: for timed reads beside a
+	// rate-limited writer, where both engines take the same writes in the
+	// same time (so the same new tables to read), while the flushes' and
+	// compactions' GETs are not the reads' doing. The counts are per run,
+	// not per operation: the tables a faster engine's extra operations read
+	// are the ones the slower engine read too.
+	own bool
 }
 
 // remoteVerdict judges an object-storage scenario by the remote GETs, the
@@ -462,7 +490,11 @@ func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) 
 		type figs struct {
 			label                 string
 			up, rf                remoteTotals
+			own                   bool
 			gets, p50, cost, reqs float64
+			// allGets is the ratio of every GET of the runs; gets is the
+			// judged one (the reads' own, with own).
+			allGets float64
 		}
 		var all []figs
 		ran := false
@@ -477,8 +509,12 @@ func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) 
 			if !ok1 || !ok2 {
 				continue
 			}
-			all = append(all, figs{label: r.label, up: up, rf: rf, gets: ratioOf(rf.gets, up.gets),
-				p50: rf.p50 / up.p50, cost: rf.costPerMOp() / up.costPerMOp(), reqs: ratioOf(rf.requests, up.requests)})
+			f := figs{label: r.label, up: up, rf: rf, own: r.own, gets: ratioOf(rf.gets, up.gets), allGets: ratioOf(rf.gets, up.gets),
+				p50: rf.p50 / up.p50, cost: rf.costPerMOp() / up.costPerMOp(), reqs: ratioOf(rf.requests, up.requests)}
+			if r.own {
+				f.gets = ratioOf(rf.readGets, up.readGets)
+			}
+			all = append(all, f)
 		}
 		if len(all) == 0 {
 			if !ran {
@@ -488,7 +524,11 @@ func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) 
 				line: name + ": no remote figures: the scenario's reads ran without -remote"}
 		}
 		h := all[0]
-		v := verdict{headline: fmt.Sprintf("%s remote GETs, %s p50, %s cost/Mop", fmtFineRatio(h.gets), fmtFineRatio(h.p50), fmtFineRatio(h.cost))}
+		gets := "remote GETs"
+		if h.own {
+			gets = "GETs of the reads themselves"
+		}
+		v := verdict{headline: fmt.Sprintf("%s %s, %s p50, %s cost/Mop", fmtFineRatio(h.gets), gets, fmtFineRatio(h.p50), fmtFineRatio(h.cost))}
 		var more []string
 		for _, f := range all {
 			if f.reqs > 1/fewerBelow {
@@ -500,19 +540,24 @@ func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) 
 		case len(more) > 0:
 			v.outcome = "loss: more remote requests than upstream: " + strings.Join(more, ", ")
 		case h.gets < fewerBelow && h.p50 < fewerBelow:
-			v.outcome = fmt.Sprintf("win: %s fewer remote GETs, p50 %s lower, cost %s", pct(h.gets), fmtRatio(1/h.p50), fmtFineRatio(h.cost))
+			v.outcome = fmt.Sprintf("win: %s fewer %s, p50 %s lower, cost %s", pct(h.gets), gets, fmtRatio(1/h.p50), fmtFineRatio(h.cost))
 		case h.gets < fewerBelow:
-			v.outcome = fmt.Sprintf("GET win: %s fewer remote GETs, p50 %s", pct(h.gets), fmtFineRatio(h.p50))
+			v.outcome = fmt.Sprintf("GET win: %s fewer %s, p50 %s", pct(h.gets), gets, fmtFineRatio(h.p50))
 		case h.gets > 1/fewerBelow:
-			v.outcome = fmt.Sprintf("loss: %s the remote GETs", fmtRatio(h.gets))
+			v.outcome = fmt.Sprintf("loss: %s the %s", fmtRatio(h.gets), gets)
 		default:
-			v.outcome = fmt.Sprintf("no win: %s the remote GETs, p50 %s", fmtFineRatio(h.gets), fmtFineRatio(h.p50))
+			v.outcome = fmt.Sprintf("no win: %s the %s, p50 %s", fmtFineRatio(h.gets), gets, fmtFineRatio(h.p50))
 		}
 		var parts []string
 		for _, f := range all {
-			parts = append(parts, fmt.Sprintf("%s: remote GETs %d vs %d (%s), bytes %s vs %s, p50 %s vs %s (%s), USD/Mop %.3f vs %.3f (%s)",
-				f.label, f.rf.gets, f.up.gets, fmtFineRatio(f.gets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
-				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtFineRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtFineRatio(f.cost)))
+			part := fmt.Sprintf("%s: remote GETs %d vs %d (%s), bytes %s vs %s, p50 %s vs %s (%s), USD/Mop %.3f vs %.3f (%s)",
+				f.label, f.rf.gets, f.up.gets, fmtFineRatio(f.allGets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
+				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtFineRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtFineRatio(f.cost))
+			if f.own {
+				part += fmt.Sprintf(", operations %d vs %d (%s), the reads' own GETs %d vs %d (%s)",
+					f.rf.ops, f.up.ops, fmtRatio(ratioOf(f.rf.ops, f.up.ops)), f.rf.readGets, f.up.readGets, fmtFineRatio(f.gets))
+			}
+			parts = append(parts, part)
 		}
 		v.line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, each engine on its own store from the same -remote URL, same data, same process: %s; %s",
 			name, upstreamName(), what, strings.Join(parts, "; "), v.outcome)

@@ -46,7 +46,7 @@ func init() {
 			},
 			demo: []string{"-num=20000", "-reads=100", remoteDemoSim},
 			verdict: remoteVerdict("remote-locktable", "on lock-table checks before MVCC scans",
-				remoteRead{1, "lockedscan", "lock checks and MVCC scans"}, remoteRead{1, "locktablescan", "lock checks alone"}),
+				remoteRead{1, "lockedscan", "lock checks and MVCC scans", false}, remoteRead{1, "locktablescan", "lock checks alone", false}),
 		},
 		&scenario{
 			name:  "remote-range-filters",
@@ -66,7 +66,7 @@ func init() {
 			},
 			demo: []string{"-num=2000000", "-writes=150000", "-reads=150", remoteDemoSim},
 			verdict: remoteVerdict("remote-range-filters", "on bounded scans",
-				remoteRead{1, "seekrandom", "half of the ranges empty"}, remoteRead{2, "seekrandom", "every range empty"}),
+				remoteRead{1, "seekrandom", "half of the ranges empty", false}, remoteRead{2, "seekrandom", "every range empty", false}),
 		},
 		&scenario{
 			name:  "remote-absent-keys",
@@ -85,7 +85,7 @@ func init() {
 				{"read", []string{"-use_existing_db", "-benchmarks=readrandom[X3]", "-reads=300", "-threads=8", "-missing_fraction=0.5"}},
 			},
 			demo:    []string{"-num=200000", "-reads=150", remoteDemoSim},
-			verdict: remoteVerdict("remote-absent-keys", "L5 and L6 on the store", remoteRead{1, "readrandom", "Gets, half absent"}),
+			verdict: remoteVerdict("remote-absent-keys", "L5 and L6 on the store", remoteRead{1, "readrandom", "Gets, half absent", false}),
 		},
 	)
 }

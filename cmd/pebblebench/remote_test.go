@@ -17,6 +17,7 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/readctx"
 	"github.com/pebblerf/pebble/objstore"
 	"github.com/stretchr/testify/require"
 )
@@ -60,7 +61,7 @@ func TestRemoteFigures(t *testing.T) {
 	dir := t.TempDir()
 	html := filepath.Join(dir, "report.html")
 	args := []string{"-engine=both", "-db=" + filepath.Join(dir, "db"), "-num=20000", "-reads=200", "-bloom_bits=10",
-		"-write_buffer_size=262144", "-cache_size=1048576", "-benchmarks=fillrandom,readrandom",
+		"-write_buffer_size=262144", "-cache_size=1048576", "-benchmarks=fillrandom,readrandom,seekrandom",
 		"-remote=sim://?latency=1ms&seed=3", "-remote_levels=all"}
 
 	status, stdout, stderr := runMain(append(args, "-report_html="+html)...)
@@ -71,6 +72,8 @@ func TestRemoteFigures(t *testing.T) {
 		require.Regexp(t, strings.ReplaceAll(name, ".", `\.`)+`[ ,]`, remoteLegend, "the legend explains %s", name)
 		require.Regexp(t, `ratio pebblerf/pebble readrandom : .* `+strings.ReplaceAll(name, ".", `\.`)+` [0-9.]+x`, stdout)
 	}
+	require.Contains(t, remoteLegend, figReadGets+" = ")
+	require.Regexp(t, `ratio pebblerf/pebble seekrandom : .* read\.gets [0-9.]+x`, stdout)
 	require.Regexp(t, `readrandom/pebble : remote\.gets [1-9][0-9]* \(open [0-9]+ index [0-9]+ filter [0-9]+ data [1-9][0-9]* other 0\) stat 0 write 0`, stdout)
 	doc, err := os.ReadFile(html)
 	require.NoError(t, err)
@@ -91,7 +94,7 @@ func TestRemoteFigures(t *testing.T) {
 		checkSnakeKeys(t, rec)
 		remote, ok := rec["remote"].(map[string]interface{})
 		require.True(t, ok, "every run has its remote figures: %s", sc.Text())
-		for _, k := range []string{"gets", "gets_by_kind", "stat", "write", "list", "delete", "errors", "bytes", "wait_seconds", "usd", "usd_per_mop"} {
+		for _, k := range []string{"gets", "gets_by_kind", "read_gets", "stat", "write", "list", "delete", "errors", "bytes", "wait_seconds", "usd", "usd_per_mop"} {
 			require.Contains(t, remote, k)
 		}
 		kinds := remote["gets_by_kind"].(map[string]interface{})
@@ -103,15 +106,21 @@ func TestRemoteFigures(t *testing.T) {
 		h := rec["histogram_micros"].(map[string]interface{})
 		require.Contains(t, h, "p50")
 		require.Contains(t, h, "p99")
-		if rec["benchmark"] == "readrandom" {
+		switch rec["benchmark"] {
+		case "readrandom":
 			require.Positive(t, remote["gets"], "cold caches: the reads GET blocks")
 			require.Positive(t, remote["usd_per_mop"])
 			require.Positive(t, remote["wait_seconds"])
-		} else {
+			require.Zero(t, remote["read_gets"], "DB.Get takes no context: its GETs are not told apart")
+		case "seekrandom":
+			require.Positive(t, remote["read_gets"], "the seeks' iterators GET blocks the Gets left uncached")
+			require.LessOrEqual(t, remote["read_gets"], remote["gets"])
+		default:
 			require.Positive(t, remote["write"], "the fill's flushes create objects")
+			require.Zero(t, remote["read_gets"], "a fill makes no iterator")
 		}
 	}
-	require.Equal(t, 4, results)
+	require.Equal(t, 6, results)
 }
 
 // TestRemoteVerdict checks the verdict's figures and its outcomes on
@@ -119,7 +128,7 @@ func TestRemoteFigures(t *testing.T) {
 func TestRemoteVerdict(t *testing.T) {
 	run := func(engine string, gets, other int64, latency time.Duration) *result {
 		r := synthetic("readrandom", engine, 1000, 1, 1)
-		r.Remote = &remoteRun{objstore.Snapshot{Data: objstore.Counts{Requests: gets, Bytes: gets << 10},
+		r.Remote = &remoteRun{Snapshot: objstore.Snapshot{Data: objstore.Counts{Requests: gets, Bytes: gets << 10},
 			Stat: objstore.Counts{Requests: other}, Prices: objstore.DefaultPrices}}
 		r.hist = hist.New()
 		for i := 0; i < 100; i++ {
@@ -127,7 +136,7 @@ func TestRemoteVerdict(t *testing.T) {
 		}
 		return r
 	}
-	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets"})
+	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets", false})
 	phase := func(rs ...*result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
 
 	v := verdictOf(phase(run(enginePebble, 1000, 0, 20*time.Millisecond), run(enginePebbleRF, 40, 0, 100*time.Microsecond)))
@@ -142,6 +151,24 @@ func TestRemoteVerdict(t *testing.T) {
 
 	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 980, 0, time.Millisecond)))
 	require.Equal(t, "no win: 0.98x the remote GETs, p50 1.00x", v.outcome)
+
+	// A timed read beside a writer is judged by its own GETs: here pebblerf
+	// ran twice the operations with half the own GETs, while the writer's
+	// GETs were the same.
+	timed := func(engine string, ops, own int64) *result {
+		r := run(engine, 600+own, 0, time.Millisecond)
+		r.Ops = ops
+		r.Remote.Reads = readctx.Counts{Requests: own}
+		return r
+	}
+	ownVerdict := remoteVerdict("remote-locktable", "on checks", remoteRead{1, "readrandom", "checks", true})
+	v = ownVerdict(phase(timed(enginePebble, 1000, 400), timed(enginePebbleRF, 2000, 200)))
+	require.Equal(t, "0.50x GETs of the reads themselves, 1.00x p50, 0.40x cost/Mop", v.headline)
+	require.Contains(t, v.line, "remote GETs 800 vs 1000 (0.80x)")
+	require.Contains(t, v.line, "operations 2000 vs 1000 (2.00x), the reads' own GETs 200 vs 400 (0.50x)")
+	require.Equal(t, "GET win: 50% fewer GETs of the reads themselves, p50 1.00x", v.outcome)
+	v = ownVerdict(phase(timed(enginePebble, 1000, 400), timed(enginePebbleRF, 2000, 390)))
+	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.outcome)
 
 	// Without -remote there is nothing to judge.
 	noRemote := func(engine string) *result { return synthetic("readrandom", engine, 1000, 1, 1) }
