@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
@@ -36,6 +37,10 @@ import (
 //     is almost always empty ("found" counts the spans holding a lock).
 //   - lockedscan is mvccscan with a locktablescan check of each span before
 //     it (an iterator each), as a KV read runs both on one DB.
+//   - locktablescanwhilewriting is locktablescan while one more thread
+//     writes transactions' intents (writeIntents), so that the lock checks
+//     keep meeting tables just flushed or compacted, whose blocks no read
+//     has cached yet: the lock table as CockroachDB's writers keep it.
 //   - mvcctimebound scans -mvcc_scan_keys roach keys for the versions of one
 //     round, as an incremental backup does: a time-interval block-property
 //     filter (cockroachkvs.NewMVCCTimeIntervalFilter) skips tables and
@@ -57,6 +62,8 @@ func init() {
 			limit: readOps, loop: lockTableScan},
 		"lockedscan": {reads: true, showFound: true, showBytes: always, opKind: "seek",
 			limit: readOps, loop: lockedScan},
+		"locktablescanwhilewriting": {reads: true, writes: true, showFound: true, showBytes: never, opKind: "seek",
+			limit: readOps, loop: lockTableScan, background: writeIntents},
 		"mvcctimebound": {reads: true, showFound: true, showBytes: always, opKind: "seek",
 			limit: readOps, loop: mvccTimeBound},
 	} {
@@ -64,12 +71,13 @@ func init() {
 		benchmarks[name] = b
 	}
 	for name, help := range map[string]string{
-		"fillmvcc":      "-key_format=mvcc: write -versions_per_key flushed rounds of versions of -num keys, and lock keys",
-		"mvccget":       "-key_format=mvcc: newest version at or below a read timestamp (SeekPrefixGE)",
-		"mvccscan":      "-key_format=mvcc: the visible versions of -mvcc_scan_keys keys",
-		"locktablescan": "-key_format=mvcc: lock-table span checks over -mvcc_scan_keys keys, almost all empty",
-		"lockedscan":    "-key_format=mvcc: mvccscan with a lock-table check of each span before it",
-		"mvcctimebound": "-key_format=mvcc: scans of one round's versions with a time-interval filter",
+		"fillmvcc":                  "-key_format=mvcc: write -versions_per_key flushed rounds of versions of -num keys, and lock keys",
+		"mvccget":                   "-key_format=mvcc: newest version at or below a read timestamp (SeekPrefixGE)",
+		"mvccscan":                  "-key_format=mvcc: the visible versions of -mvcc_scan_keys keys",
+		"locktablescan":             "-key_format=mvcc: lock-table span checks over -mvcc_scan_keys keys, almost all empty",
+		"lockedscan":                "-key_format=mvcc: mvccscan with a lock-table check of each span before it",
+		"locktablescanwhilewriting": "-key_format=mvcc: locktablescan while one more thread writes intents and resolves them",
+		"mvcctimebound":             "-key_format=mvcc: scans of one round's versions with a time-interval filter",
 	} {
 		benchmarkHelp[name] = help
 	}
@@ -78,7 +86,7 @@ func init() {
 // mvccBenchmark reports whether the named benchmark needs -key_format=mvcc.
 func mvccBenchmark(name string) bool {
 	switch name {
-	case "fillmvcc", "mvccget", "mvccscan", "locktablescan", "lockedscan", "mvcctimebound":
+	case "fillmvcc", "mvccget", "mvccscan", "locktablescan", "lockedscan", "locktablescanwhilewriting", "mvcctimebound":
 		return true
 	}
 	return false
@@ -117,7 +125,7 @@ func (c *config) validateMVCC(specs []dbbench.Spec) error {
 	}
 	for _, s := range specs {
 		if b, _ := benchmarkByName(s.Name); b.meta == nil && !mvccBenchmark(s.Name) && s.Name != "flush" && s.Name != "compact" {
-			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan and mvcctimebound, not %s", s.Name)
+			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan, locktablescanwhilewriting and mvcctimebound, not %s", s.Name)
 		}
 	}
 	return nil
@@ -178,6 +186,58 @@ func fillMVCC(r *run, w *worker) error {
 	}
 	err := b.Commit(upstream.NoSync)
 	return errors.CombineErrors(err, b.Close())
+}
+
+// writeIntents is the writer of locktablescanwhilewriting: transactional
+// writes as CockroachDB makes them. Each operation writes an intent, in one
+// batch: a lock-table key of a new transaction and a provisional version of
+// a random roach key. The intent written mvccLockKeys operations earlier is
+// resolved in the same batch: its lock key is single-deleted and its
+// version rewritten as committed. So the lock table holds mvccLockKeys
+// locks at any time, as many as fillmvcc writes, and every flushed table
+// spans the lock table's keys (the locks in flight and the deletions of
+// the ones resolved) and the table keys, as CockroachDB's flushes do. The
+// versions are newer than every round of fillmvcc, so no read timestamp
+// sees them.
+func writeIntents(r *run, w *worker) error {
+	c := r.cfg
+	wo := writeOptions(c)
+	type intent struct{ lock, version []byte }
+	var (
+		m        mvccKeys
+		inFlight [mvccLockKeys]intent
+		txn      = make([]byte, crdb.LockVersionLen)
+	)
+	wall := roundWallTime(c.versionsPerKey)
+	for op := uint64(0); w.next(); op++ {
+		b := r.db.NewBatch()
+		slot := &inFlight[op%mvccLockKeys]
+		if slot.lock != nil {
+			err := errors.CombineErrors(b.SingleDelete(slot.lock, nil), b.Set(slot.version, w.values.Next(c.valueSize), nil))
+			if err != nil {
+				_ = b.Close()
+				return err
+			}
+		}
+		w.keys.Fill(w.key, w.keys.Written(w.rng.Uint64N(uint64(c.num))))
+		roach := m.setRoach(w.key)
+		txn[0] = 3 // exclusive
+		binary.BigEndian.PutUint64(txn[1:], op+1)
+		slot.lock = crdb.LockKey(slot.lock, roach, txn)
+		slot.version = mvccKey(slot.version, roach, wall+op)
+		err := errors.CombineErrors(b.Set(slot.lock, []byte("lock"), nil), b.Set(slot.version, w.values.Next(c.valueSize), nil))
+		if err == nil {
+			err = b.Commit(wo)
+		}
+		if err = errors.CombineErrors(err, b.Close()); err != nil {
+			return err
+		}
+		w.done(1, int64(len(slot.lock)+len(slot.version)+c.valueSize))
+		if c.writeRateLimit > 0 {
+			throttle(w, c.writeRateLimit)
+		}
+	}
+	return nil
 }
 
 // mvccKeySpaceEnd is an engine key above every key fillmvcc writes.

@@ -4,8 +4,11 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 
+	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -80,5 +83,39 @@ func TestMVCCFlags(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		require.NotEqual(t, exitOK, realMain(tc.args, &stdout, &stderr), "%v", tc.args)
 		require.Contains(t, stderr.String(), tc.want, "%v", tc.args)
+	}
+}
+
+// TestLockTableScanWhileWriting: the writer of locktablescanwhilewriting
+// resolves every intent but the last mvccLockKeys, so that after the run
+// each engine's lock table holds fillmvcc's locks and those in flight, and
+// the checks ran on both engines while it wrote.
+func TestLockTableScanWhileWriting(t *testing.T) {
+	db := t.TempDir()
+	runs, text := jsonRuns(t, "-engine=both", "-key_format=mvcc", "-num=3000", "-versions_per_key=4", "-seed=5",
+		"-bloom_bits=10", "-range_filter_bits=16", "-write_buffer_size=262144", "-duration=1", "-reads=1000000000",
+		"-threads=2", "-db="+db, "-benchmarks=fillmvcc,locktablescanwhilewriting")
+	for _, e := range []string{enginePebble, enginePebbleRF} {
+		r := runs["locktablescanwhilewriting/"+e]
+		require.Len(t, r, 1, text)
+		require.Positive(t, r[0]["reads"].(float64), text)
+
+		opts := &upstream.Options{}
+		crdb.Apply(opts)
+		d, err := upstream.Open(filepath.Join(db, e), opts)
+		require.NoError(t, err)
+		// The lock table's keys sort between its bare start and the table
+		// keys.
+		it, err := d.NewIter(&upstream.IterOptions{LowerBound: crdb.LockKey(nil, nil, nil), UpperBound: bareMVCCKey(nil, mvccTablePrefix)})
+		require.NoError(t, err)
+		locks := 0
+		for valid := it.First(); valid; valid = it.Next() {
+			locks++
+		}
+		require.NoError(t, it.Close())
+		require.NoError(t, d.Close())
+		const num = 3000
+		fillLocks := (num-1)/(num/mvccLockKeys) + 1 // fillmvcc locks every (num/mvccLockKeys)th key
+		require.Equal(t, fillLocks+mvccLockKeys, locks, "%s: fillmvcc's locks and the writer's in flight", e)
 	}
 }

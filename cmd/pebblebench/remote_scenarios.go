@@ -35,7 +35,10 @@ func init() {
 			models: "a CockroachDB-style store on object storage: MVCC keys with CockroachDB's Pebble options and lock keys, " +
 				"10 flushed rounds of versions with Pebble's compactions on (L0 deepens while compactions on the remote store lag; " +
 				"-lsm_sample_ms samples the runs), data several times the block cache; read by KV reads that check the " +
-				"lock table's span before each MVCC scan (lockedscan), then by lock-table checks alone (locktablescan)",
+				"lock table's span before each MVCC scan (lockedscan), then by lock-table checks alone (locktablescan), then by " +
+				"lock-table checks while a writer writes and resolves intents at 1 MB/s into 1 MiB memtables, so that the checks keep " +
+				"meeting tables just flushed or compacted (locktablescanwhilewriting, 20 s per run, judged by the checks' own GETs " +
+				"per check: read.gets)",
 			plugins: "range filters (16 bits/key) on pebblerf; its statistics off; Bloom(10) on every level of both, read with L6 filters",
 			common: []string{"-engine=both", "-seed=20", "-key_format=mvcc", "-num=100000", "-versions_per_key=10",
 				"-bloom_bits=10", "-use_l6_filters", "-cache_size=8388608", "-write_buffer_size=8388608",
@@ -43,9 +46,12 @@ func init() {
 			phases: []phase{
 				{"build", []string{"-benchmarks=fillmvcc,levelstats", "-lsm_sample_ms=200"}},
 				{"read", []string{"-use_existing_db", "-benchmarks=lockedscan[X2],locktablescan[X2]", "-reads=300", "-threads=8"}},
+				{"read-writing", []string{"-use_existing_db", "-benchmarks=locktablescanwhilewriting", "-reads=1000000000",
+					"-duration=20", "-threads=8", "-benchmark_write_rate_limit=1000000", "-write_buffer_size=1048576", "-lsm_sample_ms=200"}},
 			},
 			demo: []string{"-num=20000", "-reads=100", remoteDemoSim},
 			verdict: remoteVerdict("remote-locktable", "on lock-table checks before MVCC scans",
+				remoteRead{2, "locktablescanwhilewriting", "lock checks while intents flush", true},
 				remoteRead{1, "lockedscan", "lock checks and MVCC scans", false}, remoteRead{1, "locktablescan", "lock checks alone", false}),
 		},
 		&scenario{
