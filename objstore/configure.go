@@ -55,6 +55,14 @@ type Config struct {
 	// local on-disk cache of remote blocks, in 32 KiB blocks, consulted
 	// before a GET; 0 leaves it off.
 	SecondaryCacheSize int64
+	// WriteCacheSize is the byte budget of the write cache: the objects
+	// the DB wrote most recently, kept whole in memory and read from there
+	// without a request to the store (writecache.go says when that pays).
+	// It costs up to this much memory and nothing on disk, writes nothing
+	// different to the store, and starts empty at every process start; 0
+	// leaves it off. The cache belongs to Store, so a reopen in the same
+	// process with the same budget keeps it.
+	WriteCacheSize int64
 	// CreatorID names the DB's objects on the store; DBs sharing a store
 	// need distinct IDs, and a reopen needs the same one. 0 means 1.
 	CreatorID uint64
@@ -97,6 +105,9 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 	if cfg.SecondaryCacheSize < 0 {
 		return errors.Newf("objstore: Config.SecondaryCacheSize %d is negative", cfg.SecondaryCacheSize)
 	}
+	if cfg.WriteCacheSize < 0 {
+		return errors.Newf("objstore: Config.WriteCacheSize %d is negative", cfg.WriteCacheSize)
+	}
 	id := cfg.CreatorID
 	if id == 0 {
 		id = 1
@@ -105,6 +116,12 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 		if err := cfg.Store.empty(); err != nil {
 			return err
 		}
+	}
+	switch wc := cfg.Store.wc.Load(); {
+	case cfg.WriteCacheSize == 0:
+		cfg.Store.wc.Store(nil)
+	case wc == nil || wc.budget != cfg.WriteCacheSize:
+		cfg.Store.wc.Store(newWriteCache(cfg.WriteCacheSize))
 	}
 	opts.Experimental.RemoteStorage = cfg.Store.factory()
 	opts.Experimental.CreateOnShared = strategy

@@ -30,6 +30,7 @@ func TestConfigure(t *testing.T) {
 	require.ErrorContains(t, Configure("x", o, Config{}), "Config.Store is nil")
 	require.ErrorContains(t, Configure("x", o, Config{Store: m, Levels: 9}), "Config.Levels 9")
 	require.ErrorContains(t, Configure("x", o, Config{Store: m, SecondaryCacheSize: -1}), "negative")
+	require.ErrorContains(t, Configure("x", o, Config{Store: m, WriteCacheSize: -1}), "WriteCacheSize -1 is negative")
 	require.ErrorContains(t, Configure("x", nil, Config{Store: m}), "needs options")
 
 	for _, l := range []Levels{AllLevels, LowerLevels} {

@@ -137,6 +137,24 @@
 // first byte, since read-ahead extends a data read forward (so a
 // compaction's whole-table read is Data).
 //
+// A GET made under a context that carries an internal readctx.Counter is
+// also added to that Counter: Pebble hands an iterator's context down to
+// its table opens and block reads, so a benchmark can tell the GETs its
+// reads made from its flushes' and compactions' (pebblebench's read.gets).
+//
+// # The write cache
+//
+// Config.WriteCacheSize keeps the objects the DB wrote last, whole, in
+// memory, within that many bytes (oldest out first; none larger than a
+// quarter of it), and serves their reads without a request: no HEAD, no
+// GET; Snapshot.Cached counts them. Pebble's own caches fill on reads only,
+// so without it the first read of every block of a new table (a flush's,
+// a compaction's output) is a GET although this process wrote the bytes:
+// the GETs that reads still make under writes, and most of what a
+// compaction of L0 reads. It writes nothing different to the store, costs
+// up to its budget in memory, is empty after a restart, and is turned off
+// by leaving the size 0 (writecache.go).
+//
 // # What is approximate
 //
 // The classification is exact for Pebble's reads without a secondary

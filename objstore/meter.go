@@ -114,6 +114,11 @@ type Snapshot struct {
 	// List counts List calls; Delete counts Delete calls.
 	List, Delete Counts
 
+	// Cached counts the reads the write cache served from memory
+	// (Config.WriteCacheSize): no request reached the store for them, and
+	// they are in no kind above.
+	Cached Counts
+
 	// LayoutReads counts the meter's own reads (learning tables' layouts),
 	// which are in no kind above; LayoutErrors counts tables whose layout
 	// could not be read (their GETs count as Other).
@@ -134,6 +139,7 @@ func (s Snapshot) Sub(o Snapshot) Snapshot {
 	for k := range dk {
 		*dk[k] = dk[k].sub(*ov[k])
 	}
+	d.Cached = d.Cached.sub(o.Cached)
 	d.LayoutReads -= o.LayoutReads
 	d.LayoutErrors -= o.LayoutErrors
 	return d
@@ -184,6 +190,9 @@ func (s Snapshot) String() string {
 	fmt.Fprintf(tw, "GETs\t%d\t%d\t%d\t%s\t\n", g.Requests, g.Errors, g.Bytes, g.Wait.Round(time.Microsecond))
 	_ = tw.Flush()
 	fmt.Fprintf(&b, "cost USD %.6f", s.Cost())
+	if s.Cached.Requests > 0 {
+		fmt.Fprintf(&b, "; %d reads (%d bytes) served by the write cache", s.Cached.Requests, s.Cached.Bytes)
+	}
 	if s.LayoutErrors > 0 {
 		fmt.Fprintf(&b, "; %d tables of unknown layout", s.LayoutErrors)
 	}
@@ -201,6 +210,11 @@ type Meter struct {
 		requests, errors, bytes, wait atomic.Int64
 	}
 	layoutReads, layoutErrors atomic.Int64
+
+	// wc is the write cache (Config.WriteCacheSize), nil without one;
+	// cachedReads and cachedBytes count the reads it served.
+	wc                       atomic.Pointer[writeCache]
+	cachedReads, cachedBytes atomic.Int64
 
 	// trace, when set (by tests), sees every counted GET and its kind.
 	trace func(name string, off, end int64, first bool, k kind)
@@ -269,6 +283,7 @@ func (m *Meter) Snapshot() Snapshot {
 			Wait:     time.Duration(c.wait.Load()),
 		}
 	}
+	s.Cached = Counts{Requests: m.cachedReads.Load(), Bytes: m.cachedBytes.Load()}
 	s.LayoutReads = m.layoutReads.Load()
 	s.LayoutErrors = m.layoutErrors.Load()
 	return s
@@ -287,6 +302,11 @@ func (m *Meter) record(k kind, bytes int64, wait time.Duration, err error) {
 // readObject is meterStorage.ReadObject; it counts one kindStat request (the
 // HEAD that learns the object's size on S3).
 func (m *Meter) readObject(ctx context.Context, name string) (remote.ObjectReader, int64, error) {
+	if wc := m.wc.Load(); wc != nil {
+		if data := wc.get(name); data != nil {
+			return &cachedReader{m: m, data: data}, int64(len(data)), nil
+		}
+	}
 	start := time.Now()
 	r, size, err := m.inner.ReadObject(ctx, name)
 	if !isUnmetered(ctx) {
@@ -362,7 +382,11 @@ func (m *Meter) createObject(name string) (io.WriteCloser, error) {
 		m.record(kindWrite, 0, time.Since(start), err)
 		return nil, err
 	}
-	return &meteredWriter{m: m, inner: w, wait: time.Since(start)}, nil
+	mw := &meteredWriter{m: m, inner: w, wait: time.Since(start)}
+	if wc := m.wc.Load(); wc != nil {
+		return &teeWriter{c: wc, name: name, inner: mw}, nil
+	}
+	return mw, nil
 }
 
 type meteredWriter struct {
@@ -408,6 +432,9 @@ func (m *Meter) list(prefix, delimiter string) ([]string, error) {
 // delete is meterStorage.Delete.
 func (m *Meter) delete(name string) error {
 	m.forget(name)
+	if wc := m.wc.Load(); wc != nil {
+		wc.drop(name)
+	}
 	start := time.Now()
 	err := m.inner.Delete(name)
 	m.record(kindDelete, 0, time.Since(start), err)
@@ -416,6 +443,11 @@ func (m *Meter) delete(name string) error {
 
 // size is meterStorage.Size; it counts one kindStat request.
 func (m *Meter) size(name string) (int64, error) {
+	if wc := m.wc.Load(); wc != nil {
+		if data := wc.get(name); data != nil {
+			return int64(len(data)), nil
+		}
+	}
 	start := time.Now()
 	size, err := m.inner.Size(name)
 	m.record(kindStat, 0, time.Since(start), err)

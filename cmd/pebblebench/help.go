@@ -35,7 +35,7 @@ var flagGroups = []flagGroup{
 		"key_format", "versions_per_key", "mvcc_compact_rounds", "mvcc_scan_keys"}},
 	{"LSM shape and options (both engines)", []string{"compaction_style", "num_levels", "many_runs_slice_bytes",
 		"level0_file_num_compaction_trigger", "level0_stop_writes_trigger", "compression_type", "compression_ratio", "cache_size", "write_buffer_size", "disable_wal", "sync"}},
-	{"Object storage (both engines)", []string{"remote", "remote_levels", "secondary_cache_size"}},
+	{"Object storage (both engines)", []string{"remote", "remote_levels", "secondary_cache_size", "write_cache_size"}},
 	{"Filters", []string{"bloom_bits", "use_ribbon_filter", "bloom_before_level", "use_l6_filters", "filter_plan", "filter_budget_bits"}},
 	{"pebblerf plug-ins (refused under -engine=pebble)", []string{"pebblerf_recommended", "range_filter_bits", "range_filter_plan", "range_filter_budget_bits",
 		"use_query_builder", "query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",

@@ -45,11 +45,13 @@ import (
 	"github.com/pebblerf/pebble/objstore"
 )
 
-// remoteFlags are -remote, -remote_levels and -secondary_cache_size.
+// remoteFlags are -remote, -remote_levels, -secondary_cache_size and
+// -write_cache_size.
 type remoteFlags struct {
 	remote             string
 	remoteLevels       string
 	secondaryCacheSize int64
+	writeCacheSize     int64
 }
 
 func (c *config) registerRemoteFlags(fs *flag.FlagSet) {
@@ -58,6 +60,8 @@ func (c *config) registerRemoteFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.remoteLevels, "remote_levels", "all", "with -remote, the tables created on the store: all, or lower (L5 and L6, as CockroachDB; L0-L4 stay local)")
 	fs.Int64Var(&c.secondaryCacheSize, "secondary_cache_size", 0, "with -remote, bytes of Pebble's secondary cache: a local on-disk cache of remote blocks (32 KiB each),\n"+
 		"consulted before a GET (at least 1 MiB per shard, 2 shards per GOMAXPROCS); 0 = off")
+	fs.Int64Var(&c.writeCacheSize, "write_cache_size", 0, "with -remote, bytes of objstore's write cache on pebblerf: the tables it wrote last, kept in memory\n"+
+		"and read without a GET (objstore.Config.WriteCacheSize; upstream reads through Pebble's caches alone); 0 = off")
 }
 
 // validateRemote checks the flags of object storage, naming the one at
@@ -65,7 +69,7 @@ func (c *config) registerRemoteFlags(fs *flag.FlagSet) {
 // before the run starts.
 func (c *config) validateRemote() error {
 	if c.remote == "" {
-		for _, name := range []string{"remote_levels", "secondary_cache_size"} {
+		for _, name := range []string{"remote_levels", "secondary_cache_size", "write_cache_size"} {
 			if c.given[name] {
 				return badFlag(name, "has no effect without -remote")
 			}
@@ -80,6 +84,9 @@ func (c *config) validateRemote() error {
 	}
 	if c.secondaryCacheSize < 0 {
 		return badFlag("secondary_cache_size", "%d must not be negative", c.secondaryCacheSize)
+	}
+	if c.writeCacheSize < 0 {
+		return badFlag("write_cache_size", "%d must not be negative", c.writeCacheSize)
 	}
 	return nil
 }
@@ -158,8 +165,13 @@ func (s *engineState) configureRemote(opts *upstream.Options) error {
 	levels, _ := objstore.ParseLevels(c.remoteLevels) // validated
 	// A new DB (a fill replaces the old one) replaces its store's tables too.
 	fresh := !existing && !remoteInMemory(store.url)
+	var writeCache int64
+	if s.name == enginePebbleRF {
+		writeCache = c.writeCacheSize
+	}
 	return objstore.Configure(s.dir, opts, objstore.Config{
-		Store: store.meter, Levels: levels, SecondaryCacheSize: c.secondaryCacheSize, CreatorID: 1, Fresh: fresh,
+		Store: store.meter, Levels: levels, SecondaryCacheSize: c.secondaryCacheSize, WriteCacheSize: writeCache,
+		CreatorID: 1, Fresh: fresh,
 	})
 }
 
@@ -411,7 +423,11 @@ func printRemoteHeader(w io.Writer, c *config) {
 	if c.secondaryCacheSize > 0 {
 		sc = fmt.Sprintf("%d bytes", c.secondaryCacheSize)
 	}
-	fmt.Fprintf(w, "Remote:     %s%s; tables on the store: %s levels; secondary cache %s\n", c.remote, each, c.remoteLevels, sc)
+	wc := ""
+	if c.writeCacheSize > 0 {
+		wc = fmt.Sprintf("; write cache %d bytes on pebblerf", c.writeCacheSize)
+	}
+	fmt.Fprintf(w, "Remote:     %s%s; tables on the store: %s levels; secondary cache %s%s\n", c.remote, each, c.remoteLevels, sc, wc)
 	fmt.Fprintf(w, "Legend:     %s\n", remoteLegend)
 }
 

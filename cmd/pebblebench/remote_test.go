@@ -38,6 +38,8 @@ func TestRemoteFlagErrors(t *testing.T) {
 		{[]string{"-remote=s3://"}, "pebblebench: invalid -remote: "},
 		{[]string{"-remote=mem://", "-remote_levels=upper"}, `pebblebench: invalid -remote_levels: "upper" is not one of all, lower`},
 		{[]string{"-remote=mem://", "-secondary_cache_size=-1"}, "pebblebench: invalid -secondary_cache_size: -1 must not be negative"},
+		{[]string{"-remote=mem://", "-write_cache_size=-1"}, "pebblebench: invalid -write_cache_size: -1 must not be negative"},
+		{[]string{"-write_cache_size=1"}, "pebblebench: invalid -write_cache_size: has no effect without -remote"},
 		{[]string{"-remote_levels=lower"}, "pebblebench: invalid -remote_levels: has no effect without -remote"},
 		{[]string{"-secondary_cache_size=1048576"}, "pebblebench: invalid -secondary_cache_size: has no effect without -remote"},
 		// A scenario's phases are checked before any runs.
