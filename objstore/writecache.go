@@ -71,11 +71,12 @@ func (c *writeCache) put(name string, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropLocked(name)
-	for c.size+int64(len(data)) > c.budget && c.order.Len() > 0 {
+	// The budget counts the memory held, the buffer's capacity.
+	for c.size+int64(cap(data)) > c.budget && c.order.Len() > 0 {
 		c.dropLocked(c.order.Front().Value.(*cachedObject).name)
 	}
 	c.objs[name] = c.order.PushBack(&cachedObject{name: name, data: data})
-	c.size += int64(len(data))
+	c.size += int64(cap(data))
 }
 
 // drop forgets name, if kept.
@@ -87,7 +88,7 @@ func (c *writeCache) drop(name string) {
 
 func (c *writeCache) dropLocked(name string) {
 	if e, ok := c.objs[name]; ok {
-		c.size -= int64(len(e.Value.(*cachedObject).data))
+		c.size -= int64(cap(e.Value.(*cachedObject).data))
 		c.order.Remove(e)
 		delete(c.objs, name)
 	}

@@ -59,7 +59,9 @@ func readObject(t *testing.T, s remote.Storage, name string, off, n int) []byte 
 // budget, or one the store did not accept, is never kept.
 func TestWriteCache(t *testing.T) {
 	m := NewMeter(failCloseStore{NewMem(), map[string]bool{"failed": true}}, DefaultPrices)
-	m.wc.Store(newWriteCache(4000))
+	// Room for four objects of 1000 bytes (their buffers' capacity is what
+	// counts), and none above 1100.
+	m.wc.Store(newWriteCache(4400))
 	s := meterStorage{m}
 	obj := func(i, n int) []byte {
 		b := make([]byte, n)
@@ -83,9 +85,9 @@ func TestWriteCache(t *testing.T) {
 	require.Error(t, r.ReadAt(context.Background(), make([]byte, 10), 995), "a read past the end fails")
 
 	// Too large to keep: read from the store.
-	require.NoError(t, writeObject(t, s, "big", obj(2, 1001)))
+	require.NoError(t, writeObject(t, s, "big", obj(2, 1101)))
 	before = m.Snapshot()
-	require.Equal(t, obj(2, 1001)[:10], readObject(t, s, "big", 0, 10))
+	require.Equal(t, obj(2, 1101)[:10], readObject(t, s, "big", 0, 10))
 	require.Equal(t, int64(1), m.Snapshot().Sub(before).Gets().Requests)
 
 	// The store refused it: not kept, and the error is the caller's.
