@@ -359,6 +359,17 @@ func (d *driver) runMeta(b *benchmark) error {
 				return err
 			}
 		}
+	}
+	// The engines ran one after the other, so the one that wrote last
+	// would be described in the middle of its compactions, while the
+	// other's had time to finish: both are described once theirs are done,
+	// as a run starts.
+	if len(d.engines) > 1 {
+		for _, e := range d.engines {
+			e.settle(d.stop)
+		}
+	}
+	for _, e := range d.engines {
 		if len(d.engines) > 1 {
 			fmt.Fprintf(d.out, "%s (%s):\n", b.name, e.name)
 		}
