@@ -232,12 +232,7 @@ func (s *engineState) finishRemote(res *result, before remoteRun) {
 		return
 	}
 	now := s.remoteSnapshot()
-	r := now.Reads
-	r.Requests -= before.Reads.Requests
-	r.Errors -= before.Reads.Errors
-	r.Bytes -= before.Reads.Bytes
-	r.Wait -= before.Reads.Wait
-	res.Remote = &remoteRun{now.Snapshot.Sub(before.Snapshot), r}
+	res.Remote = &remoteRun{now.Snapshot.Sub(before.Snapshot), now.Reads.Sub(before.Reads)}
 }
 
 // The names of the remote figures, as the per-run lines, the ratio lines,
@@ -256,7 +251,7 @@ const (
 const remoteLegend = figRemoteGets + " = ranged GETs to the store, by kind (open: a table's footer, metaindex and properties; " +
 	"index, filter, data: blocks; other: not a table); stat = HEADs (an object opened for reading), write = objects created, " +
 	"list and delete = calls; " + figReadGets + " = the GETs the benchmark's iterators made themselves (table opens, blocks), " +
-	"the rest being flushes', compactions' and DB.Get's; " + figRemoteBytes + " = bytes the GETs moved; " + figRemoteWait + " = time spent in requests, summed over threads; " +
+	"the rest being flushes', compactions' and DB.Get's; cached = reads the write cache served, no request made; " + figRemoteBytes + " = bytes the GETs moved; " + figRemoteWait + " = time spent in requests, summed over threads; " +
 	figCostPerMOp + " = USD per million operations, every request of the run priced by the URL's model; " +
 	figP50 + ", " + figP99 + " = operation latency percentiles. Counted from the run's start to its end, flushes and compactions included"
 
@@ -338,6 +333,9 @@ func remoteLine(label string, res *result) string {
 		fmt.Fprintf(&b, " errors %d", e)
 	}
 	fmt.Fprintf(&b, " %s %d", figReadGets, r.Reads.Requests)
+	if n := r.Cached.Requests; n > 0 {
+		fmt.Fprintf(&b, " cached %d", n)
+	}
 	fmt.Fprintf(&b, " %s %.1fMB %s %.1fs %s %.4f %s %s %s %s", figRemoteBytes, float64(r.Gets().Bytes)/(1<<20),
 		figRemoteWait, r.wait().Seconds(), figCostPerMOp, r.costPerMOp(res.Ops),
 		figP50, fmtMicros(res.percentile(50)), figP99, fmtMicros(res.percentile(99)))
@@ -367,6 +365,7 @@ type remoteJSON struct {
 	Gets       int64            `json:"gets"`
 	GetsByKind map[string]int64 `json:"gets_by_kind"`
 	ReadGets   int64            `json:"read_gets"`
+	Cached     int64            `json:"cached_reads"`
 	Stat       int64            `json:"stat"`
 	Write      int64            `json:"write"`
 	List       int64            `json:"list"`
@@ -382,7 +381,7 @@ func (r *remoteRun) json(ops int64) *remoteJSON {
 	if r == nil {
 		return nil
 	}
-	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{}, ReadGets: r.Reads.Requests,
+	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{}, ReadGets: r.Reads.Requests, Cached: r.Cached.Requests,
 		Stat: r.Stat.Requests, Write: r.Write.Requests, List: r.List.Requests, Delete: r.Delete.Requests,
 		Errors: r.Total().Errors, Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostUSD: r.Cost()}
 	for _, k := range r.getKinds() {
@@ -401,6 +400,9 @@ func (r *remoteRun) report(res *result) report.RemoteRun {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k.name, k.counts.Requests))
 	}
 	kinds = append(kinds, fmt.Sprintf("%s %d", figReadGets, r.Reads.Requests))
+	if n := r.Cached.Requests; n > 0 {
+		kinds = append(kinds, fmt.Sprintf("cached %d", n))
+	}
 	return report.RemoteRun{Benchmark: res.Benchmark, Engine: res.Engine, Gets: r.gets(), ByKind: strings.Join(kinds, " "),
 		Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostPerMOp: r.costPerMOp(res.Ops),
 		P50: fmtMicros(res.percentile(50)), P99: fmtMicros(res.percentile(99))}

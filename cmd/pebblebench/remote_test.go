@@ -261,3 +261,18 @@ func TestRemoteAbsentKeysGetL6Filters(t *testing.T) {
 	require.Less(t, dataGets[enginePebbleRF], dataGets[enginePebble], "pebblerf's Gets skip L6 by filter: %v", dataGets)
 	require.Contains(t, stderr.String(), "remote-absent-keys: pebblerf vs upstream")
 }
+
+// TestRemoteWriteCache: -write_cache_size gives pebblerf's store a write
+// cache and upstream's none; the reads of tables pebblerf wrote in this
+// process are served from it (cached_reads), so it GETs less, and both
+// engines find the same keys.
+func TestRemoteWriteCache(t *testing.T) {
+	runs, text := jsonRuns(t, "-engine=both", "-db="+filepath.Join(t.TempDir(), "db"), "-num=20000", "-reads=500",
+		"-write_buffer_size=262144", "-cache_size=1048576", "-benchmarks=fillrandom,seekrandom",
+		"-remote=sim://?latency=100us&seed=3", "-write_cache_size=67108864")
+	pe, rf := requireSameFound(t, runs, "seekrandom")
+	up, own := pe["remote"].(map[string]interface{}), rf["remote"].(map[string]interface{})
+	require.Zero(t, up["cached_reads"], "upstream has no write cache")
+	require.Positive(t, own["cached_reads"], "pebblerf's reads of the tables it wrote: %s", text)
+	require.Less(t, own["gets"], up["gets"], text)
+}

@@ -32,6 +32,11 @@ type Counts struct {
 	Wait                    time.Duration
 }
 
+// Sub returns the counts accumulated between o and c (c - o).
+func (c Counts) Sub(o Counts) Counts {
+	return Counts{c.Requests - o.Requests, c.Errors - o.Errors, c.Bytes - o.Bytes, c.Wait - o.Wait}
+}
+
 // Add counts one GET of n bytes that took wait and returned err.
 func (c *Counter) Add(n int64, wait time.Duration, err error) {
 	c.requests.Add(1)
