@@ -106,6 +106,7 @@ func TestCLIErrors(t *testing.T) {
 		{[]string{"-engine=pebblerf", "-metrics_addr=127.0.0.1:http"}, `pebblebench: invalid -metrics_addr: "127.0.0.1:http": port "http" is not a number`},
 		{[]string{"-engine=both", "-metrics_addr=127.0.0.1:70000"}, `pebblebench: invalid -metrics_addr: "127.0.0.1:70000": port "70000" is not a number in [0, 65535]`},
 		{[]string{"-engine=pebblerf", "-metrics_addr=" + busy}, "pebblebench: invalid -metrics_addr: listen tcp " + busy + ": bind: address already in use"},
+		{[]string{"-benchmark_read_rate_limit=-1"}, "pebblebench: invalid -benchmark_read_rate_limit: -1 must not be negative"},
 		// A plug-in's settings without the plug-in.
 		{[]string{"-engine=pebblerf", "-query_plan=plain"}, "pebblebench: invalid -query_plan: has no effect without -use_query_builder"},
 		{[]string{"-engine=both", "-compaction_advisor_log"}, "pebblebench: invalid -compaction_advisor_log: has no effect without -compaction_advisor"},

@@ -57,6 +57,7 @@ type config struct {
 	totalOrderSeek     bool
 	useTailingIterator bool
 	writeRateLimit     int64
+	readRateLimit      int64
 
 	bloomBits        float64
 	useRibbonFilter  bool
@@ -202,6 +203,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.BoolVar(&c.totalOrderSeek, "total_order_seek", false, "with -prefix_size, seek with SeekGE instead of SeekPrefixGE")
 	fs.BoolVar(&c.useTailingIterator, "use_tailing_iterator", false, "seekrandom, mvccscan, locktablescan, lockedscan and mvcctimebound reuse one iterator per thread (which does not see later writes)")
 	fs.Int64Var(&c.writeRateLimit, "benchmark_write_rate_limit", 0, "bytes per second of the writer of the *whilewriting benchmarks; 0 = unlimited")
+	fs.Int64Var(&c.readRateLimit, "benchmark_read_rate_limit", 0, "operations per second of a reading benchmark, over all its threads (the writer of *whilewriting apart); 0 = unlimited")
 
 	fs.Float64Var(&c.bloomBits, "bloom_bits", -1, "bits per key of the table filters; below 0.5 = none, else clamped to [1, 100];\nupstream gets its Bloom filter (whole bits), pebblerf too without plug-ins, else pebblerf's Bloom or Ribbon")
 	fs.BoolVar(&c.useRibbonFilter, "use_ribbon_filter", false, "pebblerf: Ribbon filters with the false-positive rate of a Bloom filter of -bloom_bits")

@@ -56,6 +56,10 @@ func (r *run) execute() (*result, error) {
 	workers := make([]*worker, threads)
 	for i := range workers {
 		workers[i] = newWorker(c, i, r.seq, stream, b.limit(c), !b.ignoresDuration, r.stop)
+		if b.reads && c.readRateLimit > 0 {
+			// Each thread takes its share of the rate.
+			workers[i].interval = time.Duration(float64(threads) / float64(c.readRateLimit) * float64(time.Second))
+		}
 	}
 
 	// The background writer stops when the readers are done or on SIGINT.

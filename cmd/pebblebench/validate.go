@@ -91,6 +91,9 @@ func (c *config) validate() error {
 	if c.missingFraction > 0 && c.keyGen().MissingByte() < 0 {
 		return badFlag("missing_fraction", "needs a padding byte: key_size=%d must exceed %d", c.keySize, c.keyGen().NumberEnd())
 	}
+	if c.readRateLimit < 0 {
+		return badFlag("benchmark_read_rate_limit", "%d must not be negative", c.readRateLimit)
+	}
 	if c.writeRateLimit < 0 {
 		return badFlag("benchmark_write_rate_limit", "%d must not be negative", c.writeRateLimit)
 	}

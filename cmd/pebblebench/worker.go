@@ -45,10 +45,13 @@ type worker struct {
 	hist     *hist.Histogram
 	progress *progress.Counter
 
-	opStart time.Time
-	ops     int64
-	found   int64
-	bytes   int64
+	// interval paces the operations (-benchmark_read_rate_limit), 0 = as
+	// fast as they go.
+	interval time.Duration
+	opStart  time.Time
+	ops      int64
+	found    int64
+	bytes    int64
 	// blockBytes is the data-block bytes the worker's iterators read.
 	blockBytes int64
 	// emptyRanges counts the seeks whose range was drawn to be empty.
@@ -115,11 +118,18 @@ func (w *worker) next() bool {
 		w.interrupted = true
 		return false
 	}
-	if w.hist != nil {
-		// The histogram reads the clock every operation anyway, so the
-		// deadline is checked every operation too: with slow operations
-		// (remote reads), durationCheckEvery of them could outlast it by
-		// minutes.
+	if w.interval > 0 {
+		// -benchmark_read_rate_limit: operation n starts no sooner than
+		// n intervals after the first; the wait is not the operation's.
+		if d := time.Until(w.start.Add(time.Duration(w.ops) * w.interval)); d > 0 {
+			time.Sleep(d)
+		}
+	}
+	if w.hist != nil || w.interval > 0 {
+		// The clock is read every operation anyway (for the histogram, or
+		// the rate), so the deadline is checked every operation too: with
+		// slow or paced operations, durationCheckEvery of them could
+		// outlast it by minutes.
 		w.opStart = time.Now()
 		return w.deadline.IsZero() || w.opStart.Before(w.deadline)
 	}
