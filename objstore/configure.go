@@ -58,7 +58,8 @@ type Config struct {
 	// WriteCacheSize is the byte budget of the write cache: the objects
 	// the DB wrote most recently, kept whole in memory and read from there
 	// without a request to the store (writecache.go says when that pays).
-	// It costs up to this much memory and nothing on disk, writes nothing
+	// It costs up to this much memory (and, while a table is written, its
+	// bytes up to a quarter of it) and nothing on disk, writes nothing
 	// different to the store, and starts empty at every process start; 0
 	// leaves it off. The cache belongs to Store, so a reopen in the same
 	// process with the same budget keeps it.
