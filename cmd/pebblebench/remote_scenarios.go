@@ -27,6 +27,15 @@ const remoteSim = "-remote=sim://?latency=20ms&jitter=5ms&seed=1"
 // latency, so that make demo stays short.
 const remoteDemoSim = "-remote=sim://?latency=2ms&jitter=500us&seed=1"
 
+// lockChecksUnderWrites is a read phase of remote-locktable: lock-table
+// checks for 20 s while one more thread writes intents at 1 MB/s into 1 MiB
+// memtables, so that a flush lands about every second; extra shapes the
+// checks.
+func lockChecksUnderWrites(name string, extra ...string) phase {
+	return phase{name, append([]string{"-use_existing_db", "-benchmarks=locktablescanwhilewriting", "-reads=1000000000",
+		"-duration=20", "-benchmark_write_rate_limit=1000000", "-write_buffer_size=1048576", "-lsm_sample_ms=200"}, extra...)}
+}
+
 func init() {
 	scenarios = append(scenarios,
 		&scenario{
@@ -49,20 +58,13 @@ func init() {
 			phases: []phase{
 				{"build", []string{"-benchmarks=fillmvcc,levelstats", "-lsm_sample_ms=200"}},
 				{"read", []string{"-use_existing_db", "-benchmarks=lockedscan[X2],locktablescan[X2]", "-reads=300", "-threads=8"}},
-				{"read-writing", []string{"-use_existing_db", "-benchmarks=locktablescanwhilewriting", "-reads=1000000000",
-					"-duration=20", "-threads=8", "-benchmark_write_rate_limit=1000000", "-write_buffer_size=1048576", "-lsm_sample_ms=200"}},
-				{"read-writing-cached", []string{"-use_existing_db", "-benchmarks=locktablescanwhilewriting", "-reads=1000000000",
-					"-duration=20", "-threads=8", "-benchmark_write_rate_limit=1000000", "-write_buffer_size=1048576", "-lsm_sample_ms=200",
-					"-write_cache_size=33554432"}},
+				lockChecksUnderWrites("read-writing", "-threads=8"),
+				lockChecksUnderWrites("read-writing-cached", "-threads=8", "-write_cache_size=33554432"),
 				// A range read rarely on a store whose writers flush every
 				// second: each check meets tables no check has read yet.
-				{"read-rare", []string{"-use_existing_db", "-benchmarks=locktablescanwhilewriting", "-reads=1000000000",
-					"-duration=20", "-threads=1", "-benchmark_read_rate_limit=2", "-mvcc_scan_keys=1",
-					"-benchmark_write_rate_limit=1000000", "-write_buffer_size=1048576", "-lsm_sample_ms=200"}},
-				{"read-rare-cached", []string{"-use_existing_db", "-benchmarks=locktablescanwhilewriting", "-reads=1000000000",
-					"-duration=20", "-threads=1", "-benchmark_read_rate_limit=2", "-mvcc_scan_keys=1",
-					"-benchmark_write_rate_limit=1000000", "-write_buffer_size=1048576", "-lsm_sample_ms=200",
-					"-write_cache_size=33554432"}},
+				lockChecksUnderWrites("read-rare", "-threads=1", "-benchmark_read_rate_limit=2", "-mvcc_scan_keys=1"),
+				lockChecksUnderWrites("read-rare-cached", "-threads=1", "-benchmark_read_rate_limit=2", "-mvcc_scan_keys=1",
+					"-write_cache_size=33554432"),
 			},
 			demo: []string{"-num=20000", "-reads=100", remoteDemoSim},
 			verdict: remoteVerdict("remote-locktable", "on lock-table checks before MVCC scans",
