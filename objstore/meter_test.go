@@ -52,6 +52,17 @@ func readLayout(t *testing.T, s remote.Storage, name string) (*sstable.Layout, i
 	return l, size
 }
 
+// stillOptions are testOptions for a DB that makes no request of its own
+// between the test's: no automatic compactions, and no table stats (which
+// load a new table's properties in the background, a GET that would land
+// in the middle of the reads a test measures).
+func stillOptions(fs vfs.FS) *pebble.Options {
+	o := testOptions(fs)
+	o.DisableAutomaticCompactions = true
+	o.DisableTableStats = true
+	return o
+}
+
 func end(h block.Handle) int64 { return int64(h.Offset + h.Length + block.TrailerLen) }
 
 // TestClassify issues the reads Pebble makes of a remote table through a
@@ -128,12 +139,8 @@ func TestMeterGetAfterReopen(t *testing.T) {
 	m := NewMeter(NewMem(), DefaultPrices)
 	fs := vfs.NewMem()
 	opts := func() *pebble.Options {
-		o := testOptions(fs)
-		o.DisableAutomaticCompactions = true
+		o := stillOptions(fs)
 		o.MemTableSize = 4 << 20
-		// Table stats load a table's properties in the background, a GET
-		// that would land in the middle of the Get measured here.
-		o.DisableTableStats = true
 		return o
 	}
 	d := openRemote(t, "db", opts(), m, AllLevels)
@@ -334,13 +341,7 @@ func TestOpenErrors(t *testing.T) {
 func TestMeterCountsAReadsOwnGets(t *testing.T) {
 	m := NewMeter(NewMem(), DefaultPrices)
 	fs := vfs.NewMem()
-	opts := func() *pebble.Options {
-		o := testOptions(fs)
-		o.DisableAutomaticCompactions = true
-		o.DisableTableStats = true
-		return o
-	}
-	d := openRemote(t, "db", opts(), m, AllLevels)
+	d := openRemote(t, "db", stillOptions(fs), m, AllLevels)
 	for round := range 2 {
 		for i := range 2000 {
 			require.NoError(t, d.Set(key(i), fmt.Appendf(nil, "value-%d-%d", round, i), nil))
@@ -356,7 +357,7 @@ func TestMeterCountsAReadsOwnGets(t *testing.T) {
 	require.Zero(t, reads.Load().Requests, "the compaction's GETs are Pebble's, whatever context Compact got")
 	require.NoError(t, d.Close())
 
-	d = openRemote(t, "db", opts(), m, AllLevels)
+	d = openRemote(t, "db", stillOptions(fs), m, AllLevels)
 	defer d.Close()
 	before = m.Snapshot()
 	it, err := d.NewIterWithContext(ctx, &pebble.IterOptions{})

@@ -261,17 +261,23 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 	return nil
 }
 
+// settleAll waits until every open engine's flushes and compactions are
+// done, so that neither is caught in the middle of the other's work.
+func (d *driver) settleAll() {
+	for _, e := range d.engines {
+		if e.db != nil {
+			e.settle(d.stop)
+		}
+	}
+}
+
 // runOnce prepares e's DB and times one run of b on it.
 func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 	if err := e.prepare(b); err != nil {
 		return nil, err
 	}
 	if len(d.engines) > 1 {
-		for _, other := range d.engines {
-			if other.db != nil {
-				other.settle(d.stop)
-			}
-		}
+		d.settleAll()
 		syncFilesystems()
 	}
 	// Each run starts on a collected heap, so garbage left by the previous
@@ -365,9 +371,7 @@ func (d *driver) runMeta(b *benchmark) error {
 	// other's had time to finish: both are described once theirs are done,
 	// as a run starts.
 	if len(d.engines) > 1 {
-		for _, e := range d.engines {
-			e.settle(d.stop)
-		}
+		d.settleAll()
 	}
 	for _, e := range d.engines {
 		if len(d.engines) > 1 {
