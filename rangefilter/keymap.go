@@ -5,6 +5,7 @@ package rangefilter
 import (
 	"bytes"
 	"math/bits"
+	"slices"
 )
 
 // The range filter works on integers, keys are byte strings: a table-local
@@ -122,29 +123,29 @@ const (
 )
 
 // rangeKeyList holds the distinct sorted keys of a table being built, in one
-// arena.
+// arena, with the length of the prefix each shares with the key before it
+// (capped at rangeMaxShared; 0 for the first).
 type rangeKeyList struct {
-	arena []byte
-	ends  []int
+	arena  []byte
+	ends   []int
+	shared []uint16
 }
+
+// rangeMaxShared caps a stored shared-prefix length; a capped length only
+// makes rangeChooseKeyMap read more bytes than it needs.
+const rangeMaxShared = 1<<16 - 1
 
 func (l *rangeKeyList) len() int { return len(l.ends) }
 
-func (l *rangeKeyList) at(i int) []byte {
-	start := 0
-	if i > 0 {
-		start = l.ends[i-1]
+func (l *rangeKeyList) at(i int) []byte { return l.arena[l.start(i):l.ends[i]] }
+
+// start returns where key i begins in the arena.
+func (l *rangeKeyList) start(i int) int {
+	if i == 0 {
+		return 0
 	}
-	return l.arena[start:l.ends[i]]
+	return l.ends[i-1]
 }
-
-// rangeSubList reads a list from an offset.
-type rangeSubList struct {
-	l    *rangeKeyList
-	from int
-}
-
-func (s rangeSubList) at(i int) []byte { return s.l.at(s.from + i) }
 
 func (l *rangeKeyList) last() []byte {
 	if len(l.ends) == 0 {
@@ -153,14 +154,20 @@ func (l *rangeKeyList) last() []byte {
 	return l.at(len(l.ends) - 1)
 }
 
-func (l *rangeKeyList) add(k []byte) {
+// add adds k, which must sort after every key in l.
+func (l *rangeKeyList) add(k []byte) { l.push(k, rangeCommonPrefix(k, l.last())) }
+
+// push adds k, which shares its first shared bytes with the last key.
+func (l *rangeKeyList) push(k []byte, shared int) {
 	l.arena = append(l.arena, k...)
 	l.ends = append(l.ends, len(l.arena))
+	l.shared = append(l.shared, uint16(min(shared, rangeMaxShared)))
 }
 
 func (l *rangeKeyList) reset() {
 	l.arena = l.arena[:0]
 	l.ends = l.ends[:0]
+	l.shared = l.shared[:0]
 }
 
 // rangeKeyMap is the decoded form of the map's parameters. At query time it
@@ -208,61 +215,82 @@ func rangeCommonPrefix(a, b []byte) int {
 }
 
 // rangeChooseKeyMap derives the map of keys [from, to) of a sorted distinct
-// key list, from < to.
+// key list, from < to. Building a filter pays for it on every table a DB
+// writes, so it reads the keys once, and a second time only when some key is
+// longer than the digits reach (for the tails).
 func rangeChooseKeyMap(list *rangeKeyList, from, to int) rangeKeyMap {
-	keys := rangeSubList{list, from}
-	n := to - from
-	first, last := keys.at(0), keys.at(n-1)
+	first, last := list.at(from), list.at(to-1)
+	// Sorted keys between first and last share their common prefix, so
+	// every key is at least c long.
 	c := rangeCommonPrefix(first, last)
+	var lo, hi [rangeMaxDigits]byte
+	for j := range lo {
+		lo[j] = 0xff
+	}
+	// A key's bytes before the prefix it shares with the key before it are
+	// that key's, already counted: the alphabets need only the rest, which
+	// for keys as dense as a table's is a byte or two.
 	minLen, maxLen := len(first), len(first)
-	for i := 1; i < n; i++ {
-		k := keys.at(i)
+	start := list.start(from)
+	for i, end := range list.ends[from:to] {
+		k := list.arena[start:end]
+		start = end
 		minLen, maxLen = min(minLen, len(k)), max(maxLen, len(k))
-	}
-	limit := min(maxLen, c+rangeMaxDigits)
-	alpha := make([]byte, 2*(limit-c))
-	for j := range limit - c {
-		alpha[2*j], alpha[2*j+1] = 0xff, 0
-	}
-	for i := range n {
-		k := keys.at(i)
-		for j := c; j < min(len(k), limit); j++ {
-			b := k[j]
-			if b < alpha[2*(j-c)] {
-				alpha[2*(j-c)] = b
+		p := c
+		if i > 0 {
+			p = max(c, int(list.shared[from+i]))
+		}
+		if p >= c+rangeMaxDigits {
+			continue
+		}
+		d := k[p:min(len(k), c+rangeMaxDigits)]
+		l, h := lo[p-c:p-c+len(d)], hi[p-c:p-c+len(d)]
+		for j, b := range d {
+			// Branches, not min and max: a byte seldom widens its range,
+			// and a store on every byte would chain each key's loads to
+			// the key before's stores.
+			if b < l[j] {
+				l[j] = b
 			}
-			if b > alpha[2*(j-c)+1] {
-				alpha[2*(j-c)+1] = b
+			if b > h[j] {
+				h[j] = b
 			}
 		}
 	}
+	limit := min(maxLen, c+rangeMaxDigits)
 	// Extend the digits while the radix product fits in 64 bits.
 	maxVal := uint64(0) // product of radices - 1
 	end := c
 	for end < limit {
-		r := uint64(alpha[2*(end-c)+1]) - uint64(alpha[2*(end-c)]) + 1
+		r := uint64(hi[end-c]) - uint64(lo[end-c]) + 1
 		if end >= minLen {
 			r++
 		}
-		hi, lo := bits.Mul64(maxVal, r)
-		lo, carry := bits.Add64(lo, r-1, 0)
-		if hi != 0 || carry != 0 {
+		ph, pl := bits.Mul64(maxVal, r)
+		pl, carry := bits.Add64(pl, r-1, 0)
+		if ph != 0 || carry != 0 {
 			break
 		}
-		maxVal = lo
+		maxVal = pl
 		end++
+	}
+	alpha := make([]byte, 2*(end-c))
+	for j := range end - c {
+		alpha[2*j], alpha[2*j+1] = lo[j], hi[j]
 	}
 	m := rangeKeyMap{
 		lcp:    first[:c:c],
 		end:    end,
 		minLen: minLen,
-		alpha:  alpha[:2*(end-c)],
+		alpha:  alpha,
 		full:   end == maxLen,
 	}
 	m.setConstTail()
 	if !m.full {
-		for i := range n {
-			k := keys.at(i)
+		start := list.start(from)
+		for _, e := range list.ends[from:to] {
+			k := list.arena[start:e]
+			start = e
 			if len(k) < end {
 				continue
 			}
@@ -280,6 +308,54 @@ func rangeChooseKeyMap(list *rangeKeyList, from, to int) rangeKeyMap {
 		// A truncated minTail is a prefix of the true one, hence no larger: safe.
 	}
 	return m
+}
+
+// rangeDigit is one digit of a map as the builder reads it: table keys hold
+// only bytes of their alphabet, so no digit of theirs rounds, and a key's
+// value is the plain sum of its digits times their weights (the product of
+// the later radices) rather than mapKey's chain of multiply-adds.
+type rangeDigit struct {
+	lo      uint64
+	missing uint64 // 1 when the digit has a "missing" symbol
+	weight  uint64
+}
+
+// tableDigits appends to dst the digits a table key's value depends on: all
+// but the constant ones, which add nothing.
+func (m *rangeKeyMap) tableDigits(dst []rangeDigit) []rangeDigit {
+	c := len(m.lcp)
+	nd := m.end - c - m.constTail
+	dst = slices.Grow(dst[:0], nd)[:nd]
+	w := uint64(1) // the constant digits' radices are 1
+	for j := nd - 1; j >= 0; j-- {
+		lo, hi := uint64(m.alpha[2*j]), uint64(m.alpha[2*j+1])
+		d := rangeDigit{lo: lo, weight: w}
+		radix := hi - lo + 1
+		if c+j >= m.minLen {
+			d.missing = 1
+			radix++
+		}
+		dst[j] = d
+		w *= radix // the product of every radix fits in 64 bits
+	}
+	return dst
+}
+
+// rangeTableValue is mapKey's value for k, a key the map was chosen over,
+// read with the map's tableDigits ds.
+func rangeTableValue(k []byte, c int, ds []rangeDigit) uint64 {
+	// A digit past k's end is "missing" (0): k is at least minLen long, so
+	// every such position has the symbol.
+	d := k[c:]
+	if len(d) > len(ds) {
+		d = d[:len(ds)]
+	}
+	ds = ds[:len(d)]
+	v := uint64(0)
+	for j, b := range d {
+		v += (uint64(b) - ds[j].lo + ds[j].missing) * ds[j].weight
+	}
+	return v
 }
 
 // mapKey returns the value of q and how q relates to the keys of that value.

@@ -43,9 +43,10 @@ func rangeSegmentStarts(list *rangeKeyList) []int {
 	minRun := max(32, n/64)
 	starts := []int{0}
 	mixed := false // the current segment holds short runs
+	keyLen := func(i int) int { return list.ends[i] - list.start(i) }
 	for i := 0; i < n; {
-		j := i + 1
-		for j < n && len(list.at(j)) == len(list.at(i)) {
+		j, li := i+1, keyLen(i)
+		for j < n && keyLen(j) == li {
 			j++
 		}
 		long := j-i >= minRun

@@ -3,13 +3,13 @@
 package rangefilter
 
 import (
-	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/redact"
@@ -159,15 +159,17 @@ func (c Config) FPRBound(rangeLen int) float64 {
 }
 
 // Builder builds one range filter from keys added in bytewise
-// ascending order. It is not safe for concurrent use; reuse it with Reset.
+// ascending order. It is not safe for concurrent use; Finish leaves it
+// ready for the next filter.
 type Builder struct {
 	cfg       Config
 	keys      rangeKeyList
 	unordered bool
 	vals      []uint64
-	// scratch is sortBounded's second buffer, kept with vals so that a
-	// pooled builder sorts without allocating.
+	// scratch is sortBounded's second buffer, and digits a segment's map as
+	// mapSegments reads it, kept so that a pooled builder allocates little.
 	scratch []uint64
+	digits  []rangeDigit
 }
 
 // NewBuilder returns a builder, or an error for a bad config.
@@ -186,18 +188,20 @@ func (b *Builder) Add(key []byte) error {
 	if b.unordered {
 		return nil
 	}
-	if last := b.keys.last(); b.keys.len() > 0 {
-		switch bytes.Compare(key, last) {
-		case 0:
+	last := b.keys.last()
+	shared := rangeCommonPrefix(key, last)
+	if b.keys.len() > 0 {
+		if shared == len(key) && shared == len(last) {
 			return nil
-		case -1:
+		}
+		if shared == len(key) || (shared < len(last) && key[shared] < last[shared]) {
 			b.unordered = true
 			// errors.Newf marks its arguments unsafe, so the keys are redactable.
 			return errors.Newf("rangefilter: key %q added after %q: keys must be in bytewise order",
 				redact.Unsafe(string(key)), redact.Unsafe(string(last)))
 		}
 	}
-	b.keys.add(key)
+	b.keys.push(key, shared)
 	return nil
 }
 
@@ -205,6 +209,13 @@ func (b *Builder) Add(key []byte) error {
 func (b *Builder) reset() {
 	b.keys.reset()
 	b.unordered = false
+}
+
+// footprint returns the bytes b's buffers hold.
+func (b *Builder) footprint() int {
+	l := &b.keys
+	return cap(l.arena) + 8*cap(l.ends) + 2*cap(l.shared) + 8*(cap(b.vals)+cap(b.scratch)) +
+		int(unsafe.Sizeof(rangeDigit{}))*cap(b.digits)
 }
 
 // Finish appends the filter to dst and resets the builder.
@@ -309,8 +320,11 @@ func (b *Builder) mapSegments(starts []int) ([]rangeSegment, []uint64, bool) {
 		s.m = rangeChooseKeyMap(&b.keys, from, to)
 		s.base = base
 		segStart := len(vals)
-		for i := from; i < to; i++ {
-			v, _ := s.m.mapKey(b.keys.at(i))
+		b.digits = s.m.tableDigits(b.digits)
+		c, start := len(s.m.lcp), b.keys.start(from)
+		for _, end := range b.keys.ends[from:to] {
+			v := rangeTableValue(b.keys.arena[start:end], c, b.digits)
+			start = end
 			if len(vals) == segStart || v != vals[len(vals)-1] {
 				vals = append(vals, v)
 			}

@@ -4,10 +4,8 @@ package rangefilter
 
 import (
 	"slices"
-	"sync"
 	"sync/atomic"
 
-	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
@@ -80,10 +78,22 @@ type Policy struct {
 	handoff  *handoff.Handoff
 	counters filtercount.Range
 
-	// builds pools builders per bits-per-key value (a *sync.Pool each);
-	// a plan uses a few values, so the map stays small.
-	builds sync.Map
+	// spare keeps a few builders between tables, so that the next table's
+	// keys go into buffers the tables before sized rather than ones grown
+	// from nothing: a sync.Pool would lose them at every garbage
+	// collection, which a DB taking writes runs many times a second.
+	spare chan *Builder
 }
+
+// A policy keeps at most policySpares builders (a flush and a compaction
+// at once, and one more), none holding more than spareMaxBytes: the memory
+// a policy keeps between tables is bounded by their product, 48 MiB, and
+// is that of the largest recent tables' Split prefixes, about 30 bytes per
+// key beyond the keys themselves.
+const (
+	policySpares  = 3
+	spareMaxBytes = 16 << 20
+)
 
 // Name is the name of the block property that holds the filter, and of the
 // collector and filter.
@@ -112,7 +122,7 @@ func NewPolicy(cmp *pebble.Comparer, cfg Config) (*Policy, error) {
 	if cmp == nil {
 		cmp = pebble.DefaultComparer
 	}
-	p := &Policy{split: cmp.Split, cfg: cfg, handoff: handoff.New()}
+	p := &Policy{split: cmp.Split, cfg: cfg, handoff: handoff.New(), spare: make(chan *Builder, policySpares)}
 	if p.split == nil {
 		p.split = func(k []byte) int { return len(k) }
 	}
@@ -144,27 +154,28 @@ func (p *Policy) Plan() Plan { return *p.plan.Load() }
 // could place the other's tables on the wrong level.
 func (p *Policy) EventListener() pebble.EventListener { return p.handoff.Listener() }
 
-// builder returns a pooled builder of bits bits per key.
+// builder returns a builder of bits bits per key, a spare one if there is.
 func (p *Policy) builder(bits float64) *Builder {
-	pool, ok := p.builds.Load(bits)
-	if !ok {
-		cfg := p.cfg
-		cfg.BitsPerKey = bits
-		pool, _ = p.builds.LoadOrStore(bits, &sync.Pool{New: func() any {
-			b, err := NewBuilder(cfg)
-			if err != nil {
-				panic(errors.NewAssertionErrorWithWrappedErrf(err, "validated plan rejected"))
-			}
-			return b
-		}})
+	cfg := p.cfg
+	cfg.BitsPerKey = bits // validated with the plan
+	select {
+	case b := <-p.spare:
+		b.cfg = cfg
+		return b
+	default:
+		return &Builder{cfg: cfg}
 	}
-	return pool.(*sync.Pool).Get().(*Builder)
 }
 
-// release returns b, of bits bits per key, to its pool.
-func (p *Policy) release(b *Builder, bits float64) {
-	if pool, ok := p.builds.Load(bits); ok {
-		pool.(*sync.Pool).Put(b)
+// release keeps b, finished, as a spare unless there are enough or its
+// buffers are too large to keep.
+func (p *Policy) release(b *Builder) {
+	if b.footprint() > spareMaxBytes {
+		return
+	}
+	select {
+	case p.spare <- b:
+	default:
 	}
 }
 
@@ -225,7 +236,7 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 		c.p.counters.AddUniversal()
 	}
 	props[rangeFilterProp] = string(c.b.Finish(nil))
-	c.p.release(c.b, c.bits)
+	c.p.release(c.b)
 	c.b = nil
 	return nil
 }

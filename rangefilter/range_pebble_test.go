@@ -372,3 +372,71 @@ func TestPolicyCountsUniversal(t *testing.T) {
 	require.True(t, ok, "a universal filter intersects every range")
 	require.Zero(t, (&policy.counters).Corrupt(), "a universal filter is not a corrupt one")
 }
+
+// TestPolicyReusesBuilders checks that a builder kept between tables
+// carries nothing of the table before into the next one's filter (not its
+// keys, not a disorder, not its bits per key), and that the policy keeps
+// a bounded number of bounded builders.
+func TestPolicyReusesBuilders(t *testing.T) {
+	p, err := NewPolicy(nil, Config{Seed: 7})
+	require.NoError(t, err)
+	// n random keys over 64 bits, so that the filters are hashed, where
+	// the bits per key decide their size.
+	keys := func(seed uint64, n int) [][]byte {
+		rng := rand.New(rand.NewPCG(seed, 0))
+		vs := make([]uint64, n)
+		for i := range vs {
+			vs[i] = rng.Uint64()
+		}
+		slices.Sort(vs)
+		var ks [][]byte
+		for _, v := range vs {
+			ks = append(ks, binary.BigEndian.AppendUint64([]byte("key"), v))
+		}
+		return ks
+	}
+	build := func(b *Builder, ks [][]byte) []byte {
+		for _, k := range ks {
+			_ = b.Add(k)
+		}
+		return b.Finish(nil)
+	}
+	fresh := func(bits float64, ks [][]byte) []byte {
+		b, err := NewBuilder(Config{Seed: 7, BitsPerKey: bits})
+		require.NoError(t, err)
+		return build(b, ks)
+	}
+
+	b := p.builder(16)
+	build(b, append(keys(1, 3000), []byte("a"))) // out of order: universal
+	p.release(b)
+	for _, tc := range []struct {
+		bits float64
+		keys [][]byte
+	}{
+		{8, keys(2, 200)},
+		{24, keys(3, 5000)},
+		{16, keys(4, 10)},
+	} {
+		r := p.builder(tc.bits)
+		require.Same(t, b, r, "the spare is taken")
+		want := fresh(tc.bits, tc.keys)
+		info, err := Describe(want)
+		require.NoError(t, err)
+		require.True(t, info.Hashed, "the test needs hashed filters")
+		require.Equal(t, want, build(r, tc.keys), "bits %v", tc.bits)
+		p.release(r)
+	}
+
+	for range 2 * policySpares {
+		p.release(&Builder{})
+	}
+	require.Len(t, p.spare, policySpares)
+	for range policySpares {
+		<-p.spare
+	}
+	big := &Builder{}
+	big.keys.arena = make([]byte, 0, spareMaxBytes+1)
+	p.release(big)
+	require.Empty(t, p.spare, "a builder holding more than spareMaxBytes is not kept")
+}
