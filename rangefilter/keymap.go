@@ -159,9 +159,20 @@ func (l *rangeKeyList) add(k []byte) { l.push(k, rangeCommonPrefix(k, l.last()))
 
 // push adds k, which shares its first shared bytes with the last key.
 func (l *rangeKeyList) push(k []byte, shared int) {
-	l.arena = append(l.arena, k...)
-	l.ends = append(l.ends, len(l.arena))
-	l.shared = append(l.shared, uint16(min(shared, rangeMaxShared)))
+	l.arena = append(rangeGrow(l.arena, len(k)), k...)
+	l.ends = append(rangeGrow(l.ends, 1), len(l.arena))
+	l.shared = append(rangeGrow(l.shared, 1), uint16(min(shared, rangeMaxShared)))
+}
+
+// rangeGrow returns s with room for n more elements, doubling its capacity
+// when it must grow: append grows a large slice by a quarter at a time,
+// which copies a fresh builder's keys about four times over on their way
+// to a table's size, where doubling copies them once.
+func rangeGrow[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s), 64))
 }
 
 func (l *rangeKeyList) reset() {

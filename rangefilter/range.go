@@ -170,6 +170,9 @@ type Builder struct {
 	// mapSegments reads it, kept so that a pooled builder allocates little.
 	scratch []uint64
 	digits  []rangeDigit
+	// out is a Policy's collector's buffer for the filter, which the
+	// property map then copies.
+	out []byte
 }
 
 // NewBuilder returns a builder, or an error for a bad config.
@@ -214,7 +217,7 @@ func (b *Builder) reset() {
 // footprint returns the bytes b's buffers hold.
 func (b *Builder) footprint() int {
 	l := &b.keys
-	return cap(l.arena) + 8*cap(l.ends) + 2*cap(l.shared) + 8*(cap(b.vals)+cap(b.scratch)) +
+	return cap(l.arena) + cap(b.out) + 8*cap(l.ends) + 2*cap(l.shared) + 8*(cap(b.vals)+cap(b.scratch)) +
 		int(unsafe.Sizeof(rangeDigit{}))*cap(b.digits)
 }
 
@@ -326,7 +329,7 @@ func (b *Builder) mapSegments(starts []int) ([]rangeSegment, []uint64, bool) {
 			v := rangeTableValue(b.keys.arena[start:end], c, b.digits)
 			start = end
 			if len(vals) == segStart || v != vals[len(vals)-1] {
-				vals = append(vals, v)
+				vals = append(rangeGrow(vals, 1), v)
 			}
 		}
 		s.vmin, s.span = vals[segStart], vals[len(vals)-1]-vals[segStart]

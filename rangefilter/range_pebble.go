@@ -235,7 +235,8 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 	if c.b.unordered {
 		c.p.counters.AddUniversal()
 	}
-	props[rangeFilterProp] = string(c.b.Finish(nil))
+	c.b.out = c.b.Finish(c.b.out[:0])
+	props[rangeFilterProp] = string(c.b.out)
 	c.p.release(c.b)
 	c.b = nil
 	return nil
