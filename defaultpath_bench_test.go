@@ -133,3 +133,108 @@ func compareWithUpstream(b *testing.B, label string, open func(string, *Options)
 		})
 	}
 }
+
+// BenchmarkRecommendedFlushCompact measures what the recommended set adds
+// to a DB's writes where they cost: not in Set, which it leaves alone, but
+// in the flushes and compactions that build its range filters. Each
+// iteration fills a memtable-only DB per engine (in memory, compactions
+// off, untimed), then charges the engine the process CPU time of one flush
+// and one full compaction, the engines' order swapped every iteration. The
+// metrics are each engine's CPU ns per key and their ratio (above 1: the
+// set costs more). "open", pebblerf with no plug-in, is the control: it
+// runs upstream's code, so its ratio is the loop's own error. Process CPU
+// counts every goroutine, so the benchmark must be alone in its process:
+// run it by itself.
+func BenchmarkRecommendedFlushCompact(b *testing.B) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		plugins Plugins
+	}{
+		{"open", Plugins{}},
+		{"recommended", Recommended()},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			flushCompactBench(b, tc.name, [2]func(*Options) (writePath, error){
+				func(o *Options) (writePath, error) {
+					db, err := upstream.Open("db", o)
+					return writePathOf(db, ctx, upstream.NoSync), err
+				},
+				func(o *Options) (writePath, error) {
+					db, err := OpenWithPlugins("db", o, tc.plugins)
+					return writePathOf(db, ctx, NoSync), err
+				},
+			})
+		})
+	}
+}
+
+// flushCompactBench is BenchmarkRecommendedFlushCompact's loop over the
+// two engines open opens; the metrics carry label.
+func flushCompactBench(b *testing.B, label string, open [2]func(*Options) (writePath, error)) {
+	const n = 100_000
+	opts := func() *Options {
+		o := benchOptions()
+		o.MemTableSize = 64 << 20 // every key in one memtable: one flush
+		o.Logger = quietLogger{}
+		return o
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	value := make([]byte, 100)
+	var spent [2]time.Duration
+	var k []byte
+	for i := range b.N {
+		for j := range 2 {
+			e := (i + j) % 2
+			db, err := open[e](opts())
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range n {
+				k = benchKey(k, rng.Uint64N(16*n))
+				if err := db.set(k, value); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.GC()
+			start := cputime.Process()
+			if err := db.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			if err := db.compact(benchKey(nil, 0), benchKey(nil, 16*n)); err != nil {
+				b.Fatal(err)
+			}
+			spent[e] += cputime.Process() - start
+			if err := db.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	keys := float64(b.N * n)
+	b.ReportMetric(float64(spent[0].Nanoseconds())/keys, "upstream-cpu-ns/key")
+	b.ReportMetric(float64(spent[1].Nanoseconds())/keys, label+"-cpu-ns/key")
+	b.ReportMetric(float64(spent[1])/float64(spent[0]), label+"/upstream")
+}
+
+// writePath is what BenchmarkRecommendedFlushCompact does to either engine.
+type writePath struct {
+	set     func(k, v []byte) error
+	compact func(lo, hi []byte) error
+	Flush   func() error
+	Close   func() error
+}
+
+// writePathOf adapts upstream's DB or pebblerf's, which share these methods.
+func writePathOf[D interface {
+	Set(k, v []byte, o *upstream.WriteOptions) error
+	Compact(ctx context.Context, lo, hi []byte, parallel bool) error
+	Flush() error
+	Close() error
+}](db D, ctx context.Context, sync *upstream.WriteOptions) writePath {
+	return writePath{
+		set:     func(k, v []byte) error { return db.Set(k, v, sync) },
+		compact: func(lo, hi []byte) error { return db.Compact(ctx, lo, hi, false) },
+		Flush:   db.Flush,
+		Close:   db.Close,
+	}
+}

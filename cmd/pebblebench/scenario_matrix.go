@@ -197,6 +197,11 @@ func matrixVerdict(rs []*phaseResult) verdict {
 	if len(faster) > 0 {
 		fmt.Fprintf(&b, "; faster on %s", strings.Join(faster, ", "))
 	}
+	if len(below) > 0 {
+		// Upstream against itself crosses the floor too on a noisy
+		// machine; the control tells a loss from the machine's spread.
+		b.WriteString("\nmatrix: this machine's own spread: the same command with -pebblerf_recommended=false (pebblerf without plug-ins runs upstream's code)")
+	}
 	v.line = b.String()
 	return v
 }

@@ -399,4 +399,11 @@ func TestMatrixEndToEnd(t *testing.T) {
 	require.NotContains(t, table, "\ncompact ", "a build's compaction is not a workload")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.True(t, strings.HasPrefix(lines[len(lines)-1], "matrix: "), lines[len(lines)-1])
+	// A loss points at the control run; a clean matrix does not.
+	const control = "the same command with -pebblerf_recommended=false"
+	if strings.Contains(out, "matrix: loss: ") {
+		require.Contains(t, lines[len(lines)-1], control)
+	} else {
+		require.NotContains(t, out, control)
+	}
 }
