@@ -77,21 +77,21 @@ type Policy struct {
 	plan     atomic.Pointer[Plan]
 	handoff  *handoff.Handoff
 	counters filtercount.Range
-
-	// spare keeps a few builders between tables, so that the next table's
-	// keys go into buffers the tables before sized rather than ones grown
-	// from nothing: a sync.Pool would lose them at every garbage
-	// collection, which a DB taking writes runs many times a second.
-	spare chan *Builder
 }
 
-// A policy keeps at most policySpares builders (a flush and a compaction
-// at once, and one more), none holding more than spareMaxBytes: the memory
-// a policy keeps between tables is bounded by their product, 48 MiB, and
-// is that of the largest recent tables' Split prefixes, about 30 bytes per
-// key beyond the keys themselves.
+// spareBuilders keeps a few finished builders between tables, for every
+// policy of the process, so that the next table's keys go into buffers the
+// tables before sized rather than ones grown from nothing: a sync.Pool
+// would lose them at every garbage collection, which a DB taking writes
+// runs many times a second. It holds at most maxSpares builders (a flush
+// and a compaction at once, and one more), none holding more than
+// spareMaxBytes: what the process keeps between tables is at most their
+// product, 48 MiB, however many DBs it opens, and is that of the largest
+// recent tables' Split prefixes, about 30 bytes per key beyond the keys.
+var spareBuilders = make(chan *Builder, maxSpares)
+
 const (
-	policySpares  = 3
+	maxSpares     = 3
 	spareMaxBytes = 16 << 20
 )
 
@@ -122,7 +122,7 @@ func NewPolicy(cmp *pebble.Comparer, cfg Config) (*Policy, error) {
 	if cmp == nil {
 		cmp = pebble.DefaultComparer
 	}
-	p := &Policy{split: cmp.Split, cfg: cfg, handoff: handoff.New(), spare: make(chan *Builder, policySpares)}
+	p := &Policy{split: cmp.Split, cfg: cfg, handoff: handoff.New()}
 	if p.split == nil {
 		p.split = func(k []byte) int { return len(k) }
 	}
@@ -159,7 +159,7 @@ func (p *Policy) builder(bits float64) *Builder {
 	cfg := p.cfg
 	cfg.BitsPerKey = bits // validated with the plan
 	select {
-	case b := <-p.spare:
+	case b := <-spareBuilders:
 		b.cfg = cfg
 		return b
 	default:
@@ -169,12 +169,12 @@ func (p *Policy) builder(bits float64) *Builder {
 
 // release keeps b, finished, as a spare unless there are enough or its
 // buffers are too large to keep.
-func (p *Policy) release(b *Builder) {
+func release(b *Builder) {
 	if b.footprint() > spareMaxBytes {
 		return
 	}
 	select {
-	case p.spare <- b:
+	case spareBuilders <- b:
 	default:
 	}
 }
@@ -237,7 +237,7 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 	}
 	c.b.out = c.b.Finish(c.b.out[:0])
 	props[rangeFilterProp] = string(c.b.out)
-	c.p.release(c.b)
+	release(c.b)
 	c.b = nil
 	return nil
 }

@@ -375,8 +375,8 @@ func TestPolicyCountsUniversal(t *testing.T) {
 
 // TestPolicyReusesBuilders checks that a builder kept between tables
 // carries nothing of the table before into the next one's filter (not its
-// keys, not a disorder, not its bits per key), and that the policy keeps
-// a bounded number of bounded builders.
+// keys, not a disorder, not its bits per key), also into another policy's,
+// and that the process keeps a bounded number of bounded builders.
 func TestPolicyReusesBuilders(t *testing.T) {
 	p, err := NewPolicy(nil, Config{Seed: 7})
 	require.NoError(t, err)
@@ -407,9 +407,14 @@ func TestPolicyReusesBuilders(t *testing.T) {
 		return build(b, ks)
 	}
 
-	b := p.builder(16)
+	other, err := NewPolicy(nil, Config{Seed: 7})
+	require.NoError(t, err)
+	for len(spareBuilders) > 0 { // other tests' spares
+		<-spareBuilders
+	}
+	b := other.builder(16)
 	build(b, append(keys(1, 3000), []byte("a"))) // out of order: universal
-	p.release(b)
+	release(b)
 	for _, tc := range []struct {
 		bits float64
 		keys [][]byte
@@ -425,18 +430,18 @@ func TestPolicyReusesBuilders(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, info.Hashed, "the test needs hashed filters")
 		require.Equal(t, want, build(r, tc.keys), "bits %v", tc.bits)
-		p.release(r)
+		release(r)
 	}
 
-	for range 2 * policySpares {
-		p.release(&Builder{})
+	for range 2 * maxSpares {
+		release(&Builder{})
 	}
-	require.Len(t, p.spare, policySpares)
-	for range policySpares {
-		<-p.spare
+	require.Len(t, spareBuilders, maxSpares)
+	for range maxSpares {
+		<-spareBuilders
 	}
 	big := &Builder{}
 	big.keys.arena = make([]byte, 0, spareMaxBytes+1)
-	p.release(big)
-	require.Empty(t, p.spare, "a builder holding more than spareMaxBytes is not kept")
+	release(big)
+	require.Empty(t, spareBuilders, "a builder holding more than spareMaxBytes is not kept")
 }
