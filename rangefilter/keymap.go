@@ -347,7 +347,10 @@ func (m *rangeKeyMap) tableDigits(dst []rangeDigit) []rangeDigit {
 			radix++
 		}
 		dst[j] = d
-		w *= radix // the product of every radix fits in 64 bits
+		// Every weight fits in 64 bits: the product of all radices is at
+		// most 2^64 (the map's digits stop where it would not be), and the
+		// last product, which may wrap, is never used.
+		w *= radix
 	}
 	return dst
 }

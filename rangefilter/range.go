@@ -167,7 +167,8 @@ type Builder struct {
 	unordered bool
 	vals      []uint64
 	// scratch is sortBounded's second buffer, and digits a segment's map as
-	// mapSegments reads it, kept so that a pooled builder allocates little.
+	// mapSegments reads it, kept so that a builder kept between tables
+	// allocates little.
 	scratch []uint64
 	digits  []rangeDigit
 	// out is a Policy's collector's buffer for the filter, which the
