@@ -161,7 +161,6 @@ func compareWithUpstream(b *testing.B, label string, open func(string, *Options)
 // counts every goroutine, so the benchmark must be alone in its process:
 // run it by itself.
 func BenchmarkRecommendedFlushCompact(b *testing.B) {
-	ctx := context.Background()
 	for _, tc := range []struct {
 		name    string
 		plugins Plugins
@@ -170,15 +169,9 @@ func BenchmarkRecommendedFlushCompact(b *testing.B) {
 		{"recommended", Recommended()},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			flushCompactBench(b, tc.name, [2]func(*Options) (writePath, error){
-				func(o *Options) (writePath, error) {
-					db, err := upstream.Open("db", o)
-					return writePathOf(db, ctx, upstream.NoSync), err
-				},
-				func(o *Options) (writePath, error) {
-					db, err := OpenWithPlugins("db", o, tc.plugins)
-					return writePathOf(db, ctx, NoSync), err
-				},
+			flushCompactBench(b, tc.name, [2]func(*Options) (writeEngine, error){
+				func(o *Options) (writeEngine, error) { return upstream.Open("db", o) },
+				func(o *Options) (writeEngine, error) { return OpenWithPlugins("db", o, tc.plugins) },
 			})
 		})
 	}
@@ -186,8 +179,9 @@ func BenchmarkRecommendedFlushCompact(b *testing.B) {
 
 // flushCompactBench is BenchmarkRecommendedFlushCompact's loop over the
 // two engines open opens; the metrics carry label.
-func flushCompactBench(b *testing.B, label string, open [2]func(*Options) (writePath, error)) {
+func flushCompactBench(b *testing.B, label string, open [2]func(*Options) (writeEngine, error)) {
 	const n = 100_000
+	ctx := context.Background()
 	opts := func() *Options {
 		o := benchOptions()
 		o.MemTableSize = 64 << 20 // every key in one memtable: one flush
@@ -207,7 +201,7 @@ func flushCompactBench(b *testing.B, label string, open [2]func(*Options) (write
 			}
 			for range n {
 				k = benchKey(k, rng.Uint64N(16*n))
-				if err := db.set(k, value); err != nil {
+				if err := db.Set(k, value, NoSync); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -216,7 +210,7 @@ func flushCompactBench(b *testing.B, label string, open [2]func(*Options) (write
 			if err := db.Flush(); err != nil {
 				b.Fatal(err)
 			}
-			if err := db.compact(benchKey(nil, 0), benchKey(nil, 16*n)); err != nil {
+			if err := db.Compact(ctx, benchKey(nil, 0), benchKey(nil, 16*n), false); err != nil {
 				b.Fatal(err)
 			}
 			spent[e] += cputime.Process() - start
@@ -231,25 +225,11 @@ func flushCompactBench(b *testing.B, label string, open [2]func(*Options) (write
 	b.ReportMetric(float64(spent[1])/float64(spent[0]), label+"/upstream")
 }
 
-// writePath is what BenchmarkRecommendedFlushCompact does to either engine.
-type writePath struct {
-	set     func(k, v []byte) error
-	compact func(lo, hi []byte) error
-	Flush   func() error
-	Close   func() error
-}
-
-// writePathOf adapts upstream's DB or pebblerf's, which share these methods.
-func writePathOf[D interface {
-	Set(k, v []byte, o *upstream.WriteOptions) error
+// writeEngine is what flushCompactBench does to either engine: upstream's
+// DB and pebblerf's share these methods.
+type writeEngine interface {
+	Set(k, v []byte, o *WriteOptions) error
 	Compact(ctx context.Context, lo, hi []byte, parallel bool) error
 	Flush() error
 	Close() error
-}](db D, ctx context.Context, sync *upstream.WriteOptions) writePath {
-	return writePath{
-		set:     func(k, v []byte) error { return db.Set(k, v, sync) },
-		compact: func(lo, hi []byte) error { return db.Compact(ctx, lo, hi, false) },
-		Flush:   db.Flush,
-		Close:   db.Close,
-	}
 }

@@ -154,9 +154,6 @@ func (l *rangeKeyList) last() []byte {
 	return l.at(len(l.ends) - 1)
 }
 
-// add adds k, which must sort after every key in l.
-func (l *rangeKeyList) add(k []byte) { l.push(k, rangeCommonPrefix(k, l.last())) }
-
 // push adds k, which shares its first shared bytes with the last key.
 func (l *rangeKeyList) push(k []byte, shared int) {
 	l.arena = append(rangeGrow(l.arena, len(k)), k...)

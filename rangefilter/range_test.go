@@ -236,6 +236,10 @@ func TestRangeKeyMapBounds(t *testing.T) {
 	}
 }
 
+// add adds k, which must sort after every key in l, as Builder.Add does
+// once it has checked the order.
+func (l *rangeKeyList) add(k []byte) { l.push(k, rangeCommonPrefix(k, l.last())) }
+
 // rangeTestKeyMap returns the key map chosen for sorted keys.
 func rangeTestKeyMap(keys [][]byte) rangeKeyMap {
 	var l rangeKeyList
