@@ -215,6 +215,28 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 	results := make([][]*result, len(d.engines))
 	for i := 0; i < spec.Repeats && !d.stop.Load(); i++ {
 		d.seq++
+		if d.interleaves(b) {
+			// The first turn alternates as the order of whole runs does.
+			first := i % 2
+			res, err := d.runInterleaved(d.engines[first], d.engines[1-first], b)
+			if err != nil {
+				return err
+			}
+			res[0], res[1] = res[first], res[1-first]
+			for ei := range d.engines {
+				results[ei] = append(results[ei], res[ei])
+				if err := d.report(res[ei], len(results[ei])); err != nil {
+					return err
+				}
+				if len(results[ei]) > 1 {
+					fmt.Fprintln(d.out, runningAverageLine(d.cfg, d.label(b.name, d.engines[ei].name), results[ei]))
+				}
+			}
+			if err := d.reportRatio(results[0][i], results[1][i], i+1); err != nil {
+				return err
+			}
+			continue
+		}
 		for k := range d.engines {
 			// Every second repeat runs the engines in the other order, so
 			// neither always runs just after the other (a warmer cache or a
@@ -283,12 +305,53 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 	// Each run starts on a collected heap, so garbage left by the previous
 	// run (perhaps the other engine's) is not charged to this one.
 	runtime.GC()
-	r := &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, written: d.written, stop: d.stop, progress: d.progress}
+	r := d.newRun(e, b)
 	remoteBefore := e.remoteSnapshot()
 	res, err := r.execute()
 	if err != nil {
 		return nil, err
 	}
+	return res, d.finishRun(e, b, res, remoteBefore)
+}
+
+// interleaves reports whether b's runs on the two engines take turns
+// (-interleave) rather than run one after the other: a benchmark with one
+// thread and no background writer, whose turns are not the writer's.
+func (d *driver) interleaves(b *benchmark) bool {
+	return d.cfg.interleave > 0 && len(d.engines) == 2 && b.background == nil && (b.singleThread || d.cfg.threads == 1)
+}
+
+// runInterleaved prepares both engines' DBs and times one run of b on
+// both at once, taking turns (executeInterleaved); first takes the first
+// turn.
+func (d *driver) runInterleaved(first, second *engineState, b *benchmark) ([2]*result, error) {
+	for _, e := range []*engineState{first, second} {
+		if err := e.prepare(b); err != nil {
+			return [2]*result{}, err
+		}
+	}
+	d.settleAll()
+	syncFilesystems()
+	runtime.GC()
+	r1, r2 := d.newRun(first, b), d.newRun(second, b)
+	before1, before2 := first.remoteSnapshot(), second.remoteSnapshot()
+	res1, res2, err := executeInterleaved(r1, r2, d.cfg.interleave)
+	if err != nil {
+		return [2]*result{}, err
+	}
+	if err := d.finishRun(first, b, res1, before1); err != nil {
+		return [2]*result{}, err
+	}
+	return [2]*result{res1, res2}, d.finishRun(second, b, res2, before2)
+}
+
+func (d *driver) newRun(e *engineState, b *benchmark) *run {
+	return &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, written: d.written, stop: d.stop, progress: d.progress}
+}
+
+// finishRun records what a run of b on e did to e: its remote requests,
+// its writes, its fill record and its statistics.
+func (d *driver) finishRun(e *engineState, b *benchmark, res *result, remoteBefore remoteRun) error {
 	e.finishRemote(res, remoteBefore)
 	if b.writes {
 		e.dirty = true
@@ -297,11 +360,11 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 		// Recorded for -use_existing_db runs; the DB is left whatever
 		// happens to the record.
 		if err := writeFillRecord(e.dir, newFillRecord(d.cfg, b.name, e.name)); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	statistics.Add(&e.tickers, res.Tickers)
-	return res, nil
+	return nil
 }
 
 // report prints a run's result line and histogram, and its JSON object.

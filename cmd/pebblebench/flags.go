@@ -39,6 +39,7 @@ type config struct {
 	ycsbValueSize   int
 	duration        int
 	threads         int
+	interleave      int64
 	batchSize       int
 	seed            int64
 	// seedDrawn is set when -seed was 0 and parseFlags drew seed from the
@@ -188,6 +189,7 @@ func parseFlags(args []string, output io.Writer) (*config, error) {
 	fs.IntVar(&c.ycsbValueSize, "ycsb_value_size", 1024, "bytes of each YCSB record's value (YCSB's 10 fields of 100 bytes, about 1 KiB)")
 	fs.IntVar(&c.duration, "duration", 0, "seconds to run each benchmark instead of a count of operations (0: use the counts); fillseq ignores it")
 	fs.IntVar(&c.threads, "threads", 1, "concurrent threads; each does -writes writes or -reads reads")
+	fs.Int64Var(&c.interleave, "interleave", 0, "with -engine=both and -threads=1: the engines run each benchmark at once, in turns of this many operations, so the\nmachine's drift falls on both alike (0: whole runs one after the other, as db_bench); *whilewriting runs stay whole")
 	fs.IntVar(&c.batchSize, "batch_size", 1, "keys per write batch in the fill and while-writing benchmarks")
 	fs.Int64Var(&c.seed, "seed", 0, "seed of the key generators (0: from the clock, printed); reads draw from other streams than writes,\nso a read run never replays a fill's keys, even over a DB filled with the same seed")
 

@@ -28,7 +28,7 @@ type flagGroup struct {
 // listed under "Other", so a new flag is never hidden.
 var flagGroups = []flagGroup{
 	{"Workload", []string{"scenario", "benchmarks", "engine", "db", "use_existing_db", "num", "writes", "reads", "duration",
-		"threads", "batch_size", "seed", "ycsb_record_count", "ycsb_value_size", "key_size", "value_size", "prefix_size", "keys_per_prefix", "missing_fraction",
+		"threads", "interleave", "batch_size", "seed", "ycsb_record_count", "ycsb_value_size", "key_size", "value_size", "prefix_size", "keys_per_prefix", "missing_fraction",
 		"seek_nexts", "total_order_seek", "use_tailing_iterator", "benchmark_read_rate_limit", "benchmark_write_rate_limit", "key_stride",
 		"seek_upper_bound_len", "empty_range_fraction", "seek_target_range_multiplier", "seek_hot_fraction",
 		"seek_hot_range", "seek_hot_start", "fillseq_overwrite_window",

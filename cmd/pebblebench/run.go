@@ -44,6 +44,72 @@ type run struct {
 // merges what they measured. Statistics are the engine's tickers' change
 // across the run.
 func (r *run) execute() (*result, error) {
+	x := r.begin(r.db.Name())
+	var wg sync.WaitGroup
+	for i := range x.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x.work(i)
+		}()
+	}
+	wg.Wait()
+	return x.end()
+}
+
+// executeInterleaved runs one benchmark on two engines at once, taking
+// turns of every operations (-interleave): each engine's single worker
+// runs on a thread of its own and hands the turn to the other after every
+// that many operations, so that whatever the machine does meanwhile (a
+// neighbour's burst, a slower core) falls on both engines alike, where
+// two whole runs one after the other each take the machine as it is for
+// their own seconds. The time a worker waits for its turn is not its own:
+// see worker.waited. Background work (flushes, compactions) runs on
+// Pebble's goroutines during either engine's turn, as it does between
+// runs: the thread CPU of result.CPUSeconds leaves it out on both sides.
+//
+// The benchmark must have one thread and no background writer
+// (driver.interleaves).
+func executeInterleaved(a, b *run, every int64) (*result, *result, error) {
+	xa, xb := a.begin(""), b.begin("")
+	if a.progress != nil {
+		a.progress.Begin(a.bench.name, a.db.Name()+"+"+b.db.Name(), []*progress.Counter{xa.workers[0].progress, xb.workers[0].progress})
+	}
+	ta, tb := newTurns(every)
+	xa.workers[0].turns, xb.workers[0].turns = ta, tb
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); xa.work(0) }()
+	go func() { defer wg.Done(); xb.work(0) }()
+	wg.Wait()
+	if a.progress != nil {
+		a.progress.End()
+	}
+	ra, errA := xa.end()
+	rb, errB := xb.end()
+	return ra, rb, errors.Join(errA, errB)
+}
+
+// execution is one run in progress: its workers, its background writer,
+// and what was read of the DB when it started.
+type execution struct {
+	r       *run
+	workers []*worker
+	bg      *worker
+	bgStop  atomic.Bool
+	bgDone  sync.WaitGroup
+	before  []statistics.Ticker
+	watch   *lsm.Watcher
+	// progress is whether this execution reports to r.progress itself.
+	progress bool
+	// errs holds each worker's error, the background writer's last.
+	errs []error
+}
+
+// begin makes the run's workers, starts its background writer and its
+// LSM watcher, and reports progress under the label progressName ("" for
+// none: executeInterleaved reports both engines under one).
+func (r *run) begin(progressName string) *execution {
 	c, b := r.cfg, r.bench
 	threads := c.threads
 	if b.singleThread {
@@ -53,88 +119,89 @@ func (r *run) execute() (*result, error) {
 	if !b.reads {
 		stream = writeStream
 	}
-	workers := make([]*worker, threads)
-	for i := range workers {
-		workers[i] = newWorker(c, i, r.seq, stream, b.limit(c), !b.ignoresDuration, r.stop)
+	x := &execution{r: r, workers: make([]*worker, threads), errs: make([]error, threads+1)}
+	for i := range x.workers {
+		x.workers[i] = newWorker(c, i, r.seq, stream, b.limit(c), !b.ignoresDuration, r.stop)
 		if b.reads && c.readRateLimit > 0 {
 			// Each thread takes its share of the rate.
-			workers[i].interval = time.Duration(float64(threads) / float64(c.readRateLimit) * float64(time.Second))
+			x.workers[i].interval = time.Duration(float64(threads) / float64(c.readRateLimit) * float64(time.Second))
 		}
 	}
-
-	// The background writer stops when the readers are done or on SIGINT.
-	var bgStop atomic.Bool
-	var bg *worker
 	if b.background != nil {
-		bg = newWorker(c, threads, r.seq, writeStream, math.MaxInt64, false, &bgStop)
-		bg.hist = nil
+		// The background writer stops when the readers are done or on
+		// SIGINT.
+		x.bg = newWorker(c, threads, r.seq, writeStream, math.MaxInt64, false, &x.bgStop)
+		x.bg.hist = nil
 	}
-
-	before := r.db.Tickers()
-	var watch *lsm.Watcher
+	x.before = r.db.Tickers()
 	if c.lsmSampleMs > 0 {
 		_, _, _ = r.db.Stalls().Take() // count this run's stalls only
-		watch = lsm.Watch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
+		x.watch = lsm.Watch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
 	}
-	if r.progress != nil {
-		counters := make([]*progress.Counter, len(workers))
-		for i, w := range workers {
+	if r.progress != nil && progressName != "" {
+		counters := make([]*progress.Counter, len(x.workers))
+		for i, w := range x.workers {
 			counters[i] = w.progress
 		}
-		r.progress.Begin(b.name, r.db.Name(), counters)
+		r.progress.Begin(b.name, progressName, counters)
+		x.progress = true
 	}
-	errs := make([]error, threads+1)
-	var bgDone sync.WaitGroup
-	if bg != nil {
-		bgDone.Add(1)
+	if x.bg != nil {
+		x.bgDone.Add(1)
 		go func() {
-			defer bgDone.Done()
-			bg.start = time.Now()
-			errs[threads] = b.background(r, bg)
+			defer x.bgDone.Done()
+			x.bg.start = time.Now()
+			x.errs[threads] = b.background(r, x.bg)
 		}()
 	}
-	var wg sync.WaitGroup
-	for i, w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Locked to one thread, the worker's thread CPU time is its
-			// own: see result.cpuMicrosPerOp.
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			cpu0 := cputime.Thread()
-			w.start = time.Now()
-			errs[i] = b.loop(r, w)
-			w.finish = time.Now()
-			if cputime.Supported {
-				w.cpu = cputime.Thread() - cpu0
-			} else {
-				w.cpu = -1
-			}
-		}()
+	return x
+}
+
+// work runs worker i's loop on the calling goroutine.
+func (x *execution) work(i int) {
+	w := x.workers[i]
+	// Locked to one thread, the worker's thread CPU time is its own: see
+	// result.cpuMicrosPerOp.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	w.turns.wait()
+	defer w.turns.finish()
+	cpu0 := cputime.Thread()
+	w.start = time.Now()
+	x.errs[i] = x.r.bench.loop(x.r, w)
+	w.finish = time.Now()
+	if cputime.Supported {
+		w.cpu = cputime.Thread() - cpu0
+	} else {
+		w.cpu = -1
 	}
-	wg.Wait()
-	bgStop.Store(true)
-	bgDone.Wait()
+}
+
+// end stops the background writer and the watcher once the workers are
+// done, and merges what the workers measured.
+func (x *execution) end() (*result, error) {
+	r := x.r
+	x.bgStop.Store(true)
+	x.bgDone.Wait()
 	var lsm *lsm.Summary
-	if watch != nil {
-		lsm = watch.Stop(r.db.Stalls(), c.runsTarget())
+	if x.watch != nil {
+		lsm = x.watch.Stop(r.db.Stalls(), r.cfg.runsTarget())
 	}
-	if r.progress != nil {
+	if x.progress {
 		r.progress.End()
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, errors.Wrapf(err, "%s on %s", b.name, r.db.Name())
+	if err := errors.Join(x.errs...); err != nil {
+		return nil, errors.Wrapf(err, "%s on %s", r.bench.name, r.db.Name())
 	}
-	res := mergeWorkers(b, r.db.Name(), workers)
-	res.Tickers = statistics.Subtract(r.db.Tickers(), before)
+	res := mergeWorkers(r.bench, r.db.Name(), x.workers)
+	res.Tickers = statistics.Subtract(r.db.Tickers(), x.before)
 	if lsm != nil {
 		lsm.SetWriteAmp(res.Tickers)
 		res.LSM = lsm
 	}
-	if b.opKind == "seek" {
+	if r.bench.opKind == "seek" {
 		var blockBytes int64
-		for _, w := range workers {
+		for _, w := range x.workers {
 			blockBytes += w.blockBytes
 		}
 		res.Tickers = append(res.Tickers, statistics.Ticker{Name: seekBlockBytesTicker, Count: blockBytes})
@@ -159,7 +226,7 @@ func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
 		res.Found += w.found
 		res.EmptyRanges += w.emptyRanges
 		res.Bytes += w.bytes
-		res.ThreadSeconds += w.finish.Sub(w.start).Seconds()
+		res.ThreadSeconds += (w.finish.Sub(w.start) - w.turns.waitedFor()).Seconds()
 		if w.cpu < 0 || res.CPUSeconds < 0 {
 			res.CPUSeconds = -1
 		} else {
@@ -173,6 +240,10 @@ func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
 			res.hist.Merge(w.hist)
 		}
 	}
+	// An interleaved run has one worker, so its waits are the run's.
 	res.Seconds = finish.Sub(start).Seconds()
+	if len(workers) == 1 {
+		res.Seconds -= workers[0].turns.waitedFor().Seconds()
+	}
 	return res
 }

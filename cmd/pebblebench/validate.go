@@ -97,6 +97,9 @@ func (c *config) validate() error {
 	if c.writeRateLimit < 0 {
 		return badFlag("benchmark_write_rate_limit", "%d must not be negative", c.writeRateLimit)
 	}
+	if err := c.validateInterleave(); err != nil {
+		return err
+	}
 	if math.IsNaN(c.bloomBits) || math.IsInf(c.bloomBits, 0) {
 		return badFlag("bloom_bits", "%g is not a number of bits per key", c.bloomBits)
 	}
@@ -261,6 +264,29 @@ func (c *config) validatePlugins() error {
 	}
 	if c.compactionAdvisor && !c.pebblerfStatistics {
 		return badFlag("compaction_advisor", "needs -pebblerf_statistics, whose wasted-seek counts drive it")
+	}
+	return nil
+}
+
+// validateInterleave checks -interleave: its turns count one thread's
+// operations on each engine, so it needs two engines, one thread, and
+// counts rather than a clock (-duration and the read rate would each
+// charge one engine's wall-clock limits with the other's turns).
+func (c *config) validateInterleave() error {
+	if !c.given["interleave"] {
+		return nil
+	}
+	switch {
+	case c.interleave < 1:
+		return badFlag("interleave", "%d must be at least 1 (leave it out for whole runs)", c.interleave)
+	case c.engine != engineBoth:
+		return badFlag("interleave", "takes turns between two engines; it needs -engine=both")
+	case c.threads != 1:
+		return badFlag("interleave", "takes turns of one thread; it needs -threads=1, not %d", c.threads)
+	case c.duration > 0:
+		return badFlag("interleave", "counts operations; it cannot be combined with -duration")
+	case c.readRateLimit > 0:
+		return badFlag("interleave", "cannot be combined with -benchmark_read_rate_limit, whose pace would count the other engine's turns")
 	}
 	return nil
 }

@@ -62,6 +62,9 @@ type worker struct {
 	// cpu is the CPU time of the worker's thread over the run, -1 if
 	// unknown.
 	cpu time.Duration
+	// turns hands the thread to the other engine's worker every so many
+	// operations under -interleave; nil otherwise.
+	turns *turns
 }
 
 // workerSeed makes the seed of one thread of one benchmark run: the same
@@ -151,6 +154,7 @@ func (w *worker) done(ops, bytes int64) {
 	if w.ops/progressEvery != before/progressEvery {
 		w.progress.Store(w.ops)
 	}
+	w.turns.done(ops)
 }
 
 // closeIter adds the block bytes it read to the worker's and closes it.

@@ -1,0 +1,113 @@
+// Copyright 2026 The pebblerf Authors. All rights reserved.
+
+package main
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestTurns runs two workers of 10 and 4 operations, in turns of 3: they
+// alternate turn by turn until the shorter one finishes, and then the
+// other runs its remaining operations without waiting, while each side
+// counts only the time it waited after it started.
+func TestTurns(t *testing.T) {
+	a, b := newTurns(3)
+	var order strings.Builder // written only by the side holding the turn
+	var wg sync.WaitGroup
+	side := func(tu *turns, name string, ops int) {
+		defer wg.Done()
+		tu.wait()
+		defer tu.finish()
+		for range ops {
+			order.WriteString(name)
+			tu.done(1)
+		}
+	}
+	wg.Add(2)
+	go side(b, "b", 4) // started first, it still waits for a's first turn
+	go side(a, "a", 10)
+	wg.Wait()
+	require.Equal(t, "aaabbbaaabaaaa", order.String())
+	require.Positive(t, a.waitedFor())
+	require.Positive(t, b.waitedFor())
+
+	// A side that finishes within its first turn never hands one over
+	// before its last.
+	a, b = newTurns(100)
+	order.Reset()
+	wg.Add(2)
+	go side(b, "b", 5)
+	go side(a, "a", 5)
+	wg.Wait()
+	require.Equal(t, "aaaaabbbbb", order.String())
+	require.Zero(t, a.waitedFor())
+	require.Zero(t, b.waitedFor())
+
+	// Without -interleave a worker has no turns, and counting them is free.
+	var none *turns
+	none.wait()
+	none.done(1)
+	none.finish()
+	require.Zero(t, none.waitedFor())
+}
+
+// TestInterleavedRuns runs both engines' benchmarks in turns: each engine
+// does all of its operations on the same keys as in whole runs, with the
+// same found counts, and its times leave out the other engine's turns.
+func TestInterleavedRuns(t *testing.T) {
+	args := []string{"-engine=both", "-benchmarks=fillrandom,readrandom[X2],seekrandom,readseq", "-num=3000", "-seed=5"}
+	whole, _ := jsonRuns(t, append(args, "-db="+t.TempDir())...)
+	turned, text := jsonRuns(t, append(args, "-db="+t.TempDir(), "-interleave=100")...)
+	for _, key := range []string{"fillrandom/pebble", "readrandom/pebble", "readrandom/pebblerf", "seekrandom/pebblerf", "readseq/pebble"} {
+		require.Len(t, turned[key], len(whole[key]), key)
+		for i := range whole[key] {
+			for _, f := range []string{"ops", "found"} {
+				require.Equal(t, whole[key][i][f], turned[key][i][f], "%s run %d: %s", key, i, f)
+			}
+		}
+	}
+	require.Len(t, turned["readrandom/pebblerf/pebble"], 2)
+	require.Contains(t, text, "ratio pebblerf/pebble readrandom [MEDIAN 2 runs]")
+}
+
+// TestInterleavedTimes checks that a worker's times leave out its waits:
+// the other side's operations take 2ms each, and all of that is counted
+// as waited by this side, and taken out of its run's seconds.
+func TestInterleavedTimes(t *testing.T) {
+	a, b := newTurns(2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	start := time.Now()
+	go func() {
+		defer wg.Done()
+		a.wait()
+		defer a.finish()
+		for range 6 {
+			a.done(1)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		b.wait()
+		defer b.finish()
+		for range 6 {
+			time.Sleep(2 * time.Millisecond)
+			b.done(1)
+		}
+	}()
+	wg.Wait()
+	finish := time.Now()
+	// a waited for b's first two turns (4 ops); b's last turn came after
+	// a finished.
+	require.GreaterOrEqual(t, a.waitedFor(), 8*time.Millisecond)
+	w := &worker{start: start, finish: finish, ops: 6, turns: a}
+	res := mergeWorkers(benchmarks["readrandom"], "pebble", []*worker{w})
+	require.InDelta(t, (finish.Sub(start) - a.waitedFor()).Seconds(), res.Seconds, 1e-9)
+	require.InDelta(t, res.Seconds, res.ThreadSeconds, 1e-9)
+	require.Less(t, res.Seconds, finish.Sub(start).Seconds())
+}
