@@ -15,9 +15,13 @@ import (
 // user asks before switching (will my ordinary workload get slower?), as
 // the other scenarios answer where pebblerf wins.
 //
-// Every workload runs matrixRuns paired runs, the engines' order swapped
-// every second run (driver.runSpec), and a cell is the median of the
-// paired ratios with their range. A phase's name is its shape and its step
+// Every workload runs matrixRuns paired runs, and a cell is the median of
+// the paired ratios with their range. A paired run is interleaved
+// (-interleave): both engines run it at once, taking turns of
+// matrixTurn operations, so that what the machine does meanwhile falls on
+// both; whole runs one after the other each met the machine as it was for
+// their own second, and moved cells by a tenth either way with the same
+// code on both sides. A phase's name is its shape and its step
 // ("leveled/read"), so the table can say which shape a row ran on; the
 // shape is also measured: each engine's L0 sublevels when the phase starts
 // (as the phase before left them). Pebble's compactions run on their own
@@ -28,6 +32,12 @@ import (
 
 // matrixRuns is the paired runs of every matrix workload.
 const matrixRuns = 5
+
+// matrixTurn is the operations of one engine's turn: a few milliseconds
+// of Gets, long enough that handing over (a wake-up of the other thread)
+// costs little, short enough that a burst of the machine's spans turns of
+// both engines.
+const matrixTurn = 1000
 
 // matrixFloor is the ratio below which a cell is a loss: "never slower"
 // with the noise of a shared machine allowed for.
@@ -54,8 +64,8 @@ func init() {
 		plugins: "pebble.Recommended() on pebblerf (-pebblerf_recommended: range filters with their gate, Gets that consult " +
 			"L6 filters when it pays); Bloom(10) on every level of both, as a user's options name it",
 		common: []string{"-engine=both", "-seed=11", "-pebblerf_recommended", "-bloom_bits=10", "-num=200000", "-key_stride=16",
-			"-reads=100000", "-ycsb_record_count=30000", "-cache_size=2097152", "-write_buffer_size=4194304",
-			"-pebblerf_statistics=false"},
+			"-reads=100000", "-ycsb_record_count=200000", "-cache_size=2097152", "-write_buffer_size=4194304",
+			"-pebblerf_statistics=false", "-interleave=" + fmt.Sprint(matrixTurn)},
 		phases: []phase{
 			{"leveled/fill", []string{"-benchmarks=fillrandom" + x + ",compact,levelstats"}},
 			{"leveled/read", []string{"-use_existing_db", "-benchmarks=readrandom" + x + ",seekrandom" + x}},
@@ -63,7 +73,7 @@ func init() {
 			// that a run lasts as long as the others.
 			{"leveled/scan", []string{"-use_existing_db", "-benchmarks=readseq" + x, "-reads=1000000"}},
 			{"leveled/bounded", with([]string{"-use_existing_db", "-benchmarks=seekrandom" + x}, bounded...)},
-			{"leveled/overwrite", []string{"-use_existing_db", "-benchmarks=overwrite" + x, "-writes=20000"}},
+			{"leveled/overwrite", []string{"-use_existing_db", "-benchmarks=overwrite" + x}},
 			// Reads drain L0 (Pebble's read-triggered compactions), so each
 			// read phase gets a burst of its own.
 			{"l0-burst/build", with([]string{"-benchmarks=fillrandom,compact,overwrite,levelstats"}, burst...)},
@@ -72,8 +82,11 @@ func init() {
 			{"l0-burst/rebuild", with([]string{"-benchmarks=fillrandom,compact,overwrite"}, burst...)},
 			{"l0-burst/read", with([]string{"-use_existing_db", "-benchmarks=readrandom" + x + ",seekrandom" + x}, burst...)},
 			{"ycsb/load", []string{"-benchmarks=ycsb_load" + x + ",compact,levelstats"}},
-			{"ycsb/run", []string{"-use_existing_db", "-benchmarks=ycsb_c" + x + ",ycsb_b" + x + ",ycsb_d" + x + ",ycsb_a" + x +
-				",ycsb_f" + x + ",ycsb_e" + x, "-reads=50000"}},
+			{"ycsb/read", []string{"-use_existing_db", "-benchmarks=ycsb_c" + x + ",ycsb_b" + x + ",ycsb_d" + x + ",ycsb_e" + x, "-reads=50000"}},
+			// Half of A's and F's operations write, and a run's ratio moves
+			// with the few flushes and compactions in it: four times the
+			// operations, so that each run has dozens.
+			{"ycsb/update", []string{"-use_existing_db", "-benchmarks=ycsb_a" + x + ",ycsb_f" + x, "-reads=200000"}},
 		},
 		demo:    []string{"-num=50000", "-ycsb_record_count=10000", "-reads=5000", "-cache_size=1048576"},
 		verdict: matrixVerdict,
