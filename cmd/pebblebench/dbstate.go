@@ -44,7 +44,7 @@ func (s *engineState) open() error {
 		err = s.configureRemote(opts)
 	}
 	if err == nil {
-		s.db, err = openEngine(s.name, s.dir, opts, plugins, s.cfg)
+		engineLabels(s.name, func() { s.db, err = openEngine(s.name, s.dir, opts, plugins, s.cfg) })
 	}
 	if err != nil {
 		s.cache.Unref()

@@ -151,7 +151,7 @@ func (r *run) begin(progressName string) *execution {
 		go func() {
 			defer x.bgDone.Done()
 			x.bg.start = time.Now()
-			x.errs[threads] = b.background(r, x.bg)
+			engineLabels(r.db.Name(), func() { x.errs[threads] = b.background(r, x.bg) })
 		}()
 	}
 	return x
@@ -168,7 +168,7 @@ func (x *execution) work(i int) {
 	defer w.turns.finish()
 	cpu0 := cputime.Thread()
 	w.start = time.Now()
-	x.errs[i] = x.r.bench.loop(x.r, w)
+	engineLabels(x.r.db.Name(), func() { x.errs[i] = x.r.bench.loop(x.r, w) })
 	w.finish = time.Now()
 	if cputime.Supported {
 		w.cpu = cputime.Thread() - cpu0
