@@ -35,7 +35,11 @@ import (
 //     (iterhooks.IterHooks.LimitRebuilds); range queries keep theirs.
 //     And while the filters of a key region rule out almost no table, a
 //     new plain iterator there gets none at all, but for a sample that
-//     keeps watching (internal/rangegate).
+//     keeps watching (internal/rangegate). An iterator opened without
+//     bounds has no filter to carry, so unless statistics observe it its
+//     plug-in state is set up only when it is first given bounds or cloned
+//     (iterhooks.IterHooks.Defer): until then it reads as an iterator
+//     without plug-ins does, and an unbounded seek pays for no hook.
 //
 // Without plug-ins a method costs one nil check, and a seek one more nil
 // check and an increment: whether it found a key, for the DB-wide tickers,
@@ -104,6 +108,17 @@ func (i *Iterator) initHooks(h *iterhooks.Hooks, stats *attribution.Stats, o *It
 	return up
 }
 
+// activate gives i its plug-in state, if its opening deferred it
+// (iterhooks.IterHooks.Defer): before the calls that may give it bounds or
+// a clone that has them.
+func (i *Iterator) activate() {
+	if i.h == nil && i.hooks.Deferred() {
+		i.hooks.LimitRebuilds()
+		i.hooks.Activate()
+		i.h = &i.hooks
+	}
+}
+
 // finish completes a wrapper whose upstream iterator was opened (it, err),
 // keeping upstream's nil-on-error contract.
 func (i *Iterator) finish(it *upstream.Iterator, err error, totals *dbwide.IterTotals) (*Iterator, error) {
@@ -118,8 +133,8 @@ func (i *Iterator) finish(it *upstream.Iterator, err error, totals *dbwide.IterT
 // release empties i, whose upstream iterator is closed or was never opened,
 // and returns it to the pool.
 func (i *Iterator) release() {
-	if i.h != nil {
-		i.h.Release()
+	if i.h != nil || i.hooks.Deferred() {
+		i.hooks.Release()
 	}
 	i.Iterator, i.h, i.totals, i.found, i.seeks = nil, nil, nil, 0, nil
 	iterPool.Put(i)
@@ -145,6 +160,7 @@ func (i *Iterator) Clone(opts CloneOptions) (*Iterator, error) {
 // options of its own it inherits the caller's options, as upstream's clone
 // does, not the plug-ins' filters.
 func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*Iterator, error) {
+	i.activate()
 	if i.h == nil {
 		clone, err := wrapIter(i.Iterator.CloneWithContext(ctx, opts))
 		if clone != nil {
@@ -286,6 +302,7 @@ func (i *Iterator) LazyValue() LazyValue {
 // outside the attached filter's are set through SetOptions with a new
 // filter (see the type's comment).
 func (i *Iterator) SetBounds(lower, upper []byte) {
+	i.activate()
 	if i.h != nil {
 		if o := i.h.SetBounds(lower, upper); o != nil {
 			i.Iterator.SetOptions(o)
@@ -300,6 +317,7 @@ func (i *Iterator) SetBounds(lower, upper []byte) {
 // new bounds; with statistics on, the options also carry the tracker's
 // block-property filter. Either way Pebble rebuilds the iterator stack.
 func (i *Iterator) SetOptions(o *IterOptions) {
+	i.activate()
 	if i.h != nil {
 		o = i.h.SetOptions(o)
 	}

@@ -312,3 +312,78 @@ func TestGateConcurrentIterators(t *testing.T) {
 	wg.Wait()
 	require.True(t, sawClosed.Load() && sawOpen.Load(), "the gate must close and reopen while the iterators run")
 }
+
+// TestDeferredHooks: an iterator opened without bounds on a DB with range
+// filters (and no statistics) has no plug-in state until it is given
+// bounds, and then gets the filter its bounds deserve, whichever way the
+// bounds come: SetBounds, SetOptions, or a clone with bounds of its own.
+func TestDeferredHooks(t *testing.T) {
+	db := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
+	empty := &IterOptions{LowerBound: []byte("key105"), UpperBound: []byte("key109")}
+	// scanEmpty scans it, which must now have the empty range's bounds,
+	// and returns the block bytes the scan loaded.
+	scanEmpty := func(it *Iterator) uint64 {
+		it.ResetStats()
+		keys, bytes := scanBytes(t, it)
+		require.Empty(t, keys)
+		return bytes
+	}
+	give := map[string]func(it *Iterator) *Iterator{
+		"SetBounds": func(it *Iterator) *Iterator {
+			it.SetBounds(empty.LowerBound, empty.UpperBound)
+			return it
+		},
+		"SetOptions": func(it *Iterator) *Iterator {
+			it.SetOptions(empty)
+			return it
+		},
+		"Clone": func(it *Iterator) *Iterator {
+			c, err := it.Clone(CloneOptions{IterOptions: empty})
+			require.NoError(t, err)
+			return c
+		},
+	}
+	for name, give := range give {
+		for _, opts := range []*IterOptions{nil, {}} {
+			it, err := db.NewIter(opts)
+			require.NoError(t, err)
+			require.Nil(t, it.h, "%s: an unbounded iterator starts without plug-in state", name)
+			keys, _ := scanBytes(t, it)
+			require.Len(t, keys, 301, "%s: every key", name)
+			got := give(it)
+			require.NotNil(t, got.h, "%s: bounds bring the plug-in state", name)
+			require.Zero(t, scanEmpty(got), "%s: the new bounds' filter skips every table", name)
+			if got != it {
+				require.NoError(t, got.Close())
+			}
+			require.NoError(t, it.Close())
+		}
+	}
+
+	// A pooled wrapper that was deferred and closed carries nothing into
+	// the next iterator: a bounded one gets its filter at once, and an
+	// unbounded one starts deferred again, with no bounds of the last.
+	for n := 0; n < 4; n++ {
+		it, err := db.NewIter(nil)
+		require.NoError(t, err)
+		require.NoError(t, it.Close())
+		it, err = db.NewIter(empty)
+		require.NoError(t, err)
+		require.NotNil(t, it.h)
+		require.Zero(t, scanEmpty(it))
+		require.NoError(t, it.Close())
+		it, err = db.NewIter(&IterOptions{})
+		require.NoError(t, err)
+		require.Nil(t, it.h)
+		keys, _ := scanBytes(t, it)
+		require.Len(t, keys, 301)
+		require.NoError(t, it.Close())
+	}
+
+	// With statistics on, every iterator is observed from its opening.
+	observed := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}, Statistics: true})
+	it, err := observed.NewIter(nil)
+	require.NoError(t, err)
+	require.NotNil(t, it.h)
+	require.NoError(t, it.Close())
+}

@@ -82,7 +82,7 @@ type reader interface {
 // plug-ins attached.
 func (r *readerHooks) newIter(ctx context.Context, src reader, o *IterOptions) (*Iterator, error) {
 	i := getIterator()
-	if r.hooks.Enabled() {
+	if r.hooks.Enabled() && !i.hooks.Defer(&r.hooks, o) {
 		o = i.initHooks(&r.hooks, r.stats, o)
 	}
 	it, err := src.NewIterWithContext(ctx, o)

@@ -123,6 +123,8 @@ type IterHooks struct {
 	limitRebuilds bool
 	dropped       bool
 	rebuilds      int
+	// deferred is set from Defer until Activate or Release.
+	deferred bool
 	// optsSet is set while opts may hold more than bounds, and upSet while
 	// up (with firstFilters) may be other than zero. An iterator opened
 	// with nil options, the common case, then never copies or clears
@@ -198,6 +200,41 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 		return nil
 	}
 	return up
+}
+
+// Defer readies s for a new iterator as Init would, when it can put off the
+// work: for options o without bounds, of a reader whose hooks observe
+// nothing (h.Observe nil). Such an iterator gets no range filter, so until
+// it is given bounds or cloned it needs no plug-in state and its reads can
+// go to Pebble's iterator directly; an iterator per unbounded seek, the
+// way db_bench's seekrandom reads, then pays for no hook. Defer records h
+// and o (copied: the caller may reuse o once the iterator is open, as
+// Pebble allows) and reports true, and the iterator is opened with o
+// itself; the iterator calls Activate before its first SetBounds,
+// SetOptions or Clone. It reports false, changing nothing, when it cannot
+// defer, and the iterator calls Init.
+func (s *IterHooks) Defer(h *Hooks, o *pebble.IterOptions) bool {
+	if h.Observe != nil || (o != nil && (o.LowerBound != nil || o.UpperBound != nil)) {
+		return false
+	}
+	s.hooks, s.deferred = h, true
+	if o != nil {
+		s.opts, s.optsSet = *o, true
+	}
+	return true
+}
+
+// Deferred reports whether s was readied by Defer and not yet activated.
+func (s *IterHooks) Deferred() bool { return s.deferred }
+
+// Activate completes, for an iterator readied by Defer, what Init would
+// have done at its opening: the options Init would have returned are those
+// the iterator was opened with (no bounds, so no range filter), and from
+// here on s follows the iterator as if Init had readied it.
+func (s *IterHooks) Activate() {
+	s.deferred = false
+	s.setBounds(nil, nil)
+	s.withRangeFilters(true /* first */)
 }
 
 // Attach makes obs the iterator's Observer, in place of the one Init would
@@ -350,7 +387,7 @@ func (s *IterHooks) Release() {
 	s.boundsBuf[0], s.boundsBuf[1] = keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])
 	s.boundsIdx = 0
 	s.filterBuf = keepBuf(s.filterBuf)
-	s.limitRebuilds, s.rebuilds, s.dropped, s.gateAsked = false, 0, false, false
+	s.limitRebuilds, s.rebuilds, s.dropped, s.gateAsked, s.deferred = false, 0, false, false, false
 }
 
 // maxKeptBuf is the largest bounds buffer an IterHooks keeps for reuse.
