@@ -68,10 +68,12 @@ func init() {
 			"-pebblerf_statistics=false", "-interleave=" + fmt.Sprint(matrixTurn)},
 		phases: []phase{
 			{"leveled/fill", []string{"-benchmarks=fillrandom" + x + ",compact,levelstats"}},
-			{"leveled/read", []string{"-use_existing_db", "-benchmarks=readrandom" + x + ",seekrandom" + x}},
-			// A Next costs a fraction of a Get: ten times the entries, so
+			// A read run lasts a few seconds: interleaved, the pairs of
+			// shorter runs still spread by several percent either way.
+			{"leveled/read", []string{"-use_existing_db", "-benchmarks=readrandom" + x + ",seekrandom" + x, "-reads=300000"}},
+			// A Next costs a fraction of a Get: many times the entries, so
 			// that a run lasts as long as the others.
-			{"leveled/scan", []string{"-use_existing_db", "-benchmarks=readseq" + x, "-reads=1000000"}},
+			{"leveled/scan", []string{"-use_existing_db", "-benchmarks=readseq" + x, "-reads=5000000"}},
 			{"leveled/bounded", with([]string{"-use_existing_db", "-benchmarks=seekrandom" + x}, bounded...)},
 			{"leveled/overwrite", []string{"-use_existing_db", "-benchmarks=overwrite" + x}},
 			// Reads drain L0 (Pebble's read-triggered compactions), so each
@@ -82,7 +84,9 @@ func init() {
 			{"l0-burst/rebuild", with([]string{"-benchmarks=fillrandom,compact,overwrite"}, burst...)},
 			{"l0-burst/read", with([]string{"-use_existing_db", "-benchmarks=readrandom" + x + ",seekrandom" + x}, burst...)},
 			{"ycsb/load", []string{"-benchmarks=ycsb_load" + x + ",compact,levelstats"}},
-			{"ycsb/read", []string{"-use_existing_db", "-benchmarks=ycsb_c" + x + ",ycsb_b" + x + ",ycsb_d" + x + ",ycsb_e" + x, "-reads=50000"}},
+			{"ycsb/read", []string{"-use_existing_db", "-benchmarks=ycsb_c" + x + ",ycsb_b" + x + ",ycsb_d" + x, "-reads=300000"}},
+			// A short scan costs a dozen Gets.
+			{"ycsb/scan", []string{"-use_existing_db", "-benchmarks=ycsb_e" + x, "-reads=50000"}},
 			// Half of A's and F's operations write, and a run's ratio moves
 			// with the few flushes and compactions in it: four times the
 			// operations, so that each run has dozens.
