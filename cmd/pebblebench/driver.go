@@ -224,41 +224,30 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 			}
 			res[0], res[1] = res[first], res[1-first]
 			for ei := range d.engines {
-				results[ei] = append(results[ei], res[ei])
-				if err := d.report(res[ei], len(results[ei])); err != nil {
+				if err := d.record(results, ei, b, res[ei]); err != nil {
 					return err
 				}
-				if len(results[ei]) > 1 {
-					fmt.Fprintln(d.out, runningAverageLine(d.cfg, d.label(b.name, d.engines[ei].name), results[ei]))
+			}
+		} else {
+			for k := range d.engines {
+				// Every second repeat runs the engines in the other order,
+				// so neither always runs just after the other (a warmer
+				// cache or a colder core would otherwise favour one side of
+				// every ratio).
+				ei := k
+				if i%2 == 1 {
+					ei = len(d.engines) - 1 - k
 				}
-			}
-			if err := d.reportRatio(results[0][i], results[1][i], i+1); err != nil {
-				return err
-			}
-			continue
-		}
-		for k := range d.engines {
-			// Every second repeat runs the engines in the other order, so
-			// neither always runs just after the other (a warmer cache or a
-			// colder core would otherwise favour one side of every ratio).
-			ei := k
-			if i%2 == 1 {
-				ei = len(d.engines) - 1 - k
-			}
-			e := d.engines[ei]
-			if d.stop.Load() {
-				break
-			}
-			res, err := d.runOnce(e, b)
-			if err != nil {
-				return err
-			}
-			results[ei] = append(results[ei], res)
-			if err := d.report(res, len(results[ei])); err != nil {
-				return err
-			}
-			if len(results[ei]) > 1 {
-				fmt.Fprintln(d.out, runningAverageLine(d.cfg, d.label(b.name, e.name), results[ei]))
+				if d.stop.Load() {
+					break
+				}
+				res, err := d.runOnce(d.engines[ei], b)
+				if err != nil {
+					return err
+				}
+				if err := d.record(results, ei, b, res); err != nil {
+					return err
+				}
 			}
 		}
 		if len(d.engines) == 2 && len(results[1]) == len(results[0]) {
@@ -283,6 +272,19 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 	return nil
 }
 
+// record adds res, a run of b on engine ei, to results[ei] and reports it,
+// with the running average once there are two.
+func (d *driver) record(results [][]*result, ei int, b *benchmark, res *result) error {
+	results[ei] = append(results[ei], res)
+	if err := d.report(res, len(results[ei])); err != nil {
+		return err
+	}
+	if len(results[ei]) > 1 {
+		fmt.Fprintln(d.out, runningAverageLine(d.cfg, d.label(b.name, d.engines[ei].name), results[ei]))
+	}
+	return nil
+}
+
 // settleAll waits until every open engine's flushes and compactions are
 // done, so that neither is caught in the middle of the other's work.
 func (d *driver) settleAll() {
@@ -295,8 +297,26 @@ func (d *driver) settleAll() {
 
 // runOnce prepares e's DB and times one run of b on it.
 func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
-	if err := e.prepare(b); err != nil {
+	if err := d.prepareRun(b, e); err != nil {
 		return nil, err
+	}
+	r := d.newRun(e, b)
+	remoteBefore := e.remoteSnapshot()
+	res, err := r.execute()
+	if err != nil {
+		return nil, err
+	}
+	return res, d.finishRun(e, b, res, remoteBefore)
+}
+
+// prepareRun prepares the DBs of es for a run of b, and the machine: with
+// two engines, both settled and the file systems synced, so that neither
+// run meets the other's leftover work.
+func (d *driver) prepareRun(b *benchmark, es ...*engineState) error {
+	for _, e := range es {
+		if err := e.prepare(b); err != nil {
+			return err
+		}
 	}
 	if len(d.engines) > 1 {
 		d.settleAll()
@@ -305,13 +325,7 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
 	// Each run starts on a collected heap, so garbage left by the previous
 	// run (perhaps the other engine's) is not charged to this one.
 	runtime.GC()
-	r := d.newRun(e, b)
-	remoteBefore := e.remoteSnapshot()
-	res, err := r.execute()
-	if err != nil {
-		return nil, err
-	}
-	return res, d.finishRun(e, b, res, remoteBefore)
+	return nil
 }
 
 // interleaves reports whether b's runs on the two engines take turns
@@ -325,14 +339,9 @@ func (d *driver) interleaves(b *benchmark) bool {
 // both at once, taking turns (executeInterleaved); first takes the first
 // turn.
 func (d *driver) runInterleaved(first, second *engineState, b *benchmark) ([2]*result, error) {
-	for _, e := range []*engineState{first, second} {
-		if err := e.prepare(b); err != nil {
-			return [2]*result{}, err
-		}
+	if err := d.prepareRun(b, first, second); err != nil {
+		return [2]*result{}, err
 	}
-	d.settleAll()
-	syncFilesystems()
-	runtime.GC()
 	r1, r2 := d.newRun(first, b), d.newRun(second, b)
 	before1, before2 := first.remoteSnapshot(), second.remoteSnapshot()
 	res1, res2, err := executeInterleaved(r1, r2, d.cfg.interleave)

@@ -14,7 +14,8 @@ import (
 // both engines included, so that a ratio can be taken apart where the run
 // that measured it happened. Each sample of an engine's work carries the
 // label engine=pebble or engine=pebblerf (engineLabels), so that
-// `go tool pprof -tagfocus=engine=pebblerf` separates them, their flushes
+// `go tool pprof -tagfocus='engine=^pebblerf$'` separates them (the
+// value is a regular expression, and pebble is a prefix of pebblerf), their flushes
 // and compactions included. The returned function stops the profile and
 // closes the file.
 func startCPUProfile(path string) (stop func() error, err error) {

@@ -64,7 +64,7 @@ func (r *run) execute() (*result, error) {
 // neighbour's burst, a slower core) falls on both engines alike, where
 // two whole runs one after the other each take the machine as it is for
 // their own seconds. The time a worker waits for its turn is not its own:
-// see worker.waited. Background work (flushes, compactions) runs on
+// see turns.waited. Background work (flushes, compactions) runs on
 // Pebble's goroutines during either engine's turn, as it does between
 // runs: the thread CPU of result.CPUSeconds leaves it out on both sides.
 //

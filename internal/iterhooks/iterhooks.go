@@ -214,7 +214,7 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 // SetOptions or Clone. It reports false, changing nothing, when it cannot
 // defer, and the iterator calls Init.
 func (s *IterHooks) Defer(h *Hooks, o *pebble.IterOptions) bool {
-	if h.Observe != nil || (o != nil && (o.LowerBound != nil || o.UpperBound != nil)) {
+	if lower, upper := boundsOf(o); h.Observe != nil || lower != nil || upper != nil {
 		return false
 	}
 	s.hooks, s.deferred = h, true
