@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
-	"github.com/pebblerf/pebble/internal/rangegate"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
@@ -146,15 +145,15 @@ func TestReusedIteratorDropsRangeFilters(t *testing.T) {
 }
 
 // TestPlainIteratorsGateRangeFilters checks the range-filter gate on plain
-// iterators (internal/rangegate): while their filters rule out no table (each
+// iterators (the range filter policy's gate): while their filters rule out no table (each
 // span holds a key of every table), the gate closes and new iterators but
-// one in rangegate.SampleEvery read as upstream's; once the sampled iterators'
+// one in rangefilter.SampleEvery read as upstream's; once the sampled iterators'
 // filters rule tables out again (empty spans), it reopens and every new
 // iterator skips the tables. Every scan returns upstream's keys.
 func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	db := gappyDB(t, Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
 	ref := gappyDB(t, Plugins{})
-	gate := db.hooks.Gate.(*rangegate.Gate)
+	gate := db.RangeFilterPolicy()
 	scan := func(d *DB, lower, upper string) ([]string, uint64) {
 		it, err := d.NewIter(&IterOptions{LowerBound: []byte(lower), UpperBound: []byte(upper)})
 		require.NoError(t, err)
@@ -169,15 +168,15 @@ func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	}
 	// key%d0..key%d3 holds one key of each of the three tables.
 	n := 0
-	for ; !gate.Closed([]byte("key")); n++ {
-		require.Less(t, n, rangegate.Window, "the gate must close when filters rule nothing out")
+	for ; !gate.GateClosed([]byte("key")); n++ {
+		require.Less(t, n, rangefilter.Window, "the gate must close when filters rule nothing out")
 		d := n % 99
 		check(n, fmt.Sprintf("key%02d0", d), fmt.Sprintf("key%02d3", d))
 	}
-	// Closed: of rangegate.SampleEvery new iterators on an empty span, one has
+	// Closed: of rangefilter.SampleEvery new iterators on an empty span, one has
 	// its filters (and reads no block), the others read blocks.
 	skipped := 0
-	for i := range rangegate.SampleEvery {
+	for i := range rangefilter.SampleEvery {
 		if check(n+i, "key105", "key109") == 0 {
 			skipped++
 		}
@@ -185,12 +184,12 @@ func TestPlainIteratorsGateRangeFilters(t *testing.T) {
 	require.Equal(t, 1, skipped)
 	// Empty spans: the samples' filters rule every table out, and the gate
 	// reopens after about as many iterators as it took to close.
-	for n = 0; gate.Closed([]byte("key")); n++ {
-		require.Less(t, n, rangegate.Window, "the gate must reopen")
+	for n = 0; gate.GateClosed([]byte("key")); n++ {
+		require.Less(t, n, rangefilter.Window, "the gate must reopen")
 		d := n % 99
 		check(n, fmt.Sprintf("key%02d5", d), fmt.Sprintf("key%02d9", d))
 	}
-	for i := range rangegate.SampleEvery {
+	for i := range rangefilter.SampleEvery {
 		require.Zero(t, check(i, "key205", "key209"), "reopened: every iterator skips the tables")
 	}
 }
@@ -223,15 +222,15 @@ func TestGateJudgesKeyRegionsApart(t *testing.T) {
 		require.Equal(t, want, got, "[%q, %q)", lower, upper)
 		return bytes
 	}
-	gate := db.hooks.Gate.(*rangegate.Gate)
+	gate := db.RangeFilterPolicy()
 	var lockBytes uint64
-	for n := 0; n < 2*rangegate.Window; n++ {
+	for n := 0; n < 2*rangefilter.Window; n++ {
 		d := n % 99
 		require.NotEmpty(t, check(fmt.Sprintf("key%02d0", d), fmt.Sprintf("key%02d3", d)))
 		lockBytes = check(fmt.Sprintf("\x01lock%d05", d%10), fmt.Sprintf("\x01lock%d95", d%10))
 	}
-	require.True(t, gate.Closed([]byte("key")), "the scans' filters rule nothing out")
-	require.False(t, gate.Closed([]byte("\x01lock")), "the checks' filters rule every table out")
+	require.True(t, gate.GateClosed([]byte("key")), "the scans' filters rule nothing out")
+	require.False(t, gate.GateClosed([]byte("\x01lock")), "the checks' filters rule every table out")
 	require.Zero(t, lockBytes, "a lock-table check with its filters reads no block")
 }
 
@@ -256,7 +255,7 @@ func TestGateConcurrentIterators(t *testing.T) {
 		}
 		return fmt.Sprintf("key%02d5", d), fmt.Sprintf("key%02d9", d)
 	}
-	gate := db.hooks.Gate.(*rangegate.Gate)
+	gate := db.RangeFilterPolicy()
 	var sawClosed, sawOpen atomic.Bool
 	var wg sync.WaitGroup
 	iters := 3000
@@ -301,7 +300,7 @@ func TestGateConcurrentIterators(t *testing.T) {
 					require.NoError(t, c2.Close())
 				}
 				require.NoError(t, it.Close())
-				if gate.Closed([]byte("key")) {
+				if gate.GateClosed([]byte("key")) {
 					sawClosed.Store(true)
 				} else if sawClosed.Load() {
 					sawOpen.Store(true)

@@ -5,12 +5,12 @@ package pebble
 import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/filtertag"
 	"github.com/pebblerf/pebble/internal/iterhooks"
-	"github.com/pebblerf/pebble/internal/rangegate"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/internal/tablewaste"
@@ -140,9 +140,11 @@ type Plugins struct {
 // stay readable, by upstream Pebble too, which ignores it. The set may grow
 // as the measurements do; what it turns on is named here.
 func Recommended() Plugins {
+	onDemand := rangefilter.OnDemand(0)
 	return Plugins{
-		RangeFilter:  &rangefilter.Config{},
-		GetL6Filters: &GetL6Config{Auto: true},
+		RangeFilter:       &rangefilter.Config{},
+		RangeFilterLevels: &onDemand,
+		GetL6Filters:      &GetL6Config{Auto: true},
 	}
 }
 
@@ -152,15 +154,19 @@ type installed struct {
 	comparer    *Comparer
 	stats       *attribution.Stats // nil: statistics off
 	rangeFilter *rangefilter.Policy
-	// gate decides whether plain iterators get range filters (nil: they
-	// always do, as while statistics are on).
-	gate    *rangegate.Gate
+	// gated is set when plain iterators ask the range filter policy's gate
+	// whether they get filters (unset: they always do, as while statistics
+	// are on).
+	gated   bool
 	planner *pointfilter.Planner // nil: the options' own filters
 	// pointCounters count what the DB's point filters meet (counters.go).
 	pointCounters *filtercount.Point
 	profile       compactionext.Profile // never nil: Leveled by default
 	advisor       tablewaste.Advisor
 	getL6         *getRouter // nil: Gets are upstream's
+	// readerOpts are the DB's options for reading its tables, with which
+	// the range filter's backfill reads them.
+	readerOpts sstable.ReaderOptions
 }
 
 // install applies plugins to opts, which must be options the caller lets it
@@ -187,12 +193,10 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 				return nil, errors.Wrap(err, "pebble: Plugins.RangeFilterLevels")
 			}
 		}
-		if !plugins.Statistics {
-			// Plain iterators stop getting range filters while those rule
-			// out almost nothing (internal/rangegate). Not with statistics
-			// on: they report what the filters of every iterator rule out.
-			in.gate = new(rangegate.Gate)
-		}
+		// Plain iterators stop getting range filters while those rule out
+		// almost nothing (the policy's gate). Not with statistics on: they
+		// report what the filters of every iterator rule out.
+		in.gated = !plugins.Statistics
 	} else if plugins.RangeFilterLevels != nil {
 		return nil, errors.New("pebble: Plugins.RangeFilterLevels needs Plugins.RangeFilter")
 	}
@@ -205,6 +209,11 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 		return nil, errors.Wrap(err, "pebble: installing plug-ins")
 	}
 	in.getL6 = newGetRouter(plugins.GetL6Filters, in.comparer, opts, in.planner)
+	if in.rangeFilter != nil {
+		o := opts.Clone()
+		o.EnsureDefaults()
+		in.readerOpts = o.MakeReaderOptions()
+	}
 	return in, nil
 }
 
@@ -285,13 +294,18 @@ func (in *installed) start(db *upstream.DB) (stop func(), err error) {
 	if err != nil {
 		return nil, errors.Wrap(err, "pebble: starting plug-ins")
 	}
-	if in.advisor == nil {
-		return stopProfile, nil
+	stops := []func(){stopProfile}
+	if in.rangeFilter != nil {
+		stops = append(stops, in.rangeFilter.Backfill(db, in.readerOpts))
 	}
-	in.advisor.Start(db)
+	if in.advisor != nil {
+		in.advisor.Start(db)
+		stops = append(stops, in.advisor.Close)
+	}
 	return func() {
-		in.advisor.Close()
-		stopProfile()
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
 	}, nil
 }
 
@@ -310,8 +324,8 @@ func (in *installed) readerHooks() readerHooks {
 	}
 	if policy != nil {
 		r.hooks.Compare = in.comparer.Compare
-		if in.gate != nil {
-			r.hooks.Gate = in.gate
+		if in.gated {
+			r.hooks.Gate = policy
 		}
 		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
 			if lower == nil && upper == nil {

@@ -37,18 +37,21 @@
 // change, attach a new filter and call Iterator.SetOptions, never SetBounds.
 //
 // Not every level needs range filters, and they are not free: they live in
-// the Go heap of every open table. A Plan (plan.go) says which levels' new
-// tables get one and at how many bits per key; Policy.SetPlan changes it
-// while the DB runs, and tables written without a filter read as "may
-// intersect".
+// the Go heap of every open table, and each costs its build at every flush
+// and compaction. A Plan (plan.go) says which levels' tables get one and at
+// how many bits per key; Policy.SetPlan changes it while the DB runs, and
+// tables written without a filter read as "may intersect". An OnDemand
+// plan builds them only where bounded reads come, and Policy.Backfill
+// derives, from their keys, the filters of tables written before the
+// reads came (usage.go, backfill.go).
 //
 // A filter pays only where spans miss tables; where every span holds keys
 // in every table it overlaps, each query is pure cost. A bounds filter
-// therefore tallies its answers, and pebblerf's DB leaves filters off new
-// plain iterators of a key region while those of earlier ones there rule
-// out almost nothing, all but a sample that keeps watching
-// (internal/rangegate); it never costs a key, only skips the sampled-out
-// iterators would have made.
+// therefore tallies its answers, and the policy's gate (Policy.Admit,
+// Policy.Report) leaves filters off new plain iterators of a key region
+// while those of earlier ones there rule out almost nothing, all but a
+// sample that keeps watching; it never costs a key, only skips the
+// sampled-out iterators would have made.
 //
 // A Policy counts what its filters met: filters that did not decode and
 // tables given a universal filter. pebblerf makes one Policy per DB and

@@ -33,6 +33,14 @@ import (
 // they would skip) to put filters on the levels that save the most loads
 // per bit within a memory budget.
 //
+// An OnDemand plan (the preset OnDemand, what pebble.Recommended() uses)
+// builds the filters its levels name only where bounded reads come: a
+// table gets one while a bounded read came to its key region within
+// DemandHorizon, and its level there is not known to gain nothing from them
+// (usage.go). A DB that takes no bounded read then pays no build at all,
+// and one that starts taking them gets filters in the tables it writes from
+// then on, and sooner with Policy.Backfill.
+//
 // A plan acts when a table is written: the collector learns its table's
 // output level from the flush or compaction that writes it
 // (internal/handoff) and asks the plan current then. A table written
@@ -49,6 +57,9 @@ type Plan struct {
 	// Levels[i] is the bits per key of level i's range filters (as
 	// Config.BitsPerKey, in [4, 40]), or 0 for no range filter.
 	Levels [PlanLevels]float64
+	// OnDemand, if set, builds the filters Levels names only where bounded
+	// reads come (see above).
+	OnDemand bool
 }
 
 // AllLevels is the plan that gives every level's tables a filter of
@@ -67,6 +78,16 @@ func AllLevels(bitsPerKey float64) Plan {
 func OverlappingRuns(bitsPerKey float64) Plan {
 	var p Plan
 	p.Levels[0] = orDefault(bitsPerKey)
+	return p
+}
+
+// OnDemand is the plan that gives every level's tables a filter of
+// bitsPerKey (0 means DefaultBitsPerKey) where bounded reads come: in the
+// key regions bounded reads came to within DemandHorizon, on the levels
+// whose filters there rule tables out.
+func OnDemand(bitsPerKey float64) Plan {
+	p := AllLevels(bitsPerKey)
+	p.OnDemand = true
 	return p
 }
 
@@ -91,7 +112,8 @@ func (p Plan) Validate() error {
 	return nil
 }
 
-// String describes the plan level by level, e.g. "L0 16 L1-L6 none".
+// String describes the plan level by level, e.g. "L0 16 L1-L6 none", with
+// " on demand" after an OnDemand plan.
 func (p Plan) String() string {
 	name := func(b float64) string {
 		if b == 0 {
@@ -111,6 +133,9 @@ func (p Plan) String() string {
 		}
 		parts = append(parts, levels+" "+name(p.Levels[start]))
 		start = end + 1
+	}
+	if p.OnDemand {
+		parts = append(parts, "on demand")
 	}
 	return strings.Join(parts, " ")
 }

@@ -3,13 +3,13 @@
 package rangefilter
 
 import (
+	"encoding/binary"
 	"slices"
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
-	"github.com/pebblerf/pebble/internal/rangegate"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
@@ -67,16 +67,33 @@ import (
 //
 // Which levels' tables get a filter, and at how many bits per key, is the
 // policy's Plan (plan.go): every level at Config.BitsPerKey unless SetPlan
-// says otherwise. The collector learns its table's output level from the
+// says otherwise, and under an OnDemand plan only where bounded reads come
+// (usage.go). The collector learns its table's output level from the
 // flush or compaction writing it, through the events EventListener returns;
 // without them (a user's own sstable writer, an ingested file) the level is
 // unknown and the table gets Config.BitsPerKey.
+//
+// # What a table's property holds
+//
+// The property is a tableprops map with up to two entries: the filter
+// (rangefilter.v1, absent when the table got none) and the table's
+// written.v1 record: a byte, the level that wrote it plus one (0: unknown),
+// then the table's file number as a uvarint (0: unknown). A read tells its
+// answers apart by level from the record, and notes tables without a
+// filter for the backfill by their number. Readers that know neither entry
+// (upstream Pebble, earlier pebblerf) ignore the property or read the
+// filter alone.
 type Policy struct {
 	split    pebble.Split
+	compare  pebble.Compare
 	cfg      Config
 	plan     atomic.Pointer[Plan]
 	handoff  *handoff.Handoff
 	counters filtercount.Range
+	usage    *usage
+	// derived holds the filters Backfill derived for tables written
+	// without one.
+	derived derivedFilters
 }
 
 // spareBuilders keeps a few finished builders between tables, for every
@@ -99,8 +116,12 @@ const (
 // collector and filter.
 const Name = "pebblerf.rangefilter"
 
-// rangeFilterProp is the key of the filter in the table property map.
-const rangeFilterProp = "rangefilter.v1"
+// rangeFilterProp is the key of the filter in the table property map, and
+// writtenProp that of the table's written record.
+const (
+	rangeFilterProp = "rangefilter.v1"
+	writtenProp     = "written.v1"
+)
 
 // A policy counts the events that cost a DB reads but never results: a
 // bounds filter that met a table whose range-filter property did not decode
@@ -122,7 +143,10 @@ func NewPolicy(cmp *pebble.Comparer, cfg Config) (*Policy, error) {
 	if cmp == nil {
 		cmp = pebble.DefaultComparer
 	}
-	p := &Policy{split: cmp.Split, cfg: cfg, handoff: handoff.New()}
+	p := &Policy{split: cmp.Split, compare: cmp.Compare, cfg: cfg, handoff: handoff.New(), usage: newUsage()}
+	if p.compare == nil {
+		p.compare = pebble.DefaultComparer.Compare
+	}
 	if p.split == nil {
 		p.split = func(k []byte) int { return len(k) }
 	}
@@ -152,7 +176,14 @@ func (p *Policy) Plan() Plan { return *p.plan.Load() }
 // from 1, so a policy whose plan is not the same on every level must serve
 // one DB only (OpenWithPlugins makes one per DB): in two DBs, one's job
 // could place the other's tables on the wrong level.
-func (p *Policy) EventListener() pebble.EventListener { return p.handoff.Listener() }
+//
+// They also drop the filter Backfill derived for a table when the table is
+// deleted.
+func (p *Policy) EventListener() pebble.EventListener {
+	l := p.handoff.Listener()
+	l.TableDeleted = func(info pebble.TableDeleteInfo) { p.derived.drop(uint64(info.FileNum)) }
+	return l
+}
 
 // builder returns a builder of bits bits per key, a spare one if there is.
 func (p *Policy) builder(bits float64) *Builder {
@@ -191,46 +222,79 @@ func (p *Policy) prefix(key []byte) []byte {
 
 // Collector returns the constructor to add to Options.BlockPropertyCollectors.
 // Each table's filter follows the plan current when the table is started, at
-// the level the policy's EventListener names (Config.BitsPerKey if none).
+// the level the policy's EventListener names (Config.BitsPerKey if none);
+// under an OnDemand plan, also what bounded reads do in the key region of
+// the table's first key (bitsFor).
 func (p *Policy) Collector() func() pebble.BlockPropertyCollector {
 	return tableprops.Adapt(func() tableprops.Collector {
-		bits := p.cfg.bitsPerKey()
-		if t := p.handoff.Take(); t.Level >= 0 && t.Level < PlanLevels {
-			bits = p.plan.Load().Levels[t.Level]
-		}
-		return &rangeCollector{p: p, bits: bits}
+		return &rangeCollector{p: p, table: p.handoff.Take(), plan: p.plan.Load()}
 	})
 }
 
-// rangeCollector builds one table's filter; with bits 0 it writes none.
+// bitsFor returns the bits per key of the filter of table t, written under
+// plan, whose first key is first (nil for a table of no point key), or 0
+// for no filter.
+func (p *Policy) bitsFor(t handoff.Table, plan *Plan, first []byte) float64 {
+	bits, level := p.cfg.bitsPerKey(), -1
+	if t.Level >= 0 && t.Level < PlanLevels {
+		bits, level = plan.Levels[t.Level], t.Level
+	}
+	if bits == 0 || !plan.OnDemand {
+		return bits
+	}
+	r := regionOf(first, nil)
+	if !p.usage.demanded(r) {
+		return 0
+	}
+	if level >= 0 && p.usage.useless(level, r) && !p.usage.sample(level, r) {
+		return 0
+	}
+	return bits
+}
+
+// rangeCollector builds one table's filter. It decides whether the table
+// gets one at its first key, whose region an OnDemand plan asks about.
 type rangeCollector struct {
-	p    *Policy
-	b    *Builder
-	bits float64
+	p       *Policy
+	table   handoff.Table
+	plan    *Plan
+	decided bool
+	bits    float64 // 0: no filter
+	b       *Builder
 }
 
 func (c *rangeCollector) Name() string { return Name }
 
+func (c *rangeCollector) decide(first []byte) {
+	c.decided = true
+	if c.bits = c.p.bitsFor(c.table, c.plan, first); c.bits != 0 {
+		c.b = c.p.builder(c.bits)
+	}
+}
+
 func (c *rangeCollector) Add(key pebble.InternalKey, _ []byte) error {
-	if c.bits == 0 {
-		return nil
+	if !c.decided {
+		c.decide(key.UserKey)
 	}
 	if c.b == nil {
-		c.b = c.p.builder(c.bits)
+		return nil
 	}
 	// Out-of-order keys make the filter universal: the table stays readable.
 	_ = c.b.Add(c.p.prefix(key.UserKey))
 	return nil
 }
 
-// Finish stores the filter; a table of a level the plan leaves without
-// filters gets no entry, which readers take as "may intersect".
+// Finish stores the table's written record and its filter, if it gets one;
+// a table without one reads as "may intersect". A table of no point key
+// (range deletions alone) gets an empty filter, which rules it out of every
+// read: its range deletions still apply.
 func (c *rangeCollector) Finish(props map[string]string) error {
-	if c.bits == 0 {
-		return nil
+	props[writtenProp] = string(appendWritten(nil, c.table))
+	if !c.decided {
+		c.decide(nil)
 	}
 	if c.b == nil {
-		c.b = c.p.builder(c.bits)
+		return nil
 	}
 	if c.b.unordered {
 		c.p.counters.AddUniversal()
@@ -240,6 +304,55 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 	release(c.b)
 	c.b = nil
 	return nil
+}
+
+// appendWritten appends t's written record: its level plus one (0 when
+// unknown), then its file number as a uvarint (0 when unknown).
+func appendWritten(dst []byte, t handoff.Table) []byte {
+	dst = append(dst, byte(t.Level+1))
+	return binary.AppendUvarint(dst, t.Num)
+}
+
+// tableProp is what a bounds filter reads of a table's property.
+type tableProp struct {
+	filter    []byte
+	hasFilter bool
+	// level is the level that wrote the table, or PlanLevels when the
+	// property does not say; num is its file number, 0 when unknown.
+	level int
+	num   uint64
+}
+
+// parseTableProp reads a table's property, aliasing it, without
+// allocating; ok is false when it does not decode.
+func parseTableProp(prop []byte) (t tableProp, ok bool) {
+	t.level = PlanLevels
+	w, err := tableprops.Walk(prop)
+	if err != nil {
+		return t, false
+	}
+	for {
+		name, value, more := w.Next()
+		if !more {
+			return t, true
+		}
+		switch string(name) {
+		case rangeFilterProp:
+			t.filter, t.hasFilter = value, true
+		case writtenProp:
+			if len(value) == 0 || value[0] > PlanLevels {
+				return t, false
+			}
+			num, n := binary.Uvarint(value[1:])
+			if n <= 0 || 1+n != len(value) {
+				return t, false
+			}
+			if value[0] > 0 {
+				t.level = int(value[0]) - 1
+			}
+			t.num = num
+		}
+	}
 }
 
 // BoundsFilter returns a filter for IterOptions.PointKeyFilters that
@@ -267,9 +380,12 @@ func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clo
 			hi = slices.Clone(hi)
 		}
 	}
-	f.lower, f.upper, f.counters = lo, hi, &p.counters
-	f.region = rangegate.RegionOf(lower, upper)
-	f.tally.Store(0)
+	f.lower, f.upper, f.p = lo, hi, p
+	f.region = regionOf(lower, upper)
+	for i := range f.tally {
+		f.tally[i].Store(0)
+	}
+	p.usage.read(f.region)
 }
 
 // AttachBoundsFilter returns a copy of o with a bounds filter for
@@ -349,16 +465,17 @@ func FromUserProperties(props map[string]string) (filter []byte, ok bool, err er
 }
 
 // rangeBoundsFilter holds one query's bounds (as Split prefixes) and its
-// policy's counters. It holds no per-table state, so Pebble may share it
-// across tables and goroutines; its tally of answers, for pebblerf's gate
-// (internal/rangegate), is atomic for that reason.
+// policy. It holds no per-table state, so Pebble may share it across tables
+// and goroutines; its tally of answers, for the policy's record (Report),
+// is atomic for that reason.
 type rangeBoundsFilter struct {
 	lower, upper []byte
-	counters     *filtercount.Range
-	// tally counts the table checks answered from a filter (low 32 bits)
-	// and those that ruled their table out (high 32 bits).
-	tally atomic.Uint64
-	// region is the key region of the caller's bounds, for the gate.
+	p            *Policy
+	// tally counts, per level that wrote the table (PlanLevels: unknown),
+	// the table checks answered from a filter (low 32 bits) and those that
+	// ruled their table out (high 32 bits).
+	tally [PlanLevels + 1]atomic.Uint64
+	// region is the key region of the caller's bounds.
 	region uint8
 }
 
@@ -368,36 +485,37 @@ func (f *rangeBoundsFilter) Name() string { return Name }
 
 // Intersects reports whether a table may hold a key within the bounds.
 // Block properties are nil and intersect; a table property without a filter
-// intersects; one that does not decode intersects and is counted.
+// intersects (and the table is noted for the backfill); one that does not
+// decode intersects and is counted.
 func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	if len(prop) == 0 {
 		return true, nil
 	}
-	filter, ok, err := filterOfProperty(prop)
-	if err != nil {
-		f.counters.AddCorrupt()
+	t, ok := parseTableProp(prop)
+	if !ok {
+		f.p.counters.AddCorrupt()
 		return true, nil
 	}
-	if !ok {
+	if !t.hasFilter && t.num != 0 {
+		// A table written without a filter: Backfill may have derived one.
+		if t.filter, t.hasFilter = f.p.derived.get(t.num); !t.hasFilter {
+			f.p.usage.noteUnfiltered(t.num)
+		}
+	}
+	if !t.hasFilter {
 		return true, nil
 	}
-	found, ok := rangeQuery(filter, f.lower, f.upper)
+	found, ok := rangeQuery(t.filter, f.lower, f.upper)
 	if !ok {
-		f.counters.AddCorrupt()
+		f.p.counters.AddCorrupt()
 		return true, nil
 	}
 	if found {
-		f.tally.Add(1)
+		f.tally[t.level].Add(1)
 	} else {
-		f.tally.Add(1 | 1<<32)
+		f.tally[t.level].Add(1 | 1<<32)
 	}
 	return found, nil
-}
-
-// GateTally implements rangegate.Tallied.
-func (f *rangeBoundsFilter) GateTally() (checks, ruledOut uint64, region uint8) {
-	t := f.tally.Load()
-	return uint64(uint32(t)), t >> 32, f.region
 }
 
 // SyntheticSuffixIntersects answers as Intersects: a synthetic suffix does

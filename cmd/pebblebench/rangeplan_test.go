@@ -26,7 +26,7 @@ func TestRangeFilterPlanFlags(t *testing.T) {
 	require.ErrorContains(t, c.validateRangeFilterPlan(), "-range_filter_budget_bits")
 
 	c.rangeFilterPlanName = "L6"
-	require.ErrorContains(t, c.validateRangeFilterPlan(), `"L6" is not all, l0 or stats`)
+	require.ErrorContains(t, c.validateRangeFilterPlan(), `"L6" is not all, demand, l0 or stats`)
 	c = &config{}
 	c.rangeFilterPlanName = rangePlanL0
 	require.ErrorContains(t, c.validateRangeFilterPlan(), "needs -range_filter_bits")

@@ -148,6 +148,9 @@ func (c *config) recommendedFlags() {
 		if c.rangeFilterBits == 0 {
 			c.rangeFilterBits = rangefilter.DefaultBitsPerKey
 		}
+		if r.RangeFilterLevels != nil && r.RangeFilterLevels.OnDemand && !c.given["range_filter_plan"] {
+			c.rangeFilterPlanName = rangePlanDemand
+		}
 	}
 	if r.GetL6Filters != nil && !c.given["get_l6_filters"] {
 		c.getL6Filters = getL6On

@@ -176,6 +176,24 @@ func Lookup(prop []byte, name string) (value []byte, ok bool, err error) {
 	}
 }
 
+// Entries walks an encoded property map in name order without allocating,
+// for a reader that wants several entries of one map in one pass: Lookup
+// walks the map once per name.
+type Entries struct {
+	e entries
+}
+
+// Walk starts a walk of prop; err is set when prop does not start as an
+// encoded property map.
+func Walk(prop []byte) (Entries, error) {
+	e, err := openEntries(prop)
+	return Entries{e}, err
+}
+
+// Next returns the next entry, aliasing the map's bytes; ok is false at the
+// end of the map or at bytes that do not decode.
+func (w *Entries) Next() (name, value []byte, ok bool) { return w.e.next() }
+
 // Decode decodes an encoded property map, for example one
 // read from DB.SSTables(pebble.WithProperties()) under the collector's name.
 func Decode(prop []byte) (map[string]string, error) {
