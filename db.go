@@ -66,8 +66,8 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 		d.statistics.perLevel = in.stats.View()
 	}
 	d.readerHooks.iterTotals = dbWide.Iterators()
-	if g := in.getL6; g != nil && g.auto != nil {
-		g.auto.metrics = db.Metrics
+	if in.getL6 != nil {
+		in.getL6.attach(db)
 	}
 	// Closed queries add to the DB-wide iterator totals; the method value is
 	// made once, so that a planner made per query allocates no closure.

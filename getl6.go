@@ -9,6 +9,7 @@ import (
 	"time"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/sstable/block"
 	"github.com/pebblerf/pebble/pointfilter"
 )
@@ -44,11 +45,28 @@ import (
 // package pools the wrapper) and seeking every level's iterator where Get
 // stops at the first level holding the key; for a key found above L6, L5
 // and L6 are still seeked, by filter (and read if an older version is
-// there). An L6 filter block is loaded once into the block cache, where it
-// competes with data blocks. Batch Gets stay upstream's.
+// there). And L6's filter blocks, which compete for the block cache. Batch
+// Gets stay upstream's.
 //
-// The automatic mode (GetL6Config.Auto) decides per DB, in windows of
-// getL6Window Gets, from what the DB already counts:
+// # When it routes
+//
+// The route trades an L6 index and data block read per absent key for an
+// L6 filter check. That is a saving only while the L6 filter blocks stay
+// in the block cache: a filter block that is read again for each Get that
+// needs it is many data blocks' worth of bytes (on object storage, a GET
+// of tens of kilobytes where upstream's Get made one of a few). So in both
+// modes the route runs only while L6's filters fit in a quarter of the
+// block cache (getL6CacheShare), by an estimate: the entries of L6's
+// tables (Pebble's table stats) times the bits per key of L6's filter
+// policy. Entries count every version of a key where the filter holds its
+// prefix once, so the estimate errs towards routing less. It is taken
+// again, at most once a second, after a flush, compaction or ingest
+// changed the LSM; until the stats of L6's tables are loaded (Pebble loads
+// them in the background after a table is written or the DB opened) the
+// route does not run.
+//
+// The automatic mode (GetL6Config.Auto) decides further, per DB, in
+// windows of getL6Window Gets, from what the DB already counts:
 //
 //   - Gets that found nothing: every such Get reaches the last level that
 //     spans its key, and with L6 holding data that is L6, where the route
@@ -57,33 +75,41 @@ import (
 //     that found its key counts as reaching L6 wherever it found it).
 //     The route turns on at getL6OnShare and off below getL6OffShare: the
 //     gap keeps a workload near one threshold from switching every window.
-//   - L6 holds tables (Metrics) and the options give L6 a filter
-//     (Options.Levels or Plugins.Filters): without them there is nothing to
-//     save.
-//   - Time waited on storage per Get, from Pebble's per-category block
-//     stats (Metrics.CategoryStats: upstream's Gets under "pebble-get", the
-//     routed ones under getL6Category). If, after a warm-up window in which
-//     the L6 filter blocks are first loaded, routed Gets wait longer on
-//     storage than upstream's did in the last comparable window (half absent
-//     or more) for two windows running, the filters are not staying in the
-//     cache (or are not there): the route turns off and stays off for
-//     getL6HoldOff windows. While on, one window in getL6Explore goes to
-//     upstream's Get, to keep that comparison current. Routed waits under
-//     getL6MinWait per Get (everything cached) never count as slower; but
-//     while upstream's Gets wait less than that, the route stays off: with
-//     every block they read cached there is no read to save, and a routed
-//     Get costs an iterator's CPU (docs/benchmarks.md, BenchmarkRecommended).
+//   - L6 holds tables and the options give L6 a filter (Options.Levels or
+//     Plugins.Filters): without them there is nothing to save.
+//   - The bytes a Get reads from storage: block bytes that missed the block
+//     cache, per Get, from Pebble's per-category block stats
+//     (Metrics.CategoryStats: upstream's Gets under "pebble-get", the
+//     routed ones under getL6Category). While upstream's Gets read less
+//     than getL6MinBytes each, every block they need is cached and a routed
+//     Get could only cost its iterator: the route stays off. If, after a
+//     warm-up window in which the L6 filter blocks are first loaded, routed
+//     Gets read more per Get than upstream's did in the last comparable
+//     window (half absent or more) for two windows running, the filters are
+//     not staying in the cache: the route turns off and stays off for a
+//     hold-off that doubles each time (getL6HoldOff windows the first), so
+//     that trying again costs a vanishing share of a long run. While on,
+//     one window in getL6Explore goes to upstream's Get, to keep that
+//     comparison current.
+//
+// What is approximate: Pebble's block stats count the bytes of the blocks
+// a Get missed, not the requests a remote store served them with, nor the
+// bytes a read-ahead added; objstore's meter counts those, but cannot tell
+// upstream's Get's requests from the others (Pebble's Get takes no
+// context), so the decision compares the block bytes both kinds of Get
+// missed, which is what their requests carried.
 
 // GetL6Config, set as Plugins.GetL6Filters, routes Gets through a prefix
-// iterator that consults L6 filters. The zero value routes every Get of the
-// DB, its snapshots and eventually-file-only snapshots; Auto decides per
-// DB.
+// iterator that consults L6 filters. The zero value routes the Gets of the
+// DB, its snapshots and eventually-file-only snapshots while L6's filters
+// fit in a quarter of the block cache; Auto decides further, per DB.
 type GetL6Config struct {
 	// Auto, if set, routes Gets only while the DB's counts say it pays:
 	// when at least half of its Gets find nothing, L6 holds tables with
-	// filters, upstream's Gets wait on storage (a DB whose blocks are all
-	// cached has no read to save), and routed Gets do not wait longer on
-	// storage than upstream's. It starts with upstream's Get.
+	// filters that fit in a quarter of the block cache, upstream's Gets
+	// read from storage (a DB whose blocks are all cached has no read to
+	// save), and routed Gets read no more from storage than upstream's. It
+	// starts with upstream's Get.
 	Auto bool
 }
 
@@ -100,46 +126,78 @@ const upstreamGetCategory = "pebble-get"
 // them; nothing writes them.
 var getL6IterOptions = IterOptions{UseL6Filters: true, Category: getL6Category}
 
-// The automatic mode's constants (see above).
+// The routing's constants (see above).
 const (
-	getL6Window   = 1024
-	getL6OnShare  = 0.5
-	getL6OffShare = 0.25
-	getL6HoldOff  = 64
-	getL6Explore  = 64
-	getL6MinWait  = time.Microsecond
+	getL6Window     = 1024
+	getL6OnShare    = 0.5
+	getL6OffShare   = 0.25
+	getL6HoldOff    = 64
+	getL6Explore    = 64
+	getL6MinBytes   = 64
+	getL6CacheShare = 4
+	// getL6FitEvery is how often, at most, the fit of L6's filters in the
+	// block cache is estimated again.
+	getL6FitEvery = time.Second
+	// getL6DefaultBits is the bits per key assumed of an L6 filter policy
+	// whose own is not known.
+	getL6DefaultBits = 10
+	// getL6PendingWindow is the window while the stats of L6's tables are
+	// loading, so that the route starts soon after they are.
+	getL6PendingWindow = 64
 )
 
 // getRouter routes one DB's Gets (nil in readerHooks: the plug-in is off).
 type getRouter struct {
 	equal func(a, b []byte) bool
 	split func(key []byte) int
-	// on says whether Gets are routed; always true without auto.
-	on   atomic.Bool
-	auto *getAuto // nil: explicit mode
-}
-
-// getAuto is the automatic mode's state. window counts the current
-// window's Gets (high 32 bits) and those that found nothing (low 32); the
-// Get that completes a window evaluates it, and the fields below are only
-// touched then, by one goroutine at a time (evaluating).
-type getAuto struct {
+	// on says whether Gets are routed.
+	on atomic.Bool
+	// window counts the current window's Gets (high 32 bits) and those
+	// that found nothing (low 32); the Get that completes a window
+	// evaluates it, and the fields below are only touched then, by one
+	// goroutine at a time (evaluating).
 	window     atomic.Uint64
 	evaluating atomic.Bool
 
-	metrics func() *upstream.Metrics
-	// l6Filter reports whether new L6 tables get a filter.
-	l6Filter func() bool
+	fit  l6Fit
+	auto *getAuto // nil: explicit mode
+	// always routes every Get: for the tests of the route's answers, which
+	// must route whatever the DB's shape.
+	always bool
+}
 
-	windows    int           // windows evaluated
-	mode       bool          // whether the route is on (but for exploring windows)
-	routedWin  bool          // whether the window just ended was routed
-	lastGet    time.Duration // category totals at the last evaluation
-	lastRouted time.Duration
-	baseline   time.Duration // upstream Gets' storage wait per Get, last comparable window
-	onFor      int           // routed windows since the route turned on
-	slower     int           // routed windows running that waited longer than baseline
-	holdUntil  int           // no routing before this window
+// l6Fit estimates whether L6's filters fit in a quarter of the block
+// cache (see above).
+type l6Fit struct {
+	// bitsPerKey is L6's filter policy's bits per key now (0: no filter).
+	bitsPerKey func() float64
+	cacheBytes int64
+	// tables lists the DB's tables (DB.SSTables), set once it is open.
+	tables func() ([][]upstream.SSTableInfo, error)
+	// changed is set by the events that change the LSM; pending while the
+	// stats of an L6 table are not loaded.
+	changed, pending atomic.Bool
+	now              func() time.Time
+	last             time.Time
+	fits             bool
+	// filterBytes is the last estimate of L6's filter bytes.
+	filterBytes float64
+}
+
+// getAuto is the automatic mode's state, touched by the evaluating Get.
+type getAuto struct {
+	metrics func() *upstream.Metrics
+
+	windows     int     // windows evaluated
+	mode        bool    // whether the route is on (but for exploring windows)
+	routedWin   bool    // whether the window just ended was routed
+	lastGet     float64 // category missed bytes at the last evaluation
+	lastRouted  float64
+	baseline    float64 // upstream Gets' missed bytes per Get, last comparable window
+	onFor       int     // routed windows since the route turned on
+	costlier    int     // routed windows running that read more than baseline
+	holdUntil   int     // no routing before this window
+	holdWindows int     // the next hold-off
 	// stale is set while windows pass without reading the metrics, so
 	// that lastGet and lastRouted are not this window's base.
 	stale bool
@@ -147,7 +205,8 @@ type getAuto struct {
 
 // newGetRouter returns the router Plugins.GetL6Filters (c) asks for, or nil;
 // opts are the DB's options with the plug-ins installed and planner the
-// point filters' planner (nil: the options' filters).
+// point filters' planner (nil: the options' filters). Its listener must be
+// added to opts.
 func newGetRouter(c *GetL6Config, comparer *Comparer, opts *Options, planner *pointfilter.Planner) *getRouter {
 	if c == nil {
 		return nil
@@ -155,31 +214,121 @@ func newGetRouter(c *GetL6Config, comparer *Comparer, opts *Options, planner *po
 	// The comparer as Pebble completes it at Open (Split and Equal filled).
 	comparer = comparer.EnsureDefaults()
 	g := &getRouter{equal: comparer.Equal, split: comparer.Split}
-	if !c.Auto {
-		g.on.Store(true)
-		return g
+	g.fit = l6Fit{bitsPerKey: l6BitsPerKey(opts, planner), cacheBytes: cacheBytes(opts), now: time.Now}
+	if c.Auto {
+		g.auto = &getAuto{holdWindows: getL6HoldOff}
 	}
-	static := l6HasFilter(opts)
-	g.auto = &getAuto{l6Filter: func() bool {
-		if planner != nil {
-			// Re-planned while the DB runs: ask the plan now.
-			return planner.Level(len(opts.Levels)-1).Kind != pointfilter.KindNone
-		}
-		return static
-	}}
 	return g
 }
 
-// l6HasFilter reports whether opts give L6 a filter: a level without a
-// policy takes the one above it, as Pebble's defaults do.
-func l6HasFilter(opts *Options) bool {
+// attach gives the router what it reads of the open DB.
+func (g *getRouter) attach(db *upstream.DB) {
+	g.fit.tables = func() ([][]upstream.SSTableInfo, error) { return db.SSTables() }
+	if g.auto != nil {
+		g.auto.metrics = db.Metrics
+	}
+	if g.auto == nil {
+		g.on.Store(g.always || g.evaluateFit())
+	}
+}
+
+// listener returns the events after which the fit is estimated again.
+func (g *getRouter) listener() EventListener {
+	changed := func() { g.fit.changed.Store(true) }
+	return EventListener{
+		FlushEnd:      func(FlushInfo) { changed() },
+		CompactionEnd: func(CompactionInfo) { changed() },
+		TableIngested: func(TableIngestInfo) { changed() },
+		// Table stats, which the estimate reads, load after the tables.
+		TableStatsLoaded: func(TableStatsInfo) { changed() },
+	}
+}
+
+// cacheBytes is the capacity of the DB's block cache.
+func cacheBytes(opts *Options) int64 {
+	switch {
+	case opts.Cache != nil:
+		return opts.Cache.MaxSize()
+	case opts.CacheSize > 0:
+		return opts.CacheSize
+	}
+	return 8 << 20 // Pebble's default
+}
+
+// l6BitsPerKey returns the function that gives the bits per key of L6's
+// filter policy: the planner's plan for L6 when there is one (it may be
+// re-planned), else the options' (a level without a policy takes the one
+// above it, as Pebble's defaults do); 0 for no filter.
+func l6BitsPerKey(opts *Options, planner *pointfilter.Planner) func() float64 {
+	if planner != nil {
+		return func() float64 {
+			l := planner.Level(len(opts.Levels) - 1)
+			switch l.Kind {
+			case pointfilter.KindNone:
+				return 0
+			case pointfilter.KindBloom, pointfilter.KindRibbon:
+				return l.Bits
+			}
+			return getL6DefaultBits
+		}
+	}
 	var p FilterPolicy
 	for i := range opts.Levels {
 		if opts.Levels[i].FilterPolicy != nil {
 			p = opts.Levels[i].FilterPolicy
 		}
 	}
-	return p != nil && p != upstream.NoFilterPolicy
+	bits := float64(getL6DefaultBits)
+	switch p := p.(type) {
+	case nil:
+		bits = 0
+	case bloom.FilterPolicy:
+		bits = float64(p)
+	case interface{ BitsPerKey() float64 }:
+		bits = p.BitsPerKey()
+	}
+	if p == upstream.NoFilterPolicy {
+		bits = 0
+	}
+	return func() float64 { return bits }
+}
+
+// evaluateFit estimates again, when the LSM changed and at most once per
+// getL6FitEvery, whether L6's filters fit in the block cache, and returns
+// whether they do.
+func (g *getRouter) evaluateFit() bool {
+	f := &g.fit
+	now := f.now()
+	if !f.last.IsZero() && (now.Sub(f.last) < getL6FitEvery || !f.changed.Load()) {
+		return f.fits
+	}
+	f.changed.Store(false)
+	f.pending.Store(false)
+	f.last = now
+	bits := f.bitsPerKey()
+	if bits == 0 || f.tables == nil {
+		f.fits, f.filterBytes = false, 0
+		return false
+	}
+	levels, err := f.tables()
+	if err != nil || len(levels) == 0 {
+		f.fits = false
+		return false
+	}
+	var entries uint64
+	for _, t := range levels[len(levels)-1] {
+		if t.TableStats.NumEntries == 0 {
+			// Its stats are not loaded yet (every table holds an entry):
+			// no estimate, and the next window, a short one, tries again.
+			f.fits, f.last = false, time.Time{}
+			f.pending.Store(true)
+			return false
+		}
+		entries += t.TableStats.NumEntries
+	}
+	f.filterBytes = float64(entries) * bits / 8
+	f.fits = len(levels[len(levels)-1]) > 0 && f.filterBytes*getL6CacheShare <= float64(f.cacheBytes)
+	return f.fits
 }
 
 // getByPrefix is src's Get through a prefix iterator with L6 filters (see
@@ -214,30 +363,37 @@ func (g *getRouter) routes(key []byte) bool {
 	return n >= 0 && n <= len(key)
 }
 
-// done counts one Get's result for the automatic mode.
+// done counts one Get's result, and evaluates the window it completes.
 func (g *getRouter) done(err error) {
-	a := g.auto
-	if a == nil {
-		return
-	}
 	inc := uint64(1) << 32
 	if err == ErrNotFound {
 		inc++
 	}
-	v := a.window.Add(inc)
-	if v>>32 < getL6Window || !a.evaluating.CompareAndSwap(false, true) {
+	v := g.window.Add(inc)
+	size := uint64(getL6Window)
+	if g.fit.pending.Load() {
+		size = getL6PendingWindow
+	}
+	if v>>32 < size || !g.evaluating.CompareAndSwap(false, true) {
 		return
 	}
 	// Take this window's counts out; Gets counted since stay in.
-	a.window.Add(-v)
+	g.window.Add(-v)
 	g.evaluate(float64(v>>32), float64(uint32(v)))
-	a.evaluating.Store(false)
+	g.evaluating.Store(false)
 }
 
 // evaluate decides the next window's route from the one just ended: gets
 // Gets, of which absent found nothing.
 func (g *getRouter) evaluate(gets, absent float64) {
+	if g.always {
+		return
+	}
 	a := g.auto
+	if a == nil {
+		g.on.Store(g.evaluateFit())
+		return
+	}
 	a.windows++
 	share := absent / gets
 	if !a.routedWin && !a.mode && share < getL6OnShare {
@@ -249,20 +405,18 @@ func (g *getRouter) evaluate(gets, absent float64) {
 		return
 	}
 	m := a.metrics()
-	var getWait, routedWait time.Duration
+	var getMissed, routedMissed float64
 	for _, c := range m.CategoryStats {
+		missed := float64(c.CategoryStats.BlockBytes - c.CategoryStats.BlockBytesInCache)
 		switch {
 		case c.Category == getL6Category:
-			routedWait = c.CategoryStats.BlockReadDuration
+			routedMissed = missed
 		case c.Category.String() == upstreamGetCategory:
-			getWait = c.CategoryStats.BlockReadDuration
+			getMissed = missed
 		}
 	}
-	perGet := func(total, last time.Duration) time.Duration {
-		return time.Duration(float64(total-last) / gets)
-	}
-	dGet, dRouted := perGet(getWait, a.lastGet), perGet(routedWait, a.lastRouted)
-	a.lastGet, a.lastRouted = getWait, routedWait
+	dGet, dRouted := (getMissed-a.lastGet)/gets, (routedMissed-a.lastRouted)/gets
+	a.lastGet, a.lastRouted = getMissed, routedMissed
 	if a.stale {
 		// The totals span windows whose metrics were not read: this one
 		// only measures, for the next.
@@ -272,25 +426,26 @@ func (g *getRouter) evaluate(gets, absent float64) {
 	if a.routedWin {
 		a.onFor++
 		// The first routed window loads the L6 filter blocks: not judged.
-		if a.onFor > 1 && dRouted >= getL6MinWait && dRouted > a.baseline {
-			a.slower++
+		if a.onFor > 1 && dRouted > a.baseline {
+			a.costlier++
 		} else {
-			a.slower = 0
+			a.costlier = 0
 		}
 	} else if share >= getL6OnShare {
 		a.baseline = dGet
 	}
 	switch {
-	case !a.l6Filter() || m.Levels[len(m.Levels)-1].TablesCount == 0:
+	case !g.evaluateFit() || m.Levels[len(m.Levels)-1].TablesCount == 0:
 		a.mode = false
-	case a.slower >= 2:
-		a.mode, a.holdUntil = false, a.windows+getL6HoldOff
+	case a.costlier >= 2:
+		a.mode, a.holdUntil = false, a.windows+a.holdWindows
+		a.holdWindows *= 2
 	case a.windows < a.holdUntil:
 		a.mode = false
-	case a.baseline < getL6MinWait:
-		// Upstream's Gets did not wait on storage: every block they read
-		// was cached, so the route could save no read and would only
-		// cost its iterator.
+	case a.baseline < getL6MinBytes:
+		// Upstream's Gets read (almost) nothing from storage: every block
+		// they need is cached, so the route could save no read and would
+		// only cost its iterator.
 		a.mode = false
 	case share >= getL6OnShare:
 		a.mode = true
@@ -298,7 +453,7 @@ func (g *getRouter) evaluate(gets, absent float64) {
 		a.mode = false
 	}
 	if !a.mode {
-		a.onFor, a.slower = 0, 0
+		a.onFor, a.costlier = 0, 0
 	}
 	// While on, one window in getL6Explore measures upstream's Get again.
 	a.routedWin = a.mode && (a.onFor == 0 || a.windows%getL6Explore != 0)

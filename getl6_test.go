@@ -100,7 +100,7 @@ func testGetL6Differential(t *testing.T, layout getL6Keys, seed uint64) {
 	require.NoError(t, err)
 	defer func() { require.NoError(t, up.Close()) }()
 	rf := openTestDB(t, getL6Options(layout), Plugins{GetL6Filters: &GetL6Config{}})
-	require.True(t, rf.readerHooks.getL6.on.Load(), "the explicit mode routes every Get")
+	routeEveryGet(rf)
 
 	// Both engines take every op; single deletes only where the key has had
 	// exactly one set since it was last deleted, as their contract asks.
@@ -245,13 +245,33 @@ func TestGetL6FiltersBatchStaysUpstream(t *testing.T) {
 // values) into L6 through a compaction, and reopens it with a cold 1 MiB
 // block cache (about a third of the data at n=20,000).
 func remoteGetL6DB(t testing.TB, n int, plugins Plugins) (*DB, *objstore.Meter) {
+	return remoteGetL6DBCache(t, n, 1<<20, plugins)
+}
+
+// remoteGetL6DBCache is remoteGetL6DB with a block cache of cacheSize bytes.
+func remoteGetL6DBCache(t testing.TB, n int, cacheSize int64, plugins Plugins) (*DB, *objstore.Meter) {
 	t.Helper()
 	var db *DB
-	store := remoteL6(t, n, 1<<20, func(o *Options) (err error) {
+	store := remoteL6(t, n, cacheSize, func(o *Options) (err error) {
 		db, err = OpenWithPlugins("db", o, plugins)
 		return err
 	})
 	t.Cleanup(func() { require.NoError(t, db.Close()) })
+	// The route starts once the stats of L6's tables are loaded, at the end
+	// of a window of getL6PendingWindow Gets: let it.
+	require.Eventually(t, func() bool {
+		levels, err := db.SSTables()
+		require.NoError(t, err)
+		for _, tbl := range levels[6] {
+			if tbl.TableStats.NumEntries == 0 {
+				return false
+			}
+		}
+		return true
+	}, time.Minute, time.Millisecond)
+	for i := range getL6PendingWindow {
+		_, _, _ = db.Get(fmt.Appendf(nil, "warm%d", i))
+	}
 	return db, store
 }
 
@@ -299,7 +319,7 @@ func remoteL6(t testing.TB, n int, cacheSize int64, open func(*Options) error) *
 // counts as an open).
 func TestGetL6FiltersRemoteGets(t *testing.T) {
 	const n, gets = 20000, 2000
-	absentGets := func(db *DB, store *objstore.Meter) (data, all int64) {
+	absentGets := func(db *DB, store *objstore.Meter) (data, all, bytes int64) {
 		before := store.Snapshot()
 		rng := rand.New(rand.NewPCG(7, 0))
 		for j := 0; j < gets; j++ {
@@ -307,18 +327,32 @@ func TestGetL6FiltersRemoteGets(t *testing.T) {
 			require.ErrorIs(t, err, ErrNotFound)
 		}
 		after := store.Snapshot()
-		getsOf := func(s objstore.Snapshot) int64 {
-			return s.Open.Requests + s.Index.Requests + s.Filter.Requests + s.Data.Requests + s.Other.Requests
+		getsOf := func(s objstore.Snapshot) (n, b int64) {
+			for _, k := range []objstore.Counts{s.Open, s.Index, s.Filter, s.Data, s.Other} {
+				n, b = n+k.Requests, b+k.Bytes
+			}
+			return n, b
 		}
-		return after.Data.Requests - before.Data.Requests, getsOf(after) - getsOf(before)
+		n0, b0 := getsOf(before)
+		n1, b1 := getsOf(after)
+		return after.Data.Requests - before.Data.Requests, n1 - n0, b1 - b0
 	}
-	offData, offAll := absentGets(remoteGetL6DB(t, n, Plugins{}))
-	onData, onAll := absentGets(remoteGetL6DB(t, n, Plugins{GetL6Filters: &GetL6Config{}}))
-	t.Logf("absent Gets: data GETs off %d, on %d; all GETs off %d, on %d", offData, onData, offAll, onAll)
+	offData, offAll, offBytes := absentGets(remoteGetL6DB(t, n, Plugins{}))
+	onData, onAll, onBytes := absentGets(remoteGetL6DB(t, n, Plugins{GetL6Filters: &GetL6Config{}}))
+	t.Logf("absent Gets: data GETs off %d, on %d; all GETs off %d, on %d; bytes off %d, on %d", offData, onData, offAll, onAll, offBytes, onBytes)
 	require.Greater(t, offData, int64(gets/2), "upstream's Get reads a data block for most absent keys")
 	// 10 bits/key Bloom: about 1% false positives.
 	require.Less(t, onData, int64(gets/20), "the route reads a data block only on a filter's false positive")
 	require.Less(t, onAll, offAll/4, "fewer GETs in all, filter blocks included")
+	require.Less(t, onBytes, offBytes, "and fewer bytes")
+
+	// L6's filters (about 25 KB) do not fit in a quarter of a 64 KiB cache:
+	// the route stays off, and the Gets make upstream's GETs exactly.
+	smallData, smallAll, smallBytes := absentGets(remoteGetL6DBCache(t, n, 64<<10, Plugins{GetL6Filters: &GetL6Config{}}))
+	upData, upAll, upBytes := absentGets(remoteGetL6DBCache(t, n, 64<<10, Plugins{}))
+	require.Equal(t, upData, smallData)
+	require.Equal(t, upAll, smallAll)
+	require.Equal(t, upBytes, smallBytes)
 }
 
 // TestGetL6FiltersAuto checks the automatic mode's rule on a DB whose data
@@ -368,59 +402,121 @@ func TestGetL6FiltersAuto(t *testing.T) {
 	require.False(t, db.readerHooks.getL6.on.Load(), "no L6 filter: upstream's Get")
 }
 
-// TestGetL6AutoWaitGuard drives the automatic mode's rule with made-up
-// metrics: routed Gets that wait longer on storage than upstream's did turn
-// the route off after the warm-up window and two slower windows, and it
-// stays off for getL6HoldOff windows; waits under getL6MinWait never count.
-func TestGetL6AutoWaitGuard(t *testing.T) {
-	getCat := upstreamGetCategoryOf(t)
-	var getWait, routedWait time.Duration
-	m := &upstream.Metrics{}
-	m.Levels[6].TablesCount = 1
-	g := newGetRouter(&GetL6Config{Auto: true}, DefaultComparer, testOptions(), nil)
-	g.auto.l6Filter = func() bool { return true }
-	g.auto.metrics = func() *upstream.Metrics {
-		m.CategoryStats = []block.CategoryStatsAggregate{
-			{Category: getCat, CategoryStats: block.CategoryStats{BlockReadDuration: getWait}},
-			{Category: getL6Category, CategoryStats: block.CategoryStats{BlockReadDuration: routedWait}},
-		}
-		return m
-	}
-	const w = getL6Window
-	// A window as the route is: each Get waits perGet on storage.
-	window := func(perGet time.Duration) bool {
-		if g.on.Load() {
-			routedWait += perGet * w
-		} else {
-			getWait += perGet * w
-		}
-		g.evaluate(w, w*3/4)
-		return g.on.Load()
-	}
-	require.True(t, window(20*time.Microsecond), "upstream's Gets wait 20µs each: on")
-	require.True(t, window(50*time.Microsecond), "the warm-up window is not judged")
-	require.True(t, window(50*time.Microsecond), "one slower window is not enough")
-	require.False(t, window(50*time.Microsecond), "two are: off")
-	for i := 0; i < getL6HoldOff-1; i++ {
-		require.False(t, window(20*time.Microsecond), "held off (window %d)", i)
-	}
-	require.True(t, window(20*time.Microsecond), "tried again after the hold-off")
-	for i := 0; i < 2*getL6Explore; i++ {
-		if g.on.Load() {
-			window(time.Microsecond / 2) // cached: never judged
-		} else {
-			window(20 * time.Microsecond) // upstream's, exploring
-		}
-	}
-	require.True(t, g.on.Load(), "routed waits under getL6MinWait never turn it off")
-	for i := 0; i <= getL6Explore && g.on.Load(); i++ {
-		window(time.Microsecond / 2)
-	}
-	require.False(t, g.on.Load(), "once upstream's Gets wait on nothing, the next exploring window turns it off")
+// fakeRouter is an automatic router over made-up metrics and tables: L6
+// holds one table of entries entries, the cache holds cacheBytes, and the
+// block bytes each category missed are read from getMissed and
+// routedMissed when a window ends.
+type fakeRouter struct {
+	g                       *getRouter
+	getMissed, routedMissed int64
+	entries                 uint64
+	now                     time.Time
 }
 
-// upstreamGetCategoryOf finds upstream's Get block category, which Pebble
-// does not export.
+func newFakeRouter(t *testing.T, auto bool, cacheBytes int64) *fakeRouter {
+	getCat := upstreamGetCategoryOf(t)
+	f := &fakeRouter{entries: 1000, now: time.Unix(0, 0)}
+	o := testOptions()
+	o.CacheSize = cacheBytes
+	for i := range o.Levels {
+		o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+	}
+	f.g = newGetRouter(&GetL6Config{Auto: auto}, DefaultComparer, o, nil)
+	f.g.fit.now = func() time.Time { return f.now }
+	f.g.fit.tables = func() ([][]upstream.SSTableInfo, error) {
+		levels := make([][]upstream.SSTableInfo, 7)
+		var t upstream.SSTableInfo
+		t.TableStats.NumEntries = f.entries
+		levels[6] = []upstream.SSTableInfo{t}
+		return levels, nil
+	}
+	m := &upstream.Metrics{}
+	m.Levels[6].TablesCount = 1
+	if auto {
+		f.g.auto.metrics = func() *upstream.Metrics {
+			m.CategoryStats = []block.CategoryStatsAggregate{
+				{Category: getCat, CategoryStats: block.CategoryStats{BlockBytes: uint64(f.getMissed)}},
+				{Category: getL6Category, CategoryStats: block.CategoryStats{BlockBytes: uint64(f.routedMissed)}},
+			}
+			return m
+		}
+	}
+	return f
+}
+
+// window ends a window of Gets, three in four absent, each of which missed
+// perGet block bytes, and reports whether the next window routes.
+func (f *fakeRouter) window(perGet int64) bool {
+	const w = getL6Window
+	if f.g.on.Load() {
+		f.routedMissed += perGet * w
+	} else {
+		f.getMissed += perGet * w
+	}
+	f.now = f.now.Add(time.Second)
+	f.g.evaluate(w, w*3/4)
+	return f.g.on.Load()
+}
+
+// TestGetL6AutoBytesGuard drives the automatic mode's rule with made-up
+// metrics: routed Gets that read more from storage than upstream's did turn
+// the route off after the warm-up window and two costlier windows, and it
+// stays off for a hold-off that doubles each time; while upstream's Gets
+// read almost nothing from storage the route stays off.
+func TestGetL6AutoBytesGuard(t *testing.T) {
+	f := newFakeRouter(t, true, 8<<20)
+	require.True(t, f.window(4096), "upstream's Gets miss a block each: on")
+	require.True(t, f.window(40000), "the warm-up window is not judged")
+	require.True(t, f.window(40000), "one costlier window is not enough")
+	require.False(t, f.window(40000), "two are: off")
+	for i := 0; i < getL6HoldOff-1; i++ {
+		require.False(t, f.window(4096), "held off (window %d)", i)
+	}
+	require.True(t, f.window(4096), "tried again after the hold-off")
+	require.True(t, f.window(40000))
+	require.True(t, f.window(40000))
+	require.False(t, f.window(40000), "costlier again: off")
+	for i := 0; i < 2*getL6HoldOff-1; i++ {
+		require.False(t, f.window(4096), "held off twice as long (window %d)", i)
+	}
+	require.True(t, f.window(4096))
+	for i := 0; i < 2*getL6Explore; i++ {
+		if f.g.on.Load() {
+			f.window(1000) // routed: cheaper than upstream's
+		} else {
+			f.window(4096) // upstream's, exploring
+		}
+	}
+	require.True(t, f.g.on.Load(), "routed Gets that read less stay on")
+	for i := 0; i <= getL6Explore && f.g.on.Load(); i++ {
+		f.window(getL6MinBytes / 2)
+	}
+	require.False(t, f.g.on.Load(), "once upstream's Gets read nothing from storage, the next exploring window turns it off")
+}
+
+// TestGetL6Fit: in both modes the route runs only while L6's filters fit
+// in a quarter of the block cache, by the estimate from L6's entries and
+// its policy's bits per key, taken again when the LSM changes.
+func TestGetL6Fit(t *testing.T) {
+	for _, auto := range []bool{false, true} {
+		// 1,000 entries at 10 bits: 1,250 bytes of filter.
+		f := newFakeRouter(t, auto, 4*1250)
+		require.True(t, f.window(4096), "auto %t: the filters fit", auto)
+		f.entries = 1001
+		require.True(t, f.window(4096), "auto %t: the LSM did not change: no new estimate", auto)
+		f.g.fit.changed.Store(true)
+		require.False(t, f.window(4096), "auto %t: the LSM changed and the filters no longer fit", auto)
+		require.InDelta(t, 1251.25, f.g.fit.filterBytes, 0.01)
+	}
+}
+
+// routeEveryGet makes db route every Get through the L6 filters, whatever
+// its shape, for the tests of what routed Gets answer.
+func routeEveryGet(db *DB) {
+	db.readerHooks.getL6.always = true
+	db.readerHooks.getL6.on.Store(true)
+}
+
 func upstreamGetCategoryOf(t *testing.T) block.Category {
 	for c := block.Category(1); c < block.CategoryMax; c++ {
 		if c.String() == upstreamGetCategory {
@@ -437,27 +533,22 @@ func upstreamGetCategoryOf(t *testing.T) block.Category {
 // window that reads them only measures, and the next turns the route on.
 func TestGetL6AutoSkipsMetrics(t *testing.T) {
 	const w = getL6Window
-	getCat := upstreamGetCategoryOf(t)
-	m := &upstream.Metrics{}
-	m.Levels[6].TablesCount = 1
+	f := newFakeRouter(t, true, 8<<20)
+	metrics := f.g.auto.metrics
 	reads := 0
-	g := newGetRouter(&GetL6Config{Auto: true}, DefaultComparer, testOptions(), nil)
-	g.auto.l6Filter = func() bool { return true }
-	g.auto.metrics = func() *upstream.Metrics {
-		// Upstream's Gets wait 20µs each on storage, the window since.
+	f.g.auto.metrics = func() *upstream.Metrics {
 		reads++
-		m.CategoryStats = []block.CategoryStatsAggregate{{Category: getCat,
-			CategoryStats: block.CategoryStats{BlockReadDuration: time.Duration(reads) * w * 20 * time.Microsecond}}}
-		return m
+		f.getMissed += w * 4096 // upstream's Gets miss a block each
+		return metrics()
 	}
 	for i := 0; i < 100; i++ {
-		g.evaluate(w, w/10)
+		f.g.evaluate(w, w/10)
 	}
 	require.Zero(t, reads, "Gets that find their key never read the metrics")
-	require.False(t, g.on.Load())
-	g.evaluate(w, w*3/4)
+	require.False(t, f.g.on.Load())
+	f.g.evaluate(w, w*3/4)
 	require.Equal(t, 1, reads)
-	require.False(t, g.on.Load(), "the first window after skipped ones only measures")
-	g.evaluate(w, w*3/4)
-	require.True(t, g.on.Load(), "most Gets absent: on")
+	require.False(t, f.g.on.Load(), "the first window after skipped ones only measures")
+	f.g.evaluate(w, w*3/4)
+	require.True(t, f.g.on.Load(), "most Gets absent: on")
 }

@@ -106,10 +106,13 @@ type Plugins struct {
 	// it out then costs no L6 index or data block: a remote request saved
 	// when L6 lives on object storage. Cost: an iterator per Get (pooled),
 	// which seeks every level where Get stops at the first that holds the
-	// key, and L6 filter blocks in the block cache. GetL6Config.Auto routes
-	// only while the DB's counts say it pays (most Gets find nothing, L6
-	// has filters, routed Gets wait no longer on storage). Batch Gets stay
-	// upstream's. Nothing on disk changes: leaving it unset is the way
+	// key, and L6 filter blocks in the block cache. Gets are routed only
+	// while L6's filters fit in a quarter of the block cache, where they
+	// stay cached: a filter block read again per Get would cost more bytes
+	// than the data block it saves. GetL6Config.Auto routes only while the
+	// DB's counts say it pays (most Gets find nothing, L6 has filters,
+	// routed Gets read no more from storage than upstream's). Batch Gets
+	// stay upstream's. Nothing on disk changes: leaving it unset is the way
 	// back. The statistics count a routed Get as the prefix seek it is.
 	GetL6Filters *GetL6Config
 }
@@ -208,7 +211,9 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 	if err := in.apply(opts, plugins); err != nil {
 		return nil, errors.Wrap(err, "pebble: installing plug-ins")
 	}
-	in.getL6 = newGetRouter(plugins.GetL6Filters, in.comparer, opts, in.planner)
+	if in.getL6 = newGetRouter(plugins.GetL6Filters, in.comparer, opts, in.planner); in.getL6 != nil {
+		opts.AddEventListener(in.getL6.listener())
+	}
 	if in.rangeFilter != nil {
 		o := opts.Clone()
 		o.EnsureDefaults()
