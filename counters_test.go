@@ -9,7 +9,6 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
-	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -118,14 +117,16 @@ func TestFilterCountersPerDB(t *testing.T) {
 	require.Positive(t, damaged.Statistics().Get("pebblerf.filter.corrupt"))
 	require.Equal(t, FilterCounters{}, healthy.FilterCounters(), "the healthy DB counted the other's filters")
 	require.Zero(t, healthy.Statistics().Get("pebblerf.filter.corrupt"))
-	require.Nil(t, filtercount.PointOf(shared),
-		"the caller's policy is bound per DB, not used as it is")
+	// The caller's policy is counted per DB, not used as it is: one the
+	// caller queries itself counts in neither DB.
+	require.True(t, shared.MayContain(upstream.TableFilter, []byte("not a filter"), []byte("k")))
+	require.Equal(t, got, damaged.FilterCounters())
 }
 
-// TestBindFiltersKeepsSharing checks that levels sharing one policy share
-// one bound policy, that Options.Filters is bound too, and that policies of
-// other packages are left alone.
-func TestBindFiltersKeepsSharing(t *testing.T) {
+// TestCountFiltersKeepsSharing checks that levels sharing one policy share
+// one counted policy, that Options.Filters is counted too, and that
+// policies of other packages are left alone.
+func TestCountFiltersKeepsSharing(t *testing.T) {
 	bloom, ribbon := pointfilter.Bloom(10), pointfilter.Ribbon(10)
 	opts := &Options{Filters: map[string]FilterPolicy{bloom.Name(): bloom, "other": damagedBloom{}}}
 	for i := range opts.Levels {
@@ -133,8 +134,8 @@ func TestBindFiltersKeepsSharing(t *testing.T) {
 	}
 	opts.Levels[5].FilterPolicy = ribbon
 	opts.Levels[6].FilterPolicy = upstream.NoFilterPolicy
-	var c filtercount.Point
-	bindFilters(opts, &c)
+	var c pointfilter.Counts
+	countFilters(opts, &c)
 	b := opts.Levels[0].FilterPolicy
 	require.NotSame(t, bloom, b)
 	require.Same(t, b, opts.Levels[4].FilterPolicy)
@@ -145,18 +146,18 @@ func TestBindFiltersKeepsSharing(t *testing.T) {
 	require.Equal(t, damagedBloom{}, opts.Filters["other"])
 }
 
-// TestBindFiltersFuseAndPlanned checks that binary fuse policies and a
-// planner's level policies are bound too, the planned ones still writing
+// TestCountFiltersFuseAndPlanned checks that binary fuse policies and a
+// planner's level policies are counted too, the planned ones still writing
 // under the planner's current plan.
-func TestBindFiltersFuseAndPlanned(t *testing.T) {
+func TestCountFiltersFuseAndPlanned(t *testing.T) {
 	pl, err := pointfilter.NewPlanner(pointfilter.Progressive())
 	require.NoError(t, err)
 	opts := &Options{}
 	pl.Apply(opts)
 	fuse := pointfilter.Fuse()
 	opts.Filters["fuse"] = fuse
-	var c filtercount.Point
-	bindFilters(opts, &c)
+	var c pointfilter.Counts
+	countFilters(opts, &c)
 	require.NotSame(t, fuse, opts.Filters["fuse"])
 	for i := range opts.Levels {
 		p, ok := opts.Levels[i].FilterPolicy.(interface {
@@ -170,5 +171,5 @@ func TestBindFiltersFuseAndPlanned(t *testing.T) {
 		require.Equal(t, pointfilter.Progressive().Levels[i], f)
 		require.True(t, p.MayContain(upstream.TableFilter, []byte("not a filter"), []byte("k")))
 	}
-	require.Equal(t, uint64(len(opts.Levels)), c.Corrupt(), "the bound planned policies count in the DB's counters")
+	require.Equal(t, uint64(len(opts.Levels)), c.Corrupt(), "the counted planned policies count in the DB's counts")
 }

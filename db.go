@@ -9,7 +9,6 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
 	"github.com/pebblerf/pebble/internal/dbwide"
-	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
@@ -29,8 +28,8 @@ type DB struct {
 	readerHooks
 	// rangeFilter is the DB's range-filter policy (nil: off), and
 	// pointCounters count its point filters' events (counters.go).
-	rangeFilter   *rangefilter.Policy
-	pointCounters *filtercount.Point
+	rangeFilter *rangefilter.Policy
+	pointCounts *pointfilter.Counts
 	// planner is the point filters' planner (nil: the options' filters).
 	planner *pointfilter.Planner
 	// comparer is the comparer the DB was opened with, for range queries.
@@ -56,7 +55,7 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 		DB:             db,
 		readerHooks:    in.readerHooks(),
 		rangeFilter:    in.rangeFilter,
-		pointCounters:  in.pointCounters,
+		pointCounts:    in.pointCounts,
 		planner:        in.planner,
 		comparer:       in.comparer,
 		stopBackground: stop,
@@ -234,13 +233,13 @@ type FilterCounters struct {
 // the ticker pebblerf.filter.corrupt.
 func (d *DB) FilterCounters() FilterCounters {
 	var c FilterCounters
-	if d.pointCounters != nil {
-		c.CorruptFilters = d.pointCounters.Corrupt()
+	if d.pointCounts != nil {
+		c.CorruptFilters = d.pointCounts.Corrupt()
 	}
 	if d.rangeFilter != nil {
-		rc := filtercount.RangeOf(d.rangeFilter)
-		c.CorruptRangeFilters = rc.Corrupt()
-		c.UniversalRangeFilters = rc.Universal()
+		rc := d.rangeFilter.Counts()
+		c.CorruptRangeFilters = rc.Corrupt
+		c.UniversalRangeFilters = rc.Universal
 	}
 	return c
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/internal/attribution"
-	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/filtertag"
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/internal/rangequery"
@@ -162,11 +161,12 @@ type installed struct {
 	// are on).
 	gated   bool
 	planner *pointfilter.Planner // nil: the options' own filters
-	// pointCounters count what the DB's point filters meet (counters.go).
-	pointCounters *filtercount.Point
-	profile       compactionext.Profile // never nil: Leveled by default
-	advisor       tablewaste.Advisor
-	getL6         *getRouter // nil: Gets are upstream's
+	// pointCounts count what the DB's point filters of package pointfilter
+	// meet (DB.FilterCounters).
+	pointCounts *pointfilter.Counts
+	profile     compactionext.Profile // never nil: Leveled by default
+	advisor     tablewaste.Advisor
+	getL6       *getRouter // nil: Gets are upstream's
 	// readerOpts are the DB's options for reading its tables, with which
 	// the range filter's backfill reads them.
 	readerOpts sstable.ReaderOptions
@@ -178,7 +178,7 @@ type installed struct {
 // the plan's point filters and any the caller named), statistics (which wrap the plan's
 // filters and add their collector), range filter, user collectors, advisor.
 func install(opts *Options, plugins Plugins) (*installed, error) {
-	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounters: new(filtercount.Point)}
+	in := &installed{comparer: DefaultComparer, profile: plugins.Shape, pointCounts: new(pointfilter.Counts)}
 	if opts.Comparer != nil {
 		in.comparer = opts.Comparer
 	}
@@ -204,7 +204,7 @@ func install(opts *Options, plugins Plugins) (*installed, error) {
 		return nil, errors.New("pebble: Plugins.RangeFilterLevels needs Plugins.RangeFilter")
 	}
 	in.planner = plugins.Filters
-	in.stats = newStatistics(plugins)
+	in.stats = newStatistics(plugins, in.pointCounts)
 	if plugins.Advisor != nil && in.stats == nil {
 		return nil, errors.New("pebble: Plugins.Advisor needs Plugins.Statistics")
 	}
@@ -231,8 +231,8 @@ func (in *installed) apply(opts *Options, plugins Plugins) error {
 	if plugins.Filters != nil {
 		plugins.Filters.Apply(opts)
 	}
-	// Bound before the statistics wrap them, and after the plan chose them.
-	bindFilters(opts, in.pointCounters)
+	// Counted before the statistics wrap them, and after the plan chose them.
+	countFilters(opts, in.pointCounts)
 	if in.stats != nil {
 		in.stats.Install(opts)
 	} else {
@@ -352,37 +352,39 @@ func (in *installed) readerHooks() readerHooks {
 }
 
 // newStatistics returns statistics for a DB about to be opened, or nil if
-// the plug-in is off.
-func newStatistics(plugins Plugins) *attribution.Stats {
+// the plug-in is off; they read the corruption count of its point filters
+// from points.
+func newStatistics(plugins Plugins, points *pointfilter.Counts) *attribution.Stats {
 	if !plugins.Statistics {
 		return nil
 	}
-	return attribution.New(plugins.StatisticsConfig)
+	return attribution.New(plugins.StatisticsConfig, points.Corrupt)
 }
 
-// bindFilters replaces each point-filter policy of package pointfilter in
-// opts (the DB's private copy), in Levels and in Filters, by an instance
-// bound to c. A policy named several times gets one bound instance, so
-// levels that shared a policy still share one. The bound policies have the
-// same names and write the same bytes; only where they count changes.
-// Policies of other packages are left as they are.
-func bindFilters(opts *Options, c *filtercount.Point) {
-	bound := make(map[FilterPolicy]FilterPolicy)
-	bind := func(p FilterPolicy) FilterPolicy {
-		b, ours := filtercount.BindPoint(p, c)
+// countFilters replaces each point-filter policy of package pointfilter in
+// opts (the DB's private copy), in Levels and in Filters, by one that counts
+// into c (pointfilter.Counted). A policy named several times gets one
+// counted instance, so levels that shared a policy still share one. The
+// counted policies have the same names and write the same bytes; only
+// where they count changes. Policies of other packages are left as they
+// are.
+func countFilters(opts *Options, c *pointfilter.Counts) {
+	counted := make(map[FilterPolicy]FilterPolicy)
+	count := func(p FilterPolicy) FilterPolicy {
+		cp, ours := pointfilter.Counted(p, c)
 		if !ours {
 			return p // possibly not comparable, so never a map key
 		}
-		if shared, ok := bound[p]; ok {
+		if shared, ok := counted[p]; ok {
 			return shared
 		}
-		bound[p] = b
-		return b
+		counted[p] = cp
+		return cp
 	}
 	for i := range opts.Levels {
-		opts.Levels[i].FilterPolicy = bind(opts.Levels[i].FilterPolicy)
+		opts.Levels[i].FilterPolicy = count(opts.Levels[i].FilterPolicy)
 	}
 	for name, p := range opts.Filters {
-		opts.Filters[name] = bind(p)
+		opts.Filters[name] = count(p)
 	}
 }

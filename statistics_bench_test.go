@@ -261,7 +261,7 @@ func BenchmarkIteratorPluginState(b *testing.B) {
 		cfg  seekstats.Config
 	}{{"full", seekstats.Config{}}, {"filtersonly", seekstats.Config{FiltersOnly: true}}} {
 		b.Run(tier.name, func(b *testing.B) {
-			stats := attribution.New(tier.cfg)
+			stats := attribution.New(tier.cfg, nil)
 			r := (&installed{stats: stats}).readerHooks()
 			key := benchKey(nil, 1)
 			// EndSeek reads the key of an iterator that ended valid; an

@@ -4,8 +4,7 @@ package pointfilter
 
 import (
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtercount"
-)
+	)
 
 // FuseQueryParts returns the binary fuse query taken apart, for
 // BenchmarkFuseQueryParts: policies that answer for the fuse filter fuse
@@ -48,8 +47,8 @@ func (p pointPartsNoTrailer) MayContain(_ pebble.FilterType, filter, key []byte)
 	return fuseMayContain(filter[:len(filter)-pointTrailerLen], fuseFirstSeed, p.a, p.q, pointHash(key))
 }
 
-// bindTo is p bound to c, as a DB binds its policies (filtercount.BindPoint).
-func bindTo(p pebble.FilterPolicy, c *filtercount.Point) pebble.FilterPolicy {
-	b, _ := filtercount.BindPoint(p, c)
+// bindTo is p counted into c, as a DB counts its policies (Counted).
+func bindTo(p pebble.FilterPolicy, c *Counts) pebble.FilterPolicy {
+	b, _ := Counted(p, c)
 	return b
 }

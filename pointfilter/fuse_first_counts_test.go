@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtercount"
-	"github.com/stretchr/testify/require"
+		"github.com/stretchr/testify/require"
 )
 
 // TestFuseFirstEveryKeyCount builds a fuse filter for every key count up to
@@ -32,9 +31,9 @@ func TestFuseFirstEveryKeyCount(t *testing.T) {
 	for n := small + 100; n < large; n = n*11/10 + rng.IntN(50) {
 		counts = append(counts, n)
 	}
-	var fast, gen filtercount.Point
+	var fast, gen Counts
 	p := bindTo(Fuse(), &fast)
-	r := pointReader{counters: &gen}
+	r := pointReader{counts: &gen}
 	taken, built := 0, 0
 	for _, n := range counts {
 		keys := pointTestKeys(rng, n)

@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtercount"
-	"github.com/stretchr/testify/require"
+		"github.com/stretchr/testify/require"
 )
 
 // Tests of the fuse-first query (fuseMayContainFirst, fusePolicy.MayContain):
@@ -25,9 +24,9 @@ import (
 // queries the fuse-first query answered itself.
 func pointRequireSameAsGeneric(t testing.TB, filter []byte, keys [][]byte) (first int) {
 	t.Helper()
-	var fast, generic filtercount.Point
+	var fast, generic Counts
 	p := bindTo(Fuse(), &fast)
-	r := pointReader{counters: &generic}
+	r := pointReader{counts: &generic}
 	for _, k := range keys {
 		want := r.mayContain(filter, k)
 		require.Equal(t, want, p.MayContain(pebble.TableFilter, filter, k), "filter of %d bytes, key %x", len(filter), k)

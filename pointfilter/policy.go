@@ -4,11 +4,11 @@ package pointfilter
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/FastFilter/xorfilter"
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtercount"
 )
 
 // The point-filter policies: what Pebble sees. Both policies write the same
@@ -33,36 +33,37 @@ const (
 	pointMaxBitsPerKey = 100
 )
 
-// A DB's reads go to the policies of that DB's options, so a count bound to
-// all of them counts for that DB alone: pebblerf binds the policies of every
-// DB it opens to counters of the DB's own (internal/filtercount), and a
+// Counts are what the point filter policies counted into them met while
+// reading: filters whose bytes did not decode (truncated, overwritten, or
+// of an unknown format version), each of which answered "may contain". A
+// DB's reads go to the policies of that DB's options, so counts the
+// policies of one DB's options count into are that DB's: pebblerf makes a
+// Counts per DB it opens and counts its policies into it (Counted), and a
 // policy keeps no count of its own, since one policy is often shared by
-// several DBs.
-func init() {
-	filtercount.BindPoint = bind
-	filtercount.PointOf = func(p pebble.FilterPolicy) *filtercount.Point {
-		if r, ok := p.(interface{ counts() *filtercount.Point }); ok {
-			return r.counts()
-		}
-		return nil
-	}
+// several DBs. The zero value is ready to use; it is safe for concurrent
+// use.
+type Counts struct {
+	corrupt atomic.Uint64
 }
 
-// bind returns a policy that writes and reads exactly as p does, under the
-// same Name, and counts what it meets in c, and true; or p and false for a
-// policy not of this package, which has nothing to count here. The bound
-// policy is a new instance; p is not changed. A policy that is not bound
-// counts nothing.
-func bind(p pebble.FilterPolicy, c *filtercount.Point) (pebble.FilterPolicy, bool) {
+// Corrupt returns how many MayContain calls of the policies counting into
+// c met a filter whose bytes did not decode.
+func (c *Counts) Corrupt() uint64 { return c.corrupt.Load() }
+
+// Counted returns a policy that writes and reads exactly as p does, under
+// the same Name, and counts what it meets in c, and true; or p and false
+// for a policy not of this package, which has nothing to count here. The
+// counted policy is a new instance; p is not changed.
+func Counted(p pebble.FilterPolicy, c *Counts) (pebble.FilterPolicy, bool) {
 	switch p := p.(type) {
 	case *bloomPolicy:
-		return &bloomPolicy{pointReader: pointReader{counters: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}, true
+		return &bloomPolicy{pointReader: pointReader{counts: c}, bitsPerKey: p.bitsPerKey, probes: p.probes}, true
 	case *ribbonPolicy:
-		return &ribbonPolicy{pointReader: pointReader{counters: c}, bloomBits: p.bloomBits}, true
+		return &ribbonPolicy{pointReader: pointReader{counts: c}, bloomBits: p.bloomBits}, true
 	case *fusePolicy:
-		return &fusePolicy{pointReader: pointReader{counters: c}}, true
+		return &fusePolicy{pointReader: pointReader{counts: c}}, true
 	case *plannedPolicy:
-		return &plannedPolicy{pointReader: pointReader{counters: c}, planner: p.planner, level: p.level}, true
+		return &plannedPolicy{pointReader: pointReader{counts: c}, planner: p.planner, level: p.level}, true
 	}
 	return p, false
 }
@@ -79,8 +80,8 @@ func pointCheckBits(what string, bits float64) error {
 
 // pointReader is the query side the policies share.
 type pointReader struct {
-	// counters, if set, is where the policy counts (bind).
-	counters *filtercount.Point
+	// counts, if set, is where the policy counts (Counted).
+	counts *Counts
 }
 
 // The trailer's kind and version bytes as one value, for the filters the
@@ -164,15 +165,11 @@ func (r *pointReader) mayContainSlow(filter []byte, h uint64) bool {
 
 // failOpen counts a filter that did not decode and answers "may contain".
 func (r *pointReader) failOpen() bool {
-	if r.counters != nil {
-		r.counters.AddCorrupt()
+	if r.counts != nil {
+		r.counts.corrupt.Add(1)
 	}
 	return true
 }
-
-// counts returns the counters the policy was bound to, or nil if it was
-// not bound.
-func (r *pointReader) counts() *filtercount.Point { return r.counters }
 
 // pointWriter collects the hashes of a table's keys and builds the filter at
 // Finish. Keys arrive in order, one AddKey per point key, so a prefix shared

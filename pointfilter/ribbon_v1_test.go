@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtercount"
-	"github.com/stretchr/testify/require"
+		"github.com/stretchr/testify/require"
 )
 
 // TestRibbonV1FiltersStillRead reads a Ribbon filter of format version 1,
@@ -24,7 +23,7 @@ func TestRibbonV1FiltersStillRead(t *testing.T) {
 	require.Equal(t, "ribbon v1 blocks=81 r=7 lower=18 seed=0 bytes=8800 fpr=0.9549%", info.String())
 	const n, negatives = 10000, 300000
 	for _, unbound := range []pebble.FilterPolicy{Ribbon(10), Bloom(10)} {
-		var counters filtercount.Point
+		var counters Counts
 		p := bindTo(unbound, &counters)
 		for i := 0; i < n; i++ {
 			require.True(t, p.MayContain(pebble.TableFilter, filter, pointDBBenchKey(uint64(i), 16)), "key %d", i)

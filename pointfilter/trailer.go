@@ -40,7 +40,7 @@ import (
 // decode into a valid-looking filter that answers "no" for keys it holds. The
 // body length is fully determined by the trailer, so a truncated or padded
 // filter is detected, not misread. A filter whose trailer does not decode is
-// answered with "may contain" (fail open) and counted (internal/filtercount).
+// answered with "may contain" (fail open) and counted (Counts).
 //
 // The body itself carries no checksum: verifying one would cost time
 // proportional to the filter on every query, and Pebble already checksums

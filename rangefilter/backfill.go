@@ -246,7 +246,7 @@ func (b *backfiller) read(
 		return nil, 0, err
 	}
 	if bld.unordered {
-		b.p.counters.AddUniversal()
+		b.p.universal.Add(1)
 	}
 	return bld.Finish(nil), size, nil
 }

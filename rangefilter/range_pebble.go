@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
@@ -89,7 +88,8 @@ type Policy struct {
 	cfg      Config
 	plan     atomic.Pointer[Plan]
 	handoff  *handoff.Handoff
-	counters filtercount.Range
+	// corrupt and universal are the policy's Counts.
+	corrupt, universal atomic.Uint64
 	usage    *usage
 	// derived holds the filters Backfill derived for tables written
 	// without one.
@@ -123,15 +123,24 @@ const (
 	writtenProp     = "written.v1"
 )
 
-// A policy counts the events that cost a DB reads but never results: a
-// bounds filter that met a table whose range-filter property did not decode
-// (and answered "may intersect"), and a table the collector gave a
-// universal filter because its Split prefixes were not in bytewise order,
+// Counts are the events that cost a DB reads but never results, which a
+// policy counts: a bounds filter that met a table whose range-filter
+// property did not decode (and answered "may intersect"), and a table given
+// a universal filter because its Split prefixes were not in bytewise order,
 // the mark of a comparer the range filter does not support. pebblerf makes
 // one Policy per DB it opens, so the counts are that DB's
-// (DB.FilterCounters reads them through internal/filtercount).
-func init() {
-	filtercount.RangeOf = func(policy any) *filtercount.Range { return &policy.(*Policy).counters }
+// (DB.FilterCounters).
+type Counts struct {
+	// Corrupt is the checks that met a property that did not decode.
+	Corrupt uint64
+	// Universal is the tables given a filter that answers "may intersect"
+	// to every query.
+	Universal uint64
+}
+
+// Counts returns what the policy counted since it was made.
+func (p *Policy) Counts() Counts {
+	return Counts{Corrupt: p.corrupt.Load(), Universal: p.universal.Load()}
 }
 
 // NewPolicy returns a policy for keys ordered by cmp (nil means
@@ -297,7 +306,7 @@ func (c *rangeCollector) Finish(props map[string]string) error {
 		return nil
 	}
 	if c.b.unordered {
-		c.p.counters.AddUniversal()
+		c.p.universal.Add(1)
 	}
 	c.b.out = c.b.Finish(c.b.out[:0])
 	props[rangeFilterProp] = string(c.b.out)
@@ -493,7 +502,7 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	}
 	t, ok := parseTableProp(prop)
 	if !ok {
-		f.p.counters.AddCorrupt()
+		f.p.corrupt.Add(1)
 		return true, nil
 	}
 	if !t.hasFilter && t.num != 0 {
@@ -507,7 +516,7 @@ func (f *rangeBoundsFilter) Intersects(prop []byte) (bool, error) {
 	}
 	found, ok := rangeQuery(t.filter, f.lower, f.upper)
 	if !ok {
-		f.p.counters.AddCorrupt()
+		f.p.corrupt.Add(1)
 		return true, nil
 	}
 	if found {

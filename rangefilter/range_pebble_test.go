@@ -363,14 +363,14 @@ func TestPolicyCountsUniversal(t *testing.T) {
 		return prop
 	}
 	write("a", "b", "c")
-	require.Zero(t, (&policy.counters).Universal())
+	require.Zero(t, policy.Counts().Universal)
 	prop := write("b", "a")
-	require.Equal(t, uint64(1), (&policy.counters).Universal())
-	require.Zero(t, (&other.counters).Universal())
+	require.Equal(t, uint64(1), policy.Counts().Universal)
+	require.Zero(t, other.Counts().Universal)
 	ok, err := policy.BoundsFilter([]byte("x"), []byte("y")).Intersects(prop)
 	require.NoError(t, err)
 	require.True(t, ok, "a universal filter intersects every range")
-	require.Zero(t, (&policy.counters).Corrupt(), "a universal filter is not a corrupt one")
+	require.Zero(t, policy.Counts().Corrupt, "a universal filter is not a corrupt one")
 }
 
 // TestPolicyReusesBuilders checks that a builder kept between tables

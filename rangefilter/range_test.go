@@ -529,12 +529,12 @@ func TestRangeFilterCorruptFailsOpen(t *testing.T) {
 		c[i] ^= 1 << (i % 8)
 		check(c, fmt.Sprintf("flip at %d", i))
 	}
-	require.Equal(t, uint64(45), (&policy.counters).Corrupt())
+	require.Equal(t, uint64(45), policy.Counts().Corrupt)
 	// A property that is not a property map is counted too.
 	ok, err := bounds.Intersects([]byte{0xee})
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.Equal(t, uint64(46), (&policy.counters).Corrupt())
+	require.Equal(t, uint64(46), policy.Counts().Corrupt)
 }
 
 func TestRangeMayIntersectDoesNotAllocate(t *testing.T) {

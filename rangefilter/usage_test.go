@@ -263,5 +263,5 @@ func TestWrittenRecordCorrupt(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, ok, "%q", bad)
 	}
-	require.EqualValues(t, 5, p.counters.Corrupt())
+	require.EqualValues(t, 5, p.Counts().Corrupt)
 }

@@ -4,12 +4,10 @@ package attribution
 
 import (
 	"context"
-	"slices"
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/internal/seekcount"
 	"github.com/pebblerf/pebble/seekstats"
@@ -38,9 +36,9 @@ type Stats struct {
 }
 
 // New returns statistics that count nothing until installed.
-func New(cfg seekstats.Config) *Stats {
+func New(cfg seekstats.Config, pointCorrupt func() uint64) *Stats {
 	s := &Stats{cfg: cfg, handoff: handoff.New()}
-	s.store.InnerCorrupt = s.innerCorruptTotal
+	s.store.InnerCorrupt = pointCorrupt
 	return s
 }
 
@@ -119,21 +117,6 @@ func (s *Stats) Attach(db *pebble.DB) error {
 	}
 	s.files.seed(levels)
 	return nil
-}
-
-// innerCorruptTotal sums the corruption counts of the counters the inner
-// policies are bound to, each counters once: the policies of one DB share
-// the DB's (filtercount.BindPoint).
-func (s *Stats) innerCorruptTotal() uint64 {
-	var n uint64
-	var seen []*filtercount.Point
-	for _, p := range s.policies {
-		if c := filtercount.PointOf(p.inner); c != nil && !slices.Contains(seen, c) {
-			seen = append(seen, c)
-			n += c.Corrupt()
-		}
-	}
-	return n
 }
 
 // dbForProbe returns the attached DB, for exact-mode probes.

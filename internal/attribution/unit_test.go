@@ -7,7 +7,6 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
-	"github.com/pebblerf/pebble/internal/filtercount"
 	"github.com/pebblerf/pebble/internal/filtertag"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/pointfilter"
@@ -18,9 +17,15 @@ import (
 // installed returns statistics installed on default options, not attached
 // to a DB: enough to drive the filter wrapper and trackers by hand.
 func installed(t *testing.T, policy pebble.FilterPolicy) (*Stats, *pebble.Options) {
+	return installedWith(t, policy, nil)
+}
+
+// installedWith is installed with the function the statistics read their
+// point filters' corruption count from.
+func installedWith(t *testing.T, policy pebble.FilterPolicy, pointCorrupt func() uint64) (*Stats, *pebble.Options) {
 	opts := &pebble.Options{}
 	opts.Levels[0].FilterPolicy = policy
-	s := New(seekstats.Config{})
+	s := New(seekstats.Config{}, pointCorrupt)
 	s.Install(opts)
 	return s, opts
 }
@@ -66,11 +71,12 @@ func TestFilterTag(t *testing.T) {
 func TestInnerFilterCorrupt(t *testing.T) {
 	unbound, err := pointfilter.NewBloom(10)
 	require.NoError(t, err)
-	// The policy counts in the counters it is bound to, as the root package
-	// binds every DB's policies to the DB's own.
-	var counters filtercount.Point
-	bound, _ := filtercount.BindPoint(unbound, &counters)
-	s, opts := installed(t, bound)
+	// The policy counts in the counts it was made with, as the root package
+	// counts every DB's policies into the DB's own, which the statistics
+	// read.
+	var counters pointfilter.Counts
+	bound, _ := pointfilter.Counted(unbound, &counters)
+	s, opts := installedWith(t, bound, counters.Corrupt)
 	tagged := opts.Levels[0].FilterPolicy
 	// A valid tag around bytes the inner policy cannot decode: the inner
 	// policy fails open and counts it; the statistics surface its count.
