@@ -12,7 +12,6 @@ import (
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
-	"github.com/pebblerf/pebble/internal/tablewaste"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
@@ -165,7 +164,7 @@ type installed struct {
 	// meet (DB.FilterCounters).
 	pointCounts *pointfilter.Counts
 	profile     compactionext.Profile // never nil: Leveled by default
-	advisor     tablewaste.Advisor
+	advisor     *compactionext.Advisor
 	getL6       *getRouter // nil: Gets are upstream's
 	// readerOpts are the DB's options for reading its tables, with which
 	// the range filter's backfill reads them.
@@ -257,7 +256,7 @@ func (in *installed) apply(opts *Options, plugins Plugins) error {
 		var err error
 		// The advisor reads the statistics' per-table waste, and takes the
 		// shape's merge depth unless the config sets one.
-		if in.advisor, err = tablewaste.NewAdvisor(opts, plugins.Advisor, in.profile, in.stats); err != nil {
+		if in.advisor, err = compactionext.NewAdvisor(opts, *plugins.Advisor, in.profile, in.stats); err != nil {
 			return err
 		}
 	}

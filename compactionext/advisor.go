@@ -176,7 +176,7 @@ func (d Decision) SafeFormat(w redact.SafePrinter, _ rune) {
 // String implements fmt.Stringer.
 func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 
-// advisor compacts the key ranges where reads are wasted across many runs.
+// Advisor compacts the key ranges where reads are wasted across many runs.
 //
 // Every MinInterval, and after each LSM change, it reads the per-table waste
 // counts and folds the growth since its last look into a decayed score per
@@ -220,7 +220,7 @@ func (d Decision) String() string { return redact.StringWithoutMarkers(d) }
 // Logger with the range (keys redactable), its waste and the runs before and
 // after; every look, acted on or not, is reported to OnLook with the reason.
 // A compaction only rewrites tables; what reads return is unchanged.
-type advisor struct {
+type Advisor struct {
 	cfg      AdvisorConfig
 	src      tablewaste.Source
 	comparer *pebble.Comparer
@@ -241,20 +241,29 @@ type advisor struct {
 	stepped func(acted bool)
 }
 
-func init() {
-	tablewaste.NewAdvisor = func(opts *pebble.Options, cfg, shape any, src tablewaste.Source) (tablewaste.Advisor, error) {
-		c := *cfg.(*AdvisorConfig)
-		if c.ShapeMergeDepth == 0 {
-			c.ShapeMergeDepth = mergeDepthOf(shape.(Profile))
-		}
-		return newAdvisor(opts, c, src)
+// WasteSource gives the advisor its per-table waste counts: pebblerf's
+// per-level statistics are one (Plugins.Advisor wires them).
+type WasteSource = tablewaste.Source
+
+// TableWaste is one live table's wasted seeks, as a WasteSource gives them.
+type TableWaste = tablewaste.Counts
+
+// NewAdvisor prepares an advisor reading src for a DB about to be opened
+// with opts, whose LSM shape profile is shape: it attaches the event
+// monitor it needs to opts, and takes the shape's merge depth (ManyRuns
+// merges at Runs-1) when cfg sets none. Start it once the DB is open, and
+// Close it before the DB is closed.
+func NewAdvisor(opts *pebble.Options, cfg AdvisorConfig, shape Profile, src WasteSource) (*Advisor, error) {
+	if cfg.ShapeMergeDepth == 0 {
+		cfg.ShapeMergeDepth = mergeDepthOf(shape)
 	}
+	return newAdvisor(opts, cfg, src)
 }
 
 // newAdvisor prepares an advisor reading src for a DB about to be opened
 // with opts: it attaches the event monitor it needs to opts. Start it once
 // the DB is open.
-func newAdvisor(opts *pebble.Options, cfg AdvisorConfig, src tablewaste.Source) (*advisor, error) {
+func newAdvisor(opts *pebble.Options, cfg AdvisorConfig, src tablewaste.Source) (*Advisor, error) {
 	if src == nil {
 		return nil, errors.New("compactionext: advisor needs a source of waste counts")
 	}
@@ -277,7 +286,7 @@ func newAdvisor(opts *pebble.Options, cfg AdvisorConfig, src tablewaste.Source) 
 	if cfg.clock == nil {
 		cfg.clock = realClock{}
 	}
-	a := &advisor{
+	a := &Advisor{
 		cfg:      cfg,
 		src:      src,
 		comparer: opts.Comparer,
@@ -299,10 +308,10 @@ func newAdvisor(opts *pebble.Options, cfg AdvisorConfig, src tablewaste.Source) 
 
 // setEnabled switches the advisor on or off while it runs; off, it still
 // follows the waste counts but compacts nothing.
-func (a *advisor) setEnabled(on bool) { a.enabled.Store(on) }
+func (a *Advisor) setEnabled(on bool) { a.enabled.Store(on) }
 
 // Start starts the advisor's goroutine on the open db.
-func (a *advisor) Start(db *pebble.DB) {
+func (a *Advisor) Start(db *pebble.DB) {
 	a.writtenAtStart = a.written()
 	a.w = &worker{
 		clock:       a.cfg.clock,
@@ -317,14 +326,14 @@ func (a *advisor) Start(db *pebble.DB) {
 }
 
 // Close stops the advisor and waits for it. Call it before closing the DB.
-func (a *advisor) Close() {
+func (a *Advisor) Close() {
 	if a.w != nil {
 		a.w.stop()
 	}
 }
 
 // step looks at the waste and compacts the worst range if it is bad enough.
-func (a *advisor) step(ctx context.Context, db compactDB) bool {
+func (a *Advisor) step(ctx context.Context, db compactDB) bool {
 	look := a.observe()
 	look.Budget = a.budget()
 	defer func() {
@@ -406,7 +415,7 @@ func (a *advisor) step(ctx context.Context, db compactDB) bool {
 
 // observe folds the growth of the waste counts since the last look into the
 // decayed scores.
-func (a *advisor) observe() Look {
+func (a *Advisor) observe() Look {
 	a.buf = a.src.TableWaste(a.buf[:0])
 	for t, s := range a.scores {
 		a.scores[t] = s / 2

@@ -10,7 +10,7 @@ import (
 
 // written is the bytes flushes and compactions have written since the DB
 // was opened.
-func (a *advisor) written() uint64 {
+func (a *Advisor) written() uint64 {
 	return a.monitor.FlushedBytes() + a.monitor.CompactedBytes()
 }
 
@@ -28,7 +28,7 @@ func (a *advisor) written() uint64 {
 // amount estimated, not as a share of what was written: whatever else the
 // call wrote (tables Pebble pulled into the compaction, a concurrent
 // compaction of the shape's) earned no credit and is charged in full.
-func (a *advisor) charge(c candidate, wrote uint64) {
+func (a *Advisor) charge(c candidate, wrote uint64) {
 	a.own += max(wrote, c.rewrites+c.l0Bytes)
 	extra := max(wrote-min(wrote, c.l0Bytes), c.rewrites)
 	a.spent += extra - min(extra, c.credit) + c.flushCost
@@ -52,7 +52,7 @@ func (a *advisor) charge(c candidate, wrote uint64) {
 // towards charging too little where the shape merges a unit later than at
 // D: ManyRuns does so while it waits for the memtable to fill or spreads a
 // clump, which is rare once it is warm (docs/benchmarks.md counts it).
-func (a *advisor) belowCredit(t pebble.SSTableInfo, units []l0Unit, start, end []byte) uint64 {
+func (a *Advisor) belowCredit(t pebble.SSTableInfo, units []l0Unit, start, end []byte) uint64 {
 	due := a.cfg.ShapeMergeDepth
 	if due <= 0 {
 		return 0
@@ -72,7 +72,7 @@ func (a *advisor) belowCredit(t pebble.SSTableInfo, units []l0Unit, start, end [
 // in it), so it brings the shape's next rewrite of everything below L0 1/D
 // of a rewrite nearer; taking every unit to be deepened errs on the safe
 // side. Without one, nothing: the rewrites are charged in full already.
-func (a *advisor) forcedFlushCost(lsm runIndex) uint64 {
+func (a *Advisor) forcedFlushCost(lsm runIndex) uint64 {
 	if a.cfg.ShapeMergeDepth <= 0 {
 		return 0
 	}
@@ -83,7 +83,7 @@ func (a *advisor) forcedFlushCost(lsm runIndex) uint64 {
 // WriteBudget times what the others wrote since it started, less what it
 // spent. The product is taken in floating point and capped, so that a huge
 // WriteBudget means "nearly unbounded" rather than overflowing.
-func (a *advisor) budget() int64 {
+func (a *Advisor) budget() int64 {
 	if a.cfg.WriteBudget < 0 {
 		return -1
 	}

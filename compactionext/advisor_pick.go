@@ -36,7 +36,7 @@ func (c candidate) charged() uint64 { return c.rewrites - c.credit + c.flushCost
 // than MinRuns runs hold a table past its end, since a seek into it pays for
 // those runs whatever is merged. Without L0 units (every run is a level),
 // each scored table's range is a candidate.
-func (a *advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
+func (a *Advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 	if len(units) == 0 {
 		return a.pickTable(lsm)
 	}
@@ -80,7 +80,7 @@ func (a *advisor) pick(lsm runIndex, units []l0Unit) (candidate, string) {
 
 // score sums the waste of the tables overlapping [start, end] and counts the
 // runs a seek to start pays for; units are L0's, for the credit.
-func (a *advisor) score(lsm runIndex, units []l0Unit, start, end []byte) candidate {
+func (a *Advisor) score(lsm runIndex, units []l0Unit, start, end []byte) candidate {
 	c := candidate{start: start, end: end, runs: lsm.runsFaced(start)}
 	lsm.overlapping(start, end, func(t pebble.SSTableInfo, inL0 bool) {
 		c.waste += a.scores[t.FileNum]
@@ -96,7 +96,7 @@ func (a *advisor) score(lsm runIndex, units []l0Unit, start, end []byte) candida
 
 // pickTable is pick when L0 is empty: each scored table's key range is a
 // candidate.
-func (a *advisor) pickTable(lsm runIndex) (candidate, string) {
+func (a *Advisor) pickTable(lsm runIndex) (candidate, string) {
 	compare := a.comparer.Compare
 	var best candidate
 	reason := reasonFewRuns

@@ -61,7 +61,7 @@ type advisorFixture struct {
 	db, ref *pebble.DB
 	w       *writer
 	source  *fakeWaste
-	adv     *advisor
+	adv     *Advisor
 	logs    *recordingLogger
 }
 
@@ -604,7 +604,7 @@ func TestAdvisorRejectsBadBudget(t *testing.T) {
 // WriteBudget caps the budget instead of overflowing into "never compact".
 func TestAdvisorBudgetArithmetic(t *testing.T) {
 	const mib = 1 << 20
-	newAdv := func(budget float64) *advisor {
+	newAdv := func(budget float64) *Advisor {
 		a, err := newAdvisor(testOptions(), AdvisorConfig{WriteBudget: budget}, &fakeWaste{})
 		require.NoError(t, err)
 		return a
@@ -690,7 +690,7 @@ func TestAdvisorBelowCredit(t *testing.T) {
 }
 
 // TestNewAdvisorTakesShapeMergeDepth checks that the advisor the root
-// package makes (tablewaste.NewAdvisor) learns the depth at which ManyRuns
+// package makes (NewAdvisor) learns the depth at which ManyRuns
 // merges a unit, which its write budget counts on, and that a depth the
 // caller set, or a shape with no such rule, is left alone.
 func TestNewAdvisorTakesShapeMergeDepth(t *testing.T) {
@@ -705,10 +705,10 @@ func TestNewAdvisorTakesShapeMergeDepth(t *testing.T) {
 		{profile: Leveled, depth: 0},
 		{profile: NoCompaction, depth: 0},
 	} {
-		cfg := &AdvisorConfig{ShapeMergeDepth: tc.set}
-		a, err := tablewaste.NewAdvisor(testOptions(), cfg, tc.profile, &fakeWaste{})
+		cfg := AdvisorConfig{ShapeMergeDepth: tc.set}
+		a, err := NewAdvisor(testOptions(), cfg, tc.profile, &fakeWaste{})
 		require.NoError(t, err)
-		require.Equal(t, tc.depth, a.(*advisor).cfg.ShapeMergeDepth, "%s, set %d", tc.profile.Name(), tc.set)
+		require.Equal(t, tc.depth, a.cfg.ShapeMergeDepth, "%s, set %d", tc.profile.Name(), tc.set)
 		require.Equal(t, tc.set, cfg.ShapeMergeDepth, "the caller's config is not changed")
 	}
 }

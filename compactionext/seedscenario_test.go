@@ -133,7 +133,7 @@ func runSeedScenario(t *testing.T, fill int, dur time.Duration, writeRate int, w
 	waste := &modelWaste{fakeWaste: fakeWaste{counts: make(map[pebble.TableNum]tablewaste.Counts)}}
 	require.NoError(t, profile.Apply(opts))
 	var advised atomic.Int64
-	var adv *advisor
+	var adv *Advisor
 	if withAdvisor {
 		var err error
 		adv, err = newAdvisor(opts, AdvisorConfig{MinInterval: time.Second, MinRuns: 4,

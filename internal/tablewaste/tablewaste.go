@@ -1,14 +1,13 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
 // Package tablewaste holds the one definition of a table's wasted read
-// work, and the way it reaches the compaction advisor.
+// work.
 //
 // The per-level statistics (internal/attribution) count it, per live table
 // as seeks run, and compactionext's advisor consumes it. Neither imports
-// the other, so what they share lives below both, here: the counts, the
-// Source the advisor reads them from (the statistics are one as they
-// stand), and the constructor through which the root package, which wires
-// the two together, makes the advisor.
+// the other, so what they share lives below both, here: the counts, and
+// the Source the advisor reads them from (the statistics are one as they
+// stand). compactionext names them TableWaste and WasteSource.
 package tablewaste
 
 import "github.com/cockroachdb/pebble/v2"
@@ -37,18 +36,3 @@ type Source interface {
 	// Tables with no waste may be left out.
 	TableWaste(dst []Counts) []Counts
 }
-
-// Advisor is a compaction advisor prepared for a DB: Start it once the DB
-// is open, Close it before the DB is closed.
-type Advisor interface {
-	Start(db *pebble.DB)
-	Close()
-}
-
-// NewAdvisor prepares compactionext's compaction advisor for a DB about to
-// be opened with opts, reading its waste counts from src: cfg is the
-// *compactionext.AdvisorConfig of Plugins.Advisor, shape the DB's
-// compactionext.Profile, whose merge depth the advisor takes when cfg sets
-// none. Package compactionext sets it when it is initialised: it imports
-// this package, so their types cannot be named here.
-var NewAdvisor func(opts *pebble.Options, cfg, shape any, src Source) (Advisor, error)
