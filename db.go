@@ -45,6 +45,9 @@ type DB struct {
 	// levelFiltersFn is d.levelFilters, made once: a method value is a new
 	// closure each time it is taken, and RangeQueries is called per query.
 	levelFiltersFn func() []querybuilder.LevelFilters
+	// boundsFiltersFn is d.boundsFilters, made once for the same reason,
+	// when the range filter plug-in is on.
+	boundsFiltersFn func(lower, upper []byte) []BlockPropertyFilter
 }
 
 // newDB wraps db, opened with the plug-ins in; stop stops their background
@@ -70,10 +73,13 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 	}
 	// Closed queries add to the DB-wide iterator totals; the method value is
 	// made once, so that a planner made per query allocates no closure.
-	d.queries = iterhooks.NewBuilder(db, iterhooks.Queries{
-		Observe: d.hooks.Observe, Closed: dbWide.Iterators().AddQuery,
-	}).(*querybuilder.Builder)
+	d.queries = querybuilder.NewWithPlugins(db, iterhooks.Queries{
+		Observers: d.hooks.Observers, Closed: dbWide.Iterators().AddQuery,
+	})
 	d.levelFiltersFn = d.levelFilters
+	if d.rangeFilter != nil {
+		d.boundsFiltersFn = d.boundsFilters
+	}
 	return d
 }
 
@@ -185,7 +191,7 @@ func (d *DB) RangeQueries(o RangeQueryOptions) *querybuilder.Builder {
 		o.Comparer = d.comparer
 	}
 	if o.RangeFilters == nil {
-		o.RangeFilters = d.hooks.RangeFilters
+		o.RangeFilters = d.boundsFiltersFn
 	}
 	if o.LevelFilters == nil && (d.planner != nil || d.rangeFilter != nil) {
 		o.LevelFilters = d.levelFiltersFn

@@ -35,7 +35,7 @@ import (
 //     (iterhooks.IterHooks.LimitRebuilds); range queries keep theirs.
 //     And while the filters of a key region rule out almost no table, a
 //     new plain iterator there gets none at all, but for a sample that
-//     keeps watching (internal/rangegate). An iterator opened without
+//     keeps watching (the policy's gate). An iterator opened without
 //     bounds has no filter to carry, so unless statistics observe it its
 //     plug-in state is set up only when it is first given bounds or cloned
 //     (iterhooks.IterHooks.Defer): until then it reads as an iterator
@@ -74,6 +74,8 @@ type Iterator struct {
 	// and nothing else (attribution.Stats.SeeksOnly: FiltersOnly, no
 	// range filters); such an iterator has no plug-in state (h is nil).
 	seeks *attribution.IterTracker
+	// r are the plug-ins of the reader that opened the iterator.
+	r *readerHooks
 }
 
 // iterPool recycles the wrappers, with their plug-in state, as upstream
@@ -85,25 +87,26 @@ var iterPool = sync.Pool{New: func() any { return new(Iterator) }}
 
 func getIterator() *Iterator { return iterPool.Get().(*Iterator) }
 
-// initHooks readies i's plug-in state for a new iterator of a reader with
-// hooks h and statistics stats (nil: off), opened with the caller's options
-// o, and returns the options to open the upstream iterator with. The
-// statistics' tracker is i's own, attached in place of the one h.Observe
-// would take from the tracker's pool.
-func (i *Iterator) initHooks(h *iterhooks.Hooks, stats *attribution.Stats, o *IterOptions) *IterOptions {
-	if h.RangeFilters == nil && stats.SeeksOnly() {
+// initHooks readies i's plug-in state for a new iterator of its reader,
+// opened with the caller's options o, and returns the options to open the
+// upstream iterator with. The statistics' tracker is i's own, attached in
+// place of the one the hooks' Observers would take from the tracker's pool.
+func (i *Iterator) initHooks(o *IterOptions) *IterOptions {
+	r := i.r
+	if !r.hooks.RangeFilters && r.stats.SeeksOnly() {
 		// The cheaper tier's iterators read as the plain ones, with their
 		// seeks counted where the DB-wide tickers count theirs (counted).
-		stats.InitSeeksOnly(&i.tracker)
+		r.stats.InitSeeksOnly(&i.tracker)
 		i.seeks = &i.tracker
 		return o
 	}
 	i.h = &i.hooks
 	i.hooks.LimitRebuilds()
-	if stats == nil {
-		return i.hooks.Init(h, o, true /* observe */)
+	i.hooks.Init(&r.hooks, o)
+	if r.stats == nil {
+		return i.hooks.Open(r.rangeFilters(&i.hooks), true /* observe */)
 	}
-	up := stats.InitIter(&i.tracker, i.hooks.Init(h, o, false /* observe */))
+	up := r.stats.InitIter(&i.tracker, i.hooks.Open(r.rangeFilters(&i.hooks), false /* observe */))
 	i.hooks.Attach(&i.tracker)
 	return up
 }
@@ -134,9 +137,11 @@ func (i *Iterator) finish(it *upstream.Iterator, err error, totals *dbwide.IterT
 // and returns it to the pool.
 func (i *Iterator) release() {
 	if i.h != nil || i.hooks.Deferred() {
-		i.hooks.Release()
+		if gated := i.hooks.Release(); gated != nil {
+			i.r.rangeFilter.Report(gated)
+		}
 	}
-	i.Iterator, i.h, i.totals, i.found, i.seeks = nil, nil, nil, 0, nil
+	i.Iterator, i.h, i.totals, i.found, i.seeks, i.r = nil, nil, nil, 0, nil, nil
 	iterPool.Put(i)
 }
 
@@ -173,10 +178,11 @@ func (i *Iterator) CloneWithContext(ctx context.Context, opts CloneOptions) (*It
 		return clone, err
 	}
 	clone := getIterator()
-	// Clones are rare: the clone's tracker comes from the hooks' Observe
+	// Clones are rare: the clone's tracker comes from the hooks' Observers
 	// (and its pool), not from the clone's own memory.
-	clone.h = &clone.hooks
-	opts.IterOptions = clone.hooks.InitClone(i.h, opts.IterOptions)
+	clone.h, clone.r = &clone.hooks, i.r
+	clone.hooks.InitClone(i.h, opts.IterOptions)
+	opts.IterOptions = clone.hooks.OpenClone(i.r.rangeFilters(&clone.hooks))
 	it, err := i.Iterator.CloneWithContext(ctx, opts)
 	return clone.finish(it, err, i.totals)
 }
@@ -303,11 +309,9 @@ func (i *Iterator) LazyValue() LazyValue {
 // filter (see the type's comment).
 func (i *Iterator) SetBounds(lower, upper []byte) {
 	i.activate()
-	if i.h != nil {
-		if o := i.h.SetBounds(lower, upper); o != nil {
-			i.Iterator.SetOptions(o)
-			return
-		}
+	if i.h != nil && i.h.SetBounds(lower, upper) {
+		i.Iterator.SetOptions(i.h.Rebuilt(i.r.rangeFilters(i.h)))
+		return
 	}
 	i.Iterator.SetBounds(lower, upper)
 }
@@ -319,7 +323,8 @@ func (i *Iterator) SetBounds(lower, upper []byte) {
 func (i *Iterator) SetOptions(o *IterOptions) {
 	i.activate()
 	if i.h != nil {
-		o = i.h.SetOptions(o)
+		i.h.SetOptions(o)
+		o = i.h.Rebuilt(i.r.rangeFilters(i.h))
 	}
 	i.Iterator.SetOptions(o)
 }

@@ -9,8 +9,6 @@ import (
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/filtertag"
-	"github.com/pebblerf/pebble/internal/iterhooks"
-	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -314,38 +312,18 @@ func (in *installed) start(db *upstream.DB) (stop func(), err error) {
 }
 
 // readerHooks returns the hooks of the DB's readers: the statistics'
-// observer of every iterator (when they are on), and the range filters
-// for its bounds (when the plug-in is on), counted by the statistics and
-// gated for plain iterators by the gate (when there is one).
+// observer of every iterator (when they are on), and the range filters for
+// its bounds (when the plug-in is on), counted by the statistics and gated
+// for plain iterators by the policy's gate (when the statistics are off).
 func (in *installed) readerHooks() readerHooks {
-	stats, policy := in.stats, in.rangeFilter
-	r := readerHooks{stats: stats, getL6: in.getL6}
-	if stats != nil {
-		r.hooks.Observe = func(o *IterOptions) (iterhooks.Observer, *IterOptions) {
-			t, o := stats.NewIter(o)
-			return t, o
-		}
+	r := readerHooks{stats: in.stats, getL6: in.getL6, rangeFilter: in.rangeFilter}
+	if in.stats != nil {
+		r.hooks.Observers = in.stats
 	}
-	if policy != nil {
+	if in.rangeFilter != nil {
 		r.hooks.Compare = in.comparer.Compare
-		if in.gated {
-			r.hooks.Gate = policy
-		}
-		r.hooks.RangeFilters = func(lower, upper []byte) []BlockPropertyFilter {
-			if lower == nil && upper == nil {
-				return nil
-			}
-			// The hooks keep the bounds' bytes for as long as the filter
-			// is used, so it may alias them: one allocation per filter.
-			filters := rangequery.OwnedBoundsFilters(policy, lower, upper)
-			if stats != nil {
-				// The iterator's tracker counts the tables it rules out.
-				for i, f := range filters {
-					filters[i] = attribution.CountRangeFilter(f)
-				}
-			}
-			return filters
-		}
+		r.hooks.RangeFilters = true
+		r.hooks.Gated = in.gated
 	}
 	return r
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/iterhooks"
+	"github.com/pebblerf/pebble/rangefilter"
 )
 
 // Reader is upstream's Reader, over this package's Iterator: DB, Batch,
@@ -54,6 +55,9 @@ var (
 type readerHooks struct {
 	stats *attribution.Stats // nil: statistics off
 	hooks iterhooks.Hooks
+	// rangeFilter makes the range filters of the bounds its iterators'
+	// state asks for (nil: the plug-in is off).
+	rangeFilter *rangefilter.Policy
 	// iterTotals sum the stats of the reader's iterators as they close,
 	// for the DB-wide tickers.
 	iterTotals *dbwide.IterTotals
@@ -82,11 +86,44 @@ type reader interface {
 // plug-ins attached.
 func (r *readerHooks) newIter(ctx context.Context, src reader, o *IterOptions) (*Iterator, error) {
 	i := getIterator()
+	i.r = r
 	if r.hooks.Enabled() && !i.hooks.Defer(&r.hooks, o) {
-		o = i.initHooks(&r.hooks, r.stats, o)
+		o = i.initHooks(o)
 	}
 	it, err := src.NewIterWithContext(ctx, o)
 	return i.finish(it, err, r.iterTotals)
+}
+
+// rangeFilters returns the range filters of the bounds s asks them for
+// (iterhooks.IterHooks.FilterBounds): the policy's bounds filter, after its
+// gate admitted a plain iterator, wrapped so that the iterator's statistics
+// count the tables it rules out when they are on; nil when s asks for none
+// or the gate turns the iterator away.
+func (r *readerHooks) rangeFilters(s *iterhooks.IterHooks) []BlockPropertyFilter {
+	lower, upper, askGate, ok := s.FilterBounds()
+	if !ok {
+		return nil
+	}
+	if askGate && !r.rangeFilter.Admit(lower, upper) {
+		s.Drop()
+		return nil
+	}
+	return r.boundsFilters(lower, upper)
+}
+
+// boundsFilters returns the range filters of bounds [lower, upper) whose
+// bytes the caller keeps unchanged for as long as the filters are used, so
+// that the filters may alias them (one allocation per filter), wrapped so
+// that the iterator's statistics count the tables they rule out when they
+// are on. It is the DB's range queries' Options.RangeFilters.
+func (r *readerHooks) boundsFilters(lower, upper []byte) []BlockPropertyFilter {
+	filters := r.rangeFilter.OwnedBoundsFilters(lower, upper)
+	if r.stats != nil {
+		for i, f := range filters {
+			filters[i] = attribution.CountRangeFilter(f)
+		}
+	}
+	return filters
 }
 
 // get is src's Get, with its filter checks reported to the statistics when

@@ -271,7 +271,8 @@ func BenchmarkIteratorPluginState(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				i := getIterator()
-				_ = i.initHooks(&r.hooks, r.stats, nil)
+				i.r = &r
+				_ = i.initHooks(nil)
 				if i.h != nil {
 					i.h.BeginSeek(true)
 					i.h.EndSeek(unpositioned, true)

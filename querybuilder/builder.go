@@ -103,10 +103,14 @@ func (b *Builder) With(o Options) *Builder {
 	return newBuilder(b.db, o, b.queries, b.cache)
 }
 
-func init() {
-	iterhooks.NewBuilder = func(db *pebble.DB, q iterhooks.Queries) any {
-		return newBuilder(db, Options{}, q, &layoutCache{})
-	}
+// NewWithPlugins returns a Builder for db with zero options and a layout
+// cache of its own, whose queries (and those of the Builders With makes
+// from it) get q's plug-ins: the Observers of their reads and a Closed of
+// their own, called before each query's Options.Closed. It is how
+// pebblerf's root package makes a DB's Builder; a program that plans
+// queries on an upstream DB calls New.
+func NewWithPlugins(db *pebble.DB, q iterhooks.Queries) *Builder {
+	return newBuilder(db, Options{}, q, &layoutCache{})
 }
 
 func newBuilder(db *pebble.DB, o Options, q iterhooks.Queries, cache *layoutCache) *Builder {
@@ -116,7 +120,7 @@ func newBuilder(db *pebble.DB, o Options, q iterhooks.Queries, cache *layoutCach
 	if o.MinDeferrable == 0 {
 		o.MinDeferrable = defaultMinDeferrable
 	}
-	hooks := iterhooks.Hooks{Compare: o.Comparer.Compare, RangeFilters: o.RangeFilters, Observe: q.Observe}
+	hooks := iterhooks.Hooks{Compare: o.Comparer.Compare, RangeFilters: o.RangeFilters != nil, Observers: q.Observers}
 	b := &Builder{db: db, opts: o, queries: q, hooks: hooks, batchHooks: hooks.ForBatch(), cache: cache}
 	switch plugins, caller := q.Closed, o.Closed; {
 	case plugins == nil:
@@ -230,7 +234,20 @@ func (b *Builder) newIter(r Reader, o *pebble.IterOptions, unobserved bool) (*It
 	if _, ok := r.(*pebble.Batch); ok {
 		hooks = &b.batchHooks
 	}
-	return i.start(r.NewIter(i.h.Init(hooks, o, !unobserved)))
+	i.h.Init(hooks, o)
+	return i.start(r.NewIter(i.h.Open(i.rangeFilters(), !unobserved)))
+}
+
+// rangeFilters returns the range filters of the bounds the query's state
+// asks them for (iterhooks.IterHooks.FilterBounds), from
+// Options.RangeFilters; nil when it asks for none. Planned queries never
+// ask a gate.
+func (i *Iterator) rangeFilters() []pebble.BlockPropertyFilter {
+	lower, upper, _, ok := i.h.FilterBounds()
+	if !ok {
+		return nil
+	}
+	return i.b.opts.RangeFilters(lower, upper)
 }
 
 // start plans i around the upstream iterator just created for it.

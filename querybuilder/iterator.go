@@ -404,8 +404,8 @@ func (i *Iterator) SetBounds(lower, upper []byte) {
 		}
 		return
 	}
-	if o := i.h.SetBounds(lower, upper); o != nil {
-		i.it.SetOptions(o)
+	if i.h.SetBounds(lower, upper) {
+		i.it.SetOptions(i.h.Rebuilt(i.rangeFilters()))
 	} else {
 		i.it.SetBounds(i.h.Options().LowerBound, i.h.Options().UpperBound)
 	}
@@ -422,7 +422,8 @@ func (i *Iterator) sameBounds(lower, upper []byte) bool {
 // SetOptions is pebble.Iterator.SetOptions: the query is replanned for the
 // new options.
 func (i *Iterator) SetOptions(o *pebble.IterOptions) {
-	i.it.SetOptions(i.h.SetOptions(o))
+	i.h.SetOptions(o)
+	i.it.SetOptions(i.h.Rebuilt(i.rangeFilters()))
 	i.keepPlanOnError(i.replan())
 }
 

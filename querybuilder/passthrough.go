@@ -21,7 +21,8 @@ func (i *Iterator) Clone(opts pebble.CloneOptions) (*Iterator, error) {
 func (i *Iterator) CloneWithContext(ctx context.Context, opts pebble.CloneOptions) (*Iterator, error) {
 	c := iterPool.Get().(*Iterator)
 	c.b, c.closed = i.b, i.closed
-	opts.IterOptions = c.h.InitClone(&i.h, opts.IterOptions)
+	c.h.InitClone(&i.h, opts.IterOptions)
+	opts.IterOptions = c.h.OpenClone(c.rangeFilters())
 	return c.start(i.it.CloneWithContext(ctx, opts))
 }
 
@@ -77,7 +78,7 @@ var iterPool = sync.Pool{New: func() any { return new(Iterator) }}
 // recycle puts i, whose upstream iterator is closed or was never opened,
 // back into the pool, keeping its buffers.
 func (i *Iterator) recycle() {
-	i.h.Release()
+	_ = i.h.Release() // planned queries never ask a gate: nothing to report
 	*i = Iterator{keyBuf: i.keyBuf[:0], h: i.h}
 	iterPool.Put(i)
 }

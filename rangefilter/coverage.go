@@ -5,7 +5,6 @@ package rangefilter
 import (
 	"math"
 
-	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
@@ -21,11 +20,6 @@ import (
 func init() {
 	rangequery.FilterOfProperty = filterOfProperty
 	rangequery.CoverageOf = coverageOf
-	rangequery.OwnedBoundsFilters = func(policy any, lower, upper []byte) []pebble.BlockPropertyFilter {
-		o := pebble.IterOptions{LowerBound: lower, UpperBound: upper}
-		policy.(*Policy).attachOwned(&o, new(boundsFilterSlot))
-		return o.PointKeyFilters
-	}
 }
 
 // filterOfProperty returns the range filter held in a table's range-filter

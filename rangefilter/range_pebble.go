@@ -420,14 +420,25 @@ type boundsFilterSlot struct {
 	filters [4]pebble.BlockPropertyFilter
 }
 
+// OwnedBoundsFilters returns the bounds filter for [lower, upper), in a
+// filter slice of its own with room for Pebble to append, for a caller that
+// owns the bounds' bytes (pebblerf's iterators): the filter aliases them
+// instead of copying them, so the caller must leave them unchanged for as
+// long as any iterator (or clone) may use the filter; for new bounds, new
+// bytes. It costs one allocation: this is the per-query cost of a bounded
+// iterator, so it is worth the stricter contract. With no bounds it
+// returns nil.
+func (p *Policy) OwnedBoundsFilters(lower, upper []byte) []pebble.BlockPropertyFilter {
+	o := pebble.IterOptions{LowerBound: lower, UpperBound: upper}
+	p.attachOwned(&o, new(boundsFilterSlot))
+	return o.PointKeyFilters
+}
+
 // attachOwned is AttachBoundsFilter for a caller that owns o and its bound
-// bytes (the root package's iterators, through
-// rangequery.OwnedBoundsFilters): it edits o in place, keeps the filter and
-// the filter slice in slot, and lets the filter alias o's bound bytes
-// instead of copying them. The caller must leave those bytes, and slot,
-// unchanged for as long as any iterator (or clone) may use the options; for
-// new bounds, use new bytes and a new slot. This is the per-query cost of a
-// bounded iterator, so it is worth the stricter contract.
+// bytes (OwnedBoundsFilters): it edits o in place, keeps the filter and the
+// filter slice in slot, and lets the filter alias o's bound bytes. The
+// caller must leave those bytes, and slot, unchanged for as long as any
+// iterator (or clone) may use the options.
 func (p *Policy) attachOwned(o *pebble.IterOptions, slot *boundsFilterSlot) {
 	p.attach(o, slot)
 }

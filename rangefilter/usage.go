@@ -271,9 +271,18 @@ func (p *Policy) Admit(lower, upper []byte) bool {
 
 // Report adds the answers of an iterator's range filters, once the iterator
 // is done with them, to the record Admit and the OnDemand plan decide by.
-// Filters of other packages are ignored.
+// Filters of other policies and packages are ignored, but for those that
+// wrap one of the policy's (an Unwrap() pebble.BlockPropertyFilter method,
+// as the statistics' counting wrapper has).
 func (p *Policy) Report(filters []pebble.BlockPropertyFilter) {
 	for _, f := range filters {
+		for {
+			w, ok := f.(interface{ Unwrap() pebble.BlockPropertyFilter })
+			if !ok {
+				break
+			}
+			f = w.Unwrap()
+		}
 		if b, ok := f.(*rangeBoundsFilter); ok && b.p == p {
 			p.usage.report(b.region, &b.tally)
 		}

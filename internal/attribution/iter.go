@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
@@ -110,6 +111,12 @@ func (s *Stats) NewIter(o *pebble.IterOptions) (*IterTracker, *pebble.IterOption
 	t.bind(s)
 	t.filter.t = t
 	return t, t.setOptions(o, true /* reuse */, false)
+}
+
+// Observe is NewIter as iterhooks.Observers asks for it: the statistics
+// observe every iterator of the readers they are installed on.
+func (s *Stats) Observe(o *pebble.IterOptions) (iterhooks.Observer, *pebble.IterOptions) {
+	return s.NewIter(o)
 }
 
 // InitIter is NewIter for a tracker t that the caller keeps in memory of

@@ -58,6 +58,10 @@ type rangeCounter struct {
 
 func (c *rangeCounter) Name() string { return c.inner.Name() }
 
+// Unwrap returns the filter counted, for the policy that tallies its
+// answers (rangefilter.Policy.Report).
+func (c *rangeCounter) Unwrap() pebble.BlockPropertyFilter { return c.inner }
+
 // Intersects answers as the inner filter, and reports table-level answers
 // (non-empty properties) to the tracker.
 func (c *rangeCounter) Intersects(prop []byte) (bool, error) {

@@ -8,56 +8,55 @@
 // for when a range filter stays valid and report to observers under one
 // contract.
 //
+// The state never calls out to make a range filter. It tells its owner
+// when the bounds need one (FilterBounds), the owner builds it from the
+// plug-in it holds (the root package from the DB's rangefilter.Policy,
+// querybuilder from its Options.RangeFilters) and hands it in (Open,
+// Rebuilt): so a bounded iterator's set-up goes from its owner down to
+// this package and down to the range filter's, never back up.
+//
 // This is wiring, not API: the root package, which assembles the plug-ins,
-// and querybuilder, which the root package imports, both need it, and
-// rangefilter and seekstats, which it joins, know nothing of each other.
+// and querybuilder, which the root package imports, both need it.
 package iterhooks
 
 import "github.com/cockroachdb/pebble/v2"
 
-// Hooks are the plug-ins a reader attaches to every iterator it opens:
-// range filters for the iterator's bounds, and an Observer of its reads.
+// Hooks are the plug-ins a reader attaches to every iterator it opens.
 type Hooks struct {
 	// Compare orders user keys. It decides whether new bounds lie within
 	// the bounds a range filter was built for, so it is required with
 	// RangeFilters.
 	Compare pebble.Compare
-	// RangeFilters, if set, returns the block-property filters that skip
-	// tables and blocks holding no key in [lower, upper) (nil bounds are
-	// open). Any filter it returns must stay correct for every subrange of
-	// [lower, upper), which holds for any filter that only answers "no key
-	// in range". The bytes of lower and upper stay unchanged for as long as
-	// the iterator may use the filters, so the filters may alias them.
-	RangeFilters func(lower, upper []byte) []pebble.BlockPropertyFilter
-	// Observe, if set, returns an Observer for a new iterator created with
-	// options o, and the options to create the upstream iterator with (o,
-	// possibly with filters of the observer's appended).
-	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
-	// Gate, if set with RangeFilters, decides whether a plain iterator (one
-	// under LimitRebuilds) gets range filters at all, when it first has
-	// bounds: at opening, or from the SetBounds or SetOptions that first
-	// gives bounds to an iterator opened without. An
-	// iterator it turns away reads as upstream's for its life, as one that
-	// dropped its filters does; one it admits reports its filters' answers
-	// to it when released. Planned iterators neither ask nor report: their
+	// RangeFilters is set when the reader's iterators get range filters for
+	// their bounds: filters that skip tables and blocks holding no key in
+	// [lower, upper), which stay correct for every subrange of it. The
+	// iterator's owner builds them for the bounds FilterBounds names.
+	RangeFilters bool
+	// Gated, with RangeFilters, is set when a plain iterator (one under
+	// LimitRebuilds) asks a gate whether it gets range filters at all, when
+	// it first has bounds: at opening, or from the SetBounds or SetOptions
+	// that first gives bounds to an iterator opened without. An iterator
+	// the gate turns away (Drop) reads as upstream's for its life, as one
+	// that dropped its filters does; one it admits hands its filters back
+	// at Release, for the gate's tally. Planned iterators never ask: their
 	// stepped bounds are where the filters earn their keep.
-	Gate Gate
+	Gated bool
+	// Observers, if set, gives each new iterator an Observer of its reads.
+	Observers Observers
 }
 
-// Gate decides, from what the range filters of earlier
-// iterators ruled out, whether a new one gets them (internal/rangegate).
-type Gate interface {
-	// Admit reports whether an iterator opening now with bounds
-	// [lower, upper) gets range filters.
-	Admit(lower, upper []byte) bool
-	// Report is given the range filters an admitted iterator was opened
-	// with, once its upstream iterator is closed.
-	Report(filters []pebble.BlockPropertyFilter)
+// Observers make an Observer for each new iterator: the per-level
+// statistics do.
+type Observers interface {
+	// Observe returns an Observer for a new iterator created with options
+	// o, and the options to create the upstream iterator with (o, possibly
+	// with filters of the observer's appended).
+	Observe(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
 }
 
 // Enabled reports whether h attaches anything; an iterator of a reader
 // whose hooks are not enabled needs no IterHooks.
-func (h *Hooks) Enabled() bool { return h.RangeFilters != nil || h.Observe != nil }
+func (h *Hooks) Enabled() bool { return h.RangeFilters || h.Observers != nil }
 
 // ForBatch returns the hooks for iterators over an indexed batch: h without
 // range filters. Widening the bounds of an iterator with range filters
@@ -65,7 +64,7 @@ func (h *Hooks) Enabled() bool { return h.RangeFilters != nil || h.Observe != ni
 // view of its batch where SetBounds does not, so a batch iterator with
 // range filters would see writes made to the batch after it was opened.
 func (h Hooks) ForBatch() Hooks {
-	h.RangeFilters, h.Compare, h.Gate = nil, nil, nil
+	h.RangeFilters, h.Gated, h.Compare = false, false, nil
 	return h
 }
 
@@ -102,6 +101,11 @@ type Observer interface {
 // were built for, and its Observer. The iterator asks it for the options to
 // give Pebble whenever the caller sets options or bounds, and reports its
 // seeks and value reads through it. The zero value is ready for Init.
+//
+// Each time the iterator's options are made (Init then Open, SetOptions
+// then Rebuilt, a SetBounds that returns true then Rebuilt, InitClone then
+// Open), its owner first asks FilterBounds which bounds need range filters,
+// builds them and passes them in; nil when FilterBounds says none.
 //
 // A range filter built for [lower, upper) says that a table holds no key in
 // [lower, upper), which stays true for every subrange. So new bounds within
@@ -150,11 +154,15 @@ type IterHooks struct {
 	// rebuilds get fresh slices: Pebble still holds the previous options
 	// while it takes the new ones.
 	firstFilters [4]pebble.BlockPropertyFilter
-	// gateAsked is set once the hooks' Gate has been asked about the
-	// iterator, and gated holds the range filters of the bounds it admitted,
-	// for the report at Release.
-	gateAsked bool
-	gated     []pebble.BlockPropertyFilter
+	// gateAsked is set once the iterator asked the gate, admitted while
+	// its next filters are the ones it admitted, and gated holds those
+	// filters, for the report at Release.
+	gateAsked, admitted bool
+	gated               []pebble.BlockPropertyFilter
+	// filtersMade is set once filters were attached for bounds (the next
+	// ones need a new bounds buffer), and cloneObserved, between InitClone
+	// and OpenClone, when the parent had an Observer.
+	filtersMade, cloneObserved bool
 }
 
 // rebuildsBeforeDrop is how many moves of its bounds outside its range
@@ -177,24 +185,32 @@ const rebuildsBeforeDrop = 2
 // cached that is more than the filters save (docs/benchmarks.md,
 // "CockroachDB-style reads"). After the drop the iterator reads as
 // upstream's does; a new iterator gets its filters again. The same
-// iterators ask the hooks' Gate whether they get filters at all. The
-// planner's iterators do not call it: their stepped bounds need the
+// iterators ask the gate whether they get filters at all (Hooks.Gated).
+// The planner's iterators do not call it: their stepped bounds need the
 // filters. Call it before Init.
 func (s *IterHooks) LimitRebuilds() { s.limitRebuilds = true }
 
 // Init readies s for a new iterator of a reader with hooks h and the
-// caller's options o (nil: defaults), and returns the options to create the
-// upstream iterator with: nil when they are the defaults and no Observer is
-// asked for, which spares Pebble a copy of them. With observe false the
-// iterator gets no Observer (the planner's own probes, which are not the
-// caller's reads).
-func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.IterOptions {
+// caller's options o (nil: defaults). The owner then builds the range
+// filters FilterBounds asks for and takes the options to open the upstream
+// iterator with from Open.
+func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions) {
 	s.hooks = h
 	s.setOptions(o)
-	up := s.withRangeFilters(true /* first */)
-	if observe && h.Observe != nil {
+}
+
+// Open returns the options to create the upstream iterator with: the
+// caller's options with filters (the range filters the owner built for
+// FilterBounds) and, with observe and the hooks' Observers, the observer's;
+// nil when they are the defaults and nothing is observed, which spares
+// Pebble a copy of them. With observe false the iterator gets no Observer
+// (the planner's own probes, which are not the caller's reads, and
+// iterators whose owner attaches one of its own).
+func (s *IterHooks) Open(filters []pebble.BlockPropertyFilter, observe bool) *pebble.IterOptions {
+	up := s.withRangeFilters(filters, true /* first */)
+	if observe && s.hooks.Observers != nil {
 		// The observer may add its filters to up in place.
-		s.obs, up = h.Observe(up)
+		s.obs, up = s.hooks.Observers.Observe(up)
 		s.upSet = true
 	} else if !s.upSet {
 		return nil
@@ -204,7 +220,7 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 
 // Defer readies s for a new iterator as Init would, when it can put off the
 // work: for options o without bounds, of a reader whose hooks observe
-// nothing (h.Observe nil). Such an iterator gets no range filter, so until
+// nothing (h.Observers nil). Such an iterator gets no range filter, so until
 // it is given bounds or cloned it needs no plug-in state and its reads can
 // go to Pebble's iterator directly; an iterator per unbounded seek, the
 // way db_bench's seekrandom reads, then pays for no hook. Defer records h
@@ -214,7 +230,7 @@ func (s *IterHooks) Init(h *Hooks, o *pebble.IterOptions, observe bool) *pebble.
 // SetOptions or Clone. It reports false, changing nothing, when it cannot
 // defer, and the iterator calls Init.
 func (s *IterHooks) Defer(h *Hooks, o *pebble.IterOptions) bool {
-	if lower, upper := boundsOf(o); h.Observe != nil || lower != nil || upper != nil {
+	if lower, upper := boundsOf(o); h.Observers != nil || lower != nil || upper != nil {
 		return false
 	}
 	s.hooks, s.deferred = h, true
@@ -227,38 +243,45 @@ func (s *IterHooks) Defer(h *Hooks, o *pebble.IterOptions) bool {
 // Deferred reports whether s was readied by Defer and not yet activated.
 func (s *IterHooks) Deferred() bool { return s.deferred }
 
-// Activate completes, for an iterator readied by Defer, what Init would
-// have done at its opening: the options Init would have returned are those
-// the iterator was opened with (no bounds, so no range filter), and from
-// here on s follows the iterator as if Init had readied it.
+// Activate completes, for an iterator readied by Defer, what Init and Open
+// would have done at its opening: the options Open would have returned are
+// those the iterator was opened with (no bounds, so no range filter), and
+// from here on s follows the iterator as if Init had readied it.
 func (s *IterHooks) Activate() {
 	s.deferred = false
 	s.setBounds(nil, nil)
-	s.withRangeFilters(true /* first */)
+	s.withRangeFilters(nil, true /* first */)
 }
 
-// Attach makes obs the iterator's Observer, in place of the one Init would
-// have asked Hooks.Observe for: an iterator that keeps its observer's state
-// in its own memory calls Init with observe false, readies obs for the
-// options Init returned (obs gives Pebble the options it returns, and may
-// change those options in place: Init hands out s's own options only when
-// they are set, and Release clears them), and attaches it. Release
+// Attach makes obs the iterator's Observer, in place of the one Open would
+// have asked Hooks.Observers for: an iterator that keeps its observer's
+// state in its own memory calls Open with observe false, readies obs for
+// the options Open returned (obs gives Pebble the options it returns, and
+// may change those options in place: Open hands out s's own options only
+// when they are set, and Release clears them), and attaches it. Release
 // releases it like any other.
 func (s *IterHooks) Attach(obs Observer) { s.obs = obs }
 
-// InitClone readies s for a clone of the iterator that parent follows, and
-// returns the options to clone the upstream iterator with. With o nil the
-// clone gets the parent's options as the caller last set them (bounds from
-// SetBounds included), as Pebble's Clone does; never the upstream
-// iterator's own, which carry the parent's filters. The clone gets an
-// Observer of its own, if the parent has one: sharing it would mix their
-// seeks.
-func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) *pebble.IterOptions {
+// InitClone readies s for a clone of the iterator that parent follows, as
+// Init does; the owner then builds the clone's range filters and takes its
+// options from OpenClone. With o nil the clone gets the parent's options as
+// the caller last set them (bounds from SetBounds included), as Pebble's
+// Clone does; never the upstream iterator's own, which carry the parent's
+// filters. The clone gets an Observer of its own, if the parent has one:
+// sharing it would mix their seeks.
+func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) {
 	if o == nil {
 		o = &parent.opts
 	}
 	s.limitRebuilds = parent.limitRebuilds
-	up := s.Init(parent.hooks, o, parent.obs != nil)
+	s.cloneObserved = parent.obs != nil
+	s.Init(parent.hooks, o)
+}
+
+// OpenClone returns the options to clone the upstream iterator with, with
+// filters for the bounds FilterBounds named.
+func (s *IterHooks) OpenClone(filters []pebble.BlockPropertyFilter) *pebble.IterOptions {
+	up := s.Open(filters, s.cloneObserved)
 	if up == nil {
 		// Pebble's Clone takes nil options as the parent's, filters and all.
 		up = &s.up
@@ -271,16 +294,16 @@ func (s *IterHooks) InitClone(parent *IterHooks, o *pebble.IterOptions) *pebble.
 // until the next SetBounds or SetOptions.
 func (s *IterHooks) Options() *pebble.IterOptions { return &s.opts }
 
-// SetOptions records o as the caller's options and returns the options to
-// hand Pebble's SetOptions: o with range filters for its bounds and the
+// SetOptions records o as the caller's options. The owner then builds the
+// range filters FilterBounds asks for and hands Pebble's SetOptions the
+// options Rebuilt returns: o with range filters for its bounds and the
 // observer's filters.
-func (s *IterHooks) SetOptions(o *pebble.IterOptions) *pebble.IterOptions {
+func (s *IterHooks) SetOptions(o *pebble.IterOptions) {
 	covered := s.covers(boundsOf(o))
 	s.setOptions(o)
 	if !covered {
 		s.countRebuild()
 	}
-	return s.rebuild()
 }
 
 func boundsOf(o *pebble.IterOptions) (lower, upper []byte) {
@@ -293,7 +316,7 @@ func boundsOf(o *pebble.IterOptions) (lower, upper []byte) {
 // countRebuild counts a bounds change the range filters do not cover, and
 // under LimitRebuilds drops them once the limit is passed.
 func (s *IterHooks) countRebuild() {
-	if !s.limitRebuilds || s.hooks.RangeFilters == nil || !s.filtered {
+	if !s.limitRebuilds || !s.hooks.RangeFilters || !s.filtered {
 		return
 	}
 	s.rebuilds++
@@ -302,20 +325,79 @@ func (s *IterHooks) countRebuild() {
 	}
 }
 
-// SetBounds records new bounds. It returns nil when the attached range
-// filters stay correct for them: the iterator then gives Pebble's SetBounds
-// the bounds of Options. Otherwise it returns the options to hand Pebble's
-// SetOptions, with range filters built for the new bounds.
-func (s *IterHooks) SetBounds(lower, upper []byte) *pebble.IterOptions {
+// SetBounds records new bounds. It returns false when the attached range
+// filters stay correct for them: the iterator then gives Pebble's
+// SetBounds the bounds of Options. Otherwise it returns true, and the
+// owner builds the range filters FilterBounds asks for and hands Pebble's
+// SetOptions the options Rebuilt returns.
+func (s *IterHooks) SetBounds(lower, upper []byte) (rebuild bool) {
 	s.setBounds(lower, upper)
-	if s.hooks.RangeFilters == nil || s.covers(lower, upper) {
+	if !s.hooks.RangeFilters || s.covers(lower, upper) {
 		if s.obs != nil {
 			s.obs.SetBounds(s.opts.LowerBound, s.opts.UpperBound)
 		}
-		return nil
+		return false
 	}
 	s.countRebuild()
-	return s.rebuild()
+	return true
+}
+
+// Rebuilt returns the options for Pebble's SetOptions after SetOptions, or
+// a SetBounds that returned true: the caller's options with filters (built
+// for FilterBounds), then the observer's filters.
+func (s *IterHooks) Rebuilt(filters []pebble.BlockPropertyFilter) *pebble.IterOptions {
+	up := s.withRangeFilters(filters, false /* first */)
+	if s.obs != nil {
+		up = s.obs.SetOptions(up)
+	}
+	return up
+}
+
+// FilterBounds returns the bounds the owner builds range filters for, when
+// the iterator's options are next made: copies of the caller's bounds that
+// stay unchanged for as long as any iterator may use the filters, which may
+// therefore alias them. ok is false when the iterator gets none: its reader
+// has none, it has no bounds, or it dropped them. askGate is set when it
+// must first ask the gate (Hooks.Gated), once in its life; the owner calls
+// Drop if the gate turns it away.
+func (s *IterHooks) FilterBounds() (lower, upper []byte, askGate, ok bool) {
+	if !s.hooks.RangeFilters || s.dropped {
+		return nil, nil, false, false
+	}
+	lower, upper = s.opts.LowerBound, s.opts.UpperBound
+	if lower == nil && upper == nil {
+		return nil, nil, false, false
+	}
+	if s.limitRebuilds && s.hooks.Gated && !s.gateAsked {
+		// The iterator's first bounds, whether it opens with them or is
+		// given them later: the gate decides once, for its life.
+		s.gateAsked, s.admitted, askGate = true, true, true
+	}
+	if s.pendingFilterBuf() {
+		// The filters may alias the bounds, and Pebble still holds the
+		// previous filters while it takes the new ones: new bytes.
+		s.filterBuf = make([]byte, 0, len(lower)+len(upper))
+	}
+	s.filterBuf = append(append(s.filterBuf[:0], lower...), upper...)
+	s.filterLower, s.filterUpper = nil, nil
+	if lower != nil {
+		s.filterLower = s.filterBuf[:len(lower):len(lower)]
+	}
+	if upper != nil {
+		s.filterUpper = s.filterBuf[len(lower):]
+	}
+	return s.filterLower, s.filterUpper, askGate, true
+}
+
+// pendingFilterBuf reports whether FilterBounds needs a new buffer: every
+// time but the first time an iterator's bounds are copied, when it may
+// reuse the one a pooled iterator kept.
+func (s *IterHooks) pendingFilterBuf() bool { return s.filterBuf == nil || s.filtersMade }
+
+// Drop gives the iterator's range filters up for its life: the gate turned
+// it away. It then reads as upstream's.
+func (s *IterHooks) Drop() {
+	s.dropped, s.admitted = true, false
 }
 
 // Observed reports whether the iterator has an Observer.
@@ -362,14 +444,14 @@ func (s *IterHooks) OnValue(key []byte) {
 // Release is called once the upstream iterator is closed: it releases the
 // observer and empties s for the next Init, keeping its buffers unless they
 // grew large (iterators are pooled, and one long key should not pin memory).
-func (s *IterHooks) Release() {
+// It returns the range filters of an iterator the gate admitted, for the
+// owner to report to it; nil for any other.
+func (s *IterHooks) Release() (gated []pebble.BlockPropertyFilter) {
 	if s.obs != nil {
 		s.obs.Release()
 	}
-	if s.gated != nil {
-		s.hooks.Gate.Report(s.gated)
-		s.gated = nil
-	}
+	gated = s.gated
+	s.gated = nil
 	// Field by field rather than one assignment of the whole struct, which
 	// an iterator per seek pays for on every seek: Init sets every other
 	// field, and these are the references the pool should not keep alive.
@@ -387,7 +469,9 @@ func (s *IterHooks) Release() {
 	s.boundsBuf[0], s.boundsBuf[1] = keepBuf(s.boundsBuf[0]), keepBuf(s.boundsBuf[1])
 	s.boundsIdx = 0
 	s.filterBuf = keepBuf(s.filterBuf)
-	s.limitRebuilds, s.rebuilds, s.dropped, s.gateAsked, s.deferred = false, 0, false, false, false
+	s.limitRebuilds, s.rebuilds, s.dropped, s.gateAsked, s.admitted, s.deferred = false, 0, false, false, false, false
+	s.filtersMade, s.cloneObserved = false, false
+	return gated
 }
 
 // maxKeptBuf is the largest bounds buffer an IterHooks keeps for reuse.
@@ -434,65 +518,33 @@ func (s *IterHooks) setBounds(lower, upper []byte) {
 	s.boundsIdx ^= 1
 }
 
-// rebuild returns the options for Pebble's SetOptions after the caller's
-// options or bounds changed: range filters for the new bounds, then the
-// observer's filters.
-func (s *IterHooks) rebuild() *pebble.IterOptions {
-	up := s.withRangeFilters(false /* first */)
-	if s.obs != nil {
-		up = s.obs.SetOptions(up)
-	}
-	return up
-}
-
-// withRangeFilters returns the caller's options with range filters for
-// their bounds appended, and records the bounds the filters are for. The
-// filter slice gets spare capacity because Pebble appends to it in place;
-// first says the options are for opening the iterator (see firstFilters).
-func (s *IterHooks) withRangeFilters(first bool) *pebble.IterOptions {
+// withRangeFilters returns the caller's options with filters appended, and
+// records that the bounds FilterBounds copied are those filters' (none when
+// filters is empty). The filter slice gets spare capacity because Pebble
+// appends to it in place; first says the options are for opening the
+// iterator (see firstFilters).
+func (s *IterHooks) withRangeFilters(filters []pebble.BlockPropertyFilter, first bool) *pebble.IterOptions {
 	s.copyUp()
-	rf := s.hooks.RangeFilters
-	if rf == nil || s.dropped {
+	if !s.hooks.RangeFilters || s.dropped {
 		s.filtered = false
 		return &s.up
 	}
-	lower, upper := s.opts.LowerBound, s.opts.UpperBound
-	bounded := lower != nil || upper != nil
-	admitted := false
-	if bounded && s.limitRebuilds && s.hooks.Gate != nil && !s.gateAsked {
-		// The iterator's first bounds, whether it opens with them or is
-		// given them later: the gate decides once, for its life.
-		s.gateAsked = true
-		if admitted = s.hooks.Gate.Admit(lower, upper); !admitted {
-			s.dropped, s.filtered = true, false
-			return &s.up
-		}
+	s.filtered = s.opts.LowerBound != nil || s.opts.UpperBound != nil
+	if s.filtered {
+		s.filtersMade = true
 	}
-	s.filtered = bounded
-	if !first || s.filterBuf == nil {
-		// The filters may alias the bounds, and Pebble still holds the
-		// previous filters while it takes the new ones: new bytes.
-		s.filterBuf = make([]byte, 0, len(lower)+len(upper))
-	}
-	s.filterBuf = append(append(s.filterBuf[:0], lower...), upper...)
-	s.filterLower, s.filterUpper = nil, nil
-	if lower != nil {
-		s.filterLower = s.filterBuf[:len(lower):len(lower)]
-	}
-	if upper != nil {
-		s.filterUpper = s.filterBuf[len(lower):]
-	}
-	if extra := rf(s.filterLower, s.filterUpper); len(extra) > 0 {
+	if len(filters) > 0 {
 		var f []pebble.BlockPropertyFilter
-		if n := len(s.up.PointKeyFilters) + len(extra) + 1; first && n <= len(s.firstFilters) {
+		if n := len(s.up.PointKeyFilters) + len(filters) + 1; first && n <= len(s.firstFilters) {
 			f = s.firstFilters[:0:n]
 		} else {
 			f = make([]pebble.BlockPropertyFilter, 0, n)
 		}
-		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), extra...)
+		s.up.PointKeyFilters = append(append(f, s.up.PointKeyFilters...), filters...)
 		s.upSet = true
-		if admitted {
-			s.gated = extra
+		if s.admitted {
+			s.gated = filters
+			s.admitted = false
 		}
 	}
 	return &s.up
@@ -525,20 +577,13 @@ func (s *IterHooks) covers(lower, upper []byte) bool {
 }
 
 // Queries are what a DB's plug-ins add to its range queries beyond the
-// options a caller gives querybuilder: the Observer of each query's reads
+// options a caller gives querybuilder: the Observers of each query's reads
 // (nil: none), and Closed, called as each query closes (nil: nothing),
 // before the caller's own Options.Closed.
 type Queries struct {
-	Observe func(o *pebble.IterOptions) (Observer, *pebble.IterOptions)
-	Closed  func(st *pebble.IteratorStats, seeks, found int)
+	Observers Observers
+	Closed    func(st *pebble.IteratorStats, seeks, found int)
 }
-
-// NewBuilder returns a *querybuilder.Builder for db, with zero options and
-// q's plug-ins, from which the DB derives each query's Builder
-// (Builder.With) so that they share its layout cache and plug-ins. Package
-// querybuilder sets it when it is initialised: it imports this package, so
-// the type of what it returns cannot be named here.
-var NewBuilder func(db *pebble.DB, q Queries) any
 
 // Found counts the absolute positionings (seeks, First and Last) that left
 // an iterator valid: the DB-wide tickers' seek.found, which Pebble's

@@ -56,12 +56,6 @@ var (
 	// that does not decode or is universal (it answers "may intersect" to
 	// all). It does not allocate.
 	CoverageOf func(filter, lower, upper []byte) (c Coverage, ok bool)
-	// OwnedBoundsFilters returns the bounds filter of a *rangefilter.Policy
-	// for [lower, upper), in a filter slice of its own with room for Pebble
-	// to append: one allocation. The filter aliases the bounds' bytes,
-	// which the caller must leave unchanged for as long as any iterator may
-	// use it.
-	OwnedBoundsFilters func(policy any, lower, upper []byte) []pebble.BlockPropertyFilter
 )
 
 // Bounds turns an iterator's bounds [lower, upper) into the bounds its
