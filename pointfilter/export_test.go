@@ -4,7 +4,7 @@ package pointfilter
 
 import (
 	"github.com/cockroachdb/pebble/v2"
-	)
+)
 
 // FuseQueryParts returns the binary fuse query taken apart, for
 // BenchmarkFuseQueryParts: policies that answer for the fuse filter fuse

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-		"github.com/stretchr/testify/require"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFuseFirstEveryKeyCount builds a fuse filter for every key count up to

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-		"github.com/stretchr/testify/require"
+	"github.com/stretchr/testify/require"
 )
 
 // Tests of the fuse-first query (fuseMayContainFirst, fusePolicy.MayContain):

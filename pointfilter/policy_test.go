@@ -13,7 +13,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-		"github.com/stretchr/testify/require"
+	"github.com/stretchr/testify/require"
 )
 
 // pointTestKeys returns n distinct random keys of 8 to 24 bytes.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-		"github.com/stretchr/testify/require"
+	"github.com/stretchr/testify/require"
 )
 
 // TestRibbonV1FiltersStillRead reads a Ribbon filter of format version 1,

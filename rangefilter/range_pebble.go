@@ -83,14 +83,14 @@ import (
 // (upstream Pebble, earlier pebblerf) ignore the property or read the
 // filter alone.
 type Policy struct {
-	split    pebble.Split
-	compare  pebble.Compare
-	cfg      Config
-	plan     atomic.Pointer[Plan]
-	handoff  *handoff.Handoff
+	split   pebble.Split
+	compare pebble.Compare
+	cfg     Config
+	plan    atomic.Pointer[Plan]
+	handoff *handoff.Handoff
 	// corrupt and universal are the policy's Counts.
 	corrupt, universal atomic.Uint64
-	usage    *usage
+	usage              *usage
 	// derived holds the filters Backfill derived for tables written
 	// without one.
 	derived derivedFilters

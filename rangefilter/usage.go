@@ -277,7 +277,9 @@ func (p *Policy) Admit(lower, upper []byte) bool {
 func (p *Policy) Report(filters []pebble.BlockPropertyFilter) {
 	for _, f := range filters {
 		for {
-			w, ok := f.(interface{ Unwrap() pebble.BlockPropertyFilter })
+			w, ok := f.(interface {
+				Unwrap() pebble.BlockPropertyFilter
+			})
 			if !ok {
 				break
 			}
