@@ -330,12 +330,14 @@ func (in *installed) readerHooks() readerHooks {
 
 // newStatistics returns statistics for a DB about to be opened, or nil if
 // the plug-in is off; they read the corruption count of its point filters
-// from points.
+// from points, and the range filters in its tables' properties.
 func newStatistics(plugins Plugins, points *pointfilter.Counts) *attribution.Stats {
 	if !plugins.Statistics {
 		return nil
 	}
-	return attribution.New(plugins.StatisticsConfig, points.Corrupt)
+	return attribution.New(plugins.StatisticsConfig, attribution.Sources{
+		PointCorrupt: points.Corrupt, RangeFilters: rangefilter.Properties{},
+	})
 }
 
 // countFilters replaces each point-filter policy of package pointfilter in

@@ -15,6 +15,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/cputime"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -261,7 +262,7 @@ func BenchmarkIteratorPluginState(b *testing.B) {
 		cfg  seekstats.Config
 	}{{"full", seekstats.Config{}}, {"filtersonly", seekstats.Config{FiltersOnly: true}}} {
 		b.Run(tier.name, func(b *testing.B) {
-			stats := attribution.New(tier.cfg, nil)
+			stats := attribution.New(tier.cfg, attribution.Sources{RangeFilters: rangefilter.Properties{}})
 			r := (&installed{stats: stats}).readerHooks()
 			key := benchKey(nil, 1)
 			// EndSeek reads the key of an iterator that ended valid; an

@@ -12,29 +12,47 @@ import (
 // A filter's false-positive bound depends on how many key-map values a
 // query covers in the table it is asked about, which only the table's own
 // key map knows: the same bounds cover two values of a dense table and
-// thousands of a sparse one. coverageOf answers that question
-// (rangequery.CoverageOf) for a reader that wants to predict what a filter
-// would do (the statistics' range-length recording, for the what-if)
-// without asking the filter to decide anything.
+// thousands of a sparse one. Properties answers that question for a reader
+// that wants to predict what a filter would do (pebblerf's statistics
+// record it for the what-if) without asking the filter to decide anything.
 
-func init() {
-	rangequery.FilterOfProperty = filterOfProperty
-	rangequery.CoverageOf = coverageOf
+// Coverage is how a query [lower, upper) looks to one table's filter
+// (Properties.Coverage).
+type Coverage = rangequery.Coverage
+
+// Properties reads range filters out of table properties, as Pebble hands
+// them to a block-property filter of the range filter's Name when it opens
+// a table. pebblerf's statistics read them through it.
+type Properties struct{}
+
+var _ rangequery.Reader = Properties{}
+
+// Name is the name of the block property that holds the filter.
+func (Properties) Name() string { return Name }
+
+// Filter returns the range filter held in a table's range-filter block
+// property, as Pebble passes it to a BlockPropertyFilter's Intersects at
+// the table level. ok is false, with no error, for the property of a table
+// written without a filter; err is set when the property does not decode.
+func (Properties) Filter(prop []byte) (filter []byte, ok bool, err error) {
+	return filterOfProperty(prop)
 }
 
-// filterOfProperty returns the range filter held in a table's range-filter
-// block property, as Pebble passes it to a BlockPropertyFilter's Intersects
-// at the table level. ok is false, with no error, for the empty property of
-// a table its level's plan left without a filter; err is set when the
-// property does not decode.
+// Coverage is the query's Coverage in filter, an encoded range filter;
+// lower and upper are bounds prepared as a bounds filter prepares them
+// (Split prefixes, the upper one extended by a zero byte where it is a bare
+// prefix). ok is false for a filter that does not decode or is universal
+// (it answers "may intersect" to all). It does not allocate.
+func (Properties) Coverage(filter, lower, upper []byte) (Coverage, bool) {
+	return coverageOf(filter, lower, upper)
+}
+
+// filterOfProperty is Properties.Filter.
 func filterOfProperty(prop []byte) (filter []byte, ok bool, err error) {
 	return tableprops.Lookup(prop, rangeFilterProp)
 }
 
-// coverageOf is the query's Coverage in filter, an encoded range filter;
-// lower and upper are bounds prepared by rangequery.Bounds. ok is false for
-// a filter that does not decode or is universal (it answers "may
-// intersect" to all). It does not allocate.
+// coverageOf is Properties.Coverage.
 func coverageOf(filter, lower, upper []byte) (c rangequery.Coverage, ok bool) {
 	var v rangeFilterView
 	if !v.parse(filter) || v.flags&rangeFlagUniversal != 0 {

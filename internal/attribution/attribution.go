@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/handoff"
+	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/seekcount"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -30,15 +31,28 @@ type Stats struct {
 	gets    getRegistry
 	db      atomic.Pointer[pebble.DB]
 
-	// policies are the tagged policies installed, for their inner policies'
-	// corruption counts (seekcount.InnerFilterCorrupt).
-	policies []*taggedPolicy
+	// rangeFilters reads the range filters in the tables' properties, for
+	// the range-length recording (rangelen.go).
+	rangeFilters rangequery.Reader
+}
+
+// Sources are what the statistics read of the plug-ins they count, from
+// the packages that own them (the root package, which assembles the
+// plug-ins, hands them over).
+type Sources struct {
+	// PointCorrupt returns how many point-filter queries of the DB met a
+	// filter that did not decode (pointfilter.Counts.Corrupt); nil: none
+	// are counted.
+	PointCorrupt func() uint64
+	// RangeFilters reads the range filters in tables' properties
+	// (rangefilter.Properties).
+	RangeFilters rangequery.Reader
 }
 
 // New returns statistics that count nothing until installed.
-func New(cfg seekstats.Config, pointCorrupt func() uint64) *Stats {
-	s := &Stats{cfg: cfg, handoff: handoff.New()}
-	s.store.InnerCorrupt = pointCorrupt
+func New(cfg seekstats.Config, src Sources) *Stats {
+	s := &Stats{cfg: cfg, handoff: handoff.New(), rangeFilters: src.RangeFilters}
+	s.store.InnerCorrupt = src.PointCorrupt
 	return s
 }
 
@@ -68,7 +82,6 @@ func (s *Stats) Install(opts *pebble.Options) {
 		}
 		t := newTaggedPolicy(s, p)
 		tagged[p] = t
-		s.policies = append(s.policies, t)
 		return t
 	}
 	filters := make(map[string]pebble.FilterPolicy, 2*len(opts.Filters)+2)

@@ -9,7 +9,6 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/rangequery"
 	"github.com/pebblerf/pebble/internal/seekcount"
-	"github.com/pebblerf/pebble/rangefilter"
 )
 
 // Range lengths as the range filter would see them. A range filter's
@@ -78,7 +77,7 @@ type rangeLenObserver struct {
 // bounded; the tracker's own filter must be the last one in filters.
 func (o *rangeLenObserver) attach(t *IterTracker, filters []pebble.BlockPropertyFilter) []pebble.BlockPropertyFilter {
 	o.t = t
-	o.active = t.bounded && observeRangeLens
+	o.active = t.bounded && observeRangeLens && t.s.rangeFilters != nil
 	if !o.active {
 		return filters
 	}
@@ -87,7 +86,7 @@ func (o *rangeLenObserver) attach(t *IterTracker, filters []pebble.BlockProperty
 	return append(filters, o)
 }
 
-func (o *rangeLenObserver) Name() string { return rangefilter.Name }
+func (o *rangeLenObserver) Name() string { return o.t.s.rangeFilters.Name() }
 
 // Intersects records a table-level check (the only non-empty property a
 // range filter's collector writes) and lets everything through.
@@ -105,7 +104,8 @@ func (o *rangeLenObserver) SyntheticSuffixIntersects(prop []byte, _ []byte) (boo
 }
 
 func (o *rangeLenObserver) observe(prop []byte) {
-	filter, ok, err := rangequery.FilterOfProperty(prop)
+	rf := o.t.s.rangeFilters
+	filter, ok, err := rf.Filter(prop)
 	if err == nil && !ok {
 		// A table its level's plan left without a filter.
 		return
@@ -125,7 +125,7 @@ func (o *rangeLenObserver) observe(prop []byte) {
 	lo, hi, o.buf = rangequery.Bounds(t.s.split, t.lower, t.upper, o.buf)
 	var c rangequery.Coverage
 	if err == nil {
-		c, ok = rangequery.CoverageOf(filter, lo, hi)
+		c, ok = rf.Coverage(filter, lo, hi)
 	}
 	if err != nil || !ok {
 		cs[seekcount.LenUndecoded].Add(1)

@@ -36,7 +36,7 @@ func BenchmarkRangeLenObserver(b *testing.B) {
 	opts := &pebble.Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true,
 		FormatMajorVersion: pebble.FormatNewest, Cache: pebble.NewCache(64 << 20), Logger: benchLogger{}}
 	defer opts.Cache.Unref()
-	s := New(seekstats.Config{}, nil)
+	s := New(seekstats.Config{}, Sources{RangeFilters: rangefilter.Properties{}})
 	s.Install(opts)
 	policy, err := rangefilter.NewPolicy(pebble.DefaultComparer, rangefilter.Config{Seed: 7})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/pebblerf/pebble/internal/filtertag"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/pointfilter"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
@@ -25,7 +26,7 @@ func installed(t *testing.T, policy pebble.FilterPolicy) (*Stats, *pebble.Option
 func installedWith(t *testing.T, policy pebble.FilterPolicy, pointCorrupt func() uint64) (*Stats, *pebble.Options) {
 	opts := &pebble.Options{}
 	opts.Levels[0].FilterPolicy = policy
-	s := New(seekstats.Config{}, pointCorrupt)
+	s := New(seekstats.Config{}, Sources{PointCorrupt: pointCorrupt, RangeFilters: rangefilter.Properties{}})
 	s.Install(opts)
 	return s, opts
 }

@@ -1,13 +1,12 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
 // Package rangequery is how a bounded read looks to a table's range filter,
-// for pebblerf's own packages: the bounds a filter is asked about (Bounds),
-// and what a reader that predicts what a filter would do, without asking it
-// to decide, learns from a table's filter (Coverage). The functions that
-// read rangefilter's encoding are set by package rangefilter when it is
-// initialised, as is the one the root package attaches a DB's bounds
-// filters with: this package sits below rangefilter, and keeping them here
-// keeps them out of its public API.
+// for the packages on both sides of it: the bounds a filter is asked about
+// (Bounds), and what a reader that predicts what a filter would do, without
+// asking it to decide, learns from a table's filter (Coverage, through a
+// Reader). Package rangefilter, which owns the filter's encoding,
+// implements Reader; the statistics read through it, and so need not
+// import rangefilter.
 package rangequery
 
 import "github.com/cockroachdb/pebble/v2"
@@ -44,19 +43,23 @@ type Coverage struct {
 	BitsPerKey float64
 }
 
-var (
-	// FilterOfProperty returns the range filter held in a table's
-	// range-filter block property, as Pebble passes it to a
-	// BlockPropertyFilter's Intersects at the table level. ok is false,
-	// with no error, for the empty property of a table its level's plan
-	// left without a filter; err is set when the property does not decode.
-	FilterOfProperty func(prop []byte) (filter []byte, ok bool, err error)
-	// CoverageOf is the Coverage of [lower, upper), bounds prepared by
+// Reader reads range filters out of table properties for a reader that
+// predicts what a filter would answer without asking it to decide (the
+// statistics' range-length recording): rangefilter.Properties is one.
+type Reader interface {
+	// Name is the name of the block property that holds the filter.
+	Name() string
+	// Filter returns the range filter held in a table's range-filter block
+	// property, as Pebble passes it to a BlockPropertyFilter's Intersects
+	// at the table level. ok is false, with no error, for a table written
+	// without a filter; err is set when the property does not decode.
+	Filter(prop []byte) (filter []byte, ok bool, err error)
+	// Coverage is the Coverage of [lower, upper), bounds prepared by
 	// Bounds, in filter, an encoded range filter. ok is false for a filter
 	// that does not decode or is universal (it answers "may intersect" to
 	// all). It does not allocate.
-	CoverageOf func(filter, lower, upper []byte) (c Coverage, ok bool)
-)
+	Coverage(filter, lower, upper []byte) (Coverage, bool)
+}
 
 // Bounds turns an iterator's bounds [lower, upper) into the bounds its
 // range filter is asked about: keys >= lower have prefixes >= split(lower),
