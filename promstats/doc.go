@@ -24,17 +24,25 @@
 //	pebblerf_seek_data_total{level="L0"}
 //
 // Every other ticker is its own counter, named by one rule: "pebblerf_",
-// then the ticker's name without a leading "pebblerf.", with every
-// character that is not a letter, digit or underscore (dots, dashes)
-// turned into an underscore, then "_total":
+// then the words of the ticker's name without a leading "pebblerf." (words
+// are separated by dots, or any character but a letter or digit), with a
+// base unit ("bytes", "seconds") moved to the end as Prometheus' convention
+// puts it, joined by underscores, then "_total":
 //
-//	rocksdb.bloom.filter.useful    pebblerf_rocksdb_bloom_filter_useful_total
-//	pebblerf.dbwide.filter.useful  pebblerf_dbwide_filter_useful_total
+//	rocksdb.bloom.filter.useful            pebblerf_rocksdb_bloom_filter_useful_total
+//	pebblerf.dbwide.filter.useful          pebblerf_dbwide_filter_useful_total
+//	pebblerf.dbwide.iter.block.bytes.read  pebblerf_dbwide_iter_block_read_bytes_total
 //
-// RocksDB's group tickers (rocksdb.last.level.*, rocksdb.non.last.level.*
-// and pebblerf's of the same form) are sums of rows and are not exported:
-// sum the per-level counter over its level label instead (L6 is the last
-// level; the other rows but memtables are non-last). The names are
+// One count is one family. RocksDB's group tickers (rocksdb.last.level.*,
+// rocksdb.non.last.level.* and pebblerf's of the same form) are sums of
+// rows and are not exported: sum the per-level counter over its level label
+// instead (L6 is the last level; the other rows but memtables are
+// non-last). The per-level statistics' rocksdb.number.db.seek and
+// rocksdb.number.db.seek.found count the seeks the DB-wide
+// pebblerf.dbwide.number.db.seek[.found] count, and are not exported
+// either: the DB-wide family is there whatever the plug-ins, so a
+// dashboard reads the same series with the per-level statistics on or off.
+// It counts an iterator's seeks when the iterator is closed. The names are
 // stable: a ticker keeps its metric name as long as it keeps its own.
 //
 // Each metric's help text is the ticker's definition as the code that

@@ -53,7 +53,7 @@ func Example() {
 	}
 	for _, mf := range families {
 		switch mf.GetName() {
-		case "pebblerf_rocksdb_number_db_seek_total":
+		case "pebblerf_dbwide_number_db_seek_total":
 			fmt.Println(mf.GetName(), mf.GetMetric()[0].GetCounter().GetValue())
 		case "pebblerf_seek_data_bounded_total":
 			for _, m := range mf.GetMetric() {
@@ -63,10 +63,11 @@ func Example() {
 			}
 		}
 	}
-	// 14 per-level kinds times 9 levels, 26 other per-level tickers, 10 DB-wide.
+	// 14 per-level kinds times 9 levels, 24 other per-level tickers (the
+	// 26 less the two seek tickers the DB-wide ones export), 10 DB-wide.
 	fmt.Println("series:", testutil.CollectAndCount(collector))
 	// Output:
-	// pebblerf_rocksdb_number_db_seek_total 1
+	// pebblerf_dbwide_number_db_seek_total 1
 	// pebblerf_seek_data_bounded_total{level="L0"} 1
-	// series: 162
+	// series: 160
 }

@@ -66,8 +66,8 @@ type metric struct {
 }
 
 // metricOf returns the metric of the named ticker; ok is false for the
-// group tickers, which are not exported (and for a name the tables below
-// do not know, which a test rules out).
+// group tickers and the twins, which are not exported (and for a name the
+// tables below do not know, which a test rules out).
 func metricOf(name string) (m metric, ok bool) {
 	m, ok = metrics().byTicker[name]
 	return m, ok
@@ -78,6 +78,18 @@ func metricOf(name string) (m metric, ok bool) {
 type metricTable struct {
 	byTicker map[string]metric
 	groups   map[string]bool
+}
+
+// twins maps each ticker that counts what another ticker counts to that
+// other one, whose metric alone is exported: one family per count, so that
+// a sum over families never counts a seek twice. The DB-wide seek tickers
+// stay because every DB keeps them, so a dashboard reads the same family
+// with the per-level statistics on or off; the per-level statistics'
+// rocksdb.number.db.seek[.found] count the same seeks (a test checks it),
+// as they are made rather than when the iterator is closed.
+var twins = map[string]string{
+	"rocksdb.number.db.seek":       "pebblerf.dbwide.number.db.seek",
+	"rocksdb.number.db.seek.found": "pebblerf.dbwide.number.db.seek.found",
 }
 
 // metrics returns the table, made on first use.
@@ -95,6 +107,9 @@ var metrics = sync.OnceValue(func() *metricTable {
 	}
 	for tk := seekcount.Ticker(0); tk < seekcount.NumTickers; tk++ {
 		name := seekcount.TickerNames[tk]
+		if _, ok := twins[name]; ok {
+			continue
+		}
 		t.byTicker[name] = metric{desc: prometheus.NewDesc(tickerMetricName(name),
 			seekcount.TickerHelp[tk]+" Ticker "+name+".", nil, nil)}
 	}
@@ -106,21 +121,29 @@ var metrics = sync.OnceValue(func() *metricTable {
 })
 
 // tickerMetricName is the naming rule of the package documentation:
-// "pebblerf_", the name without a leading "pebblerf.", every character but
-// [a-zA-Z0-9_] as "_", then "_total".
+// "pebblerf_", then the words of the name without a leading "pebblerf."
+// (runs of characters other than [a-zA-Z0-9] separate words), a unit word
+// moved last, joined by "_", then "_total".
 func tickerMetricName(name string) string {
-	name = strings.TrimPrefix(name, "pebblerf.")
-	var b strings.Builder
-	b.Grow(len("pebblerf_") + len(name) + len("_total"))
-	b.WriteString("pebblerf_")
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
+	words := strings.FieldsFunc(strings.TrimPrefix(name, "pebblerf."), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	var unit string
+	kept := words[:0]
+	for _, w := range words {
+		if baseUnits[w] && unit == "" {
+			unit = w
+			continue
 		}
+		kept = append(kept, w)
 	}
-	b.WriteString("_total")
-	return b.String()
+	if unit != "" {
+		kept = append(kept, unit)
+	}
+	return "pebblerf_" + strings.Join(kept, "_") + "_total"
 }
+
+// baseUnits are the words the naming rule moves to the end of a name:
+// Prometheus' base units, which its conventions put last, before "_total".
+// A ticker's name never holds two.
+var baseUnits = map[string]bool{"bytes": true, "seconds": true}

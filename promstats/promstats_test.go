@@ -5,6 +5,7 @@ package promstats
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -178,16 +179,21 @@ func TestScrapeEqualsStatistics(t *testing.T) {
 	require.Empty(t, problems)
 }
 
-// tickerNames returns, for each DB-wide or non-row ticker of stats, the
-// metric the naming rule gives it, written out here independently of the
-// collector's: "pebblerf_", the name less "pebblerf.", dots as "_", "_total".
+// tickerNames returns, for each DB-wide or non-row ticker of stats that is
+// exported (not a twin), the metric the naming rule gives it, written out
+// here independently of the collector's: "pebblerf_", the name less
+// "pebblerf.", dots as "_" with a word "bytes" moved last, "_total".
 func tickerNames(t *testing.T, stats *pebble.Statistics) map[string]string {
 	out := map[string]string{}
 	for _, tk := range stats.Tickers() {
-		if perRowOrGroup(tk.Name) {
+		if perRowOrGroup(tk.Name) || tk.Name == "rocksdb.number.db.seek" || tk.Name == "rocksdb.number.db.seek.found" {
 			continue
 		}
-		m := "pebblerf_" + strings.ReplaceAll(strings.TrimPrefix(tk.Name, "pebblerf."), ".", "_") + "_total"
+		words := strings.Split(strings.TrimPrefix(tk.Name, "pebblerf."), ".")
+		if i := slices.Index(words, "bytes"); i >= 0 {
+			words = append(slices.Delete(words, i, i+1), "bytes")
+		}
+		m := "pebblerf_" + strings.Join(words, "_") + "_total"
 		_, dup := out[m]
 		require.False(t, dup, "two tickers named %s", m)
 		out[m] = tk.Name
@@ -217,15 +223,67 @@ func TestStatisticsOff(t *testing.T) {
 	readEverywhere(t, db)
 	stats := db.Statistics()
 	require.Nil(t, stats.PerLevel())
+	tickerOf := tickerNames(t, stats)
 	mfs := gather(t, NewCollector(db))
 	require.Len(t, mfs, len(stats.Tickers()))
 	for _, mf := range mfs {
 		require.True(t, strings.HasPrefix(mf.GetName(), "pebblerf_dbwide_"), mf.GetName())
 		require.Len(t, mf.GetMetric(), 1)
-		name := "pebblerf." + strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(mf.GetName(), "pebblerf_"), "_total"), "_", ".")
+		name, ok := tickerOf[mf.GetName()]
+		require.True(t, ok, "metric %s names no ticker", mf.GetName())
 		require.Equal(t, float64(stats.Get(name)), mf.GetMetric()[0].GetCounter().GetValue(), mf.GetName())
 	}
 	require.NotZero(t, stats.Get("pebblerf.dbwide.number.db.seek"))
+}
+
+// TestOneFamilyPerCount: the per-level statistics' seek tickers count the
+// seeks the DB-wide ones count, so only the DB-wide family is exported,
+// with the count both tickers hold once the iterators are closed.
+func TestOneFamilyPerCount(t *testing.T) {
+	db := openDB(t, true)
+	readEverywhere(t, db)
+	stats := db.Statistics()
+	values := map[string]float64{}
+	for _, mf := range gather(t, NewCollector(db)) {
+		if len(mf.GetMetric()) == 1 && len(mf.GetMetric()[0].GetLabel()) == 0 {
+			values[mf.GetName()] = mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	for dropped, kept := range map[string]string{
+		"rocksdb.number.db.seek":       "pebblerf_dbwide_number_db_seek_total",
+		"rocksdb.number.db.seek.found": "pebblerf_dbwide_number_db_seek_found_total",
+	} {
+		require.NotZero(t, stats.Get(dropped), dropped)
+		require.Equal(t, float64(stats.Get(dropped)), values[kept], "%s and %s count apart", dropped, kept)
+		_, exported := metricOf(dropped)
+		require.False(t, exported, dropped)
+		require.NotContains(t, values, tickerMetricName(dropped))
+	}
+}
+
+// TestUnitsLast: every family ends in its base unit, if it has one, then
+// "_total" if it is a counter: no unit word mid-name (the rule that moved
+// pebblerf_dbwide_iter_block_bytes_read_total to ..._read_bytes_total).
+func TestUnitsLast(t *testing.T) {
+	db := openDB(t, true)
+	readEverywhere(t, db)
+	var names []string
+	for _, mf := range gather(t, NewCollector(db)) {
+		name := mf.GetName()
+		names = append(names, name)
+		if mf.GetType() == dto.MetricType_COUNTER {
+			require.True(t, strings.HasSuffix(name, "_total"), name)
+			name = strings.TrimSuffix(name, "_total")
+		} else {
+			require.False(t, strings.HasSuffix(name, "_total"), name)
+		}
+		words := strings.Split(name, "_")
+		for i, w := range words[:len(words)-1] {
+			require.False(t, w == "bytes" || w == "seconds", "%s: unit %q is word %d of %d, not last", mf.GetName(), w, i+1, len(words))
+		}
+	}
+	require.Contains(t, names, "pebblerf_dbwide_iter_block_read_bytes_total")
+	require.Contains(t, names, "pebblerf_dbwide_iter_block_bytes_total")
 }
 
 // TestEveryTickerKnown: every ticker the statistics have is exported with
@@ -236,7 +294,8 @@ func TestEveryTickerKnown(t *testing.T) {
 	for _, tk := range db.Statistics().Tickers() {
 		m, ok := metricOf(tk.Name)
 		if !ok {
-			require.True(t, metrics().groups[tk.Name], "ticker %s is neither exported nor a group", tk.Name)
+			_, twin := twins[tk.Name]
+			require.True(t, metrics().groups[tk.Name] || twin, "ticker %s is neither exported, nor a group nor a twin", tk.Name)
 			continue
 		}
 		require.Contains(t, m.desc.String(), tk.Name[strings.LastIndexByte(tk.Name, '.')+1:])
