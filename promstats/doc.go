@@ -50,12 +50,28 @@
 // package seekstats' documentation says in full what the per-level ones
 // count and which are inferred.
 //
+// # The LSM's shape
+//
+// Three gauges per level, read from one call of DB.Metrics at each scrape,
+// with the level label of the per-level counters ("L0" to "L6"), so that
+// the two join on it:
+//
+//	pebblerf_lsm_tables{level="L0"}       tables in the level
+//	pebblerf_lsm_table_bytes{level="L0"}  their bytes (blob files aside)
+//	pebblerf_lsm_sublevels{level="L0"}    sorted runs in the level
+//
+// pebblerf_lsm_sublevels is L0's sublevels for L0, and 1 or 0 for the other
+// levels (non-empty or not): summed over level it is the read amplification
+// of the tables. Gauges name what they measure, unit last, without
+// "_total"; these names are fixed, not derived from a ticker's.
+//
 // # Statistics off
 //
 // A DB always keeps its DB-wide tickers ("pebblerf.dbwide.*"), so they are
-// exported whatever the plug-ins. With the per-level statistics off, the
-// collector exports those alone: no per-level series, rather than zeros
-// that would read as "nothing was filtered".
+// exported whatever the plug-ins, as are the LSM's gauges. With the
+// per-level statistics off, the collector exports those alone: no
+// per-level counters, rather than zeros that would read as "nothing was
+// filtered".
 //
 // A collector reads its DB at every scrape: unregister it before closing
 // the DB.

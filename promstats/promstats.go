@@ -13,11 +13,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// NewCollector returns a collector of db's statistics (see the package
-// documentation). It exports what db counts: the DB-wide tickers always,
-// the per-level ones if db was opened with Plugins.Statistics.
+// NewCollector returns a collector of db's statistics and LSM shape (see
+// the package documentation). It exports what db counts: the DB-wide
+// tickers always, the per-level ones if db was opened with
+// Plugins.Statistics; and the per-level gauges of db.Metrics() always.
 func NewCollector(db *pebble.DB) prometheus.Collector {
-	c := &collector{stats: db.Statistics()}
+	c := &collector{db: db, stats: db.Statistics()}
 	seen := map[*prometheus.Desc]bool{}
 	for _, t := range c.stats.Tickers() {
 		if m, ok := metricOf(t.Name); ok && !seen[m.desc] {
@@ -25,6 +26,7 @@ func NewCollector(db *pebble.DB) prometheus.Collector {
 			c.descs = append(c.descs, m.desc)
 		}
 	}
+	c.descs = append(c.descs, lsmTables, lsmTableBytes, lsmSublevels)
 	return c
 }
 
@@ -32,6 +34,7 @@ func NewCollector(db *pebble.DB) prometheus.Collector {
 // fixed when it is made: whether a DB keeps per-level statistics is fixed
 // when it is opened.
 type collector struct {
+	db    *pebble.DB
 	stats *pebble.Statistics
 	descs []*prometheus.Desc
 }
@@ -43,7 +46,8 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	}
 }
 
-// Collect reads the statistics once and sends one counter per ticker.
+// Collect reads the statistics once and sends one counter per ticker, then
+// reads db.Metrics() once and sends the LSM's gauges.
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	for _, t := range c.stats.Tickers() {
 		m, ok := metricOf(t.Name)
@@ -56,7 +60,29 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(t.Count), m.level)
 		}
 	}
+	lm := c.db.Metrics()
+	for l := range lm.Levels {
+		level := seekstats.RowForLevel(l).String()
+		ch <- prometheus.MustNewConstMetric(lsmTables, prometheus.GaugeValue, float64(lm.Levels[l].TablesCount), level)
+		ch <- prometheus.MustNewConstMetric(lsmTableBytes, prometheus.GaugeValue, float64(lm.Levels[l].TablesSize), level)
+		ch <- prometheus.MustNewConstMetric(lsmSublevels, prometheus.GaugeValue, float64(lm.Levels[l].Sublevels), level)
+	}
 }
+
+// The LSM's gauges, from Pebble's Metrics.Levels; their level label takes
+// the per-level counters' values ("L0" to "L6"), so the two join on it.
+var (
+	lsmTables = prometheus.NewDesc("pebblerf_lsm_tables",
+		"Tables (sstables, virtual ones included) in the level: Pebble's Metrics.Levels[i].TablesCount.",
+		[]string{"level"}, nil)
+	lsmTableBytes = prometheus.NewDesc("pebblerf_lsm_table_bytes",
+		"Bytes of the level's tables, without the blob files they reference: Pebble's Metrics.Levels[i].TablesSize.",
+		[]string{"level"}, nil)
+	lsmSublevels = prometheus.NewDesc("pebblerf_lsm_sublevels",
+		"Sorted runs in the level, each of which a read may have to look at: L0's sublevels, 1 for another non-empty "+
+			"level, 0 for an empty one (Pebble's Metrics.Levels[i].Sublevels). Summed over level: the read amplification of the tables.",
+		[]string{"level"}, nil)
+)
 
 // metric is where one ticker goes: its metric's description and, for a
 // per-level ticker, its level label's value.

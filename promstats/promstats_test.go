@@ -139,8 +139,11 @@ func TestScrapeEqualsStatistics(t *testing.T) {
 	countedLevels := map[string]bool{}
 	levelSeries, tickerSeries := 0, 0
 	for _, mf := range mfs {
-		require.Equal(t, dto.MetricType_COUNTER, mf.GetType(), mf.GetName())
 		require.NotEmpty(t, mf.GetHelp(), mf.GetName())
+		if lsmGauges[mf.GetName()] {
+			continue // TestLSMGauges
+		}
+		require.Equal(t, dto.MetricType_COUNTER, mf.GetType(), mf.GetName())
 		if field, ok := levelFields[mf.GetName()]; ok {
 			require.Len(t, mf.GetMetric(), int(seekstats.NumRows), mf.GetName())
 			for _, m := range mf.GetMetric() {
@@ -173,7 +176,7 @@ func TestScrapeEqualsStatistics(t *testing.T) {
 	}
 	require.NotZero(t, stats.Get("rocksdb.bloom.filter.useful"))
 	require.NotZero(t, stats.Get("pebblerf.dbwide.number.db.seek"))
-	require.Equal(t, levelSeries+tickerSeries, testutil.CollectAndCount(c))
+	require.Equal(t, levelSeries+tickerSeries+len(lsmGauges)*7, testutil.CollectAndCount(c))
 	problems, err := testutil.CollectAndLint(c)
 	require.NoError(t, err)
 	require.Empty(t, problems)
@@ -217,7 +220,7 @@ func perRowOrGroup(name string) bool {
 }
 
 // TestStatisticsOff: without the per-level statistics the collector
-// exports the DB-wide tickers alone, equal to them.
+// exports the DB-wide tickers alone, equal to them, and the LSM's gauges.
 func TestStatisticsOff(t *testing.T) {
 	db := openDB(t, false)
 	readEverywhere(t, db)
@@ -225,8 +228,11 @@ func TestStatisticsOff(t *testing.T) {
 	require.Nil(t, stats.PerLevel())
 	tickerOf := tickerNames(t, stats)
 	mfs := gather(t, NewCollector(db))
-	require.Len(t, mfs, len(stats.Tickers()))
+	require.Len(t, mfs, len(stats.Tickers())+len(lsmGauges))
 	for _, mf := range mfs {
+		if lsmGauges[mf.GetName()] {
+			continue
+		}
 		require.True(t, strings.HasPrefix(mf.GetName(), "pebblerf_dbwide_"), mf.GetName())
 		require.Len(t, mf.GetMetric(), 1)
 		name, ok := tickerOf[mf.GetName()]
@@ -284,6 +290,53 @@ func TestUnitsLast(t *testing.T) {
 	}
 	require.Contains(t, names, "pebblerf_dbwide_iter_block_read_bytes_total")
 	require.Contains(t, names, "pebblerf_dbwide_iter_block_bytes_total")
+}
+
+// lsmGauges are the gauges of the LSM's shape, seven series each.
+var lsmGauges = map[string]bool{"pebblerf_lsm_tables": true, "pebblerf_lsm_table_bytes": true, "pebblerf_lsm_sublevels": true}
+
+// TestLSMGauges puts one table in L6 and two overlapping ones in L0 (two
+// sublevels) and finds the gauges saying so per level, equal to Pebble's
+// Metrics, with the statistics on or off.
+func TestLSMGauges(t *testing.T) {
+	for _, perLevel := range []bool{false, true} {
+		t.Run(fmt.Sprintf("per-level=%v", perLevel), func(t *testing.T) {
+			db := openDB(t, perLevel)
+			for _, k := range []string{"a", "m", "z"} {
+				require.NoError(t, db.Set([]byte(k), []byte("v"), nil))
+			}
+			require.NoError(t, db.Flush())
+			require.NoError(t, db.Compact(context.Background(), []byte("a"), []byte("zz"), false))
+			for i := 0; i < 2; i++ { // two L0 tables over the same keys: two sublevels
+				require.NoError(t, db.Set([]byte("b"), []byte("v"), nil))
+				require.NoError(t, db.Set([]byte("c"), []byte("v"), nil))
+				require.NoError(t, db.Flush())
+			}
+			gauges := map[string]map[string]float64{}
+			for _, mf := range gather(t, NewCollector(db)) {
+				if !lsmGauges[mf.GetName()] {
+					continue
+				}
+				require.Equal(t, dto.MetricType_GAUGE, mf.GetType(), mf.GetName())
+				gauges[mf.GetName()] = map[string]float64{}
+				for _, m := range mf.GetMetric() {
+					require.Len(t, m.GetLabel(), 1)
+					require.Equal(t, "level", m.GetLabel()[0].GetName())
+					gauges[mf.GetName()][m.GetLabel()[0].GetValue()] = m.GetGauge().GetValue()
+				}
+			}
+			require.Len(t, gauges, len(lsmGauges))
+			want := func(l0, l6 float64) map[string]float64 {
+				return map[string]float64{"L0": l0, "L1": 0, "L2": 0, "L3": 0, "L4": 0, "L5": 0, "L6": l6}
+			}
+			require.Equal(t, want(2, 1), gauges["pebblerf_lsm_tables"])
+			require.Equal(t, want(2, 1), gauges["pebblerf_lsm_sublevels"])
+			m := db.Metrics()
+			require.Positive(t, m.Levels[0].TablesSize)
+			require.Positive(t, m.Levels[6].TablesSize)
+			require.Equal(t, want(float64(m.Levels[0].TablesSize), float64(m.Levels[6].TablesSize)), gauges["pebblerf_lsm_table_bytes"])
+		})
+	}
 }
 
 // TestEveryTickerKnown: every ticker the statistics have is exported with
