@@ -1,10 +1,28 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package promstats exports a pebblerf DB's statistics (DB.Statistics) as
-// Prometheus metrics, so that a Go service reads them where it reads its
-// other metrics. NewCollector returns a prometheus.Collector for one DB; a
-// program registers it (prometheus.MustRegister, or its own Registry) and
+// Package promstats exports what a pebblerf DB counts as Prometheus
+// metrics, so that a Go service reads its DB where it reads its other
+// metrics.
+//
+// The idea: a DB's statistics (DB.Statistics) are tickers, counts in
+// memory that only grow; Prometheus scrapes counters and derives rates from
+// them. So every ticker becomes a counter, read at each scrape, under a name
+// derived from the ticker's by one fixed rule, so that a ticker's meaning
+// (package seekstats, DB.Statistics) is found from its metric and back. A
+// per-level ticker becomes one series of its kind's family with a "level"
+// label, so that PromQL sums, compares and joins levels. Beside the
+// counters, gauges give the LSM's shape per level (DB.Metrics), and the
+// requests to an object store (package objstore), when the tables live on
+// one, are counters by kind.
+//
+// NewCollector returns a prometheus.Collector of one DB: its tickers and
+// its LSM's gauges. NewStoreCollector returns one of an objstore.Meter: a
+// store is opened before the DBs on it, outlives them and may serve
+// several, so it is a collector of its own, registered once per store. A
+// program registers them (prometheus.MustRegister, or its own Registry) and
 // serves the registry as it already does (promhttp).
+//
+// # Counters and their names
 //
 // Every ticker is a counter, read at each scrape from one call of
 // Statistics.Tickers: each counter is read atomically, but a scrape that
@@ -12,8 +30,6 @@
 // as a seekstats.Snapshot may. The counts live in memory and start from
 // zero when the DB is opened; Statistics.Reset and Pop lower them, which
 // Prometheus reads as a counter reset.
-//
-// # Names and the level label
 //
 // The per-level statistics (package seekstats, with Plugins.Statistics)
 // are one counter per kind, with a label "level" whose values are the
@@ -65,6 +81,29 @@
 // of the tables. Gauges name what they measure, unit last, without
 // "_total"; these names are fixed, not derived from a ticker's.
 //
+// # The object store
+//
+// A store's collector exports the fields of the meter's Snapshot, four
+// counters with a label "kind", the kinds of request the meter tells apart
+// ("open", "index", "filter", "data", "other": GETs; "stat": HEADs;
+// "write", "list", "delete"):
+//
+//	pebblerf_objstore_requests_total{kind="data"}      requests, failed ones included
+//	pebblerf_objstore_errors_total{kind="data"}        failed requests
+//	pebblerf_objstore_bytes_total{kind="data"}         bytes moved
+//	pebblerf_objstore_wait_seconds_total{kind="data"}  time in requests
+//
+// A GET counts as a request of one kind, and its bytes under the kinds of
+// the blocks they belong to (package objstore says how), so the bytes of a
+// kind may be non-zero where its requests are zero: a table's filter that
+// came with the GET that opened it. Waits of concurrent requests add up,
+// so the wait's rate may exceed one second per second. The counts start
+// from zero when the meter is made (objstore.Open, NewMeter) and do not
+// reset while it lives. The write cache's reads, the meter's own layout
+// reads and the price model are not exported: the first two are no
+// requests, and a price is requests times a price list, which a query
+// can apply.
+//
 // # Statistics off
 //
 // A DB always keeps its DB-wide tickers ("pebblerf.dbwide.*"), so they are
@@ -73,6 +112,13 @@
 // per-level counters, rather than zeros that would read as "nothing was
 // filtered".
 //
-// A collector reads its DB at every scrape: unregister it before closing
-// the DB.
+// # Several DBs or stores
+//
+// Two DBs' collectors, or two stores', export the same series, which one
+// registry refuses: register each through
+// prometheus.WrapRegistererWith(prometheus.Labels{"db": name}, reg), or
+// with any label that tells them apart.
+//
+// A DB's collector reads its DB at every scrape: unregister it before
+// closing the DB. A store's reads only the meter, and may outlive the DBs.
 package promstats

@@ -15,6 +15,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/objstore"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -361,17 +362,26 @@ func TestEveryTickerKnown(t *testing.T) {
 }
 
 // TestNames keeps the metric names stable: testdata/names lists every
-// series a DB with per-level statistics exports and the ticker each reads
-// (regenerate with go test -run TestNames -rewrite, and mind that a
-// renamed metric breaks its users' dashboards).
+// series a DB's collector exports, with the per-level statistics and
+// without, and every series of a store's (regenerate with go test -run
+// TestNames -rewrite, and mind that a renamed metric breaks its users'
+// dashboards: docs/prometheus.md lists the renamed ones).
 func TestNames(t *testing.T) {
 	datadriven.RunTest(t, "testdata/names", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "names" {
+		var c prometheus.Collector
+		switch d.Cmd {
+		case "names":
+			c = NewCollector(openDB(t, d.HasArg("per-level")))
+		case "store-names":
+			store, err := objstore.Open("mem://")
+			require.NoError(t, err)
+			defer func() { require.NoError(t, store.Close()) }()
+			c = NewStoreCollector(store)
+		default:
 			d.Fatalf(t, "unknown command %q", d.Cmd)
 		}
-		db := openDB(t, d.HasArg("per-level"))
 		var lines []string
-		for _, mf := range gather(t, NewCollector(db)) {
+		for _, mf := range gather(t, c) {
 			for _, m := range mf.GetMetric() {
 				name := mf.GetName()
 				if l := m.GetLabel(); len(l) == 1 {
