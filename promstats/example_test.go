@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
-// Example registers a DB's collector and reads two of its metrics after
+// Example registers a DB's collector and reads three of its metrics after
 // one flushed table and one bounded scan. A service would serve the
 // registry instead: http.Handle("/metrics", promhttp.HandlerFor(reg,
 // promhttp.HandlerOpts{})).
@@ -52,21 +52,28 @@ func Example() {
 		log.Fatal(err)
 	}
 	for _, mf := range families {
-		switch mf.GetName() {
-		case "pebblerf_rocksdb_number_db_seek_total":
-			fmt.Println(mf.GetName(), mf.GetMetric()[0].GetCounter().GetValue())
-		case "pebblerf_seek_data_bounded_total":
-			for _, m := range mf.GetMetric() {
+		for _, m := range mf.GetMetric() {
+			switch mf.GetName() {
+			case "pebblerf_dbwide_number_db_seek_total":
+				fmt.Println(mf.GetName(), m.GetCounter().GetValue())
+			case "pebblerf_seek_data_bounded_total":
 				if v := m.GetCounter().GetValue(); v > 0 {
+					fmt.Printf("%s{level=%q} %v\n", mf.GetName(), m.GetLabel()[0].GetValue(), v)
+				}
+			case "pebblerf_lsm_tables":
+				if v := m.GetGauge().GetValue(); v > 0 {
 					fmt.Printf("%s{level=%q} %v\n", mf.GetName(), m.GetLabel()[0].GetValue(), v)
 				}
 			}
 		}
 	}
-	// 14 per-level kinds times 9 levels, 26 other per-level tickers, 10 DB-wide.
+	// 14 per-level kinds times 9 levels, 24 other per-level tickers (the
+	// 26 less the two seek tickers the DB-wide ones export), 10 DB-wide,
+	// and 3 gauges of the LSM's shape times 7 levels.
 	fmt.Println("series:", testutil.CollectAndCount(collector))
 	// Output:
-	// pebblerf_rocksdb_number_db_seek_total 1
+	// pebblerf_dbwide_number_db_seek_total 1
+	// pebblerf_lsm_tables{level="L0"} 1
 	// pebblerf_seek_data_bounded_total{level="L0"} 1
-	// series: 162
+	// series: 181
 }

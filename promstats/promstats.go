@@ -13,11 +13,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// NewCollector returns a collector of db's statistics (see the package
-// documentation). It exports what db counts: the DB-wide tickers always,
-// the per-level ones if db was opened with Plugins.Statistics.
+// NewCollector returns a collector of db's statistics and LSM shape (see
+// the package documentation). It exports what db counts: the DB-wide
+// tickers always, the per-level ones if db was opened with
+// Plugins.Statistics; and the per-level gauges of db.Metrics() always.
 func NewCollector(db *pebble.DB) prometheus.Collector {
-	c := &collector{stats: db.Statistics()}
+	c := &collector{db: db, stats: db.Statistics()}
 	seen := map[*prometheus.Desc]bool{}
 	for _, t := range c.stats.Tickers() {
 		if m, ok := metricOf(t.Name); ok && !seen[m.desc] {
@@ -25,6 +26,7 @@ func NewCollector(db *pebble.DB) prometheus.Collector {
 			c.descs = append(c.descs, m.desc)
 		}
 	}
+	c.descs = append(c.descs, lsmTables, lsmTableBytes, lsmSublevels)
 	return c
 }
 
@@ -32,6 +34,7 @@ func NewCollector(db *pebble.DB) prometheus.Collector {
 // fixed when it is made: whether a DB keeps per-level statistics is fixed
 // when it is opened.
 type collector struct {
+	db    *pebble.DB
 	stats *pebble.Statistics
 	descs []*prometheus.Desc
 }
@@ -43,7 +46,8 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	}
 }
 
-// Collect reads the statistics once and sends one counter per ticker.
+// Collect reads the statistics once and sends one counter per ticker, then
+// reads db.Metrics() once and sends the LSM's gauges.
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	for _, t := range c.stats.Tickers() {
 		m, ok := metricOf(t.Name)
@@ -56,7 +60,29 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(t.Count), m.level)
 		}
 	}
+	lm := c.db.Metrics()
+	for l := range lm.Levels {
+		level := seekstats.RowForLevel(l).String()
+		ch <- prometheus.MustNewConstMetric(lsmTables, prometheus.GaugeValue, float64(lm.Levels[l].TablesCount), level)
+		ch <- prometheus.MustNewConstMetric(lsmTableBytes, prometheus.GaugeValue, float64(lm.Levels[l].TablesSize), level)
+		ch <- prometheus.MustNewConstMetric(lsmSublevels, prometheus.GaugeValue, float64(lm.Levels[l].Sublevels), level)
+	}
 }
+
+// The LSM's gauges, from Pebble's Metrics.Levels; their level label takes
+// the per-level counters' values ("L0" to "L6"), so the two join on it.
+var (
+	lsmTables = prometheus.NewDesc("pebblerf_lsm_tables",
+		"Tables (sstables, virtual ones included) in the level: Pebble's Metrics.Levels[i].TablesCount.",
+		[]string{"level"}, nil)
+	lsmTableBytes = prometheus.NewDesc("pebblerf_lsm_table_bytes",
+		"Bytes of the level's tables, without the blob files they reference: Pebble's Metrics.Levels[i].TablesSize.",
+		[]string{"level"}, nil)
+	lsmSublevels = prometheus.NewDesc("pebblerf_lsm_sublevels",
+		"Sorted runs in the level, each of which a read may have to look at: L0's sublevels, 1 for another non-empty "+
+			"level, 0 for an empty one (Pebble's Metrics.Levels[i].Sublevels). Summed over level: the read amplification of the tables.",
+		[]string{"level"}, nil)
+)
 
 // metric is where one ticker goes: its metric's description and, for a
 // per-level ticker, its level label's value.
@@ -66,8 +92,8 @@ type metric struct {
 }
 
 // metricOf returns the metric of the named ticker; ok is false for the
-// group tickers, which are not exported (and for a name the tables below
-// do not know, which a test rules out).
+// group tickers and the twins, which are not exported (and for a name the
+// tables below do not know, which a test rules out).
 func metricOf(name string) (m metric, ok bool) {
 	m, ok = metrics().byTicker[name]
 	return m, ok
@@ -78,6 +104,18 @@ func metricOf(name string) (m metric, ok bool) {
 type metricTable struct {
 	byTicker map[string]metric
 	groups   map[string]bool
+}
+
+// twins maps each ticker that counts what another ticker counts to that
+// other one, whose metric alone is exported: one family per count, so that
+// a sum over families never counts a seek twice. The DB-wide seek tickers
+// stay because every DB keeps them, so a dashboard reads the same family
+// with the per-level statistics on or off; the per-level statistics'
+// rocksdb.number.db.seek[.found] count the same seeks (a test checks it),
+// as they are made rather than when the iterator is closed.
+var twins = map[string]string{
+	"rocksdb.number.db.seek":       "pebblerf.dbwide.number.db.seek",
+	"rocksdb.number.db.seek.found": "pebblerf.dbwide.number.db.seek.found",
 }
 
 // metrics returns the table, made on first use.
@@ -95,6 +133,9 @@ var metrics = sync.OnceValue(func() *metricTable {
 	}
 	for tk := seekcount.Ticker(0); tk < seekcount.NumTickers; tk++ {
 		name := seekcount.TickerNames[tk]
+		if _, ok := twins[name]; ok {
+			continue
+		}
 		t.byTicker[name] = metric{desc: prometheus.NewDesc(tickerMetricName(name),
 			seekcount.TickerHelp[tk]+" Ticker "+name+".", nil, nil)}
 	}
@@ -106,21 +147,29 @@ var metrics = sync.OnceValue(func() *metricTable {
 })
 
 // tickerMetricName is the naming rule of the package documentation:
-// "pebblerf_", the name without a leading "pebblerf.", every character but
-// [a-zA-Z0-9_] as "_", then "_total".
+// "pebblerf_", then the words of the name without a leading "pebblerf."
+// (runs of characters other than [a-zA-Z0-9] separate words), a unit word
+// moved last, joined by "_", then "_total".
 func tickerMetricName(name string) string {
-	name = strings.TrimPrefix(name, "pebblerf.")
-	var b strings.Builder
-	b.Grow(len("pebblerf_") + len(name) + len("_total"))
-	b.WriteString("pebblerf_")
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
+	words := strings.FieldsFunc(strings.TrimPrefix(name, "pebblerf."), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	var unit string
+	kept := words[:0]
+	for _, w := range words {
+		if baseUnits[w] && unit == "" {
+			unit = w
+			continue
 		}
+		kept = append(kept, w)
 	}
-	b.WriteString("_total")
-	return b.String()
+	if unit != "" {
+		kept = append(kept, unit)
+	}
+	return "pebblerf_" + strings.Join(kept, "_") + "_total"
 }
+
+// baseUnits are the words the naming rule moves to the end of a name:
+// Prometheus' base units, which its conventions put last, before "_total".
+// A ticker's name never holds two.
+var baseUnits = map[string]bool{"bytes": true, "seconds": true}

@@ -5,6 +5,7 @@ package promstats
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/objstore"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -138,8 +140,11 @@ func TestScrapeEqualsStatistics(t *testing.T) {
 	countedLevels := map[string]bool{}
 	levelSeries, tickerSeries := 0, 0
 	for _, mf := range mfs {
-		require.Equal(t, dto.MetricType_COUNTER, mf.GetType(), mf.GetName())
 		require.NotEmpty(t, mf.GetHelp(), mf.GetName())
+		if lsmGauges[mf.GetName()] {
+			continue // TestLSMGauges
+		}
+		require.Equal(t, dto.MetricType_COUNTER, mf.GetType(), mf.GetName())
 		if field, ok := levelFields[mf.GetName()]; ok {
 			require.Len(t, mf.GetMetric(), int(seekstats.NumRows), mf.GetName())
 			for _, m := range mf.GetMetric() {
@@ -172,22 +177,27 @@ func TestScrapeEqualsStatistics(t *testing.T) {
 	}
 	require.NotZero(t, stats.Get("rocksdb.bloom.filter.useful"))
 	require.NotZero(t, stats.Get("pebblerf.dbwide.number.db.seek"))
-	require.Equal(t, levelSeries+tickerSeries, testutil.CollectAndCount(c))
+	require.Equal(t, levelSeries+tickerSeries+len(lsmGauges)*7, testutil.CollectAndCount(c))
 	problems, err := testutil.CollectAndLint(c)
 	require.NoError(t, err)
 	require.Empty(t, problems)
 }
 
-// tickerNames returns, for each DB-wide or non-row ticker of stats, the
-// metric the naming rule gives it, written out here independently of the
-// collector's: "pebblerf_", the name less "pebblerf.", dots as "_", "_total".
+// tickerNames returns, for each DB-wide or non-row ticker of stats that is
+// exported (not a twin), the metric the naming rule gives it, written out
+// here independently of the collector's: "pebblerf_", the name less
+// "pebblerf.", dots as "_" with a word "bytes" moved last, "_total".
 func tickerNames(t *testing.T, stats *pebble.Statistics) map[string]string {
 	out := map[string]string{}
 	for _, tk := range stats.Tickers() {
-		if perRowOrGroup(tk.Name) {
+		if perRowOrGroup(tk.Name) || tk.Name == "rocksdb.number.db.seek" || tk.Name == "rocksdb.number.db.seek.found" {
 			continue
 		}
-		m := "pebblerf_" + strings.ReplaceAll(strings.TrimPrefix(tk.Name, "pebblerf."), ".", "_") + "_total"
+		words := strings.Split(strings.TrimPrefix(tk.Name, "pebblerf."), ".")
+		if i := slices.Index(words, "bytes"); i >= 0 {
+			words = append(slices.Delete(words, i, i+1), "bytes")
+		}
+		m := "pebblerf_" + strings.Join(words, "_") + "_total"
 		_, dup := out[m]
 		require.False(t, dup, "two tickers named %s", m)
 		out[m] = tk.Name
@@ -211,21 +221,123 @@ func perRowOrGroup(name string) bool {
 }
 
 // TestStatisticsOff: without the per-level statistics the collector
-// exports the DB-wide tickers alone, equal to them.
+// exports the DB-wide tickers alone, equal to them, and the LSM's gauges.
 func TestStatisticsOff(t *testing.T) {
 	db := openDB(t, false)
 	readEverywhere(t, db)
 	stats := db.Statistics()
 	require.Nil(t, stats.PerLevel())
+	tickerOf := tickerNames(t, stats)
 	mfs := gather(t, NewCollector(db))
-	require.Len(t, mfs, len(stats.Tickers()))
+	require.Len(t, mfs, len(stats.Tickers())+len(lsmGauges))
 	for _, mf := range mfs {
+		if lsmGauges[mf.GetName()] {
+			continue
+		}
 		require.True(t, strings.HasPrefix(mf.GetName(), "pebblerf_dbwide_"), mf.GetName())
 		require.Len(t, mf.GetMetric(), 1)
-		name := "pebblerf." + strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(mf.GetName(), "pebblerf_"), "_total"), "_", ".")
+		name, ok := tickerOf[mf.GetName()]
+		require.True(t, ok, "metric %s names no ticker", mf.GetName())
 		require.Equal(t, float64(stats.Get(name)), mf.GetMetric()[0].GetCounter().GetValue(), mf.GetName())
 	}
 	require.NotZero(t, stats.Get("pebblerf.dbwide.number.db.seek"))
+}
+
+// TestOneFamilyPerCount: the per-level statistics' seek tickers count the
+// seeks the DB-wide ones count, so only the DB-wide family is exported,
+// with the count both tickers hold once the iterators are closed.
+func TestOneFamilyPerCount(t *testing.T) {
+	db := openDB(t, true)
+	readEverywhere(t, db)
+	stats := db.Statistics()
+	values := map[string]float64{}
+	for _, mf := range gather(t, NewCollector(db)) {
+		if len(mf.GetMetric()) == 1 && len(mf.GetMetric()[0].GetLabel()) == 0 {
+			values[mf.GetName()] = mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	for dropped, kept := range map[string]string{
+		"rocksdb.number.db.seek":       "pebblerf_dbwide_number_db_seek_total",
+		"rocksdb.number.db.seek.found": "pebblerf_dbwide_number_db_seek_found_total",
+	} {
+		require.NotZero(t, stats.Get(dropped), dropped)
+		require.Equal(t, float64(stats.Get(dropped)), values[kept], "%s and %s count apart", dropped, kept)
+		_, exported := metricOf(dropped)
+		require.False(t, exported, dropped)
+		require.NotContains(t, values, tickerMetricName(dropped))
+	}
+}
+
+// TestUnitsLast: every family ends in its base unit, if it has one, then
+// "_total" if it is a counter: no unit word mid-name (the rule that moved
+// pebblerf_dbwide_iter_block_bytes_read_total to ..._read_bytes_total).
+func TestUnitsLast(t *testing.T) {
+	db := openDB(t, true)
+	readEverywhere(t, db)
+	var names []string
+	for _, mf := range gather(t, NewCollector(db)) {
+		name := mf.GetName()
+		names = append(names, name)
+		if mf.GetType() == dto.MetricType_COUNTER {
+			require.True(t, strings.HasSuffix(name, "_total"), name)
+			name = strings.TrimSuffix(name, "_total")
+		} else {
+			require.False(t, strings.HasSuffix(name, "_total"), name)
+		}
+		words := strings.Split(name, "_")
+		for i, w := range words[:len(words)-1] {
+			require.False(t, w == "bytes" || w == "seconds", "%s: unit %q is word %d of %d, not last", mf.GetName(), w, i+1, len(words))
+		}
+	}
+	require.Contains(t, names, "pebblerf_dbwide_iter_block_read_bytes_total")
+	require.Contains(t, names, "pebblerf_dbwide_iter_block_bytes_total")
+}
+
+// lsmGauges are the gauges of the LSM's shape, seven series each.
+var lsmGauges = map[string]bool{"pebblerf_lsm_tables": true, "pebblerf_lsm_table_bytes": true, "pebblerf_lsm_sublevels": true}
+
+// TestLSMGauges puts one table in L6 and two overlapping ones in L0 (two
+// sublevels) and finds the gauges saying so per level, equal to Pebble's
+// Metrics, with the statistics on or off.
+func TestLSMGauges(t *testing.T) {
+	for _, perLevel := range []bool{false, true} {
+		t.Run(fmt.Sprintf("per-level=%v", perLevel), func(t *testing.T) {
+			db := openDB(t, perLevel)
+			for _, k := range []string{"a", "m", "z"} {
+				require.NoError(t, db.Set([]byte(k), []byte("v"), nil))
+			}
+			require.NoError(t, db.Flush())
+			require.NoError(t, db.Compact(context.Background(), []byte("a"), []byte("zz"), false))
+			for i := 0; i < 2; i++ { // two L0 tables over the same keys: two sublevels
+				require.NoError(t, db.Set([]byte("b"), []byte("v"), nil))
+				require.NoError(t, db.Set([]byte("c"), []byte("v"), nil))
+				require.NoError(t, db.Flush())
+			}
+			gauges := map[string]map[string]float64{}
+			for _, mf := range gather(t, NewCollector(db)) {
+				if !lsmGauges[mf.GetName()] {
+					continue
+				}
+				require.Equal(t, dto.MetricType_GAUGE, mf.GetType(), mf.GetName())
+				gauges[mf.GetName()] = map[string]float64{}
+				for _, m := range mf.GetMetric() {
+					require.Len(t, m.GetLabel(), 1)
+					require.Equal(t, "level", m.GetLabel()[0].GetName())
+					gauges[mf.GetName()][m.GetLabel()[0].GetValue()] = m.GetGauge().GetValue()
+				}
+			}
+			require.Len(t, gauges, len(lsmGauges))
+			want := func(l0, l6 float64) map[string]float64 {
+				return map[string]float64{"L0": l0, "L1": 0, "L2": 0, "L3": 0, "L4": 0, "L5": 0, "L6": l6}
+			}
+			require.Equal(t, want(2, 1), gauges["pebblerf_lsm_tables"])
+			require.Equal(t, want(2, 1), gauges["pebblerf_lsm_sublevels"])
+			m := db.Metrics()
+			require.Positive(t, m.Levels[0].TablesSize)
+			require.Positive(t, m.Levels[6].TablesSize)
+			require.Equal(t, want(float64(m.Levels[0].TablesSize), float64(m.Levels[6].TablesSize)), gauges["pebblerf_lsm_table_bytes"])
+		})
+	}
 }
 
 // TestEveryTickerKnown: every ticker the statistics have is exported with
@@ -236,7 +348,8 @@ func TestEveryTickerKnown(t *testing.T) {
 	for _, tk := range db.Statistics().Tickers() {
 		m, ok := metricOf(tk.Name)
 		if !ok {
-			require.True(t, metrics().groups[tk.Name], "ticker %s is neither exported nor a group", tk.Name)
+			_, twin := twins[tk.Name]
+			require.True(t, metrics().groups[tk.Name] || twin, "ticker %s is neither exported, nor a group nor a twin", tk.Name)
 			continue
 		}
 		require.Contains(t, m.desc.String(), tk.Name[strings.LastIndexByte(tk.Name, '.')+1:])
@@ -249,17 +362,26 @@ func TestEveryTickerKnown(t *testing.T) {
 }
 
 // TestNames keeps the metric names stable: testdata/names lists every
-// series a DB with per-level statistics exports and the ticker each reads
-// (regenerate with go test -run TestNames -rewrite, and mind that a
-// renamed metric breaks its users' dashboards).
+// series a DB's collector exports, with the per-level statistics and
+// without, and every series of a store's (regenerate with go test -run
+// TestNames -rewrite, and mind that a renamed metric breaks its users'
+// dashboards: docs/prometheus.md lists the renamed ones).
 func TestNames(t *testing.T) {
 	datadriven.RunTest(t, "testdata/names", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "names" {
+		var c prometheus.Collector
+		switch d.Cmd {
+		case "names":
+			c = NewCollector(openDB(t, d.HasArg("per-level")))
+		case "store-names":
+			store, err := objstore.Open("mem://")
+			require.NoError(t, err)
+			defer func() { require.NoError(t, store.Close()) }()
+			c = NewStoreCollector(store)
+		default:
 			d.Fatalf(t, "unknown command %q", d.Cmd)
 		}
-		db := openDB(t, d.HasArg("per-level"))
 		var lines []string
-		for _, mf := range gather(t, NewCollector(db)) {
+		for _, mf := range gather(t, c) {
 			for _, m := range mf.GetMetric() {
 				name := mf.GetName()
 				if l := m.GetLabel(); len(l) == 1 {

@@ -54,7 +54,7 @@ func (s *engineState) open() error {
 	s.dirty = false
 	s.stopReplanning = startReplanning(s.cfg, s.db)
 	if db, ok := pebblerfDB(s.db); ok {
-		s.metrics.follow(db)
+		s.metrics.follow(db, s.store)
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func (s *engineState) close() error {
 		return nil
 	}
 	s.stopReplanning()
-	s.metrics.follow(nil)
+	s.metrics.follow(nil, nil)
 	err := s.db.Close()
 	s.cache.Unref()
 	s.db, s.cache = nil, nil

@@ -12,17 +12,20 @@ import (
 
 	"github.com/cockroachdb/errors"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/objstore"
 	"github.com/pebblerf/pebble/promstats"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // metricsServer is -metrics_addr: GET /metrics answers, in Prometheus'
-// format, the statistics of the pebblerf engine's open DB (package
+// format, the statistics and LSM shape of the pebblerf engine's open DB
+// and, with -remote, the requests to its object store by kind (package
 // promstats). The benchmarks close and reopen the DB between them; the
 // server follows each open, and answers 503 while no pebblerf DB is open.
-// The counts start from zero at every open, which Prometheus reads as a
-// counter reset. Upstream Pebble's engine keeps no such statistics and is
+// The DB's counts start from zero at every open, which Prometheus reads as
+// a counter reset; the store's from when the process opened the store
+// (remote.go), which a fill on an in-memory store does anew. Upstream Pebble's engine keeps no such statistics and is
 // not served.
 type metricsServer struct {
 	srv  *http.Server
@@ -79,9 +82,10 @@ func (m *metricsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.handler.ServeHTTP(w, r)
 }
 
-// follow serves db's statistics from now on; nil before the DB is closed.
-// A nil server does nothing.
-func (m *metricsServer) follow(db *pebblerf.DB) {
+// follow serves db's statistics from now on, and store's counts unless it
+// is nil (no -remote); db nil before the DB is closed. A nil server does
+// nothing.
+func (m *metricsServer) follow(db *pebblerf.DB, store *objstore.Meter) {
 	if m == nil {
 		return
 	}
@@ -93,6 +97,9 @@ func (m *metricsServer) follow(db *pebblerf.DB) {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(promstats.NewCollector(db))
+	if store != nil {
+		reg.MustRegister(promstats.NewStoreCollector(store))
+	}
 	m.handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 }
 

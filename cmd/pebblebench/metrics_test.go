@@ -3,15 +3,18 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/objstore"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,15 +30,20 @@ func httpGet(t *testing.T, url string) (int, string) {
 }
 
 // TestMetricsServerFollowsTheDB: 503 while no DB is open, the open DB's
-// statistics once one is, 503 again when it is about to close, and
-// nothing listening after close.
+// statistics once one is (and its store's requests when it has a store),
+// 503 again when it is about to close, and nothing listening after close.
 func TestMetricsServerFollowsTheDB(t *testing.T) {
 	m, err := startMetrics(&config{metricsAddr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	status, _ := httpGet(t, m.url())
 	require.Equal(t, http.StatusServiceUnavailable, status)
 
-	db, err := pebblerf.OpenWithPlugins("db", &pebblerf.Options{FS: vfs.NewMem()}, pebblerf.Plugins{Statistics: true})
+	store, err := objstore.Open("mem://")
+	require.NoError(t, err)
+	defer func() { require.NoError(t, store.Close()) }()
+	opts := &pebblerf.Options{FS: vfs.NewMem()}
+	require.NoError(t, objstore.Configure("db", opts, objstore.Config{Store: store}))
+	db, err := pebblerf.OpenWithPlugins("db", opts, pebblerf.Plugins{Statistics: true})
 	require.NoError(t, err)
 	require.NoError(t, db.Set([]byte("a"), []byte("v"), nil))
 	require.NoError(t, db.Flush())
@@ -43,13 +51,22 @@ func TestMetricsServerFollowsTheDB(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, it.First())
 	require.NoError(t, it.Close())
-	m.follow(db)
+	m.follow(db, nil)
 	status, body := httpGet(t, m.url())
 	require.Equal(t, http.StatusOK, status)
 	require.Contains(t, body, "\npebblerf_dbwide_number_db_seek_total 1\n")
 	require.Contains(t, body, "\npebblerf_seek_data_total{level=\"L0\"} 1\n")
+	require.Contains(t, body, "\npebblerf_lsm_tables{level=\"L0\"} 1\n")
+	require.NotContains(t, body, "pebblerf_objstore_")
 
-	m.follow(nil)
+	m.follow(db, store)
+	_, body = httpGet(t, m.url())
+	writes := store.Snapshot().Write.Requests
+	require.Positive(t, writes)
+	require.Contains(t, body, fmt.Sprintf("\npebblerf_objstore_requests_total{kind=\"write\"} %d\n", writes))
+	require.Contains(t, body, "\npebblerf_dbwide_number_db_seek_total 1\n")
+
+	m.follow(nil, nil)
 	require.NoError(t, db.Close())
 	status, _ = httpGet(t, m.url())
 	require.Equal(t, http.StatusServiceUnavailable, status)
@@ -59,7 +76,8 @@ func TestMetricsServerFollowsTheDB(t *testing.T) {
 }
 
 // TestMetricsDuringARun scrapes a pebblebench run's -metrics_addr while
-// its reads run, and finds the pebblerf DB's per-level series.
+// its reads run, with its tables on a simulated object store, and finds
+// the pebblerf DB's per-level series, its LSM's and its store's.
 func TestMetricsDuringARun(t *testing.T) {
 	// A free port: listen on port 0, note it, let it go.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -69,10 +87,13 @@ func TestMetricsDuringARun(t *testing.T) {
 
 	done := make(chan string)
 	go func() {
-		status, stdout, stderr := runMain("-engine=pebblerf", "-pebblerf_statistics", "-metrics_addr="+addr,
+		status, stdout, stderr := runMain("-engine=pebblerf", "-pebblerf_statistics", "-metrics_addr="+addr, "-remote=sim://?latency=1ms",
 			"-num=2000", "-bloom_bits=10", "-benchmarks=fillrandom,readrandom", "-duration=3", "-db="+t.TempDir())
 		done <- strings.Join([]string{string(rune('0' + status)), stdout, stderr}, "\x00")
 	}()
+	// The store's data GETs come with the reads, after the fill: wait for
+	// a scrape that has them.
+	dataGets := regexp.MustCompile(`\npebblerf_objstore_requests_total\{kind="data"\} [1-9]`)
 	var body string
 	for body == "" {
 		select {
@@ -87,11 +108,13 @@ func TestMetricsDuringARun(t *testing.T) {
 		b, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		require.NoError(t, err)
-		if resp.StatusCode == http.StatusOK && strings.Contains(string(b), "pebblerf_rocksdb_bloom_filter_useful_total") {
+		if resp.StatusCode == http.StatusOK && dataGets.Match(b) {
 			body = string(b)
 		}
 	}
 	require.Contains(t, body, `pebblerf_get_filter_positive_total{level="L0"}`)
+	require.Contains(t, body, "\npebblerf_rocksdb_bloom_filter_useful_total ")
+	require.Contains(t, body, `pebblerf_lsm_tables{level="L0"}`)
 	r := strings.Split(<-done, "\x00")
 	require.Equal(t, "0", r[0], r[2])
 	require.Contains(t, r[1], "Metrics:    http://"+addr+"/metrics")
