@@ -65,7 +65,7 @@ func newDB(db *upstream.DB, in *installed, stop func()) *DB {
 		statistics:     Statistics{dbWide: dbWide},
 	}
 	if in.stats != nil {
-		d.statistics.perLevel = in.stats.View()
+		d.statistics.perLevel = (*seekstats.Statistics)(in.stats.Store())
 	}
 	d.readerHooks.iterTotals = dbWide.Iterators()
 	if in.getL6 != nil {

@@ -8,7 +8,6 @@ import (
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/pebblerf/pebble/compactionext"
 	"github.com/pebblerf/pebble/internal/attribution"
-	"github.com/pebblerf/pebble/internal/filtertag"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -238,7 +237,7 @@ func (in *installed) apply(opts *Options, plugins Plugins) error {
 		// This adds names to Options.Filters and nothing else: Pebble looks
 		// a table's filter up by name when it opens the table, so neither
 		// what is written nor what a read costs changes.
-		filtertag.RegisterReaders(opts)
+		attribution.RegisterTagReaders(opts)
 	}
 	if in.rangeFilter != nil {
 		opts.BlockPropertyCollectors = append(opts.BlockPropertyCollectors, in.rangeFilter.Collector())

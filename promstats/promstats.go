@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/dbwide"
-	"github.com/pebblerf/pebble/internal/seekcount"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -121,23 +121,23 @@ var twins = map[string]string{
 // metrics returns the table, made on first use.
 var metrics = sync.OnceValue(func() *metricTable {
 	t := &metricTable{byTicker: map[string]metric{}, groups: map[string]bool{}}
-	for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
-		suffix := seekcount.KindSuffixes[k]
+	for k := attribution.Kind(0); k < attribution.NumKinds; k++ {
+		suffix := attribution.KindSuffixes[k]
 		desc := prometheus.NewDesc(tickerMetricName(suffix),
-			seekcount.KindHelp[k]+" Per level; ticker pebblerf.<level>."+suffix+".", []string{"level"}, nil)
+			attribution.KindHelp[k]+" Per level; ticker pebblerf.<level>."+suffix+".", []string{"level"}, nil)
 		for r := seekstats.Row(0); r < seekstats.NumRows; r++ {
-			t.byTicker[seekcount.RowTickerName(int(r), k)] = metric{desc: desc, level: r.String()}
+			t.byTicker[attribution.RowTickerName(int(r), k)] = metric{desc: desc, level: r.String()}
 		}
-		t.groups[seekcount.GroupTickerName(true, k)] = true
-		t.groups[seekcount.GroupTickerName(false, k)] = true
+		t.groups[attribution.GroupTickerName(true, k)] = true
+		t.groups[attribution.GroupTickerName(false, k)] = true
 	}
-	for tk := seekcount.Ticker(0); tk < seekcount.NumTickers; tk++ {
-		name := seekcount.TickerNames[tk]
+	for tk := attribution.Ticker(0); tk < attribution.NumTickers; tk++ {
+		name := attribution.TickerNames[tk]
 		if _, ok := twins[name]; ok {
 			continue
 		}
 		t.byTicker[name] = metric{desc: prometheus.NewDesc(tickerMetricName(name),
-			seekcount.TickerHelp[tk]+" Ticker "+name+".", nil, nil)}
+			attribution.TickerHelp[tk]+" Ticker "+name+".", nil, nil)}
 	}
 	for _, name := range dbwide.Names() {
 		help, _ := dbwide.Help(name)

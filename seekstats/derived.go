@@ -2,7 +2,7 @@
 
 package seekstats
 
-import "github.com/pebblerf/pebble/internal/seekcount"
+import "github.com/pebblerf/pebble/internal/attribution"
 
 // The derived figures of RocksDB's seek and Bloom statistics. Each returns
 // ok=false when its denominator is zero.
@@ -102,9 +102,9 @@ func (c LevelCounts) GetFalsePositiveRate() (float64, bool) {
 // A table that holds another key with the same prefix counts as a false
 // positive: the filter did its job, but the Get was wasted.
 func (sn *Snapshot) PointPrefixFalsePositiveRate() (float64, bool) {
-	checked := sn.tickers[seekcount.BloomFilterPrefixChecked]
-	useful := sn.tickers[seekcount.BloomFilterPrefixUseful]
-	tp := sn.tickers[seekcount.BloomFilterPrefixTruePositive]
+	checked := sn.tickers[attribution.BloomFilterPrefixChecked]
+	useful := sn.tickers[attribution.BloomFilterPrefixUseful]
+	tp := sn.tickers[attribution.BloomFilterPrefixTruePositive]
 	if checked <= tp || checked < useful+tp {
 		return 0, false
 	}
@@ -120,10 +120,10 @@ func (sn *Snapshot) PointPrefixFalsePositiveRate() (float64, bool) {
 // (RocksDB once quoted FP / FULL_POSITIVE as "the" rate; that is the share
 // of positives that were false, not the rate over negatives.)
 func (sn *Snapshot) PointWholeKeyFalsePositiveRate() (float64, bool) {
-	pos := sn.tickers[seekcount.BloomFilterFullPositive]
-	tp := min(sn.tickers[seekcount.BloomFilterFullTruePositive], pos)
+	pos := sn.tickers[attribution.BloomFilterFullPositive]
+	tp := min(sn.tickers[attribution.BloomFilterFullTruePositive], pos)
 	fp := pos - tp
-	den := fp + sn.tickers[seekcount.BloomFilterUseful]
+	den := fp + sn.tickers[attribution.BloomFilterUseful]
 	if den == 0 {
 		return 0, false
 	}

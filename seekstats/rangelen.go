@@ -3,7 +3,7 @@
 package seekstats
 
 import (
-	"github.com/pebblerf/pebble/internal/seekcount"
+	"github.com/pebblerf/pebble/internal/attribution"
 )
 
 // Range lengths as the range filter would see them. A range filter's
@@ -23,7 +23,7 @@ import (
 // LenBuckets is the number of buckets of RangeLens' histograms: bucket b > 0
 // counts ranges of ℓ with bits.Len64(ℓ) = b, that is 2^(b-1) <= ℓ < 2^b,
 // and the last bucket also every longer range.
-const LenBuckets = seekcount.LenBuckets
+const LenBuckets = attribution.LenBuckets
 
 // RangeLens is what one row's bounded iterators' range-filter checks saw, as
 // the tables' own range filters would have seen them.
@@ -65,20 +65,20 @@ type RangeLens struct {
 }
 
 // rangeLensOf converts one row's stored counts.
-func rangeLensOf(c [seekcount.LenPerRow]uint64) RangeLens {
+func rangeLensOf(c [attribution.LenPerRow]uint64) RangeLens {
 	var o RangeLens
-	o.Checks = c[seekcount.LenChecks]
-	o.Undecoded = c[seekcount.LenUndecoded]
-	o.Outside = c[seekcount.LenOutside]
-	o.ExactHolds = c[seekcount.LenExactHolds]
-	o.ExactEmpty = c[seekcount.LenExactEmpty]
-	o.HashedHolds = c[seekcount.LenHashedHolds]
-	o.HashedFPRSum = float64(c[seekcount.LenHashedFPR]) / seekcount.LenFPRScale
-	o.HashedBitsSum = float64(c[seekcount.LenHashedBits]) / seekcount.LenBitsScale
+	o.Checks = c[attribution.LenChecks]
+	o.Undecoded = c[attribution.LenUndecoded]
+	o.Outside = c[attribution.LenOutside]
+	o.ExactHolds = c[attribution.LenExactHolds]
+	o.ExactEmpty = c[attribution.LenExactEmpty]
+	o.HashedHolds = c[attribution.LenHashedHolds]
+	o.HashedFPRSum = float64(c[attribution.LenHashedFPR]) / attribution.LenFPRScale
+	o.HashedBitsSum = float64(c[attribution.LenHashedBits]) / attribution.LenBitsScale
 	for b := 0; b < LenBuckets; b++ {
-		o.Lens[b] = c[seekcount.LenHist+b]
-		o.HashedLens[b] = c[seekcount.LenHashedHist+b]
-		o.HashedLenSum[b] = c[seekcount.LenHashedHistSum+b]
+		o.Lens[b] = c[attribution.LenHist+b]
+		o.HashedLens[b] = c[attribution.LenHashedHist+b]
+		o.HashedLenSum[b] = c[attribution.LenHashedHistSum+b]
 	}
 	return o
 }

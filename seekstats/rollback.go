@@ -7,7 +7,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtertag"
+	"github.com/pebblerf/pebble/internal/attribution"
 )
 
 // RewriteForUpstream is the rollback path for tables written with
@@ -31,7 +31,7 @@ func RewriteForUpstream(src, dst string, opts *pebble.Options) error {
 	so := opts.Clone()
 	so.ReadOnly = true
 	so.ErrorIfNotExists = true
-	filtertag.RegisterReaders(so)
+	attribution.RegisterTagReaders(so)
 	from, err := pebble.Open(src, so)
 	if err != nil {
 		return errors.Wrapf(err, "seekstats: opening %s", src)

@@ -5,7 +5,7 @@ package seekstats
 import (
 	"fmt"
 
-	"github.com/pebblerf/pebble/internal/seekcount"
+	"github.com/pebblerf/pebble/internal/attribution"
 )
 
 // Row is one row of the per-level statistics: the memtables, one LSM level,
@@ -31,9 +31,17 @@ const (
 	NumRows
 )
 
-// The counters' storage has a row for each of these.
-var _ [seekcount.Rows - NumRows]struct{}
-var _ [NumRows - seekcount.Rows]struct{}
+// The counters' storage has a row for each of these, numbered alike.
+var (
+	_ [attribution.Rows - NumRows]struct{}
+	_ [NumRows - attribution.Rows]struct{}
+	_ [attribution.RowMemtables - int(RowMemtables)]struct{}
+	_ [int(RowMemtables) - attribution.RowMemtables]struct{}
+	_ [attribution.RowL0 - int(RowL0)]struct{}
+	_ [int(RowL0) - attribution.RowL0]struct{}
+	_ [attribution.RowUnattributed - int(RowUnattributed)]struct{}
+	_ [int(RowUnattributed) - attribution.RowUnattributed]struct{}
+)
 
 // RowForLevel returns the row of LSM level l (0..6), or RowUnattributed.
 func RowForLevel(l int) Row {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pebblerf/pebble/internal/seekcount"
+	"github.com/pebblerf/pebble/internal/attribution"
 )
 
 // LevelCounts are the per-row counters of one row or group of rows: RocksDB's
@@ -46,33 +46,33 @@ type LevelCounts struct {
 	GetTruePositive uint64
 }
 
-func (c *LevelCounts) get(k seekcount.Kind) *uint64 {
+func (c *LevelCounts) get(k attribution.Kind) *uint64 {
 	switch k {
-	case seekcount.Filtered:
+	case attribution.Filtered:
 		return &c.Filtered
-	case seekcount.FilterMatch:
+	case attribution.FilterMatch:
 		return &c.FilterMatch
-	case seekcount.Data:
+	case attribution.Data:
 		return &c.Data
-	case seekcount.DataUsefulNoFilter:
+	case attribution.DataUsefulNoFilter:
 		return &c.UsefulNoFilter
-	case seekcount.DataUsefulFilterMatch:
+	case attribution.DataUsefulFilterMatch:
 		return &c.UsefulFilterMatch
-	case seekcount.FilteredRange:
+	case attribution.FilteredRange:
 		return &c.FilteredRange
-	case seekcount.DataBounded:
+	case attribution.DataBounded:
 		return &c.DataBounded
-	case seekcount.UsefulBounded:
+	case attribution.UsefulBounded:
 		return &c.UsefulBounded
-	case seekcount.DataNeeded:
+	case attribution.DataNeeded:
 		return &c.Needed
-	case seekcount.DataNeededFilterMatch:
+	case attribution.DataNeededFilterMatch:
 		return &c.NeededFilterMatch
-	case seekcount.DataNeededBounded:
+	case attribution.DataNeededBounded:
 		return &c.NeededBounded
-	case seekcount.GetUseful:
+	case attribution.GetUseful:
 		return &c.GetUseful
-	case seekcount.GetPositive:
+	case attribution.GetPositive:
 		return &c.GetPositive
 	default:
 		return &c.GetTruePositive
@@ -82,7 +82,7 @@ func (c *LevelCounts) get(k seekcount.Kind) *uint64 {
 // Add returns c with every counter of o added, as the group rows (last,
 // non-last) sum their levels.
 func (c LevelCounts) Add(o LevelCounts) LevelCounts {
-	for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
+	for k := attribution.Kind(0); k < attribution.NumKinds; k++ {
 		*c.get(k) += *o.get(k)
 	}
 	return c
@@ -96,7 +96,7 @@ type Snapshot struct {
 	// RangeLens are the rows' range lengths as the tables' range filters
 	// would see them, for the range-filter what-if (package whatif).
 	RangeLens [NumRows]RangeLens
-	tickers   [seekcount.NumTickers]uint64
+	tickers   [attribution.NumTickers]uint64
 }
 
 // Last returns RocksDB's LAST_LEVEL group: L6.
@@ -119,27 +119,27 @@ func (sn *Snapshot) NonLast() LevelCounts {
 // RocksDB's point-lookup and seek tickers first, then pebblerf's per-row
 // seek tickers, then pebblerf's extras.
 func (sn *Snapshot) Tickers() []Ticker {
-	out := make([]Ticker, 0, seekcount.NumCounters+2*int(seekcount.NumKinds))
+	out := make([]Ticker, 0, attribution.NumCounters+2*int(attribution.NumKinds))
 	add := func(name string, n uint64) { out = append(out, Ticker{Name: name, Count: int64(n)}) }
-	for t := seekcount.BloomFilterUseful; t <= seekcount.NumberDBSeekFound; t++ {
-		add(seekcount.TickerNames[t], sn.tickers[t])
+	for t := attribution.BloomFilterUseful; t <= attribution.NumberDBSeekFound; t++ {
+		add(attribution.TickerNames[t], sn.tickers[t])
 	}
 	for _, last := range []bool{true, false} {
 		group := sn.NonLast()
 		if last {
 			group = sn.Last()
 		}
-		for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
-			add(groupTickerName(last, k), *group.get(k))
+		for k := attribution.Kind(0); k < attribution.NumKinds; k++ {
+			add(attribution.GroupTickerName(last, k), *group.get(k))
 		}
 	}
 	for r := Row(0); r < NumRows; r++ {
-		for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
-			add(rowTickerName(r, k), *sn.Rows[r].get(k))
+		for k := attribution.Kind(0); k < attribution.NumKinds; k++ {
+			add(attribution.RowTickerName(int(r), k), *sn.Rows[r].get(k))
 		}
 	}
-	for t := seekcount.TruePositiveUncertain; t < seekcount.NumTickers; t++ {
-		add(seekcount.TickerNames[t], sn.tickers[t])
+	for t := attribution.TruePositiveUncertain; t < attribution.NumTickers; t++ {
+		add(attribution.TickerNames[t], sn.tickers[t])
 	}
 	return out
 }

@@ -6,22 +6,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pebblerf/pebble/internal/seekcount"
+	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/stretchr/testify/require"
 )
 
 func TestNamesAndGroups(t *testing.T) {
-	var st seekcount.Store
+	var st attribution.Store
 	s := (*Statistics)(&st)
 	// Two shards: reading a counter sums them.
 	sh, other := st.Counters.PickShard(), st.Counters.PickShard()
-	sh.AddRow(int(RowL0), seekcount.Filtered)
-	sh.AddRow(int(RowL5), seekcount.Filtered)
-	sh.AddRow(int(RowUnattributed), seekcount.Filtered)
-	sh.AddRow(int(RowL6), seekcount.Filtered)
-	sh.AddRow(int(RowMemtables), seekcount.DataUsefulNoFilter)
-	other.AddRow(int(RowL6), seekcount.Filtered)
-	sh.AddTicker(seekcount.BloomFilterPrefixChecked, 5)
+	sh.AddRow(int(RowL0), attribution.Filtered)
+	sh.AddRow(int(RowL5), attribution.Filtered)
+	sh.AddRow(int(RowUnattributed), attribution.Filtered)
+	sh.AddRow(int(RowL6), attribution.Filtered)
+	sh.AddRow(int(RowMemtables), attribution.DataUsefulNoFilter)
+	other.AddRow(int(RowL6), attribution.Filtered)
+	sh.AddTicker(attribution.BloomFilterPrefixChecked, 5)
 
 	require.EqualValues(t, 3, s.Get("rocksdb.non.last.level.seek.filtered"))
 	require.EqualValues(t, 2, s.Get("rocksdb.last.level.seek.filtered"))
@@ -31,14 +31,14 @@ func TestNamesAndGroups(t *testing.T) {
 	require.Zero(t, s.Get("no.such.ticker"))
 
 	// A range filter's rule-out is a FILTERED seek too, with its own share.
-	sh.AddRow(int(RowL5), seekcount.FilteredRange)
+	sh.AddRow(int(RowL5), attribution.FilteredRange)
 	require.EqualValues(t, 2, s.Get("pebblerf.l5.seek.filtered"))
 	require.EqualValues(t, 1, s.Get("pebblerf.l5.seek.filtered.range"))
 	require.EqualValues(t, 4, s.Get("rocksdb.non.last.level.seek.filtered"))
 	require.EqualValues(t, 1, s.Get("pebblerf.non.last.level.seek.filtered.range"))
 	require.EqualValues(t, 2, s.Pop("pebblerf.l5.seek.filtered"))
 	require.Zero(t, s.Get("pebblerf.l5.seek.filtered.range"), "popping FILTERED pops its range share")
-	sh.AddRow(int(RowL5), seekcount.Filtered)
+	sh.AddRow(int(RowL5), attribution.Filtered)
 
 	dump := s.Snapshot().dump()
 	require.Contains(t, dump, "rocksdb.last.level.seek.filtered COUNT : 2\n")
@@ -128,13 +128,13 @@ func TestDerivedFigures(t *testing.T) {
 	require.False(t, ok)
 
 	var sn Snapshot
-	sn.tickers[seekcount.BloomFilterPrefixChecked] = 100
-	sn.tickers[seekcount.BloomFilterPrefixUseful] = 60
-	sn.tickers[seekcount.BloomFilterPrefixTruePositive] = 30
+	sn.tickers[attribution.BloomFilterPrefixChecked] = 100
+	sn.tickers[attribution.BloomFilterPrefixUseful] = 60
+	sn.tickers[attribution.BloomFilterPrefixTruePositive] = 30
 	rate(10.0 / 70)(sn.PointPrefixFalsePositiveRate())
 
-	sn.tickers[seekcount.BloomFilterFullPositive] = 50
-	sn.tickers[seekcount.BloomFilterFullTruePositive] = 45
-	sn.tickers[seekcount.BloomFilterUseful] = 95
+	sn.tickers[attribution.BloomFilterFullPositive] = 50
+	sn.tickers[attribution.BloomFilterFullTruePositive] = 45
+	sn.tickers[attribution.BloomFilterUseful] = 95
 	rate(5.0 / 100)(sn.PointWholeKeyFalsePositiveRate())
 }

@@ -8,9 +8,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/dbwide"
-	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // -help prints the flags in groups, the benchmarks, the scenarios and two
@@ -128,15 +128,15 @@ func printTickerHelp(w io.Writer) {
 		help, _ := dbwide.Help(name)
 		fmt.Fprintf(w, "  %s\n      %s\n", name, help)
 	}
-	for k := seekcount.Kind(0); k < seekcount.NumKinds; k++ {
-		fmt.Fprintf(w, "  pebblerf.<level>.%s, %s, %s\n      %s\n", seekcount.KindSuffixes[k],
-			seekcount.GroupTickerName(false, k), seekcount.GroupTickerName(true, k), seekcount.KindHelp[k])
+	for k := attribution.Kind(0); k < attribution.NumKinds; k++ {
+		fmt.Fprintf(w, "  pebblerf.<level>.%s, %s, %s\n      %s\n", attribution.KindSuffixes[k],
+			attribution.GroupTickerName(false, k), attribution.GroupTickerName(true, k), attribution.KindHelp[k])
 	}
 	fmt.Fprintf(w, "      (<level>: %s; last.level is L6, non.last.level every other row but the memtable;\n"+
 		"      unattributed is what happened in tables of unknown level or tag, and values no single table can be credited with)\n",
-		strings.Join(seekcount.RowKeys[:], ", "))
-	for t := seekcount.Ticker(0); t < seekcount.NumTickers; t++ {
-		fmt.Fprintf(w, "  %s\n      %s\n", seekcount.TickerNames[t], seekcount.TickerHelp[t])
+		strings.Join(attribution.RowKeys[:], ", "))
+	for t := attribution.Ticker(0); t < attribution.NumTickers; t++ {
+		fmt.Fprintf(w, "  %s\n      %s\n", attribution.TickerNames[t], attribution.TickerHelp[t])
 	}
 	for _, h := range statistics.MetricsHelp {
 		fmt.Fprintf(w, "  %s\n      %s\n", h.Name, h.Help)

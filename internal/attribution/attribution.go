@@ -10,23 +10,21 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/internal/rangequery"
-	"github.com/pebblerf/pebble/internal/seekcount"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Stats count one DB's per-level seek and filter statistics into a
-// seekcount.Store, which View reads. Install them on the DB's Options
+// Store, which View reads. Install them on the DB's Options
 // before Open and Attach them to the opened DB; the root package's Open
 // does both. All methods are safe for concurrent use.
 type Stats struct {
 	// The fields read by every filter check, block load and value read come
 	// first, on one cache line, ahead of the counters.
-	cfg   seekstats.Config
+	cfg   Config
 	cmp   pebble.Compare
 	split pebble.Split
 	files *fileMap
 
-	store   seekcount.Store
+	store   Store
 	handoff *handoff.Handoff
 	gets    getRegistry
 	db      atomic.Pointer[pebble.DB]
@@ -34,6 +32,17 @@ type Stats struct {
 	// rangeFilters reads the range filters in the tables' properties, for
 	// the range-length recording (rangelen.go).
 	rangeFilters rangequery.Reader
+}
+
+// Config chooses how the statistics are collected; seekstats.Config, which
+// is this type, says what each choice costs.
+type Config struct {
+	// ExactAttribution asks DB.ScanInternal for the level of every key a
+	// Value (or a Get that needs it) reads, instead of inferring it.
+	ExactAttribution bool
+	// FiltersOnly counts filter checks, seeks and Gets but no data-block
+	// loads.
+	FiltersOnly bool
 }
 
 // Sources are what the statistics read of the plug-ins they count, from
@@ -50,17 +59,18 @@ type Sources struct {
 }
 
 // New returns statistics that count nothing until installed.
-func New(cfg seekstats.Config, src Sources) *Stats {
+func New(cfg Config, src Sources) *Stats {
 	s := &Stats{cfg: cfg, handoff: handoff.New(), rangeFilters: src.RangeFilters}
 	s.store.InnerCorrupt = src.PointCorrupt
 	return s
 }
 
-// View returns the read-only view of what s counts.
-func (s *Stats) View() *seekstats.Statistics { return (*seekstats.Statistics)(&s.store) }
+// Store returns where s counts, of which seekstats.Statistics is the
+// read-only view.
+func (s *Stats) Store() *Store { return &s.store }
 
 // c returns the counters.
-func (s *Stats) c() *seekcount.Counters { return &s.store.Counters }
+func (s *Stats) c() *Counters { return &s.store.Counters }
 
 // Install changes opts, a private copy of the caller's options, so that the
 // DB opened with it feeds s: every level's filter policy is wrapped in a

@@ -3,7 +3,7 @@
 // Package attribution is the machinery behind the per-level statistics
 // (package seekstats says what they count and what is exact): it
 // attributes filter checks, data-block loads and values to tables and
-// levels, and counts them into a seekcount.Store, whose read-only view is
+// levels, and counts them into a Store, whose read-only view is
 // seekstats.Statistics. The root package installs a Stats on a DB's
 // options (Install), attaches it to the open DB (Attach), gives every
 // iterator a tracker (NewIter, InitIter, InitSeeksOnly), registers each Get
@@ -16,7 +16,7 @@
 //
 //   - Filter checks: the configured FilterPolicy is wrapped in a tagging
 //     policy (filter.go) whose filters end in the table's file number
-//     (internal/filtertag); MayContain strips the tag, asks the inner policy
+//     (filtertag.go); MayContain strips the tag, asks the inner policy
 //     and counts the answer for that table. The writer learns the file
 //     number from the TableCreated event, which Pebble fires on the
 //     goroutine that then builds the writer (internal/handoff).

@@ -7,7 +7,6 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable/block"
 	"github.com/pebblerf/pebble/internal/lsmview"
-	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // location is where the newest version of a user key lives, as the exact
@@ -42,7 +41,7 @@ func (s *Stats) probe(key []byte) (loc location) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			s.c().ShardFor(key).AddTicker(seekcount.VerifyProbeFailed, 1)
+			s.c().ShardFor(key).AddTicker(VerifyProbeFailed, 1)
 			loc = location{failed: true}
 		}
 	}()

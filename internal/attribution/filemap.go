@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // fileInfo is what the statistics know of one table. It is immutable except
@@ -318,11 +317,18 @@ func (m *fileMap) seed(levels [][]pebble.SSTableInfo) {
 	m.publish()
 }
 
-// The rows, as the counters number them (seekstats.Row).
+// The rows, as the counters number them: 0 the memtables, 1 to 7 L0 to
+// L6, 8 the tables whose level is unknown (seekstats.Row names them).
 const (
-	rowMemtables    = int(seekstats.RowMemtables)
-	rowUnattributed = int(seekstats.RowUnattributed)
+	RowMemtables    = 0
+	RowL0           = 1
+	RowUnattributed = Rows - 1
 )
 
-// rowForLevel is seekstats.RowForLevel, numbered as the counters are.
-func rowForLevel(l int) int { return int(seekstats.RowForLevel(l)) }
+// rowForLevel is the row of LSM level l (0 to 6), or RowUnattributed.
+func rowForLevel(l int) int {
+	if l < 0 || l > 6 {
+		return RowUnattributed
+	}
+	return RowL0 + l
+}

@@ -4,13 +4,11 @@ package attribution
 
 import (
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/filtertag"
-	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // A tagged filter is the inner policy's filter followed by a tag that names
-// the table it belongs to (internal/filtertag has the format), stored under
-// the inner name with filtertag.NamePrefix. A filter whose tag does not
+// the table it belongs to (filtertag.go has the format), stored under
+// the inner name with TagNamePrefix. A filter whose tag does not
 // decode is answered "may contain" (fail open) and counted as
 // FilterTagCorrupt.
 
@@ -25,7 +23,7 @@ type taggedPolicy struct {
 var _ pebble.FilterPolicy = (*taggedPolicy)(nil)
 
 func newTaggedPolicy(s *Stats, inner pebble.FilterPolicy) *taggedPolicy {
-	return &taggedPolicy{s: s, inner: inner, name: filtertag.NamePrefix + inner.Name()}
+	return &taggedPolicy{s: s, inner: inner, name: TagNamePrefix + inner.Name()}
 }
 
 // Name is the inner name with a prefix, so that the bytes are never handed
@@ -34,9 +32,9 @@ func (p *taggedPolicy) Name() string { return p.name }
 
 // MayContain strips the tag, asks the inner policy and counts the answer.
 func (p *taggedPolicy) MayContain(ftype pebble.FilterType, filter, key []byte) bool {
-	inner, num, ok := filtertag.Decode(filter)
+	inner, num, ok := DecodeTag(filter)
 	if !ok {
-		p.s.c().ShardFor(key).AddTicker(seekcount.FilterTagCorrupt, 1)
+		p.s.c().ShardFor(key).AddTicker(FilterTagCorrupt, 1)
 		return true
 	}
 	may := p.inner.MayContain(ftype, inner, key)
@@ -60,7 +58,7 @@ func (w *taggedWriter) AddKey(key []byte) { w.inner.AddKey(key) }
 
 func (w *taggedWriter) Finish(dst []byte) []byte {
 	w.files.wroteFilter(w.num)
-	return filtertag.Append(w.inner.Finish(dst), w.num)
+	return AppendTag(w.inner.Finish(dst), w.num)
 }
 
 // untaggedPolicy reads filters written by the inner policy itself (before
@@ -100,17 +98,17 @@ func (s *Stats) filterChecked(num uint64, key []byte, may bool) {
 			g.record(f, may)
 			return
 		case s.gets.overflow.Load() != 0:
-			s.c().ShardFor(key).AddTicker(seekcount.FilterUnclassified, 1)
+			s.c().ShardFor(key).AddTicker(FilterUnclassified, 1)
 			return
 		}
 	}
-	row := rowUnattributed
+	row := RowUnattributed
 	if f != nil {
 		row = f.row()
 	}
-	kind := seekcount.Filtered
+	kind := Filtered
 	if may {
-		kind = seekcount.FilterMatch
+		kind = FilterMatch
 	}
 	s.c().ShardFor(key).AddRow(row, kind)
 }

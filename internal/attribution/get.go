@@ -9,7 +9,6 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // Point lookups. A filter check carries no context, but Pebble's Get passes
@@ -190,20 +189,20 @@ func (g *GetScope) count(err error) {
 	for i, c := range g.checks {
 		switch {
 		case whole && c.may:
-			sh.AddTicker(seekcount.BloomFilterFullPositive, 1)
+			sh.AddTicker(BloomFilterFullPositive, 1)
 		case whole:
-			sh.AddTicker(seekcount.BloomFilterUseful, 1)
+			sh.AddTicker(BloomFilterUseful, 1)
 		case c.may:
-			sh.AddTicker(seekcount.BloomFilterPrefixChecked, 1)
+			sh.AddTicker(BloomFilterPrefixChecked, 1)
 		default:
-			sh.AddTicker(seekcount.BloomFilterPrefixChecked, 1)
-			sh.AddTicker(seekcount.BloomFilterPrefixUseful, 1)
+			sh.AddTicker(BloomFilterPrefixChecked, 1)
+			sh.AddTicker(BloomFilterPrefixUseful, 1)
 		}
 		if c.may {
 			last = i
-			sh.AddRow(checkRow(c.f), seekcount.GetPositive)
+			sh.AddRow(checkRow(c.f), GetPositive)
 		} else {
-			sh.AddRow(checkRow(c.f), seekcount.GetUseful)
+			sh.AddRow(checkRow(c.f), GetUseful)
 		}
 	}
 	if last < 0 || (err != nil && !errors.Is(err, pebble.ErrNotFound)) {
@@ -212,7 +211,7 @@ func (g *GetScope) count(err error) {
 	if g.shared {
 		// Several Gets of one key slice: whose check found the key is
 		// unknown, so no true positive is credited.
-		sh.AddTicker(seekcount.GetSharedKey, 1)
+		sh.AddTicker(GetSharedKey, 1)
 		return
 	}
 	fastTP := err == nil
@@ -229,32 +228,32 @@ func (g *GetScope) count(err error) {
 		tp = loc.f != nil && g.checks[last].f != nil && loc.f.num == g.checks[last].f.num
 		switch {
 		case tp == fastTP:
-			sh.AddTicker(seekcount.VerifyGetAgree, 1)
+			sh.AddTicker(VerifyGetAgree, 1)
 		case uncertain:
-			sh.AddTicker(seekcount.VerifyGetUncertain, 1)
+			sh.AddTicker(VerifyGetUncertain, 1)
 		case !fastTP && err != nil:
-			sh.AddTicker(seekcount.VerifyGetTombstone, 1)
+			sh.AddTicker(VerifyGetTombstone, 1)
 		default:
-			sh.AddTicker(seekcount.VerifyGetUnexpected, 1)
+			sh.AddTicker(VerifyGetUnexpected, 1)
 		}
 	} else if uncertain {
-		sh.AddTicker(seekcount.TruePositiveUncertain, 1)
+		sh.AddTicker(TruePositiveUncertain, 1)
 	}
 	if !tp {
 		return
 	}
-	sh.AddRow(checkRow(g.checks[last].f), seekcount.GetTruePositive)
+	sh.AddRow(checkRow(g.checks[last].f), GetTruePositive)
 	if whole {
-		sh.AddTicker(seekcount.BloomFilterFullTruePositive, 1)
+		sh.AddTicker(BloomFilterFullTruePositive, 1)
 	} else {
-		sh.AddTicker(seekcount.BloomFilterPrefixTruePositive, 1)
+		sh.AddTicker(BloomFilterPrefixTruePositive, 1)
 	}
 }
 
 // checkRow is the row of a checked table; nil (unknown) is unattributed.
 func checkRow(f *fileInfo) int {
 	if f == nil {
-		return rowUnattributed
+		return RowUnattributed
 	}
 	return f.row()
 }

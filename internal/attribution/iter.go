@@ -7,7 +7,6 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/iterhooks"
-	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // IterTracker follows one wrapped iterator: its seeks, the data blocks its
@@ -28,7 +27,7 @@ type IterTracker struct {
 	// The fields every iterator touches come first, on as few cache lines
 	// as may be: an iterator per seek pays for each line it misses.
 	s      *Stats
-	sh     *seekcount.Shard
+	sh     *Shard
 	filter iterFilter
 	// held is set for a tracker kept in its iterator's memory (InitIter),
 	// which Release leaves there.
@@ -282,9 +281,9 @@ func (t *IterTracker) BeginSeek(prefix bool) {
 // the key the iterator is at, which credits the table that held it as
 // needed (needed.go).
 func (t *IterTracker) EndSeek(valid bool, key []byte) {
-	t.sh.AddTicker(seekcount.NumberDBSeek, 1)
+	t.sh.AddTicker(NumberDBSeek, 1)
 	if valid {
-		t.sh.AddTicker(seekcount.NumberDBSeekFound, 1)
+		t.sh.AddTicker(NumberDBSeekFound, 1)
 		if len(t.pending) > 0 {
 			t.seekFound(key)
 		}
@@ -316,7 +315,7 @@ func (t *IterTracker) observe(prop []byte) {
 	default:
 		var ok bool
 		if num, ok = decodeDataProp(prop); !ok {
-			t.sh.AddTicker(seekcount.BlockTagCorrupt, 1)
+			t.sh.AddTicker(BlockTagCorrupt, 1)
 			num = unknownTable
 		}
 	}
@@ -338,7 +337,7 @@ func (t *IterTracker) dataLoad(num uint64) {
 		}
 	}
 	st := seekTable{num: num}
-	row := rowUnattributed
+	row := RowUnattributed
 	if num != 0 && num != unknownTable {
 		st.f = t.s.files.lookup(num)
 	}
@@ -369,9 +368,9 @@ func (t *IterTracker) dataLoad(num uint64) {
 		t.index[num] = len(t.pending) - 1
 	}
 	t.unreported++
-	t.sh.AddRow(row, seekcount.Data)
+	t.sh.AddRow(row, Data)
 	if t.bounded {
-		t.sh.AddRow(row, seekcount.DataBounded)
+		t.sh.AddRow(row, DataBounded)
 	}
 }
 

@@ -2,8 +2,6 @@
 
 package attribution
 
-import "github.com/pebblerf/pebble/internal/seekcount"
-
 // Needed loads. USEFUL (value.go) follows RocksDB (PR #11460): a table is
 // credited when the caller reads a value after the seek, so a read that looks
 // at keys only (an existence check, a lock-table check, a key-only scan)
@@ -83,13 +81,13 @@ func (t *IterTracker) applyNeeded(cands []int) {
 }
 
 // commonRow returns the row of the tables cands if they share one, and
-// rowUnattributed otherwise.
+// RowUnattributed otherwise.
 func (t *IterTracker) commonRow(cands []int) int {
 	row := -1
 	for _, i := range cands {
 		f := t.pending[i].f
 		if f == nil || (row >= 0 && f.row() != row) {
-			return rowUnattributed
+			return RowUnattributed
 		}
 		row = f.row()
 	}
@@ -103,7 +101,7 @@ func (t *IterTracker) markNeeded(i int) {
 		return
 	}
 	st.needed = true
-	row := rowUnattributed
+	row := RowUnattributed
 	if st.f != nil {
 		row = st.f.row()
 	}
@@ -111,11 +109,11 @@ func (t *IterTracker) markNeeded(i int) {
 }
 
 func (t *IterTracker) countNeeded(row int, filterUsed bool) {
-	t.sh.AddRow(row, seekcount.DataNeeded)
+	t.sh.AddRow(row, DataNeeded)
 	if filterUsed {
-		t.sh.AddRow(row, seekcount.DataNeededFilterMatch)
+		t.sh.AddRow(row, DataNeededFilterMatch)
 	}
 	if t.bounded {
-		t.sh.AddRow(row, seekcount.DataNeededBounded)
+		t.sh.AddRow(row, DataNeededBounded)
 	}
 }

@@ -4,7 +4,6 @@ package attribution
 
 import (
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // Range filters rule tables out through a block-property filter of the
@@ -12,7 +11,7 @@ import (
 // table-level check) before reading any of the table's blocks. A range
 // filter that says "no" there saved the seek everything a prefix filter's
 // "no" saves, so it is counted as FILTERED for the table's row, and in
-// seekcount.FilteredRange for the breakdown.
+// FilteredRange for the breakdown.
 //
 // The filter is not told which table it is asked about, but Pebble's
 // table-level check calls an iterator's filters in the order of its
@@ -90,11 +89,11 @@ func (t *IterTracker) rangeChecked(intersects bool) {
 	if intersects {
 		return
 	}
-	row := rowUnattributed
+	row := RowUnattributed
 	if armed && num != 0 {
 		if f := t.s.files.lookup(num); f != nil {
 			row = f.row()
 		}
 	}
-	t.sh.AddRow(row, seekcount.FilteredRange)
+	t.sh.AddRow(row, FilteredRange)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/rangequery"
-	"github.com/pebblerf/pebble/internal/seekcount"
 )
 
 // Range lengths as the range filter would see them. A range filter's
@@ -68,7 +67,7 @@ var observeRangeLens = true
 // one tracker's bounded iterator.
 type rangeLenObserver struct {
 	t      *IterTracker
-	sh     *seekcount.LenShard
+	sh     *LenShard
 	active bool
 	buf    []byte // the upper bound, when it needs a byte added
 }
@@ -111,14 +110,14 @@ func (o *rangeLenObserver) observe(prop []byte) {
 		return
 	}
 	t := o.t
-	row := rowUnattributed
+	row := RowUnattributed
 	if t.tableArmed && t.tableNum != 0 {
 		if f := t.s.files.lookup(t.tableNum); f != nil {
 			row = f.row()
 		}
 	}
 	cs := o.sh.Row(row)
-	if n := cs[seekcount.LenChecks].Add(1); n > lenSampleAll && !lenSampled(n) {
+	if n := cs[LenChecks].Add(1); n > lenSampleAll && !lenSampled(n) {
 		return
 	}
 	var lo, hi []byte
@@ -128,28 +127,28 @@ func (o *rangeLenObserver) observe(prop []byte) {
 		c, ok = rf.Coverage(filter, lo, hi)
 	}
 	if err != nil || !ok {
-		cs[seekcount.LenUndecoded].Add(1)
+		cs[LenUndecoded].Add(1)
 		return
 	}
 	switch {
 	case c.Positions == 0:
-		cs[seekcount.LenOutside].Add(1)
+		cs[LenOutside].Add(1)
 		return
 	case !c.Hashed && c.Holds:
-		cs[seekcount.LenExactHolds].Add(1)
+		cs[LenExactHolds].Add(1)
 	case !c.Hashed:
-		cs[seekcount.LenExactEmpty].Add(1)
+		cs[LenExactEmpty].Add(1)
 	case c.Holds:
-		cs[seekcount.LenHashedHolds].Add(1)
+		cs[LenHashedHolds].Add(1)
 	}
-	b := min(bits.Len64(c.Positions), seekcount.LenBuckets-1)
-	cs[seekcount.LenHist+b].Add(1)
+	b := min(bits.Len64(c.Positions), LenBuckets-1)
+	cs[LenHist+b].Add(1)
 	if c.Hashed {
-		cs[seekcount.LenHashedFPR].Add(uint64(c.FPR * seekcount.LenFPRScale))
-		cs[seekcount.LenHashedBits].Add(uint64(c.BitsPerKey * seekcount.LenBitsScale))
-		cs[seekcount.LenHashedHist+b].Add(1)
+		cs[LenHashedFPR].Add(uint64(c.FPR * LenFPRScale))
+		cs[LenHashedBits].Add(uint64(c.BitsPerKey * LenBitsScale))
+		cs[LenHashedHist+b].Add(1)
 		// ℓ past 2^40 gives every budget a bound of 1; capping it keeps the
 		// sum from overflowing.
-		cs[seekcount.LenHashedHistSum+b].Add(min(c.Positions, 1<<40))
+		cs[LenHashedHistSum+b].Add(min(c.Positions, 1<<40))
 	}
 }

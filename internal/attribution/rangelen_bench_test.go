@@ -15,7 +15,6 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pebblerf/pebble/internal/cputime"
 	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 )
 
 // BenchmarkRangeLenObserver measures what observing range lengths costs a
@@ -36,7 +35,7 @@ func BenchmarkRangeLenObserver(b *testing.B) {
 	opts := &pebble.Options{FS: vfs.NewMem(), DisableAutomaticCompactions: true,
 		FormatMajorVersion: pebble.FormatNewest, Cache: pebble.NewCache(64 << 20), Logger: benchLogger{}}
 	defer opts.Cache.Unref()
-	s := New(seekstats.Config{}, Sources{RangeFilters: rangefilter.Properties{}})
+	s := New(Config{}, Sources{RangeFilters: rangefilter.Properties{}})
 	s.Install(opts)
 	policy, err := rangefilter.NewPolicy(pebble.DefaultComparer, rangefilter.Config{Seed: 7})
 	if err != nil {
@@ -115,7 +114,7 @@ func BenchmarkRangeLenObserver(b *testing.B) {
 	b.ReportMetric(float64(spent[0].Nanoseconds())/ops, "without-"+cputime.ClockName+"-ns/seek")
 	b.ReportMetric(float64(spent[1].Nanoseconds())/ops, "with-"+cputime.ClockName+"-ns/seek")
 	b.ReportMetric(float64(spent[1])/float64(spent[0]), "with/without")
-	if s.View().Snapshot().RangeLens[seekstats.RowL6].Checks == 0 {
+	if s.Store().Lens.Sum(RowL0+6, false)[LenChecks] == 0 {
 		b.Fatal("no range lengths observed at L6")
 	}
 }

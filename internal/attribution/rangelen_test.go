@@ -8,7 +8,6 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,16 +44,16 @@ func TestRangeLenObserverSamples(t *testing.T) {
 	ok, err := o.PointKeyFilters[1].Intersects(nil)
 	require.NoError(t, err)
 	require.True(t, ok)
-	l := s.View().Snapshot().RangeLens[rowUnattributed]
+	l := lensOf(s, RowUnattributed)
 	require.EqualValues(t, n, l.Checks)
 	require.InDelta(t, lenSampleAll+10, sampled(l), 2)
 	require.EqualValues(t, sampled(l), l.ExactEmpty)
 	require.EqualValues(t, sampled(l), l.Lens[2]) // ℓ = 3: a1, a2, a3
 
 	// Bytes that are no filter are counted and say nothing of ℓ.
-	s.View().Reset()
+	s.Store().Reset()
 	_, _ = o.PointKeyFilters[1].Intersects(tableprops.Append(nil, map[string]string{"rangefilter.v1": "junk"}))
-	l = s.View().Snapshot().RangeLens[rowUnattributed]
+	l = lensOf(s, RowUnattributed)
 	require.EqualValues(t, 1, l.Checks)
 	require.EqualValues(t, 1, l.Undecoded)
 	require.Zero(t, sampled(l))
@@ -89,7 +88,7 @@ func TestRangeLenSampleUnbiased(t *testing.T) {
 		}
 		_, _ = o.PointKeyFilters[1].Intersects(prop)
 	}
-	l := s.View().Snapshot().RangeLens[rowUnattributed]
+	l := lensOf(s, RowUnattributed)
 	require.EqualValues(t, n, l.Checks)
 	require.InDelta(t, lenSampleAll+32000/lenSampleEvery, sampled(l), 100)
 	require.InDelta(t, 0.5, float64(l.ExactHolds)/float64(sampled(l)), 0.05)
@@ -107,14 +106,29 @@ func TestRangeLenFollowsSetBounds(t *testing.T) {
 	tr.SetBounds([]byte("a1"), []byte("a4"))
 	_, err := o.PointKeyFilters[1].Intersects(prop)
 	require.NoError(t, err)
-	l := s.View().Snapshot().RangeLens[rowUnattributed]
+	l := lensOf(s, RowUnattributed)
 	require.EqualValues(t, 1, l.ExactEmpty, "a1..a3 holds no key")
 	require.EqualValues(t, 1, l.Lens[2], "ℓ = 3: a1, a2, a3")
 }
 
+// rowLens are the range lengths recorded for one row, as seekstats'
+// RangeLens reads them.
+type rowLens struct {
+	Checks, Undecoded, Outside, ExactHolds, ExactEmpty uint64
+	Lens                                               [LenBuckets]uint64
+}
+
+func lensOf(s *Stats, row int) rowLens {
+	c := s.Store().Lens.Sum(row, false)
+	l := rowLens{Checks: c[LenChecks], Undecoded: c[LenUndecoded], Outside: c[LenOutside],
+		ExactHolds: c[LenExactHolds], ExactEmpty: c[LenExactEmpty]}
+	copy(l.Lens[:], c[LenHist:LenHist+LenBuckets])
+	return l
+}
+
 // sampled is the row's checks whose coverage was taken: those outside the
 // map and those in a length bucket.
-func sampled(l seekstats.RangeLens) uint64 {
+func sampled(l rowLens) uint64 {
 	n := l.Outside
 	for _, c := range l.Lens {
 		n += c

@@ -7,11 +7,9 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
-	"github.com/pebblerf/pebble/internal/filtertag"
 	"github.com/pebblerf/pebble/internal/handoff"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
-	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,7 +24,7 @@ func installed(t *testing.T, policy pebble.FilterPolicy) (*Stats, *pebble.Option
 func installedWith(t *testing.T, policy pebble.FilterPolicy, pointCorrupt func() uint64) (*Stats, *pebble.Options) {
 	opts := &pebble.Options{}
 	opts.Levels[0].FilterPolicy = policy
-	s := New(seekstats.Config{}, Sources{PointCorrupt: pointCorrupt, RangeFilters: rangefilter.Properties{}})
+	s := New(Config{}, Sources{PointCorrupt: pointCorrupt, RangeFilters: rangefilter.Properties{}})
 	s.Install(opts)
 	return s, opts
 }
@@ -50,7 +48,7 @@ func TestFilterTag(t *testing.T) {
 	// A writer on a goroutine that saw TableCreated(42) tags its filter 42.
 	s.handoff.Put(handoff.Table{Num: 42})
 	filter := writeFilter(tagged, "apple", "banana")
-	inner, num, ok := filtertag.Decode(filter)
+	inner, num, ok := DecodeTag(filter)
 	require.True(t, ok)
 	require.EqualValues(t, 42, num)
 	require.Equal(t, writeFilter(bloom.FilterPolicy(10), "apple", "banana"), inner)
@@ -58,15 +56,15 @@ func TestFilterTag(t *testing.T) {
 	require.True(t, tagged.MayContain(pebble.TableFilter, filter, []byte("apple")))
 	require.False(t, tagged.MayContain(pebble.TableFilter, filter, []byte("zebra")))
 	// Table 42 is not in the file map: its checks are unattributed.
-	require.EqualValues(t, 1, s.View().Get("pebblerf.unattributed.seek.filter.match"))
-	require.EqualValues(t, 1, s.View().Get("pebblerf.unattributed.seek.filtered"))
+	require.EqualValues(t, 1, s.Store().Read("pebblerf.unattributed.seek.filter.match", false))
+	require.EqualValues(t, 1, s.Store().Read("pebblerf.unattributed.seek.filtered", false))
 
 	// Bytes without a tag fail open and are counted.
 	for _, bad := range [][]byte{nil, []byte("short"), inner} {
 		require.True(t, tagged.MayContain(pebble.TableFilter, bad, []byte("zebra")))
 	}
-	require.EqualValues(t, 3, s.View().Pop("pebblerf.filter.tag.corrupt"))
-	require.Zero(t, s.View().Get("pebblerf.filter.tag.corrupt"))
+	require.EqualValues(t, 3, s.Store().Read("pebblerf.filter.tag.corrupt", true))
+	require.Zero(t, s.Store().Read("pebblerf.filter.tag.corrupt", false))
 }
 
 func TestInnerFilterCorrupt(t *testing.T) {
@@ -81,14 +79,13 @@ func TestInnerFilterCorrupt(t *testing.T) {
 	tagged := opts.Levels[0].FilterPolicy
 	// A valid tag around bytes the inner policy cannot decode: the inner
 	// policy fails open and counts it; the statistics surface its count.
-	garbage := filtertag.Append([]byte("not a filter at all, not at all"), 7)
+	garbage := AppendTag([]byte("not a filter at all, not at all"), 7)
 	require.True(t, tagged.MayContain(pebble.TableFilter, garbage, []byte("k")))
 	require.EqualValues(t, 1, counters.Corrupt())
-	require.EqualValues(t, 1, s.View().Get("pebblerf.filter.corrupt"))
-	require.EqualValues(t, 1, s.View().Pop("pebblerf.filter.corrupt"))
-	require.Zero(t, s.View().Get("pebblerf.filter.corrupt"))
-	sn := s.View().Snapshot()
-	require.Zero(t, sn.Get("pebblerf.filter.corrupt"))
+	require.EqualValues(t, 1, s.Store().Read("pebblerf.filter.corrupt", false))
+	require.EqualValues(t, 1, s.Store().Read("pebblerf.filter.corrupt", true))
+	require.Zero(t, s.Store().Read("pebblerf.filter.corrupt", false))
+	require.Zero(t, s.Store().Read("pebblerf.filter.corrupt", false))
 }
 
 func TestBlockPropertyTags(t *testing.T) {
@@ -122,13 +119,13 @@ func TestBlockPropertyTags(t *testing.T) {
 		require.True(t, ok)
 	}
 	// One table load (not in the map), counted once for the seek.
-	require.EqualValues(t, 1, s.View().Get("pebblerf.unattributed.seek.data"))
+	require.EqualValues(t, 1, s.Store().Read("pebblerf.unattributed.seek.data", false))
 	// A property that does not decode: read anyway, and counted.
 	ok, err = f.Intersects([]byte{propKindData, 0xff})
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.EqualValues(t, 1, s.View().Get("pebblerf.block.tag.corrupt"))
-	require.EqualValues(t, 2, s.View().Get("pebblerf.unattributed.seek.data"))
+	require.EqualValues(t, 1, s.Store().Read("pebblerf.block.tag.corrupt", false))
+	require.EqualValues(t, 2, s.Store().Read("pebblerf.unattributed.seek.data", false))
 }
 
 // TestInitIterHeld checks the tracker an iterator keeps in its own memory:
@@ -148,7 +145,7 @@ func TestInitIterHeld(t *testing.T) {
 		require.Equal(t, caller, up.PointKeyFilters[2])
 		holder.tr.BeginSeek(false)
 		holder.tr.EndSeek(true, []byte("a"))
-		require.EqualValues(t, round, s.View().Get("rocksdb.number.db.seek"))
+		require.EqualValues(t, round, s.Store().Read("rocksdb.number.db.seek", false))
 		holder.tr.Release()
 		// A released held tracker is not in the pool: NewIter hands out
 		// another (a pooled one, or a new one if the pool dropped it).

@@ -2,8 +2,6 @@
 
 package attribution
 
-import "github.com/pebblerf/pebble/internal/seekcount"
-
 // Values. Pebble does not say which level produced the iterator's current
 // key, so USEFUL is attributed by the following rule, applied when the caller
 // reads a value (Value, ValueAndErr or LazyValue) and some table that loaded
@@ -26,7 +24,7 @@ import "github.com/pebblerf/pebble/internal/seekcount"
 //     prefix. This is wrong when that table's filter match was a false
 //     positive, or when the prefix covers several keys and that table holds
 //     another of them. Otherwise (a SeekGE, or a newest candidate without a
-//     checked filter) the value is credited once to rowUnattributed and
+//     checked filter) the value is credited once to RowUnattributed and
 //     counted in SeekUsefulAmbiguous. Either way, the other candidates are
 //     not credited again in this seek.
 //
@@ -69,22 +67,22 @@ func (t *IterTracker) OnValue(key []byte) {
 		}
 		switch {
 		case len(cands) > 1 && newest < 0:
-			t.sh.AddTicker(seekcount.VerifyValueAmbiguous, 1)
+			t.sh.AddTicker(VerifyValueAmbiguous, 1)
 		case len(cands) > 1 && newest == exact:
-			t.sh.AddTicker(seekcount.VerifyValueAgree, 1)
+			t.sh.AddTicker(VerifyValueAgree, 1)
 		case len(cands) > 1:
-			t.sh.AddTicker(seekcount.VerifyValueNewestWrong, 1)
+			t.sh.AddTicker(VerifyValueNewestWrong, 1)
 		case len(cands) == 1 && cands[0] == exact, len(cands) == 0 && exact < 0:
-			t.sh.AddTicker(seekcount.VerifyValueAgree, 1)
+			t.sh.AddTicker(VerifyValueAgree, 1)
 		case len(cands) == 1 && exact < 0:
-			t.sh.AddTicker(seekcount.VerifyValueOtherSource, 1)
+			t.sh.AddTicker(VerifyValueOtherSource, 1)
 		default:
-			t.sh.AddTicker(seekcount.VerifyValueUnexpected, 1)
+			t.sh.AddTicker(VerifyValueUnexpected, 1)
 		}
 	}
 	if loc.memtable && !t.memtableReported {
 		t.memtableReported = true
-		t.sh.AddRow(rowMemtables, seekcount.DataUsefulNoFilter)
+		t.sh.AddRow(RowMemtables, DataUsefulNoFilter)
 	}
 	if exact >= 0 {
 		t.credit(exact)
@@ -125,14 +123,14 @@ func (t *IterTracker) apply(cands []int) {
 			}
 		}
 		if newest >= 0 {
-			t.sh.AddTicker(seekcount.SeekUsefulNewest, 1)
+			t.sh.AddTicker(SeekUsefulNewest, 1)
 			t.credit(newest)
 			return
 		}
-		t.sh.AddTicker(seekcount.SeekUsefulAmbiguous, 1)
-		t.sh.AddRow(rowUnattributed, usefulKind(filterUsed))
+		t.sh.AddTicker(SeekUsefulAmbiguous, 1)
+		t.sh.AddRow(RowUnattributed, usefulKind(filterUsed))
 		if t.bounded {
-			t.sh.AddRow(rowUnattributed, seekcount.UsefulBounded)
+			t.sh.AddRow(RowUnattributed, UsefulBounded)
 		}
 		if !anyNeeded {
 			// The value came from one of them: NEEDED once, for their level
@@ -176,20 +174,20 @@ func (t *IterTracker) credit(i int) {
 	st := &t.pending[i]
 	st.reported = true
 	t.unreported--
-	row := rowUnattributed
+	row := RowUnattributed
 	if st.f != nil {
 		row = st.f.row()
 	}
 	t.sh.AddRow(row, usefulKind(st.filterUsed))
 	if t.bounded {
-		t.sh.AddRow(row, seekcount.UsefulBounded)
+		t.sh.AddRow(row, UsefulBounded)
 	}
 	t.markNeeded(i)
 }
 
-func usefulKind(filterUsed bool) seekcount.Kind {
+func usefulKind(filterUsed bool) Kind {
 	if filterUsed {
-		return seekcount.DataUsefulFilterMatch
+		return DataUsefulFilterMatch
 	}
-	return seekcount.DataUsefulNoFilter
+	return DataUsefulNoFilter
 }

@@ -10,7 +10,7 @@
 // only stores them. It sits below both the public package seekstats, whose
 // Statistics is a read-only view of a Store, and the attribution machinery
 // (internal/attribution), which writes it.
-package seekcount
+package attribution
 
 import (
 	"sync/atomic"
@@ -294,4 +294,71 @@ func (s *Store) InnerCorruptTotal() uint64 {
 		return 0
 	}
 	return s.InnerCorrupt()
+}
+
+// Reset sets every counter to zero.
+func (s *Store) Reset() {
+	for i := 0; i < NumCounters; i++ {
+		s.Counters.Pop(i)
+	}
+	for r := 0; r < Rows; r++ {
+		s.Lens.Sum(r, true)
+	}
+	s.InnerCorruptBase.Store(s.InnerCorruptTotal())
+}
+
+// Read returns the count of the ticker with the given name (an extra
+// ticker's name, a row's or a group's; seekstats documents them), and with
+// pop resets it to zero; 0 for an unknown name. A group ticker sums the
+// rows of its group: L6, the last level, or the rows below the memtables
+// but L6.
+func (s *Store) Read(name string, pop bool) uint64 {
+	load := s.Counters.Load
+	if pop {
+		load = s.Counters.Pop
+	}
+	for t := Ticker(0); t < NumTickers; t++ {
+		if TickerNames[t] != name {
+			continue
+		}
+		if t == InnerFilterCorrupt {
+			total := s.InnerCorruptTotal()
+			base := s.InnerCorruptBase.Load()
+			if pop {
+				s.InnerCorruptBase.Store(total)
+			}
+			return total - base
+		}
+		return load(TickerIndex(t))
+	}
+	for k := Kind(0); k < NumKinds; k++ {
+		for _, last := range []bool{true, false} {
+			if GroupTickerName(last, k) != name {
+				continue
+			}
+			var n uint64
+			for r := RowL0; r < Rows; r++ {
+				if (r == RowL0+6) == last {
+					n += LoadRow(load, r, k)
+				}
+			}
+			return n
+		}
+		for r := 0; r < Rows; r++ {
+			if RowTickerName(r, k) == name {
+				return LoadRow(load, r, k)
+			}
+		}
+	}
+	return 0
+}
+
+// LoadRow reads counter k of row r with load; FILTERED is the prefix
+// filters' counter plus the range filters'.
+func LoadRow(load func(int) uint64, r int, k Kind) uint64 {
+	n := load(RowIndex(r, k))
+	if k == Filtered {
+		n += load(RowIndex(r, FilteredRange))
+	}
+	return n
 }
