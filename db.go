@@ -8,7 +8,6 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/querybuilder"
@@ -53,7 +52,7 @@ type DB struct {
 // newDB wraps db, opened with the plug-ins in; stop stops their background
 // work. It is the one place a DB is built.
 func newDB(db *upstream.DB, in *installed, stop func()) *DB {
-	dbWide := dbwide.New(db.Metrics)
+	dbWide := seekstats.NewDBWide(db.Metrics)
 	d := &DB{
 		DB:             db,
 		readerHooks:    in.readerHooks(),

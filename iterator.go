@@ -6,8 +6,8 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/attribution"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/iterhooks"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Iterator is upstream Pebble's Iterator, wrapped so that plug-ins see the
@@ -62,7 +62,7 @@ type Iterator struct {
 	// totals, if set, are the DB-wide tickers' iterator totals, to which
 	// Close adds the iterator's stats; found counts the seeks that left the
 	// iterator valid, which upstream's stats do not.
-	totals *dbwide.IterTotals
+	totals *seekstats.IterTotals
 	found  iterhooks.Found
 	// hooks and tracker (the statistics' observer, when they are on) live
 	// in the wrapper, so that opening an iterator takes one object from a
@@ -124,7 +124,7 @@ func (i *Iterator) activate() {
 
 // finish completes a wrapper whose upstream iterator was opened (it, err),
 // keeping upstream's nil-on-error contract.
-func (i *Iterator) finish(it *upstream.Iterator, err error, totals *dbwide.IterTotals) (*Iterator, error) {
+func (i *Iterator) finish(it *upstream.Iterator, err error, totals *seekstats.IterTotals) (*Iterator, error) {
 	if err != nil {
 		i.release()
 		return nil, err

@@ -6,9 +6,9 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/attribution"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/iterhooks"
 	"github.com/pebblerf/pebble/rangefilter"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // Reader is upstream's Reader, over this package's Iterator: DB, Batch,
@@ -60,7 +60,7 @@ type readerHooks struct {
 	rangeFilter *rangefilter.Policy
 	// iterTotals sum the stats of the reader's iterators as they close,
 	// for the DB-wide tickers.
-	iterTotals *dbwide.IterTotals
+	iterTotals *seekstats.IterTotals
 	// getL6 routes Gets through a prefix iterator that consults L6
 	// filters (getl6.go); nil: Plugins.GetL6Filters is off.
 	getL6 *getRouter

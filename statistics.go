@@ -3,7 +3,6 @@
 package pebble
 
 import (
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -20,7 +19,7 @@ import (
 // Get, Pop, Tickers and String cover both; PerLevel gives the per-level
 // ones alone.
 type Statistics struct {
-	dbWide   *dbwide.Tickers
+	dbWide   *seekstats.DBWide
 	perLevel *seekstats.Statistics // nil: Plugins.Statistics off
 }
 

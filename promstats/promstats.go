@@ -8,7 +8,6 @@ import (
 
 	"github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/internal/attribution"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -139,8 +138,8 @@ var metrics = sync.OnceValue(func() *metricTable {
 		t.byTicker[name] = metric{desc: prometheus.NewDesc(tickerMetricName(name),
 			attribution.TickerHelp[tk]+" Ticker "+name+".", nil, nil)}
 	}
-	for _, name := range dbwide.Names() {
-		help, _ := dbwide.Help(name)
+	for _, name := range seekstats.DBWideNames() {
+		help, _ := seekstats.DBWideHelp(name)
 		t.byTicker[name] = metric{desc: prometheus.NewDesc(tickerMetricName(name), help+" Ticker "+name+".", nil, nil)}
 	}
 	return t

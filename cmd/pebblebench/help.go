@@ -10,7 +10,7 @@ import (
 
 	"github.com/pebblerf/pebble/internal/attribution"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
-	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // -help prints the flags in groups, the benchmarks, the scenarios and two
@@ -124,8 +124,8 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 // non-last sums), the other statistics tickers and pebblebench's own.
 func printTickerHelp(w io.Writer) {
 	fmt.Fprintln(w, "\nTickers (-statistics prints those that are not zero, as \"<name> COUNT : <n>\"):")
-	for _, name := range dbwide.Names() {
-		help, _ := dbwide.Help(name)
+	for _, name := range seekstats.DBWideNames() {
+		help, _ := seekstats.DBWideHelp(name)
 		fmt.Fprintf(w, "  %s\n      %s\n", name, help)
 	}
 	for k := attribution.Kind(0); k < attribution.NumKinds; k++ {

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/seekstats"
 )
 
 // cockroachCommon is the common flags of the CockroachDB scenarios: MVCC
@@ -36,7 +36,7 @@ func cockroachMVCCVerdict(rs []*phaseResult) verdict {
 		}
 	}
 	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
-	useful := read.tickerRatio("mvccget", dbwide.FilterUseful)
+	useful := read.tickerRatio("mvccget", seekstats.DBWideFilterUseful)
 	var speeds, words, slower, faster []string
 	for _, b := range reads {
 		speeds = append(speeds, fmt.Sprintf("%s %s", b, fmtRatio(ops[b].median)))

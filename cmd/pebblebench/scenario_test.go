@@ -15,7 +15,7 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
-	"github.com/pebblerf/pebble/internal/dbwide"
+	"github.com/pebblerf/pebble/seekstats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -198,7 +198,7 @@ func TestSeekVerdict(t *testing.T) {
 
 func TestAbsentKeysVerdict(t *testing.T) {
 	useful := func(n int64) statistics.Ticker {
-		return statistics.Ticker{Name: dbwide.FilterUseful, Count: n}
+		return statistics.Ticker{Name: seekstats.DBWideFilterUseful, Count: n}
 	}
 	phases := func(upFilter, rfFilter int64, upSecs, rfSecs, upCPU, rfCPU float64, rfUseful int64) []*phaseResult {
 		build := &phaseResult{shapes: map[string][]lsm.Level{

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"math"
 	"slices"
 	"strings"
@@ -249,7 +248,7 @@ func absentKeysVerdict(rs []*phaseResult) verdict {
 		return noComparison(name)
 	}
 	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
-	useful := read.tickerRatio("readrandom", dbwide.FilterUseful)
+	useful := read.tickerRatio("readrandom", seekstats.DBWideFilterUseful)
 	reads := cpu
 	if math.IsNaN(reads.median) {
 		reads = ops // no thread CPU time on this platform

@@ -17,7 +17,6 @@ import (
 	"io"
 
 	upstream "github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/seekstats"
 )
 
@@ -28,7 +27,7 @@ type Ticker = seekstats.Ticker
 
 // FromMetrics derives the tickers every Pebble DB has from its Metrics:
 // the DB-wide tickers pebblerf's DB.Statistics reports under the same names
-// (dbwide.MetricsTickers: filter checks that ruled a table out and that did
+// (seekstats.MetricsTickers: filter checks that ruled a table out and that did
 // not, block cache hits and misses), and the few more MetricsHelp defines,
 // exact copies or sums of Pebble counters.
 //
@@ -46,7 +45,7 @@ func FromMetrics(m *upstream.Metrics) []Ticker {
 	}
 	counts := [len(MetricsHelp)]int64{int64(flushed), int64(compactRead), int64(compacted),
 		int64(m.WAL.BytesWritten), m.Flush.Count, m.Compact.Count}
-	out := dbwide.MetricsTickers(m)
+	out := seekstats.MetricsTickers(m)
 	for i, h := range MetricsHelp {
 		out = append(out, Ticker{Name: h.Name, Count: counts[i]})
 	}

@@ -1,20 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package dbwide keeps a DB's DB-wide tickers. They are what can be said
-// about a DB's reads without changing anything on disk or in the read path:
-// they are derived from Pebble's own Metrics (which Pebble keeps whatever pebblerf does) and from the
-// IteratorStats every Pebble iterator keeps, summed when the iterator is
-// closed. They cost a few atomic additions per iterator, none per read, so
-// they are kept even when the per-level statistics are off.
-//
-// They are totals over the whole DB: no level, no table. They take a
-// metrics function (New), so they serve upstream Pebble's DB as well as
-// pebblerf's; pebblerf's DB.Statistics reads them. Their names carry
-// the prefix "pebblerf.dbwide." so that they are never mistaken for the
-// per-level statistics' tickers of similar meaning (RocksDB's
-// rocksdb.bloom.filter.useful, for example, counts Gets only, while Pebble's
-// filter metrics count Gets and prefix seeks alike).
-package dbwide
+package seekstats
 
 import (
 	"strings"
@@ -23,8 +9,23 @@ import (
 	"unsafe"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/seekstats"
 )
+
+// DB-wide tickers are what can be said about a DB's reads without changing
+// anything on disk or in the read path: they are derived from Pebble's own
+// Metrics (which Pebble keeps whatever pebblerf does) and from the
+// IteratorStats every Pebble iterator keeps, summed when the iterator is
+// closed (IterTotals.Add). They cost a few atomic additions per iterator,
+// none per read, so pebblerf keeps them even when the per-level statistics
+// are off.
+//
+// They are totals over the whole DB: no level, no table. They take a
+// metrics function (NewDBWide), so they serve upstream Pebble's DB as well
+// as pebblerf's, whose DB.Statistics reads them. Their names carry the
+// prefix "pebblerf.dbwide." so that they are never mistaken for the
+// per-level statistics' tickers of similar meaning (RocksDB's
+// rocksdb.bloom.filter.useful, for example, counts Gets only, while
+// Pebble's filter metrics count Gets and prefix seeks alike).
 
 // dbWideTicker is one DB-wide ticker; dbWideHelp says what each counts.
 type dbWideTicker int8
@@ -59,7 +60,7 @@ var dbWideNames = [numDBWideTickers]string{
 }
 
 // dbWideHelp is the definition of each DB-wide ticker, in one line each:
-// Help hands them out (package promstats exports them as help texts).
+// DBWideHelp hands them out (package promstats exports them as help texts).
 var dbWideHelp = [numDBWideTickers]string{
 	dbWideFilterUseful: "Pebble's Metrics.Filter.Hits: table filter checks (by Get and SeekPrefixGE, at every level " +
 		"where the reader consults filters) that ruled the table out, so that none of its data blocks was read.",
@@ -78,12 +79,12 @@ var dbWideHelp = [numDBWideTickers]string{
 		"and were read from storage.",
 }
 
-// Names returns every DB-wide ticker's name, in All's order.
-func Names() []string { return append([]string(nil), dbWideNames[:]...) }
+// DBWideNames returns every DB-wide ticker's name, in All's order.
+func DBWideNames() []string { return append([]string(nil), dbWideNames[:]...) }
 
-// Help returns the definition of the named DB-wide ticker, and whether
+// DBWideHelp returns the definition of the named DB-wide ticker, and whether
 // name is one.
-func Help(name string) (string, bool) {
+func DBWideHelp(name string) (string, bool) {
 	for k := range dbWideNames {
 		if dbWideNames[k] == name {
 			return dbWideHelp[k], true
@@ -161,10 +162,10 @@ func (t *IterTotals) AddQuery(st *pebble.IteratorStats, seeks, found int) {
 	add(dbWideIterBlockBytesRead, in.BlockBytes-min(in.BlockBytesInCache, in.BlockBytes))
 }
 
-// Tickers are one DB's DB-wide tickers (see the package documentation),
+// DBWide are one DB's DB-wide tickers (see the package documentation),
 // since it was opened or since the last Reset. All methods are safe for
 // concurrent use.
-type Tickers struct {
+type DBWide struct {
 	metrics func() *pebble.Metrics
 	iters   IterTotals
 	// base is each ticker's value at the last Pop or Reset; popMu orders
@@ -173,18 +174,18 @@ type Tickers struct {
 	popMu sync.Mutex
 }
 
-// New returns DB-wide tickers that read Pebble's metrics through metrics
+// NewDBWide returns DB-wide tickers that read Pebble's metrics through metrics
 // (a DB's Metrics method) and the iterator totals of Iterators.
-func New(metrics func() *pebble.Metrics) *Tickers {
-	return &Tickers{metrics: metrics}
+func NewDBWide(metrics func() *pebble.Metrics) *DBWide {
+	return &DBWide{metrics: metrics}
 }
 
 // Iterators returns the totals the DB's iterators add to when closed.
-func (w *Tickers) Iterators() *IterTotals { return &w.iters }
+func (w *DBWide) Iterators() *IterTotals { return &w.iters }
 
 // load returns every ticker's value since the DB was opened, reading
 // Pebble's metrics once.
-func (w *Tickers) load() [numDBWideTickers]uint64 {
+func (w *DBWide) load() [numDBWideTickers]uint64 {
 	var v [numDBWideTickers]uint64
 	for k := dbWideSeek; k < numDBWideTickers; k++ {
 		v[k] = w.iters.load(k)
@@ -206,22 +207,22 @@ func fromMetrics(m *pebble.Metrics, v *[numDBWideTickers]uint64) {
 // MetricsTickers returns the DB-wide tickers that are Pebble's Metrics, by
 // name, since m's DB was opened: the ones any Pebble DB, upstream's too,
 // can report under the same names and definitions.
-func MetricsTickers(m *pebble.Metrics) []seekstats.Ticker {
+func MetricsTickers(m *pebble.Metrics) []Ticker {
 	var v [numDBWideTickers]uint64
 	fromMetrics(m, &v)
-	out := make([]seekstats.Ticker, 0, dbWideBlockCacheMiss+1)
+	out := make([]Ticker, 0, dbWideBlockCacheMiss+1)
 	for k := dbWideFilterUseful; k <= dbWideBlockCacheMiss; k++ {
-		out = append(out, seekstats.Ticker{Name: dbWideNames[k], Count: int64(v[k])})
+		out = append(out, Ticker{Name: dbWideNames[k], Count: int64(v[k])})
 	}
 	return out
 }
 
-// FilterUseful is the name of the ticker of table filter checks that ruled
+// DBWideFilterUseful is the name of the ticker of table filter checks that ruled
 // a table out (Metrics.Filter.Hits).
-var FilterUseful = dbWideNames[dbWideFilterUseful]
+var DBWideFilterUseful = dbWideNames[dbWideFilterUseful]
 
 // All returns every DB-wide ticker by name, zero or not.
-func (w *Tickers) All() []seekstats.Ticker {
+func (w *DBWide) All() []Ticker {
 	// The bases first: a base is a value loaded earlier, so a count loaded
 	// after it is never below it, whatever a concurrent Pop stores.
 	var base [numDBWideTickers]uint64
@@ -229,24 +230,24 @@ func (w *Tickers) All() []seekstats.Ticker {
 		base[k] = w.base[k].Load()
 	}
 	v := w.load()
-	out := make([]seekstats.Ticker, numDBWideTickers)
+	out := make([]Ticker, numDBWideTickers)
 	for k := range v {
-		out[k] = seekstats.Ticker{Name: dbWideNames[k], Count: int64(v[k] - base[k])}
+		out[k] = Ticker{Name: dbWideNames[k], Count: int64(v[k] - base[k])}
 	}
 	return out
 }
 
 // Get returns the named DB-wide ticker, and whether name is one.
-func (w *Tickers) Get(name string) (uint64, bool) {
+func (w *DBWide) Get(name string) (uint64, bool) {
 	return w.read(name, false)
 }
 
 // Pop is Get, and resets the ticker to zero.
-func (w *Tickers) Pop(name string) (uint64, bool) {
+func (w *DBWide) Pop(name string) (uint64, bool) {
 	return w.read(name, true)
 }
 
-func (w *Tickers) read(name string, pop bool) (uint64, bool) {
+func (w *DBWide) read(name string, pop bool) (uint64, bool) {
 	for k := range dbWideNames {
 		if dbWideNames[k] != name {
 			continue
@@ -266,7 +267,7 @@ func (w *Tickers) read(name string, pop bool) (uint64, bool) {
 }
 
 // Reset sets every DB-wide ticker to zero.
-func (w *Tickers) Reset() {
+func (w *DBWide) Reset() {
 	w.popMu.Lock()
 	defer w.popMu.Unlock()
 	v := w.load()
@@ -277,9 +278,9 @@ func (w *Tickers) Reset() {
 
 // String prints the non-zero DB-wide tickers in db_bench's format, under a
 // heading that says what they are.
-func (w *Tickers) String() string {
+func (w *DBWide) String() string {
 	var b strings.Builder
 	b.WriteString("DB-wide (whole DB, since open or reset):\n")
-	seekstats.WriteTickers(&b, w.All(), false)
+	WriteTickers(&b, w.All(), false)
 	return b.String()
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package dbwide
+package seekstats
 
 import (
 	"sync"
@@ -18,7 +18,7 @@ import (
 // race with adds and Pops: no Pop may hand out more than was added (a count
 // read below its base would wrap around).
 func TestIterTotalsConcurrent(t *testing.T) {
-	w := New(func() *pebble.Metrics { return nil })
+	w := NewDBWide(func() *pebble.Metrics { return nil })
 	const workers, rounds = 8, 2000
 	const seek, next = "pebblerf.dbwide.number.db.seek", "pebblerf.dbwide.number.db.next"
 
