@@ -295,16 +295,18 @@ func (w *s3Writer) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
-		room := int(w.s.cfg.PartSize) - len(w.buf)
-		take := min(room, len(p))
-		w.buf = append(w.buf, p[:take]...)
-		p = p[take:]
+		// A full buffer goes up as a part only once more bytes follow it:
+		// an object of exactly one part is one PUT at Close.
 		if len(w.buf) == int(w.s.cfg.PartSize) {
 			if err := w.uploadPart(); err != nil {
 				w.fail(err)
 				return 0, w.err
 			}
 		}
+		room := int(w.s.cfg.PartSize) - len(w.buf)
+		take := min(room, len(p))
+		w.buf = append(w.buf, p[:take]...)
+		p = p[take:]
 	}
 	return n, nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,4 +56,28 @@ func (f *fakeS3) url(prefix string, extra ...string) string {
 		u += "&" + e
 	}
 	return u
+}
+
+// TestS3OnePartOnePut: an object of exactly one part's size goes up with
+// one PUT, a larger one as a multipart upload.
+func TestS3OnePartOnePut(t *testing.T) {
+	s3, f := newFaultyS3(t)
+	m := openURL(t, s3.url("p", "part_size=5MiB"))
+	var mu sync.Mutex
+	var reqs []string
+	f.set(func(r *http.Request) string {
+		mu.Lock()
+		defer mu.Unlock()
+		kind := r.Method
+		if r.URL.Query().Has("uploads") || r.URL.Query().Has("uploadId") {
+			kind += " multipart"
+		}
+		reqs = append(reqs, kind)
+		return ""
+	})
+	put(t, meterStorage{m}, "one", randBytes(7, 5<<20))
+	require.Equal(t, []string{"PUT"}, reqs)
+	reqs = nil
+	put(t, meterStorage{m}, "two", randBytes(8, 5<<20+1))
+	require.Equal(t, []string{"POST multipart", "PUT multipart", "PUT multipart", "POST multipart"}, reqs)
 }
