@@ -154,3 +154,7 @@ func TestRealS3DBLife(t *testing.T) {
 		})
 	}
 }
+
+func TestRealS3TwoDBs(t *testing.T) {
+	testTwoDBs(t, realServer(t).location())
+}
