@@ -65,6 +65,9 @@
 //	retries=10          attempts per request for 5xx, throttling and network
 //	                    errors, with minio-go's exponential backoff
 //	part_size=16MiB     multipart part size (at least 5MiB)
+//	create_bucket=true  create the bucket if it does not exist (default
+//	                    false: a missing bucket is an error, so that a
+//	                    mistyped name makes no new, empty bucket)
 //
 // A ReadObject is one HEAD (for the size); each ReadAt is one ranged GET
 // that returns exactly the bytes asked for or an error: a response whose

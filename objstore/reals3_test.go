@@ -141,6 +141,10 @@ func TestRealS3Multipart(t *testing.T) {
 	testMultipart(t, realServer(t).location("part_size=5MiB", "timeout=60s"), true)
 }
 
+func TestRealS3Bucket(t *testing.T) {
+	testBucket(t, realServer(t))
+}
+
 func TestRealS3ClientFaults(t *testing.T) {
 	s, f := newFaultyProxy(t, realServer(t))
 	testFaultsS3Client(t, s.location, f, true)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -173,4 +175,47 @@ func testMultipart(t *testing.T, url string, s3ETags bool) {
 	pending, err := st.core.ListMultipartUploads(ctx, st.bucket, st.prefix, "", "", "", 100)
 	require.NoError(t, err)
 	require.Empty(t, pending.Uploads, "no upload left incomplete")
+}
+
+func TestS3Bucket(t *testing.T) {
+	testBucket(t, fakeServer(t))
+}
+
+// testBucket: a missing bucket is one error that names the bucket and
+// create_bucket; with create_bucket=true, Open makes it, also when several
+// opens race to, and a bad value is an error that names the parameter.
+func testBucket(t *testing.T, s s3Server) {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	bucket := "pebblerf-bucket-" + hex.EncodeToString(b[:])
+	_, err := Open(s.url(bucket, "db", "create_bucket=false"))
+	require.Error(t, err)
+	require.Contains(t, err.Error(), fmt.Sprintf("bucket %q does not exist", bucket))
+	require.Contains(t, err.Error(), "create_bucket=true")
+	require.NotContains(t, err.Error(), "\n", "one line")
+	require.ErrorContains(t, CheckURL(s.url(bucket, "db", "create_bucket=maybe")), `create_bucket="maybe"`)
+
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			m, err := Open(s.url(bucket, "db", "create_bucket=true"))
+			if err == nil {
+				err = m.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		require.NoError(t, <-errs, "opens that race to create the bucket")
+	}
+	m := openURL(t, s.url(bucket, "db", "create_bucket=false"))
+	st := s3StoreOf(t, m)
+	defer func() {
+		require.NoError(t, st.Delete("x"))
+		require.NoError(t, st.core.RemoveBucket(context.Background(), bucket))
+	}()
+	put(t, meterStorage{m}, "x", []byte("in the new bucket"))
+	n, err := st.Size("x")
+	require.NoError(t, err)
+	require.EqualValues(t, len("in the new bucket"), n)
 }
