@@ -3,6 +3,7 @@
 package objstore
 
 import (
+	"fmt"
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/objstorage/remote"
@@ -122,6 +123,11 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 			return err
 		}
 	}
+	if !opts.ReadOnly {
+		if err := cfg.Store.checkWrites(id); err != nil {
+			return err
+		}
+	}
 	switch wc := cfg.Store.wc.Load(); {
 	case cfg.WriteCacheSize == 0:
 		cfg.Store.wc.Store(nil)
@@ -138,6 +144,29 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 	ro := opts.Clone()
 	ro.EnsureDefaults()
 	cfg.Store.setReaderOptions(ro.MakeReaderOptions())
+	return nil
+}
+
+// writeChecker is a store that can find out whether it takes writes.
+// Pebble opens a new DB without writing to the store, and retries a flush
+// that fails, without end and without failing a write: on a store that
+// takes no writes (a full service, a read-only bucket or credentials), the
+// DB would open, accept writes until they stall, and log the same error
+// at each retry. Checking first makes that one error, from Configure.
+type writeChecker interface {
+	// checkWrites writes a small object named name, deletes it, and
+	// returns the error of either.
+	checkWrites(name string) error
+}
+
+// checkWrites checks that the store takes writes, if it can tell. The
+// object is named by the creator ID, so that DBs sharing the store do not
+// race on it, and its requests are not counted: they are no request of the
+// DB's.
+func (m *Meter) checkWrites(id uint64) error {
+	if c, ok := m.inner.(writeChecker); ok {
+		return c.checkWrites(fmt.Sprintf("pebblerf-write-check-%d", id))
+	}
 	return nil
 }
 

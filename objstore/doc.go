@@ -79,6 +79,15 @@
 // the Write that sent the part) and is aborted: no partial object appears.
 // S3's NoSuchKey is what IsNotExistError recognises.
 //
+// Open checks that the bucket exists (create_bucket=true creates it).
+// Configure, unless the DB is opened read-only, also checks that it takes
+// writes: it writes and deletes one small object,
+// pebblerf-write-check-<creator ID>, uncounted. Pebble opens a new DB
+// without writing to the store and retries a failed flush without end, so
+// a bucket that takes no writes (a full service, read-only credentials)
+// would otherwise show as writes that stall and a log of flushes retried,
+// rather than as one error.
+//
 // sim:// is a latency and price model in front of an in-memory store (or a
 // directory), with seeded fault injection for tests. Parameters:
 //

@@ -171,6 +171,9 @@ func (s *s3Store) wrap(err error, op, name string) error {
 		return nil
 	}
 	code := minio.ToErrorResponse(err).Code
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = errors.Wrapf(err, "no answer in time (timeout=%s, retries=%d)", s.cfg.Timeout, s.cfg.Retries)
+	}
 	err = errors.Wrapf(err, "objstore: s3: %s %q in bucket %q", op, s.key(name), s.bucket)
 	if code == minio.NoSuchKey {
 		err = errors.Mark(err, errNotExist)
@@ -494,6 +497,19 @@ func (s *s3Store) Delete(name string) error {
 // Size implements remote.Storage (one HEAD).
 func (s *s3Store) Size(name string) (int64, error) {
 	return s.stat(context.Background(), name)
+}
+
+// checkWrites implements writeChecker with one small PUT and its DELETE.
+func (s *s3Store) checkWrites(name string) error {
+	w, err := s.CreateObject(name)
+	if err == nil {
+		_, err = w.Write([]byte("pebblerf checks that the bucket takes writes\n"))
+		err = errors.CombineErrors(err, w.Close())
+	}
+	if err == nil {
+		err = s.Delete(name)
+	}
+	return errors.Wrapf(err, "objstore: s3: bucket %q at %q takes no writes", s.bucket, s.cfg.Endpoint)
 }
 
 // IsNotExistError implements remote.Storage.

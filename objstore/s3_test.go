@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/minio/minio-go/v7"
@@ -218,4 +219,35 @@ func testBucket(t *testing.T, s s3Server) {
 	n, err := st.Size("x")
 	require.NoError(t, err)
 	require.EqualValues(t, len("in the new bucket"), n)
+}
+
+// TestConfigureChecksWrites: on an S3 store that takes no writes,
+// Configure fails with one error line before the DB opens, unless the DB
+// is opened read-only; on one that does, its check leaves nothing behind
+// and counts no request.
+func TestConfigureChecksWrites(t *testing.T) {
+	s3, f := newFaultyS3(t)
+	m := openURL(t, s3.url("p", "retries=2", "timeout=2s"))
+	f.set(func(r *http.Request) string {
+		if r.Method == http.MethodPut {
+			return "500"
+		}
+		return ""
+	})
+	err := Configure("db", testOptions(vfs.NewMem()), Config{Store: m, CreatorID: 4})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), `bucket "tables" at`)
+	require.Contains(t, err.Error(), "takes no writes")
+	require.NotContains(t, err.Error(), "\n")
+	o := testOptions(vfs.NewMem())
+	o.ReadOnly = true
+	require.NoError(t, Configure("db", o, Config{Store: m, CreatorID: 4}))
+
+	f.set(func(*http.Request) string { return "" })
+	before := m.Snapshot()
+	require.NoError(t, Configure("db", testOptions(vfs.NewMem()), Config{Store: m, CreatorID: 4}))
+	require.Equal(t, before.Total(), m.Snapshot().Total(), "the check counts no request")
+	names, err := m.list("", "")
+	require.NoError(t, err)
+	require.Empty(t, names)
 }
