@@ -13,7 +13,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 SOAK ?= 10m
 
-.PHONY: build test race ci lint bench fuzz demo soak generate report-check
+.PHONY: build test race ci lint bench fuzz demo soak generate report-check test-s3
 
 build:
 	$(GO) build $(PKGS)
@@ -27,6 +27,13 @@ test: build
 # detector.
 race:
 	$(GO) test -count=1 -short -race $$($(GO) list $(RACE_PKGS) 2>/dev/null)
+
+# test-s3: objstore's tests against a real S3 server, SeaweedFS on 127.0.0.1 (built once per
+# machine into ~/.cache/pebblerf, several minutes the first time), with its processes killed
+# in turn, and a pebblebench remote scenario on it; PEBBLERF_S3_TEST_URL points the suite at
+# another endpoint instead (scripts/test-s3.sh).
+test-s3:
+	GO=$(GO) scripts/test-s3.sh
 
 # ci: what .ci/run runs on a clean checkout.
 ci: test race

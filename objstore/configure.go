@@ -3,9 +3,11 @@
 package objstore
 
 import (
+	"fmt"
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/objstorage/remote"
+	"strconv"
 	"strings"
 )
 
@@ -69,9 +71,12 @@ type Config struct {
 	CreatorID uint64
 	// Fresh says the DB is new, its directory made empty (a benchmark's
 	// fill that replaces an earlier DB, say): Configure first deletes the
-	// Pebble objects (tables, blob files and their reference markers) that
-	// an earlier DB left on the store, so that none is taken for one of the
-	// new DB's, and refuses a store that holds anything else. Never set it
+	// objects an earlier DB with the same creator ID left on the store
+	// (tables, blob files, their reference markers, and the markers it held
+	// on other creators' objects), so that none is taken for one of the new
+	// DB's. Other creators' objects, and objects that are not Pebble's,
+	// are left alone: DBs that share a store keep theirs. It refuses to
+	// delete an object that another creator still references. Never set it
 	// for a DB that is reopened: its tables are on the store.
 	Fresh bool
 }
@@ -114,7 +119,12 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 		id = 1
 	}
 	if cfg.Fresh {
-		if err := cfg.Store.empty(); err != nil {
+		if err := cfg.Store.deleteCreator(id); err != nil {
+			return err
+		}
+	}
+	if !opts.ReadOnly {
+		if err := cfg.Store.checkWrites(id); err != nil {
 			return err
 		}
 	}
@@ -137,22 +147,101 @@ func Configure(dirname string, opts *pebble.Options, cfg Config) error {
 	return nil
 }
 
-// empty deletes the store's objects, all of which must be Pebble's.
-func (m *Meter) empty() error {
+// writeChecker is a store that can find out whether it takes writes.
+// Pebble opens a new DB without writing to the store, and retries a flush
+// that fails, without end and without failing a write: on a store that
+// takes no writes (a full service, a read-only bucket or credentials), the
+// DB would open, accept writes until they stall, and log the same error
+// at each retry. Checking first makes that one error, from Configure.
+type writeChecker interface {
+	// checkWrites writes a small object named name, deletes it, and
+	// returns the error of either.
+	checkWrites(name string) error
+}
+
+// checkWrites checks that the store takes writes, if it can tell. The
+// object is named by the creator ID, so that DBs sharing the store do not
+// race on it, and its requests are not counted: they are no request of the
+// DB's.
+func (m *Meter) checkWrites(id uint64) error {
+	if c, ok := m.inner.(writeChecker); ok {
+		return c.checkWrites(fmt.Sprintf("pebblerf-write-check-%d", id))
+	}
+	return nil
+}
+
+// deleteCreator deletes the objects creator id made and the reference
+// markers it holds, and nothing else: DBs that share a store tell their
+// objects apart by creator ID alone.
+func (m *Meter) deleteCreator(id uint64) error {
 	names, err := m.list("", "")
 	if err != nil {
 		return errors.Wrap(err, "objstore: Config.Fresh: listing the store")
 	}
+	var doomed []string
 	for _, n := range names {
-		if !strings.Contains(n, ".sst") && !strings.Contains(n, ".blob") {
-			return errors.Newf("objstore: Config.Fresh: the store holds %q, which is not a Pebble object; "+
-				"a new DB replaces what the store holds, so name an empty location", n)
+		o, ok := parseObjectName(n)
+		switch {
+		case !ok || (o.creator != id && o.refHolder != id):
+		case o.creator == id && o.isRef && o.refHolder != id:
+			return errors.Newf("objstore: Config.Fresh: creator ID %d's object is still referenced by "+
+				"creator ID %d (marker %q); a new DB cannot replace an object another DB shares", id, o.refHolder, n)
+		default:
+			doomed = append(doomed, n)
 		}
 	}
-	for _, n := range names {
+	for _, n := range doomed {
 		if err := m.delete(n); err != nil && !m.isNotExistError(err) {
 			return errors.Wrapf(err, "objstore: Config.Fresh: deleting %q", n)
 		}
 	}
 	return nil
+}
+
+// objectName is what the name of one of Pebble's remote objects says.
+// Pebble names a table or blob file "<hash>-<creator ID>-<file number>.sst"
+// (or .blob), and a reference marker that name followed by
+// ".ref.<holder's creator ID>.<holder's file number>" (the format of
+// Pebble's objstorageprovider, which DBs sharing a bucket rely on).
+type objectName struct {
+	creator   uint64
+	isRef     bool
+	refHolder uint64
+}
+
+// parseObjectName parses a Pebble object's name; ok is false for any other
+// name.
+func parseObjectName(name string) (_ objectName, ok bool) {
+	var o objectName
+	hash, rest, ok := strings.Cut(name, "-")
+	if !ok || len(hash) != 4 || !isNumber(hash, 16) {
+		return o, false
+	}
+	creator, rest, ok := strings.Cut(rest, "-")
+	if !ok || !isNumber(creator, 10) {
+		return o, false
+	}
+	o.creator, _ = strconv.ParseUint(creator, 10, 64)
+	fileNum, ref, isRef := strings.Cut(rest, ".ref.")
+	num, ext, ok := strings.Cut(fileNum, ".")
+	if !ok || !isNumber(num, 10) || (ext != "sst" && ext != "blob") {
+		return o, false
+	}
+	if !isRef {
+		return o, true
+	}
+	holder, holderNum, ok := strings.Cut(ref, ".")
+	if !ok || !isNumber(holder, 10) || !isNumber(holderNum, 10) {
+		return o, false
+	}
+	o.isRef = true
+	o.refHolder, _ = strconv.ParseUint(holder, 10, 64)
+	return o, true
+}
+
+// isNumber reports whether s is an unsigned number in base (digits only)
+// that fits in 64 bits.
+func isNumber(s string, base int) bool {
+	_, err := strconv.ParseUint(s, base, 64)
+	return err == nil
 }

@@ -65,6 +65,9 @@
 //	retries=10          attempts per request for 5xx, throttling and network
 //	                    errors, with minio-go's exponential backoff
 //	part_size=16MiB     multipart part size (at least 5MiB)
+//	create_bucket=true  create the bucket if it does not exist (default
+//	                    false: a missing bucket is an error, so that a
+//	                    mistyped name makes no new, empty bucket)
 //
 // A ReadObject is one HEAD (for the size); each ReadAt is one ranged GET
 // that returns exactly the bytes asked for or an error: a response whose
@@ -75,6 +78,15 @@
 // Content-MD5, which the service checks. A failed upload fails Close (or
 // the Write that sent the part) and is aborted: no partial object appears.
 // S3's NoSuchKey is what IsNotExistError recognises.
+//
+// Open checks that the bucket exists (create_bucket=true creates it).
+// Configure, unless the DB is opened read-only, also checks that it takes
+// writes: it writes and deletes one small object,
+// pebblerf-write-check-<creator ID>, uncounted. Pebble opens a new DB
+// without writing to the store and retries a failed flush without end, so
+// a bucket that takes no writes (a full service, read-only credentials)
+// would otherwise show as writes that stall and a log of flushes retried,
+// rather than as one error.
 //
 // sim:// is a latency and price model in front of an in-memory store (or a
 // directory), with seeded fault injection for tests. Parameters:

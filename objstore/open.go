@@ -263,6 +263,9 @@ func (p *params) s3() (S3Config, error) {
 	if cfg.PartSize < minS3PartSize {
 		return cfg, p.errorf("part_size", strconv.FormatInt(cfg.PartSize, 10), "below S3's minimum part of 5MiB")
 	}
+	if cfg.CreateBucket, err = p.bool("create_bucket", false); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/objstorage/remote"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
@@ -106,10 +109,53 @@ func apply(d *pebble.DB, o op) error {
 	}
 }
 
+// reader is what the read checks ask of a DB: upstream Pebble's, or
+// pebblerf's, whose iterators carry its plug-ins (a range filter that
+// skipped a table it should have read shows as a missing key).
+type reader interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+	iter(o *pebble.IterOptions) (iterator, error)
+}
+
+// iterator is the part of an iterator the read checks use.
+type iterator interface {
+	First() bool
+	Last() bool
+	Next() bool
+	Prev() bool
+	Valid() bool
+	Key() []byte
+	Value() []byte
+	Error() error
+	Close() error
+}
+
+// upstreamDB reads through upstream Pebble's iterators.
+type upstreamDB struct{ *pebble.DB }
+
+func (d upstreamDB) iter(o *pebble.IterOptions) (iterator, error) {
+	it, err := d.NewIter(o)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// pebblerfDB reads through pebblerf's iterators.
+type pebblerfDB struct{ *pebblerf.DB }
+
+func (d pebblerfDB) iter(o *pebble.IterOptions) (iterator, error) {
+	it, err := d.NewIter(o)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
 // contents reads a DB whole, by a full scan.
-func contents(t *testing.T, d *pebble.DB) map[string]string {
+func contents(t *testing.T, d reader) map[string]string {
 	t.Helper()
-	it, err := d.NewIter(nil)
+	it, err := d.iter(nil)
 	require.NoError(t, err)
 	kv := map[string]string{}
 	for it.First(); it.Valid(); it.Next() {
@@ -122,7 +168,7 @@ func contents(t *testing.T, d *pebble.DB) map[string]string {
 
 // requireSameReads checks that two DBs answer the same: a full scan,
 // bounded scans, and Gets of present and absent keys.
-func requireSameReads(t *testing.T, want, got *pebble.DB, keys int) {
+func requireSameReads(t *testing.T, want, got reader, keys int) {
 	t.Helper()
 	w, g := contents(t, want), contents(t, got)
 	require.NotEmpty(t, w)
@@ -143,9 +189,9 @@ func requireSameReads(t *testing.T, want, got *pebble.DB, keys int) {
 	}
 	for lo := 0; lo < keys; lo += keys / 5 {
 		bounds := &pebble.IterOptions{LowerBound: key(lo), UpperBound: key(lo + 37)}
-		wi, err := want.NewIter(bounds)
+		wi, err := want.iter(bounds)
 		require.NoError(t, err)
-		gi, err := got.NewIter(bounds)
+		gi, err := got.iter(bounds)
 		require.NoError(t, err)
 		wok, gok := wi.Last(), gi.Last()
 		for ; wok && gok; wok, gok = wi.Prev(), gi.Prev() {
@@ -189,65 +235,101 @@ func requirePlacement(t *testing.T, d *pebble.DB, levels Levels) {
 	require.NotZero(t, shared, "no table on the store (%d local)", local)
 }
 
-// TestDBLifeS3 carries a DB's whole life through the real S3 client to an
-// in-process S3 server: fill, flushes, compactions, a manual compaction to
-// the bottom, close, reopen from the same bucket and local directory; at
-// each step its reads equal those of the same workload on a local DB.
+// openPebblerf opens (or reopens) pebblerf, with range filters, in dir
+// with options o and its tables on m, as creator 8: beside a DB of
+// openRemote's on the same store, as DBs that share a bucket are.
+func openPebblerf(t *testing.T, dir string, o *pebble.Options, m *Meter, levels Levels) *pebblerf.DB {
+	t.Helper()
+	require.NoError(t, Configure(dir, o, Config{Store: m, Levels: levels, CreatorID: 8}))
+	d, err := pebblerf.OpenWithPlugins(dir, o, pebblerf.Plugins{RangeFilter: &rangefilter.Config{BitsPerKey: 16}})
+	require.NoError(t, err)
+	return d
+}
+
+// TestDBLifeS3 runs testDBLife through the real S3 client to an in-process
+// S3 server.
 func TestDBLifeS3(t *testing.T) {
 	for _, levels := range []Levels{AllLevels, LowerLevels} {
 		t.Run(levels.String(), func(t *testing.T) {
-			const keys = 3000
-			s3 := newFakeS3(t, nil)
-			url := s3.url("db1")
-			fs, localFS := vfs.NewMem(), vfs.NewMem()
-
-			m := openURL(t, url)
-			rdb := openRemote(t, "db", testOptions(fs), m, levels)
-			ldb, err := pebble.Open("db", testOptions(localFS))
-			require.NoError(t, err)
-
-			for _, o := range workload(1, 6000, keys) {
-				require.NoError(t, apply(rdb, o))
-				require.NoError(t, apply(ldb, o))
-			}
-			requireSameReads(t, ldb, rdb, keys)
-			for _, d := range []*pebble.DB{rdb, ldb} {
-				require.NoError(t, d.Compact(context.Background(), key(0), key(keys+100), true))
-			}
-			requireSameReads(t, ldb, rdb, keys)
-			requirePlacement(t, rdb, levels)
-			snap := m.Snapshot()
-			require.NotZero(t, snap.Write.Requests)
-			require.NotZero(t, snap.Gets().Requests, "compactions read tables back\n%s", snap)
-			require.Zero(t, snap.LayoutErrors, "%s", snap)
-			t.Logf("after fill and compaction:\n%s", snap)
-
-			if levels == AllLevels {
-				names, err := fs.List("db")
-				require.NoError(t, err)
-				for _, n := range names {
-					require.NotContains(t, n, ".sst", "a table file in the local directory")
-				}
-			}
-			require.NoError(t, rdb.Close())
-			require.NoError(t, ldb.Close())
-
-			// Reopen with a new client: the same bucket, the same local
-			// directory (and so the same creator ID and catalog).
-			m2 := openURL(t, url)
-			rdb = openRemote(t, "db", testOptions(fs), m2, levels)
-			ldb, err = pebble.Open("db", testOptions(localFS))
-			require.NoError(t, err)
-			requireSameReads(t, ldb, rdb, keys)
-			require.NotZero(t, m2.Snapshot().Open.Requests, "a reopened DB opens its tables from the store")
-			// More writes after the reopen, then a last comparison.
-			for _, o := range workload(2, 1500, keys) {
-				require.NoError(t, apply(rdb, o))
-				require.NoError(t, apply(ldb, o))
-			}
-			requireSameReads(t, ldb, rdb, keys)
-			require.NoError(t, rdb.Close())
-			require.NoError(t, ldb.Close())
+			testDBLife(t, fakeServer(t).location(), levels)
 		})
 	}
+}
+
+// testDBLife carries a DB's whole life to the S3 store at url: fill,
+// flushes, compactions, a manual compaction to the bottom, close, reopen
+// from the same bucket and local directory. Upstream Pebble and pebblerf
+// with range filters live it side by side, both on the store (the same
+// bucket and prefix, distinct creator IDs, a client each), beside a local
+// upstream DB; at each step all three read alike.
+func testDBLife(t *testing.T, url string, levels Levels) {
+	const keys = 3000
+	fs, rfFS, localFS := vfs.NewMem(), vfs.NewMem(), vfs.NewMem()
+
+	m, rfm := openURL(t, url), openURL(t, url)
+	rdb := openRemote(t, "db", testOptions(fs), m, levels)
+	rf := openPebblerf(t, "db", testOptions(rfFS), rfm, levels)
+	ldb, err := pebble.Open("db", testOptions(localFS))
+	require.NoError(t, err)
+	dbs := []*pebble.DB{rdb, rf.DB, ldb}
+	requireAllSame := func() {
+		t.Helper()
+		requireSameReads(t, upstreamDB{ldb}, upstreamDB{rdb}, keys)
+		requireSameReads(t, upstreamDB{ldb}, pebblerfDB{rf}, keys)
+	}
+
+	for _, o := range workload(1, 6000, keys) {
+		for _, d := range dbs {
+			require.NoError(t, apply(d, o))
+		}
+	}
+	requireAllSame()
+	for _, d := range dbs {
+		require.NoError(t, d.Compact(context.Background(), key(0), key(keys+100), true))
+	}
+	requireAllSame()
+	requirePlacement(t, rdb, levels)
+	requirePlacement(t, rf.DB, levels)
+	for _, m := range []*Meter{m, rfm} {
+		snap := m.Snapshot()
+		require.NotZero(t, snap.Write.Requests)
+		require.NotZero(t, snap.Gets().Requests, "compactions read tables back\n%s", snap)
+		require.Zero(t, snap.LayoutErrors, "%s", snap)
+	}
+	t.Logf("after fill and compaction, upstream's requests:\n%s", m.Snapshot())
+
+	if levels == AllLevels {
+		for _, fs := range []vfs.FS{fs, rfFS} {
+			names, err := fs.List("db")
+			require.NoError(t, err)
+			for _, n := range names {
+				require.NotContains(t, n, ".sst", "a table file in the local directory")
+			}
+		}
+	}
+	require.NoError(t, rdb.Close())
+	require.NoError(t, rf.Close())
+	require.NoError(t, ldb.Close())
+
+	// Reopen with new clients: the same bucket, the same local directories
+	// (and so the same creator IDs and catalogs).
+	m2, rfm2 := openURL(t, url), openURL(t, url)
+	rdb = openRemote(t, "db", testOptions(fs), m2, levels)
+	rf = openPebblerf(t, "db", testOptions(rfFS), rfm2, levels)
+	ldb, err = pebble.Open("db", testOptions(localFS))
+	require.NoError(t, err)
+	dbs = []*pebble.DB{rdb, rf.DB, ldb}
+	requireAllSame()
+	require.NotZero(t, m2.Snapshot().Open.Requests, "a reopened DB opens its tables from the store")
+	require.NotZero(t, rfm2.Snapshot().Open.Requests, "a reopened DB opens its tables from the store")
+	// More writes after the reopen, then a last comparison.
+	for _, o := range workload(2, 1500, keys) {
+		for _, d := range dbs {
+			require.NoError(t, apply(d, o))
+		}
+	}
+	requireAllSame()
+	require.NoError(t, rdb.Close())
+	require.NoError(t, rf.Close())
+	require.NoError(t, ldb.Close())
 }

@@ -23,7 +23,7 @@ type S3Config struct {
 	// Endpoint is host[:port] of the S3 service; empty means AWS S3
 	// (s3.amazonaws.com).
 	Endpoint string
-	// Bucket holds the objects; it must exist.
+	// Bucket holds the objects; it must exist, unless CreateBucket is set.
 	Bucket string
 	// Prefix is prepended to every object name ("" or ending in "/").
 	Prefix string
@@ -46,6 +46,11 @@ type S3Config struct {
 	// PartSize is the size of the parts of a multipart upload; an object no
 	// larger than it is uploaded with one PUT. At least 5 MiB (S3's minimum).
 	PartSize int64
+	// CreateBucket makes the bucket (in Region, or the service's default
+	// region) when it does not exist. Off, a missing bucket is an error:
+	// a mistyped name or endpoint must not quietly make a new, empty bucket
+	// that a reopened DB then finds without its tables.
+	CreateBucket bool
 	// Credentials, when nil, come from the standard AWS chain: the
 	// environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 	// AWS_SESSION_TOKEN), the shared credentials file, then the instance's
@@ -75,8 +80,8 @@ type s3Store struct {
 }
 
 // NewS3 returns a store over an S3-compatible service. It checks that the
-// bucket exists, so that a wrong bucket or endpoint fails here rather than
-// at the first flush.
+// bucket exists (or creates it, with CreateBucket), so that a wrong bucket
+// or endpoint fails here rather than at the first flush.
 func NewS3(cfg S3Config) (remote.Storage, error) {
 	if cfg.Bucket == "" {
 		return nil, errors.New("objstore: s3: no bucket")
@@ -132,9 +137,29 @@ func NewS3(cfg S3Config) (remote.Storage, error) {
 		return nil, errors.Wrapf(err, "objstore: s3: checking bucket %q at %q", cfg.Bucket, cfg.Endpoint)
 	}
 	if !ok {
-		return nil, errors.Newf("objstore: s3: bucket %q does not exist at %q", cfg.Bucket, cfg.Endpoint)
+		if !cfg.CreateBucket {
+			return nil, errors.Newf("objstore: s3: bucket %q does not exist at %q; create it, "+
+				"or add create_bucket=true to the store URL", cfg.Bucket, cfg.Endpoint)
+		}
+		if err := s.createBucket(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
+}
+
+// createBucket makes the bucket. Stores opened at once (two DBs sharing a
+// bucket, say) may race to create it: an attempt that fails while the
+// bucket now exists has lost that race, which is success.
+func (s *s3Store) createBucket(ctx context.Context) error {
+	err := s.core.MakeBucket(ctx, s.bucket, minio.MakeBucketOptions{Region: s.cfg.Region})
+	if err == nil {
+		return nil
+	}
+	if ok, serr := s.core.BucketExists(ctx, s.bucket); serr == nil && ok {
+		return nil
+	}
+	return errors.Wrapf(err, "objstore: s3: creating bucket %q at %q (create_bucket=true)", s.bucket, s.cfg.Endpoint)
 }
 
 func (s *s3Store) key(name string) string { return s.prefix + name }
@@ -146,6 +171,9 @@ func (s *s3Store) wrap(err error, op, name string) error {
 		return nil
 	}
 	code := minio.ToErrorResponse(err).Code
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = errors.Wrapf(err, "no answer in time (timeout=%s, retries=%d)", s.cfg.Timeout, s.cfg.Retries)
+	}
 	err = errors.Wrapf(err, "objstore: s3: %s %q in bucket %q", op, s.key(name), s.bucket)
 	if code == minio.NoSuchKey {
 		err = errors.Mark(err, errNotExist)
@@ -295,16 +323,18 @@ func (w *s3Writer) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
-		room := int(w.s.cfg.PartSize) - len(w.buf)
-		take := min(room, len(p))
-		w.buf = append(w.buf, p[:take]...)
-		p = p[take:]
+		// A full buffer goes up as a part only once more bytes follow it:
+		// an object of exactly one part is one PUT at Close.
 		if len(w.buf) == int(w.s.cfg.PartSize) {
 			if err := w.uploadPart(); err != nil {
 				w.fail(err)
 				return 0, w.err
 			}
 		}
+		room := int(w.s.cfg.PartSize) - len(w.buf)
+		take := min(room, len(p))
+		w.buf = append(w.buf, p[:take]...)
+		p = p[take:]
 	}
 	return n, nil
 }
@@ -467,6 +497,19 @@ func (s *s3Store) Delete(name string) error {
 // Size implements remote.Storage (one HEAD).
 func (s *s3Store) Size(name string) (int64, error) {
 	return s.stat(context.Background(), name)
+}
+
+// checkWrites implements writeChecker with one small PUT and its DELETE.
+func (s *s3Store) checkWrites(name string) error {
+	w, err := s.CreateObject(name)
+	if err == nil {
+		_, err = w.Write([]byte("pebblerf checks that the bucket takes writes\n"))
+		err = errors.CombineErrors(err, w.Close())
+	}
+	if err == nil {
+		err = s.Delete(name)
+	}
+	return errors.Wrapf(err, "objstore: s3: bucket %q at %q takes no writes", s.bucket, s.cfg.Endpoint)
 }
 
 // IsNotExistError implements remote.Storage.

@@ -131,7 +131,7 @@ func TestWriteCacheDB(t *testing.T) {
 	for _, d := range []*pebble.DB{rdb, ldb} {
 		require.NoError(t, d.Compact(context.Background(), key(0), key(keys+100), true))
 	}
-	requireSameReads(t, ldb, rdb, keys)
+	requireSameReads(t, upstreamDB{ldb}, upstreamDB{rdb}, keys)
 	snap := m.Snapshot()
 	require.NotZero(t, snap.Write.Requests)
 	require.Zero(t, snap.Gets().Requests, "every table read was of a table this process wrote: %s", snap)
@@ -144,7 +144,7 @@ func TestWriteCacheDB(t *testing.T) {
 	rdb = openRemote(t, "db", testOptions(fs), m2, AllLevels)
 	ldb, err = pebble.Open("db", testOptions(localFS))
 	require.NoError(t, err)
-	requireSameReads(t, ldb, rdb, keys)
+	requireSameReads(t, upstreamDB{ldb}, upstreamDB{rdb}, keys)
 	require.NotZero(t, m2.Snapshot().Gets().Requests)
 	require.NoError(t, rdb.Close())
 	require.NoError(t, ldb.Close())
