@@ -19,7 +19,8 @@ build:
 	$(GO) build $(PKGS)
 
 # test: every unit, differential and example test: the loop to run before
-# each commit. The race detector's run is `make race`; CI runs both (`make ci`).
+# each commit. The race detector's run is `make race`, the real S3 server's
+# `make test-s3`; CI runs all three (`make ci`).
 test: build
 	$(GO) test -count=1 $(PKGS)
 
@@ -36,7 +37,7 @@ test-s3:
 	GO=$(GO) scripts/test-s3.sh
 
 # ci: what .ci/run runs on a clean checkout.
-ci: test race
+ci: test race test-s3
 
 lint:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then \

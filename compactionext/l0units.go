@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 )
 
 // l0Unit is the smallest part of L0 a manual compaction can take: a group of
@@ -42,12 +42,12 @@ func l0Units(l0 []pebble.SSTableInfo, compare pebble.Compare) []l0Unit {
 			return
 		}
 		u := l0Unit{Smallest: group[0].Smallest.UserKey, Largest: largest, Tables: len(group)}
-		tables := make([]lsmview.Table, len(group))
+		tables := make([]sortedruns.Table, len(group))
 		for i := range group {
-			tables[i] = lsmview.TableOf(&group[i])
+			tables[i] = sortedruns.TableOf(&group[i])
 			u.Bytes += group[i].Size
 		}
-		u.Depth = len(lsmview.Sublevels(compare, tables))
+		u.Depth = len(sortedruns.Sublevels(compare, tables))
 		units = append(units, u)
 		group = group[:0]
 	}

@@ -4,23 +4,23 @@ package compactionext
 
 import (
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 )
 
 // runIndex answers the drivers' questions about the sorted runs on disk:
-// it holds the runs of an lsmview.View and the tables' metadata by number.
+// it holds the runs of an sortedruns.View and the tables' metadata by number.
 type runIndex struct {
 	compare pebble.Compare
 	tables  map[pebble.TableNum]pebble.SSTableInfo
 	// runs are the view's runs: the L0 sublevels, newest first, then the
 	// levels.
-	runs []lsmview.Run
+	runs []sortedruns.Run
 	// sublevels is the number of runs that are L0 sublevels.
 	sublevels int
 }
 
 func newRunIndex(levels [][]pebble.SSTableInfo, compare pebble.Compare) runIndex {
-	v := lsmview.FromSSTables(compare, levels)
+	v := sortedruns.FromSSTables(compare, levels)
 	ix := runIndex{compare: compare, tables: make(map[pebble.TableNum]pebble.SSTableInfo),
 		runs: v.Runs, sublevels: v.Sublevels()}
 	for _, tables := range levels {
@@ -31,7 +31,7 @@ func newRunIndex(levels [][]pebble.SSTableInfo, compare pebble.Compare) runIndex
 	return ix
 }
 
-func (ix runIndex) overlaps(t *lsmview.Table, start, end []byte) bool {
+func (ix runIndex) overlaps(t *sortedruns.Table, start, end []byte) bool {
 	return ix.compare(t.Smallest, end) <= 0 && ix.compare(start, t.Largest) <= 0
 }
 
@@ -70,7 +70,7 @@ func (ix runIndex) runsAfterMerge(end []byte) int {
 }
 
 // countPast counts the runs among runs with a table starting after key.
-func (ix runIndex) countPast(runs []lsmview.Run, key []byte) int {
+func (ix runIndex) countPast(runs []sortedruns.Run, key []byte) int {
 	n := 0
 	for _, run := range runs {
 		for _, t := range run.Tables {

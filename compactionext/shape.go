@@ -6,14 +6,14 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/redact"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 )
 
 // shape lists the sorted runs of a DB, newest first: the memtables, the
 // L0 sublevels from the highest (newest) down, then the levels. Its
 // SortedRuns equals Metrics.ReadAmp, and its L0 runs are Pebble's sublevels.
 type shape struct {
-	lsmview.View
+	sortedruns.View
 }
 
 // SafeFormat implements redact.SafeFormatter: one run a line.
@@ -33,7 +33,7 @@ func (s shape) String() string { return redact.StringWithoutMarkers(s) }
 // lsmShape describes the sorted runs of db now. cmp orders user keys (nil means
 // bytewise order, Pebble's default comparer).
 func lsmShape(db compactDB, cmp pebble.Compare) (shape, error) {
-	v, err := lsmview.Read(db, cmp)
+	v, err := sortedruns.Read(db, cmp)
 	if err != nil {
 		return shape{}, errors.Wrap(err, "compactionext: shape")
 	}

@@ -2,7 +2,7 @@ package querybuilder
 
 import (
 	"encoding/binary"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 	"math"
 	"sort"
 )
@@ -26,7 +26,7 @@ import (
 
 // estimateDeferrable returns the data-weighted average of deferredRuns.
 func (l *layout) estimateDeferrable() float64 {
-	var files []*lsmview.Table
+	var files []*sortedruns.Table
 	for r := range l.Runs {
 		for f := range l.Runs[r].Tables {
 			files = append(files, &l.Runs[r].Tables[f])
@@ -79,7 +79,7 @@ func (l *layout) estimateDeferrable() float64 {
 
 // pieceWeights returns, for each piece [starts[i], starts[i+1]) (the last
 // one ending past every file), the bytes the files put in it.
-func (l *layout) pieceWeights(files []*lsmview.Table, starts [][]byte, pos func([]byte) float64) []float64 {
+func (l *layout) pieceWeights(files []*sortedruns.Table, starts [][]byte, pos func([]byte) float64) []float64 {
 	piece := func(k []byte) int {
 		// The piece holding k: the last start at or below k.
 		return sort.Search(len(starts), func(i int) bool { return l.cmp(starts[i], k) > 0 }) - 1

@@ -2,7 +2,7 @@ package querybuilder
 
 import (
 	"fmt"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -16,10 +16,10 @@ import (
 // consecutive key ranges defer about half of the runs anywhere.
 func TestDeferrableWeighsByData(t *testing.T) {
 	key := func(i int) []byte { return fmt.Appendf(nil, "k%06d", i) }
-	var whole [][]lsmview.Table
+	var whole [][]sortedruns.Table
 	whole = append(whole, nil) // L0
 	for r, start := range []int{1, 2, 6, 210} {
-		whole[0] = append(whole[0], lsmview.Table{Num: pebble.TableNum(r + 1), Size: 1 << 20,
+		whole[0] = append(whole[0], sortedruns.Table{Num: pebble.TableNum(r + 1), Size: 1 << 20,
 			Smallest: key(start), Largest: key(120_000), LargestSeqNum: pebble.SeqNum(r + 1)})
 	}
 	l := layoutOfLevels(pebble.DefaultComparer, whole)
@@ -29,9 +29,9 @@ func TestDeferrableWeighsByData(t *testing.T) {
 	require.Equal(t, PlanPlain, plan)
 
 	const runs = 12
-	staggered := [][]lsmview.Table{nil}
+	staggered := [][]sortedruns.Table{nil}
 	for r := 0; r < runs; r++ {
-		staggered[0] = append(staggered[0], lsmview.Table{Num: pebble.TableNum(r + 1), Size: 1 << 20,
+		staggered[0] = append(staggered[0], sortedruns.Table{Num: pebble.TableNum(r + 1), Size: 1 << 20,
 			Smallest: key(r * 10_000), Largest: key(r*10_000 + 10_500), LargestSeqNum: pebble.SeqNum(r + 1)})
 	}
 	l = layoutOfLevels(pebble.DefaultComparer, staggered)

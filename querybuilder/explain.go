@@ -3,7 +3,7 @@ package querybuilder
 import (
 	"bytes"
 	"fmt"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 	"slices"
 
 	"github.com/cockroachdb/errors"
@@ -266,7 +266,7 @@ func (b *Builder) explainRuns(e *Explanation, l *layout, o *pebble.IterOptions) 
 	}
 }
 
-func runName(r *lsmview.Run) string { return r.String() }
+func runName(r *sortedruns.Run) string { return r.String() }
 
 // SafeFormat implements redact.SafeFormatter; keys are user data and are
 // redactable.

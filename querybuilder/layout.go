@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 )
 
 // layout is a snapshot of the LSM's file metadata, prepared for planning:
@@ -19,7 +19,7 @@ type layout struct {
 	split pebble.Split
 	// Runs lists the L0 sublevels from newest to oldest, then L1-L6; empty
 	// levels are left out.
-	Runs []lsmview.Run
+	Runs []sortedruns.Run
 	// stepStarts holds the distinct Split prefixes of all file starts, in
 	// order. A step bound is always a bare prefix so that Pebble keeps
 	// allowing NextPrefix under it (Iterator.SetBounds refuses NextPrefix
@@ -43,12 +43,12 @@ const maxDeferrableSamples = 512
 
 // layoutOfLevels prepares levels (index 0 = L0, as DB.SSTables returns them) for
 // planning. L0 files are grouped into sublevels by Pebble's rule (see
-// lsmview.Sublevels).
-func layoutOfLevels(cmp *pebble.Comparer, levels [][]lsmview.Table) *layout {
-	return newLayout(cmp, lsmview.New(cmp.Compare, levels))
+// sortedruns.Sublevels).
+func layoutOfLevels(cmp *pebble.Comparer, levels [][]sortedruns.Table) *layout {
+	return newLayout(cmp, sortedruns.New(cmp.Compare, levels))
 }
 
-func newLayout(cmp *pebble.Comparer, v lsmview.View) *layout {
+func newLayout(cmp *pebble.Comparer, v sortedruns.View) *layout {
 	l := &layout{cmp: cmp.Compare, split: cmp.Split, Runs: v.Runs}
 	l.index()
 	l.Deferrable = l.estimateDeferrable()
@@ -123,7 +123,7 @@ func (l *layout) deferredRuns(k []byte) int {
 }
 
 // filesIn counts the run's files that overlap [lower, upper) (nil: open).
-func (l *layout) filesIn(r *lsmview.Run, lower, upper []byte) int {
+func (l *layout) filesIn(r *sortedruns.Run, lower, upper []byte) int {
 	n := 0
 	for _, f := range r.Tables {
 		if (lower == nil || l.cmp(f.Largest, lower) >= 0) && (upper == nil || l.cmp(f.Smallest, upper) < 0) {
@@ -135,5 +135,5 @@ func (l *layout) filesIn(r *lsmview.Run, lower, upper []byte) int {
 
 // layoutFromSSTables converts DB.SSTables output into a layout.
 func layoutFromSSTables(cmp *pebble.Comparer, tables [][]pebble.SSTableInfo) *layout {
-	return newLayout(cmp, lsmview.FromSSTables(cmp.Compare, tables))
+	return newLayout(cmp, sortedruns.FromSSTables(cmp.Compare, tables))
 }

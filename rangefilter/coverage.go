@@ -5,7 +5,7 @@ package rangefilter
 import (
 	"math"
 
-	"github.com/pebblerf/pebble/internal/rangequery"
+	"github.com/pebblerf/pebble/internal/rangebounds"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
@@ -18,14 +18,14 @@ import (
 
 // Coverage is how a query [lower, upper) looks to one table's filter
 // (Properties.Coverage).
-type Coverage = rangequery.Coverage
+type Coverage = rangebounds.Coverage
 
 // Properties reads range filters out of table properties, as Pebble hands
 // them to a block-property filter of the range filter's Name when it opens
 // a table. pebblerf's statistics read them through it.
 type Properties struct{}
 
-var _ rangequery.Reader = Properties{}
+var _ rangebounds.Reader = Properties{}
 
 // Name is the name of the block property that holds the filter.
 func (Properties) Name() string { return Name }
@@ -53,13 +53,13 @@ func filterOfProperty(prop []byte) (filter []byte, ok bool, err error) {
 }
 
 // coverageOf is Properties.Coverage.
-func coverageOf(filter, lower, upper []byte) (c rangequery.Coverage, ok bool) {
+func coverageOf(filter, lower, upper []byte) (c rangebounds.Coverage, ok bool) {
 	var v rangeFilterView
 	if !v.parse(filter) || v.flags&rangeFlagUniversal != 0 {
-		return rangequery.Coverage{}, false
+		return rangebounds.Coverage{}, false
 	}
 	if v.n == 0 {
-		return rangequery.Coverage{}, true
+		return rangebounds.Coverage{}, true
 	}
 	c.Hashed = v.flags&rangeFlagHashed != 0
 	lo, hi, empty, ok := v.valueRange(lower, upper)
@@ -80,7 +80,7 @@ func coverageOf(filter, lower, upper []byte) (c rangequery.Coverage, ok bool) {
 	return c, ok
 }
 
-// hashedFPR is rangequery.Coverage.FPR for the values [lo, hi] of a hashed filter.
+// hashedFPR is rangebounds.Coverage.FPR for the values [lo, hi] of a hashed filter.
 func hashedFPR(v *rangeFilterView, lo, hi uint64) float64 {
 	r := v.h.r
 	if hi-lo >= r-1 {

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/pebblerf/pebble/internal/rangequery"
+	"github.com/pebblerf/pebble/internal/rangebounds"
 	"github.com/pebblerf/pebble/internal/tableprops"
 	"github.com/stretchr/testify/require"
 )
@@ -97,7 +97,7 @@ func TestCoverageBadFilters(t *testing.T) {
 	require.False(t, ok, "universal filter")
 	c, ok := coverageOf(rangeBuild(t, Config{}, nil), []byte("a"), []byte("b"))
 	require.True(t, ok, "empty table")
-	require.Equal(t, rangequery.Coverage{}, c)
+	require.Equal(t, rangebounds.Coverage{}, c)
 }
 
 // TestCoverageFPR checks Coverage.FPR against the false positives hashed
@@ -181,10 +181,10 @@ func TestFilterOfProperty(t *testing.T) {
 // property as Pebble passes it to a BlockPropertyFilter's Intersects at the
 // table level: ok is false when the property holds no filter, or one that
 // does not decode or is universal.
-func coverageOfProperty(prop, lower, upper []byte) (rangequery.Coverage, bool) {
+func coverageOfProperty(prop, lower, upper []byte) (rangebounds.Coverage, bool) {
 	filter, ok, err := filterOfProperty(prop)
 	if err != nil || !ok {
-		return rangequery.Coverage{}, false
+		return rangebounds.Coverage{}, false
 	}
 	return coverageOf(filter, lower, upper)
 }

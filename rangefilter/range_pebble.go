@@ -9,7 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/handoff"
-	"github.com/pebblerf/pebble/internal/rangequery"
+	"github.com/pebblerf/pebble/internal/rangebounds"
 	"github.com/pebblerf/pebble/internal/tableprops"
 )
 
@@ -380,7 +380,7 @@ func (p *Policy) BoundsFilter(lower, upper []byte) pebble.BlockPropertyFilter {
 // [Split(lower), Split(upper)+"\x00"). With clone false, f aliases the
 // bounds' bytes where it can.
 func (p *Policy) initBoundsFilter(f *rangeBoundsFilter, lower, upper []byte, clone bool) {
-	lo, hi, rebuilt := rangequery.Bounds(p.split, lower, upper, nil)
+	lo, hi, rebuilt := rangebounds.Bounds(p.split, lower, upper, nil)
 	if clone {
 		lo = slices.Clone(lo)
 		if rebuilt == nil {

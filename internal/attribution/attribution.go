@@ -9,7 +9,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/handoff"
-	"github.com/pebblerf/pebble/internal/rangequery"
+	"github.com/pebblerf/pebble/internal/rangebounds"
 )
 
 // Stats count one DB's per-level seek and filter statistics into a
@@ -31,7 +31,7 @@ type Stats struct {
 
 	// rangeFilters reads the range filters in the tables' properties, for
 	// the range-length recording (rangelen.go).
-	rangeFilters rangequery.Reader
+	rangeFilters rangebounds.Reader
 }
 
 // Config chooses how the statistics are collected; seekstats.Config, which
@@ -55,7 +55,7 @@ type Sources struct {
 	PointCorrupt func() uint64
 	// RangeFilters reads the range filters in tables' properties
 	// (rangefilter.Properties).
-	RangeFilters rangequery.Reader
+	RangeFilters rangebounds.Reader
 }
 
 // New returns statistics that count nothing until installed.

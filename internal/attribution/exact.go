@@ -6,7 +6,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable/block"
-	"github.com/pebblerf/pebble/internal/lsmview"
+	"github.com/pebblerf/pebble/internal/sortedruns"
 )
 
 // location is where the newest version of a user key lives, as the exact
@@ -25,7 +25,7 @@ var errStopProbe = errors.New("seekstats: probe done")
 
 // probe asks DB.ScanInternal for the level of key's newest version, and maps
 // (level, sublevel) to the table through the file-to-level map (and, for L0,
-// the sublevels of an lsmview.View of DB.SSTables, numbered as ScanInternal
+// the sublevels of an sortedruns.View of DB.SSTables, numbered as ScanInternal
 // numbers them). It reads the DB's current state, not an iterator's
 // snapshot: exact only while nothing writes the key meanwhile, which is how
 // tests use it.
@@ -86,7 +86,7 @@ func (s *Stats) locate(db *pebble.DB, level, sublevel int, key []byte) *fileInfo
 	if err != nil {
 		return nil
 	}
-	run := lsmview.FromSSTables(s.cmp, tables).Sublevel(sublevel)
+	run := sortedruns.FromSSTables(s.cmp, tables).Sublevel(sublevel)
 	if run == nil {
 		return nil
 	}

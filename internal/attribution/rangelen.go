@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/pebblerf/pebble/internal/rangequery"
+	"github.com/pebblerf/pebble/internal/rangebounds"
 )
 
 // Range lengths as the range filter would see them. A range filter's
@@ -21,7 +21,7 @@ import (
 // filters by range. So, while statistics are on, each bounded iterator gets
 // one more filter, rangeLenObserver, which always answers "may intersect"
 // and records, per row, how the bounds looked to the table's filter
-// (rangequery.Coverage), as seekstats.RangeLens reads them: the map's
+// (rangebounds.Coverage), as seekstats.RangeLens reads them: the map's
 // verdict (outside every value, or a stored value inside), whether the
 // filter stores its values exactly, and a log2 histogram of ℓ. The what-if
 // (package whatif) turns them into expected false positives at any budget
@@ -121,8 +121,8 @@ func (o *rangeLenObserver) observe(prop []byte) {
 		return
 	}
 	var lo, hi []byte
-	lo, hi, o.buf = rangequery.Bounds(t.s.split, t.lower, t.upper, o.buf)
-	var c rangequery.Coverage
+	lo, hi, o.buf = rangebounds.Bounds(t.s.split, t.lower, t.upper, o.buf)
+	var c rangebounds.Coverage
 	if err == nil {
 		c, ok = rf.Coverage(filter, lo, hi)
 	}

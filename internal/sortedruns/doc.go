@@ -1,10 +1,10 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package lsmview models the sorted runs of a Pebble LSM as a read merges
+// Package sortedruns models the sorted runs of a Pebble LSM as a read merges
 // them: the memtables, the L0 sublevels from the newest down, then the
 // non-empty levels L1-L6. It is the one model the planner (querybuilder),
-// the shape reports and drivers (compactionext) and the exact attribution
-// of seek statistics (seekstats) share, so that they agree on which run a
+// the shape reports and drivers (compactionext) and the statistics' exact
+// attribution (internal/attribution) share, so that they agree on which run a
 // table is in.
 //
 // Pebble's exported API lists tables per level (DB.SSTables) but does not
@@ -21,4 +21,4 @@
 //
 // A View is a snapshot: it reads the DB's current version and is not
 // updated.
-package lsmview
+package sortedruns

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package rangequery
+package rangebounds
 
 import (
 	"testing"

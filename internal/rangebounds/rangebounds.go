@@ -1,13 +1,13 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package rangequery is how a bounded read looks to a table's range filter,
+// Package rangebounds is how a bounded read looks to a table's range filter,
 // for the packages on both sides of it: the bounds a filter is asked about
 // (Bounds), and what a reader that predicts what a filter would do, without
 // asking it to decide, learns from a table's filter (Coverage, through a
 // Reader). Package rangefilter, which owns the filter's encoding,
 // implements Reader; the statistics read through it, and so need not
 // import rangefilter.
-package rangequery
+package rangebounds
 
 import "github.com/cockroachdb/pebble/v2"
 

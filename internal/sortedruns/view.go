@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package lsmview
+package sortedruns
 
 import (
 	"slices"
@@ -170,7 +170,7 @@ func Read(db DB, cmp pebble.Compare) (View, error) {
 	m := db.Metrics()
 	tables, err := db.SSTables()
 	if err != nil {
-		return View{}, errors.Wrap(err, "lsmview: listing sstables")
+		return View{}, errors.Wrap(err, "sortedruns: listing sstables")
 	}
 	v := FromSSTables(cmp, tables)
 	v.Memtables = Memtables{Count: int(m.MemTable.Count), Bytes: m.MemTable.Size}
