@@ -26,7 +26,7 @@ type DB struct {
 	// iterator of the DB, its snapshots and its batches gets.
 	readerHooks
 	// rangeFilter is the DB's range-filter policy (nil: off), and
-	// pointCounters count its point filters' events (counters.go).
+	// pointCounts count its point filters' events (DB.FilterCounters).
 	rangeFilter *rangefilter.Policy
 	pointCounts *pointfilter.Counts
 	// planner is the point filters' planner (nil: the options' filters).

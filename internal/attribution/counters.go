@@ -1,21 +1,18 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package seekcount is where the per-level seek statistics keep their
-// counts: the layout of the counters (which kinds each row counts, which
-// tickers there are besides, and their names) and the sharded atomic
-// storage the attribution writes and package seekstats reads.
-//
-// What the counts mean is seekstats' contract, and its Row numbers the rows
-// (0 the memtables, 1 to 7 L0 to L6, 8 the unattributed row); this package
-// only stores them. It sits below both the public package seekstats, whose
-// Statistics is a read-only view of a Store, and the attribution machinery
-// (internal/attribution), which writes it.
 package attribution
 
 import (
 	"sync/atomic"
 	"unsafe"
 )
+
+// The counts: the layout of the counters (which kinds each row counts,
+// which tickers there are besides, and their names) and the sharded atomic
+// storage the attribution writes and package seekstats reads. What the
+// counts mean is seekstats' contract; its Row numbers the rows as this file
+// does (0 the memtables, 1 to 7 L0 to L6, 8 the unattributed row), and
+// seekstats.Statistics is a read-only view of a Store.
 
 // Rows is the number of rows a Store counts for (seekstats.NumRows).
 const Rows = 9

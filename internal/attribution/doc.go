@@ -3,8 +3,8 @@
 // Package attribution is the machinery behind the per-level statistics
 // (package seekstats says what they count and what is exact): it
 // attributes filter checks, data-block loads and values to tables and
-// levels, and counts them into a Store, whose read-only view is
-// seekstats.Statistics. The root package installs a Stats on a DB's
+// levels, and counts them into a Store (counters.go, lenstore.go), whose
+// read-only view is seekstats.Statistics. The root package installs a Stats on a DB's
 // options (Install), attaches it to the open DB (Attach), gives every
 // iterator a tracker (NewIter, InitIter, InitSeeksOnly), registers each Get
 // (BeginGet) and wraps range filters (CountRangeFilter); the compaction

@@ -1,10 +1,18 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-// Package filtertag is the on-disk format of the filters the per-level
-// statistics write: the inner policy's filter followed by a tag that names
+package attribution
+
+import (
+	"encoding/binary"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// The tagged filters: the on-disk format of the filters the per-level
+// statistics write, the inner policy's filter followed by a tag that names
 // the table it belongs to, stored under the inner policy's name with a
-// prefix. The attribution machinery (internal/attribution) writes and
-// counts them; RegisterTagReaders keeps them readable, without counting, for a
+// prefix. The tagging policy (filter.go) writes and counts them;
+// RegisterTagReaders keeps them readable, without counting, for a
 // DB opened without statistics and for the rollback
 // (seekstats.RewriteForUpstream).
 //
@@ -13,19 +21,12 @@
 //	offset from end  size  field
 //	            -12     8  file number, little-endian (0: unknown)
 //	             -4     1  tag format version (TagVersion)
-//	             -3     3  tagMagic "pST"
+//	             -3     3  magic "pST"
 //
 // The tagged policy's name differs from the inner policy's, so upstream
 // Pebble, which does not know it, ignores the filter rather than misreading
 // it. A filter whose tag does not decode is answered "may contain" (fail
 // open).
-package attribution
-
-import (
-	"encoding/binary"
-
-	"github.com/cockroachdb/pebble/v2"
-)
 
 const (
 	// TagLen is the tag's length.
