@@ -5,6 +5,7 @@ package pebble
 import (
 	"context"
 	"io"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -54,16 +55,19 @@ import (
 // L6 filter check. That is a saving only while the L6 filter blocks stay
 // in the block cache: a filter block that is read again for each Get that
 // needs it is many data blocks' worth of bytes (on object storage, a GET
-// of tens of kilobytes where upstream's Get made one of a few). So in both
-// modes the route runs only while L6's filters fit in a quarter of the
-// block cache (getL6CacheShare), by an estimate: the entries of L6's
-// tables (Pebble's table stats) times the bits per key of L6's filter
-// policy. Entries count every version of a key where the filter holds its
-// prefix once, so the estimate errs towards routing less. It is taken
-// again, at most once a second, after a flush, compaction or ingest
-// changed the LSM; until the stats of L6's tables are loaded (Pebble loads
-// them in the background after a table is written or the DB opened) the
-// route does not run.
+// of hundreds of kilobytes where upstream's Get made one of a few). So in
+// both modes the route runs only while L6's filters fit, by an estimate,
+// in a quarter of what the block cache holds for blocks, and the largest
+// of them in a quarter of what one of its shards holds (Pebble's cache is
+// cut into shards, and a block larger than its shard is never cached;
+// Pebble also reserves the memtables' memory in it, cacheShards). A
+// filter's bytes are estimated as its table's entries (Pebble's table
+// stats) times the bits per key of L6's filter policy; entries count every
+// version of a key where the filter holds its prefix once, so the estimate
+// errs towards routing less. It is taken again, at most once a second,
+// after a flush, compaction or ingest changed the LSM; until the stats of
+// L6's tables are loaded (Pebble loads them in the background after a
+// table is written or the DB opened) the route does not run.
 //
 // The automatic mode (GetL6Config.Auto) decides further, per DB, in
 // windows of getL6Window Gets, from what the DB already counts:
@@ -172,8 +176,10 @@ type l6Fit struct {
 	// bitsPerKey is L6's filter policy's bits per key now (0: no filter).
 	bitsPerKey func() float64
 	cacheBytes int64
-	// tables lists the DB's tables (DB.SSTables), set once it is open.
-	tables func() ([][]upstream.SSTableInfo, error)
+	// tables lists the DB's tables (DB.SSTables), and metrics reads its
+	// metrics, set once it is open.
+	tables  func() ([][]upstream.SSTableInfo, error)
+	metrics func() *upstream.Metrics
 	// changed is set by the events that change the LSM; pending while the
 	// stats of an L6 table are not loaded.
 	changed, pending atomic.Bool
@@ -224,6 +230,7 @@ func newGetRouter(c *GetL6Config, comparer *Comparer, opts *Options, planner *po
 // attach gives the router what it reads of the open DB.
 func (g *getRouter) attach(db *upstream.DB) {
 	g.fit.tables = func() ([][]upstream.SSTableInfo, error) { return db.SSTables() }
+	g.fit.metrics = db.Metrics
 	if g.auto != nil {
 		g.auto.metrics = db.Metrics
 	}
@@ -315,7 +322,7 @@ func (g *getRouter) evaluateFit() bool {
 		f.fits = false
 		return false
 	}
-	var entries uint64
+	var entries, largest uint64
 	for _, t := range levels[len(levels)-1] {
 		if t.TableStats.NumEntries == 0 {
 			// Its stats are not loaded yet (every table holds an entry):
@@ -325,10 +332,36 @@ func (g *getRouter) evaluateFit() bool {
 			return false
 		}
 		entries += t.TableStats.NumEntries
+		largest = max(largest, t.TableStats.NumEntries)
 	}
 	f.filterBytes = float64(entries) * bits / 8
-	f.fits = len(levels[len(levels)-1]) > 0 && f.filterBytes*getL6CacheShare <= float64(f.cacheBytes)
+	shards, shard := cacheShards(f.cacheBytes, f.memtableBytes())
+	f.fits = len(levels[len(levels)-1]) > 0 &&
+		f.filterBytes*getL6CacheShare <= float64(shards)*shard &&
+		float64(largest)*bits/8*getL6CacheShare <= shard
 	return f.fits
+}
+
+// memtableBytes is what the DB's memtables hold of the block cache now:
+// Pebble reserves their memory in it.
+func (f *l6Fit) memtableBytes() int64 {
+	if f.metrics == nil {
+		return 0
+	}
+	return int64(f.metrics().MemTable.Size)
+}
+
+// cacheShards returns the shards of a block cache of capacity bytes, as
+// Pebble's NewCache cuts it (four per processor, but four in all where
+// that leaves a shard under 4 MiB), and what each holds for blocks once
+// reserved bytes (the memtables') are taken out. A block larger than what
+// its shard holds is never cached, and one close to it does not stay.
+func cacheShards(capacity, reserved int64) (shards int, perShard float64) {
+	shards = 4 * runtime.GOMAXPROCS(0)
+	if shards > 4 && capacity/int64(shards) < 4<<20 {
+		shards = 4
+	}
+	return shards, float64(max(0, capacity-reserved)) / float64(shards)
 }
 
 // getByPrefix is src's Get through a prefix iterator with L6 filters (see

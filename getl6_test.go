@@ -409,13 +409,16 @@ func TestGetL6FiltersAuto(t *testing.T) {
 type fakeRouter struct {
 	g                       *getRouter
 	getMissed, routedMissed int64
-	entries                 uint64
-	now                     time.Time
+	// entries are those of L6's tables, one table each; memtable the
+	// memtables' bytes.
+	entries  []uint64
+	memtable uint64
+	now      time.Time
 }
 
 func newFakeRouter(t *testing.T, auto bool, cacheBytes int64) *fakeRouter {
 	getCat := upstreamGetCategoryOf(t)
-	f := &fakeRouter{entries: 1000, now: time.Unix(0, 0)}
+	f := &fakeRouter{entries: []uint64{1000}, now: time.Unix(0, 0)}
 	o := testOptions()
 	o.CacheSize = cacheBytes
 	for i := range o.Levels {
@@ -425,13 +428,19 @@ func newFakeRouter(t *testing.T, auto bool, cacheBytes int64) *fakeRouter {
 	f.g.fit.now = func() time.Time { return f.now }
 	f.g.fit.tables = func() ([][]upstream.SSTableInfo, error) {
 		levels := make([][]upstream.SSTableInfo, 7)
-		var t upstream.SSTableInfo
-		t.TableStats.NumEntries = f.entries
-		levels[6] = []upstream.SSTableInfo{t}
+		for _, n := range f.entries {
+			var t upstream.SSTableInfo
+			t.TableStats.NumEntries = n
+			levels[6] = append(levels[6], t)
+		}
 		return levels, nil
 	}
 	m := &upstream.Metrics{}
 	m.Levels[6].TablesCount = 1
+	f.g.fit.metrics = func() *upstream.Metrics {
+		m.MemTable.Size = f.memtable
+		return m
+	}
 	if auto {
 		f.g.auto.metrics = func() *upstream.Metrics {
 			m.CategoryStats = []block.CategoryStatsAggregate{
@@ -495,18 +504,35 @@ func TestGetL6AutoBytesGuard(t *testing.T) {
 }
 
 // TestGetL6Fit: in both modes the route runs only while L6's filters fit
-// in a quarter of the block cache, by the estimate from L6's entries and
-// its policy's bits per key, taken again when the LSM changes.
+// in a quarter of what the block cache holds for blocks, and the largest
+// in a quarter of what one of its shards holds, by the estimate from L6's
+// entries and its policy's bits per key, taken again when the LSM changes.
 func TestGetL6Fit(t *testing.T) {
+	shards, _ := cacheShards(80_000, 0)
+	require.Equal(t, 4, shards, "a small cache is cut into four shards")
 	for _, auto := range []bool{false, true} {
-		// 1,000 entries at 10 bits: 1,250 bytes of filter.
-		f := newFakeRouter(t, auto, 4*1250)
+		// One table of 1,000 entries at 10 bits: 1,250 bytes of filter,
+		// and a quarter of a shard of 5,000 bytes.
+		f := newFakeRouter(t, auto, 4*4*1250)
 		require.True(t, f.window(4096), "auto %t: the filters fit", auto)
-		f.entries = 1001
+		f.entries = []uint64{1001}
 		require.True(t, f.window(4096), "auto %t: the LSM did not change: no new estimate", auto)
 		f.g.fit.changed.Store(true)
-		require.False(t, f.window(4096), "auto %t: the LSM changed and the filters no longer fit", auto)
+		require.False(t, f.window(4096), "auto %t: the LSM changed and the largest filter no longer fits a shard", auto)
 		require.InDelta(t, 1251.25, f.g.fit.filterBytes, 0.01)
+
+		f.entries = []uint64{500, 501}
+		f.g.fit.changed.Store(true)
+		require.True(t, f.window(4096), "auto %t: about the same bytes in two tables fit", auto)
+		f.entries = []uint64{1000}
+		f.memtable = 4
+		f.g.fit.changed.Store(true)
+		require.False(t, f.window(4096), "auto %t: the memtables take their share of the cache", auto)
+
+		f.memtable = 0
+		f.entries = []uint64{1000, 1000, 1000, 1000, 1}
+		f.g.fit.changed.Store(true)
+		require.False(t, f.window(4096), "auto %t: the filters' sum no longer fits a quarter of the cache", auto)
 	}
 }
 
