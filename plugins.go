@@ -68,18 +68,25 @@ type Plugins struct {
 	// RangeFilter, if set, writes a range filter into the tables of the
 	// levels RangeFilterLevels names and attaches a filter for its bounds
 	// to every bounded iterator, so that tables holding no key in range are
-	// never read (installed.readerHooks, iterhooks.Hooks). On
-	// disk: a table property (about BitsPerKey bits per key, fewer when the
-	// keys fit exactly), which stays in the Go heap of every open table,
-	// outside the block cache. Cost: a filter check per table a bounded read
+	// never read (readerHooks.rangeFilters). On disk: a table property in
+	// every table, holding the level and number it was written with and,
+	// where the plan gives it one, the filter (about BitsPerKey bits per
+	// key, fewer when the keys fit exactly), which stays in the Go heap of
+	// every open table, outside the block cache. Cost: building the filter
+	// when a table is written, and a filter check per table a bounded read
 	// opens.
 	RangeFilter *rangefilter.Config
 	// RangeFilterLevels, if set, is the per-level plan of range filters
-	// (rangefilter.OverlappingRuns: L0 only; rangefilter.ForBudget: where
+	// (rangefilter.OnDemand: every level, only where bounded reads come;
+	// rangefilter.OverlappingRuns: L0 only; rangefilter.ForBudget: where
 	// the statistics saw bounded reads skip loads, within a memory budget);
 	// nil gives every level RangeFilter.BitsPerKey. It needs RangeFilter.
 	// DB.RangeFilterPolicy().SetPlan re-plans while the DB runs; tables
-	// written without a range filter read as "may intersect".
+	// written without a range filter read as "may intersect". Under an
+	// OnDemand plan the DB also derives, from their keys, the filters of
+	// the local tables that bounded reads consult without one
+	// (rangefilter.Policy.Backfill): it reads each such table once, writes
+	// nothing, and holds the filters in the Go heap.
 	RangeFilterLevels *rangefilter.Plan
 	// Shape, if set, is the LSM shape profile (compactionext.Leveled,
 	// compactionext.ManyRuns, ...); nil leaves Pebble's own compactions.
