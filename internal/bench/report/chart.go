@@ -9,10 +9,11 @@ import (
 	"strings"
 )
 
-// seriesFills are the fills of up to five series, from black to white in
-// lightness with patterns on the middle ones, so that they stay apart in a
-// greyscale print; pattern ids are made unique per chart by barChart.
-var seriesFills = []string{"#1a1a1a", "url(#ID-hatch)", "#7a7a7a", "url(#ID-dots)", "#e6e6e6"}
+// seriesFills are the fills of up to seven series, solid greys from black
+// to white with patterns between them, so that every series of a chart
+// (the seek funnel has six) has a swatch of its own and they stay apart in
+// a greyscale print; pattern ids are made unique per chart by barChart.
+var seriesFills = []string{"#1a1a1a", "url(#ID-hatch)", "#7a7a7a", "url(#ID-dots)", "#e6e6e6", "url(#ID-cross)", "#ffffff"}
 
 // barGroup is one row of a chart: a label and one value per series.
 type barGroup struct {
@@ -54,7 +55,9 @@ func barChart(id, xLabel string, names []string, groups []barGroup, ref float64)
 	fmt.Fprintf(&b, `<defs><pattern id="%[1]s-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">`+
 		`<rect width="6" height="6" fill="#fff"/><rect width="3" height="6" fill="#333"/></pattern>`+
 		`<pattern id="%[1]s-dots" width="5" height="5" patternUnits="userSpaceOnUse">`+
-		`<rect width="5" height="5" fill="#fff"/><circle cx="2.5" cy="2.5" r="1.4" fill="#222"/></pattern></defs>`, id)
+		`<rect width="5" height="5" fill="#fff"/><circle cx="2.5" cy="2.5" r="1.4" fill="#222"/></pattern>`+
+		`<pattern id="%[1]s-cross" width="6" height="6" patternUnits="userSpaceOnUse">`+
+		`<rect width="6" height="6" fill="#bbb"/><path d="M0 3H6M3 0V6" stroke="#000" stroke-width="1"/></pattern></defs>`, id)
 	fill := func(i int) string { return strings.ReplaceAll(seriesFills[i%len(seriesFills)], "ID", id) }
 	// Legend.
 	lx := left
@@ -72,6 +75,11 @@ func barChart(id, xLabel string, names []string, groups []barGroup, ref float64)
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="axis"/>`, left, plotBottom, left+plotW, plotBottom)
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="axis"/>`, left, top-6, left, plotBottom)
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="axislabel" text-anchor="middle">%s</text>`, left+plotW/2, plotBottom+38, html.EscapeString(xLabel))
+	if ref > 0 {
+		// Under the bars and their values, which a halo keeps readable
+		// where they cross it.
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="ref"/>`, x(ref), top-6, x(ref), plotBottom)
+	}
 	y := top
 	for _, g := range groups {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="label" text-anchor="end">%s</text>`,
@@ -88,9 +96,6 @@ func barChart(id, xLabel string, names []string, groups []barGroup, ref float64)
 			y += barH
 		}
 		y += gap
-	}
-	if ref > 0 {
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="ref"/>`, x(ref), top-6, x(ref), plotBottom)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
@@ -148,10 +153,11 @@ func formatValue(v float64) string {
 	return fmt.Sprintf("%.3f", v)
 }
 
-// table renders a plain HTML table with a header row.
+// table renders a plain HTML table with a header row, in a box that
+// scrolls sideways rather than widening the page when the table is wider.
 func table(class string, head []string, rows [][]string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<table class="%s"><thead><tr>`, class)
+	fmt.Fprintf(&b, `<div class="wide"><table class="%s"><thead><tr>`, class)
 	for _, h := range head {
 		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(h))
 	}
@@ -163,6 +169,6 @@ func table(class string, head []string, rows [][]string) string {
 		}
 		b.WriteString("</tr>")
 	}
-	b.WriteString("</tbody></table>")
+	b.WriteString("</tbody></table></div>")
 	return b.String()
 }

@@ -19,6 +19,7 @@ import (
 	"html"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/seekstats"
@@ -27,8 +28,11 @@ import (
 
 // Report is what the file shows.
 type Report struct {
-	Title   string
-	Engines []Engine
+	Title string
+	// Headline and Verdict are a scenario's, shown at the top; empty
+	// outside a scenario.
+	Headline, Verdict string
+	Engines           []Engine
 	// Ratios are each benchmark's ops/sec of the second engine over the
 	// first's (pebblerf over upstream Pebble), under -engine=both.
 	Ratios     []Ratio
@@ -36,8 +40,10 @@ type Report struct {
 	// Medians are, for each benchmark of several paired runs, the median
 	// of its runs' ratios, as the terminal's MEDIAN line gives it.
 	Medians []Ratio
-	// Timeline is the seek funnel at every -report_interval_seconds tick.
-	Timeline []FunnelSample
+	// Timeline is the seek funnel at every -report_interval_seconds tick,
+	// SampleEvery that interval.
+	Timeline    []FunnelSample
+	SampleEvery time.Duration
 	// Remote is each run's requests to its engine's object store, in run
 	// order (pebblebench -remote); RemoteLegend explains the columns. The
 	// section is left out without them.
@@ -112,50 +118,83 @@ func pointFunnel(c seekstats.LevelCounts) []float64 {
 var pointFunnelNames = []string{"filter checks", "ruled out", "passed", "passed, key found"}
 
 const htmlStyle = `body{font-family:sans-serif;margin:24px;color:#000;background:#fff;max-width:1000px}
-h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #000;margin-top:32px}h3{font-size:15px}
+h1{font-size:22px;overflow-wrap:anywhere}h2{font-size:18px;border-bottom:1px solid #000;margin-top:32px}h3{font-size:15px}
 p.note{font-size:13px;color:#333}
+div.result{border:2px solid #000;padding:8px 12px;margin:12px 0}div.result p{margin:4px 0;overflow-wrap:anywhere}
+div.wide{overflow-x:auto;max-width:100%}
 svg{display:block;margin:8px 0;max-width:100%;height:auto}
 svg text{font-family:sans-serif;fill:#000}
 svg .legend{font-size:12px}svg .tick{font-size:11px}svg .label{font-size:12px}
-svg .axislabel{font-size:12px;font-weight:bold}svg .value{font-size:10px}
+svg .axislabel{font-size:12px;font-weight:bold}
+svg .value{font-size:10px;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 svg .grid{stroke:#ccc;stroke-width:0.6}svg .axis{stroke:#000;stroke-width:1}
 svg .ref{stroke:#000;stroke-width:1.5;stroke-dasharray:5 3}
 table{border-collapse:collapse;font-size:12px;margin:6px 0 16px}
 th,td{border:1px solid #999;padding:2px 6px;text-align:right}th{background:#eee}
 td:first-child,th:first-child{text-align:left}`
 
-// Render writes the whole document.
+// Render writes the whole document. Sections whose figures are absent
+// are left out, and one line at the top says which and why.
 func (r *Report) Render() string {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
 	fmt.Fprintf(&b, "<title>%s</title><style>%s</style></head><body>", html.EscapeString(r.Title), htmlStyle)
 	fmt.Fprintf(&b, "<h1>%s</h1>", html.EscapeString(r.Title))
+	if r.Headline != "" || r.Verdict != "" {
+		b.WriteString(`<div class="result" id="result">`)
+		if r.Headline != "" {
+			fmt.Fprintf(&b, `<p><b>Headline</b> (pebblerf/upstream): %s</p>`, html.EscapeString(r.Headline))
+		}
+		if r.Verdict != "" {
+			fmt.Fprintf(&b, `<p><b>Verdict</b>: %s</p>`, html.EscapeString(r.Verdict))
+		}
+		b.WriteString(`</div>`)
+	}
 	b.WriteString(`<p class="note">Counts are since each DB was last opened. Bars of each group share one scale; ` +
 		`the tables beneath give the exact figures.</p>`)
+	stats := false
+	for _, e := range r.Engines {
+		stats = stats || e.Stats != nil
+	}
+	if !stats {
+		b.WriteString(`<p class="note" id="left-out">Left out: the seek and point-lookup funnels and the what-ifs, ` +
+			`which need pebblerf's per-level statistics (-pebblerf_statistics), off in this run.</p>`)
+	}
 
-	b.WriteString(`<section id="seek-funnel"><h2>Seek funnel per level</h2>`)
-	b.WriteString(`<p class="note">Per table a seek reached: table seeks = filtered + data loaded; ` +
-		`filter matched = passed a prefix filter; useful = data loads whose value the caller read.</p>`)
-	r.perEngineStats(&b, "seek", "per-table seeks (count)", seekFunnelNames, SeekFunnel)
-	b.WriteString(`</section>`)
-
-	b.WriteString(`<section id="funnel-time"><h2>Seek funnel over time</h2>`)
-	r.timelineSection(&b)
-	b.WriteString(`</section>`)
-
-	b.WriteString(`<section id="point-funnel"><h2>Point-lookup funnel per level</h2>`)
-	b.WriteString(`<p class="note">Gets' filter checks of the level's tables; passed, key found = true positives.</p>`)
-	r.perEngineStats(&b, "point", "filter checks by Gets (count)", pointFunnelNames, pointFunnel)
-	b.WriteString(`</section>`)
-
-	b.WriteString(`<section id="range-whatif"><h2>Range-filter what-if</h2>`)
-	r.whatIfSection(&b, "range", func(e Engine) ([]whatif.Level, float64) { return e.Range, e.RangeBits },
-		"bounded seeks' data loads (count)")
-	b.WriteString(`</section>`)
-	b.WriteString(`<section id="prefix-whatif"><h2>Prefix-filter what-if (levels without a prefix filter)</h2>`)
-	r.whatIfSection(&b, "prefix", func(e Engine) ([]whatif.Level, float64) { return e.Prefix, e.PrefixBits },
-		"data loads (count)")
-	b.WriteString(`</section>`)
+	if stats {
+		section(&b, "seek-funnel", "Seek funnel per level", `Per table a seek reached: table seeks = filtered + data loaded; `+
+			`filter matched = passed a prefix filter; useful = data loads whose value the caller read.`,
+			"no seek counted at any level", func(b *strings.Builder) bool {
+				return r.perEngineStats(b, "seek", "per-table seeks (count)", seekFunnelNames, SeekFunnel)
+			})
+		if len(r.Timeline) > 0 {
+			b.WriteString(`<section id="funnel-time"><h2>Seek funnel over time</h2>`)
+			r.timelineSection(&b)
+			b.WriteString(`</section>`)
+		} else {
+			b.WriteString(`<p class="note" id="no-timeline">The seek funnel over time is left out: `)
+			if r.SampleEvery > 0 {
+				fmt.Fprintf(&b, `it is sampled every %s (-report_interval_seconds), and every run ended sooner.</p>`, r.SampleEvery)
+			} else {
+				b.WriteString(`-report_interval_seconds sets the interval it is sampled at.</p>`)
+			}
+		}
+		section(&b, "point-funnel", "Point-lookup funnel per level",
+			`Gets' filter checks of the level's tables; passed, key found = true positives.`,
+			"no Get checked a filter", func(b *strings.Builder) bool {
+				return r.perEngineStats(b, "point", "filter checks by Gets (count)", pointFunnelNames, pointFunnel)
+			})
+		section(&b, "range-whatif", "Range-filter what-if", "",
+			"no bounded read loaded a data block a range filter could have skipped", func(b *strings.Builder) bool {
+				return r.whatIfSection(b, "range", func(e Engine) ([]whatif.Level, float64) { return e.Range, e.RangeBits },
+					"bounded seeks' data loads (count)")
+			})
+		section(&b, "prefix-whatif", "Prefix-filter what-if (levels without a prefix filter)", "",
+			"no read loaded a data block a prefix filter could have skipped", func(b *strings.Builder) bool {
+				return r.whatIfSection(b, "prefix", func(e Engine) ([]whatif.Level, float64) { return e.Prefix, e.PrefixBits },
+					"data loads (count)")
+			})
+	}
 
 	b.WriteString(`<section id="lsm-shape"><h2>LSM shape</h2>`)
 	b.WriteString(`<p class="note">Sorted runs: L0's sublevels, one run for any other level that holds tables.</p>`)
@@ -169,10 +208,10 @@ func (r *Report) Render() string {
 		b.WriteString(`</section>`)
 	}
 
-	b.WriteString(`<section id="ratios"><h2>Throughput against upstream</h2>`)
 	if len(r.Ratios) == 0 {
-		b.WriteString(`<p class="note">No ratios: run with -engine=both.</p>`)
+		b.WriteString(`<p class="note" id="no-ratios">Throughput against upstream is left out: it needs -engine=both.</p>`)
 	} else {
+		b.WriteString(`<section id="ratios"><h2>Throughput against upstream</h2>`)
 		var groups []barGroup
 		var rows [][]string
 		for i, q := range r.Ratios {
@@ -190,9 +229,27 @@ func (r *Report) Render() string {
 			b.WriteString(`<p class="note">The median of each benchmark's paired runs, as the terminal's MEDIAN line and the verdicts give it.</p>`)
 			b.WriteString(table("medians", []string{"benchmark", "median ratio"}, med))
 		}
+		b.WriteString(`</section>`)
 	}
-	b.WriteString(`</section></body></html>`)
+	b.WriteString(`</body></html>`)
 	return b.String()
+}
+
+// section writes section id, titled title with the note, whose body draws
+// charts and tables and reports whether it drew any; a body that drew none
+// leaves the section out, and a line says why (empty).
+func section(b *strings.Builder, id, title, note, empty string, body func(*strings.Builder) bool) {
+	var s strings.Builder
+	if !body(&s) {
+		fmt.Fprintf(b, `<p class="note" id="no-%s">%s: left out, %s.</p>`, id, html.EscapeString(title), html.EscapeString(empty))
+		return
+	}
+	fmt.Fprintf(b, `<section id="%s"><h2>%s</h2>`, id, html.EscapeString(title))
+	if note != "" {
+		fmt.Fprintf(b, `<p class="note">%s</p>`, html.EscapeString(note))
+	}
+	b.WriteString(s.String())
+	b.WriteString(`</section>`)
 }
 
 // remoteSection draws each run's GETs, one bar per run and engine, and a
@@ -244,7 +301,7 @@ func (r *Report) lsmSection(b *strings.Builder) {
 
 // perEngineStats draws one funnel chart and table per engine with
 // statistics.
-func (r *Report) perEngineStats(b *strings.Builder, kind, xLabel string, names []string, funnel func(seekstats.LevelCounts) []float64) {
+func (r *Report) perEngineStats(b *strings.Builder, kind, xLabel string, names []string, funnel func(seekstats.LevelCounts) []float64) (drew bool) {
 	for _, e := range r.Engines {
 		fmt.Fprintf(b, "<h3>%s</h3>", html.EscapeString(e.Name))
 		if e.Stats == nil {
@@ -268,23 +325,25 @@ func (r *Report) perEngineStats(b *strings.Builder, kind, xLabel string, names [
 		}
 		b.WriteString(barChart(kind+"-funnel-"+e.Name, xLabel, names, groups, 0))
 		b.WriteString(table(kind+"-funnel", append([]string{"level"}, names...), rows))
+		drew = true
 	}
+	return drew
 }
 
 // whatIfSection draws, per engine with statistics, each level's loads
 // against the loads the filter would avoid, and a table with the false
 // positives and the memory.
-func (r *Report) whatIfSection(b *strings.Builder, kind string, pick func(Engine) ([]whatif.Level, float64), xLabel string) {
+func (r *Report) whatIfSection(b *strings.Builder, kind string, pick func(Engine) ([]whatif.Level, float64), xLabel string) (drew bool) {
 	for _, e := range r.Engines {
 		if e.Stats == nil {
 			continue
 		}
 		ws, bits := pick(e)
-		fmt.Fprintf(b, "<h3>%s</h3>", html.EscapeString(e.Name))
 		if len(ws) == 0 {
-			b.WriteString(`<p class="note">No estimate: no candidate loads, or the what-if is off.</p>`)
 			continue
 		}
+		drew = true
+		fmt.Fprintf(b, "<h3>%s</h3>", html.EscapeString(e.Name))
 		if kind == "range" {
 			r.rangeWhatIf(b, e.Name, ws, bits, xLabel)
 			continue
@@ -301,6 +360,7 @@ func (r *Report) whatIfSection(b *strings.Builder, kind string, pick func(Engine
 		b.WriteString(barChart(kind+"-whatif-"+e.Name, xLabel, []string{"loads now", "loads avoided"}, groups, 0))
 		b.WriteString(table(kind+"-whatif", []string{"level", "loads", "avoided", "reduction", "false positives", "filter bytes"}, rows))
 	}
+	return drew
 }
 
 func whatIfRowName(w whatif.Level) string {

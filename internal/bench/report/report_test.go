@@ -8,16 +8,18 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/seekstats"
+	"github.com/pebblerf/pebble/whatif"
 	"github.com/stretchr/testify/require"
 )
 
-// TestRender draws a report from known figures and reads them back: every
-// section is there, every SVG is well-formed XML, nothing is fetched or
-// run, and the bars carry the figures they were drawn from.
-func TestRender(t *testing.T) {
+// sampleReport is a report of every section: both engines, per-level
+// statistics on pebblerf, a timeline, remote runs, ratios around 1 and a
+// scenario's result, under a title as long as a benchmark list gets.
+func sampleReport() *Report {
 	var sn seekstats.Snapshot
 	sn.Rows[seekstats.RowL0] = seekstats.LevelCounts{Filtered: 30, Data: 12, UsefulNoFilter: 5}
 	sn.Rows[seekstats.RowL0+6] = seekstats.LevelCounts{Data: 40, UsefulNoFilter: 40, GetUseful: 9, GetPositive: 3, GetTruePositive: 2}
@@ -36,26 +38,45 @@ func TestRender(t *testing.T) {
 		return s
 	}
 	r := &Report{
-		Title: "pebblebench <test>",
+		Title:    "pebblebench <test> " + strings.Repeat("fillrandom,flush,overwrite,seekrandom,readrandom,", 6),
+		Headline: "1.64x ops/sec, 0.52x block bytes",
+		Verdict:  "win: seeks 1.64x faster",
 		Engines: []Engine{
 			{Name: "pebble", Shape: shape(3)},
-			{Name: "pebblerf", Shape: shape(2), Stats: &sn},
+			{Name: "pebblerf", Shape: shape(2), Stats: &sn,
+				Range:      []whatif.Level{{Row: seekstats.RowL0, Candidates: 12, Checks: 30, Avoided: 11.9, Loads: 12, FilterBytes: 4096}},
+				RangeBits:  16,
+				Prefix:     []whatif.Level{{Row: seekstats.RowL0 + 6, Candidates: 3, Avoided: 2.9, Loads: 40, FilterBytes: 8192}},
+				PrefixBits: 10},
 		},
-		Ratios:     []Ratio{{Benchmark: "seekrandom", Value: 1.25, Text: "1.250x"}, {Benchmark: "readrandom", Value: 0.8, Text: "0.800x"}},
+		Ratios: []Ratio{{Benchmark: "seekrandom", Value: 1.25, Text: "1.250x"}, {Benchmark: "readrandom", Value: 0.8, Text: "0.800x"},
+			{Benchmark: "readrandom", Value: 1.01, Text: "1.010x"}},
 		RatioLabel: "ops/sec of pebblerf ÷ ops/sec of pebble",
 		Timeline:   tl.All(),
+		Remote: []RemoteRun{{Benchmark: "readrandom", Engine: "pebble", Gets: 120, ByKind: "open 0 index 2 filter 0 data 118 other 0",
+			Bytes: 4 << 20, WaitSecs: 2.5, CostPerMOp: 0.048, P50: "20.1ms", P99: "41.0ms"}},
+		RemoteLegend: "remote.gets = ranged GETs",
 	}
+	return r
+}
+
+// TestRender draws a report from known figures and reads them back: every
+// section is there, every SVG is well-formed XML, nothing is fetched or
+// run, and the bars carry the figures they were drawn from.
+func TestRender(t *testing.T) {
+	r := sampleReport()
+	r.Remote = nil
 	doc := r.Render()
 	require.True(t, strings.HasPrefix(doc, "<!DOCTYPE html>"))
 	require.True(t, strings.HasSuffix(doc, "</html>"))
-	require.Contains(t, doc, "<title>pebblebench &lt;test&gt;</title>", "text is escaped")
+	require.Contains(t, doc, "<title>pebblebench &lt;test&gt; fillrandom,", "text is escaped")
 	for _, id := range []string{"seek-funnel", "funnel-time", "point-funnel", "range-whatif", "prefix-whatif", "lsm-shape", "ratios"} {
 		require.Contains(t, doc, `<section id="`+id+`">`)
 	}
 	require.NotContains(t, strings.ToLower(doc), "<script")
 	require.Equal(t, strings.Count(doc, "http://"), strings.Count(doc, `xmlns="http://www.w3.org/2000/svg"`))
 	svgs := regexp.MustCompile(`(?s)<svg .*?</svg>`).FindAllString(doc, -1)
-	require.Len(t, svgs, 6, "seek and point funnels, timeline, two LSM charts, ratios")
+	require.Len(t, svgs, 8, "seek and point funnels, timeline, range and prefix what-ifs, two LSM charts, ratios")
 	for _, s := range svgs {
 		dec := xml.NewDecoder(strings.NewReader(s))
 		for {
@@ -88,10 +109,50 @@ func TestRender(t *testing.T) {
 	require.Equal(t, "2", runs["L0/pebblerf"])
 	require.Equal(t, "1", runs["L6/pebblerf"])
 	require.Equal(t, "0", runs["L3/pebble"], "an empty level has no run")
-	require.Equal(t, map[string]string{"1 seekrandom/ratio": "1.250", "2 readrandom/ratio": "0.800"}, bars("ratios-chart"))
+	require.Equal(t, map[string]string{"1 seekrandom/ratio": "1.250", "2 readrandom/ratio": "0.800", "3 readrandom/ratio": "1.010"},
+		bars("ratios-chart"))
 	require.Contains(t, doc, "<td>1 seekrandom</td><td>1.250x</td>", "the table prints the ratio as given")
 	require.Equal(t, "20", bars("funnel-time-chart")["pebblerf seekrandom +2s/table seeks"])
 	require.Contains(t, doc, "No per-level statistics", "upstream's funnels say why they are missing")
+	require.Contains(t, doc, `<div class="result" id="result"><p><b>Headline</b> (pebblerf/upstream): 1.64x ops/sec, 0.52x block bytes</p>`,
+		"the scenario's result is at the top")
+	require.Less(t, strings.Index(doc, `id="result"`), strings.Index(doc, "<section"))
+
+	// Every series of a chart has a swatch of its own.
+	for _, chart := range []string{"seek-funnel-pebblerf", "funnel-time-chart"} {
+		c := doc[strings.Index(doc, `id="`+chart+`"`):]
+		c = c[:strings.Index(c, "</svg>")]
+		legend := regexp.MustCompile(`<rect x="[^"]+" y="8" width="14" height="14" fill="([^"]+)"`).FindAllStringSubmatch(c, -1)
+		require.Len(t, legend, len(seekFunnelNames))
+		fills := map[string]bool{}
+		for _, m := range legend {
+			fills[m[1]] = true
+		}
+		require.Len(t, fills, len(seekFunnelNames), "%s: two series share a swatch", chart)
+	}
+}
+
+// TestRenderLeavesOut checks that a section without its figures is left
+// out, and a line says which and why: no per-level statistics, no sample
+// of the funnel over time (the runs ended before the first), no ratios
+// without a second engine.
+func TestRenderLeavesOut(t *testing.T) {
+	r := sampleReport()
+	r.Engines[1].Stats = nil
+	r.Ratios = nil
+	doc := r.Render()
+	for _, id := range []string{"seek-funnel", "funnel-time", "point-funnel", "range-whatif", "prefix-whatif", "ratios"} {
+		require.NotContains(t, doc, `<section id="`+id+`">`)
+	}
+	require.Contains(t, doc, `id="left-out"`)
+	require.Contains(t, doc, "need pebblerf's per-level statistics (-pebblerf_statistics)")
+	require.Contains(t, doc, "it needs -engine=both")
+
+	r = sampleReport()
+	r.Timeline, r.SampleEvery = nil, 5*time.Second
+	doc = r.Render()
+	require.NotContains(t, doc, `<section id="funnel-time">`)
+	require.Contains(t, doc, "it is sampled every 5s (-report_interval_seconds), and every run ended sooner")
 }
 
 func TestNiceScale(t *testing.T) {

@@ -40,11 +40,6 @@ func (t *Timeline) All() []FunnelSample {
 // timelineSection draws the samples: one group per tick, the funnel's
 // stages as bars.
 func (r *Report) timelineSection(b *strings.Builder) {
-	if len(r.Timeline) == 0 {
-		b.WriteString(`<p class="note">No samples: run with -report_interval_seconds (and -pebblerf_statistics) ` +
-			`for the funnel every interval.</p>`)
-		return
-	}
 	var groups []barGroup
 	var rows [][]string
 	for _, s := range r.Timeline {
