@@ -181,13 +181,16 @@ func seekRandom(r *run, w *worker) error {
 			n += int64(len(it.Key()) + len(v))
 			it.Next()
 		}
-		if err := it.Error(); err != nil {
-			return err
-		}
+		// A failed seek still closes its iterator: one left open keeps
+		// its tables referenced, and closing the DB would then panic
+		// instead of reporting the error. A reused iterator is closed by
+		// the deferred call.
+		err := it.Error()
 		if reused == nil {
-			if err := w.closeIter(it); err != nil {
-				return err
-			}
+			err = errors.CombineErrors(err, w.closeIter(it))
+		}
+		if err != nil {
+			return err
 		}
 		w.done(1, n)
 	}

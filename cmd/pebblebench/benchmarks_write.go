@@ -5,6 +5,8 @@ package main
 import (
 	"time"
 
+	"github.com/cockroachdb/errors"
+
 	upstream "github.com/cockroachdb/pebble/v2"
 )
 
@@ -81,7 +83,7 @@ func writeLoop(r *run, w *worker, nextKey func() uint64) error {
 			for i := 0; i < c.batchSize; i++ {
 				w.keys.Fill(w.key, nextKey())
 				if err := b.Set(w.key, w.values.Next(c.valueSize), nil); err != nil {
-					return err
+					return errors.CombineErrors(err, b.Close())
 				}
 			}
 			err := b.Commit(wo)

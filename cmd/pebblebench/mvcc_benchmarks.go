@@ -155,13 +155,13 @@ func fillMVCC(r *run, w *worker) error {
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, roundWallTime(round))
 		if err := b.Set(key, w.values.Next(c.valueSize), nil); err != nil {
-			return err
+			return errors.CombineErrors(err, b.Close())
 		}
 		if i%lockEvery == 0 && int(i/lockEvery)%4 == round%4 {
 			version[0], version[16] = 3, byte(round) // exclusive, a transaction of the round
 			key = crdb.LockKey(key, roach, version)
 			if err := b.Set(key, []byte("lock"), nil); err != nil {
-				return err
+				return errors.CombineErrors(err, b.Close())
 			}
 		}
 		if inBatch++; inBatch >= c.batchSize {
