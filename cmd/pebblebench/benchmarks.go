@@ -5,6 +5,8 @@ package main
 import (
 	"io"
 	"sort"
+
+	"github.com/pebblerf/pebble/internal/bench/config"
 )
 
 // benchmark describes one name of -benchmarks.
@@ -25,26 +27,26 @@ type benchmark struct {
 	// showFound adds "(F of R found)" to the result line.
 	showFound bool
 	// showBytes adds MB/s; seekrandom shows it only with -seek_nexts.
-	showBytes func(c *config) bool
+	showBytes func(c *config.Config) bool
 	// opKind names the histogram: "Microseconds per <opKind>".
 	opKind string
 	// limit is a thread's operation count.
-	limit func(c *config) int64
+	limit func(c *config.Config) int64
 	// loop is one thread's work.
 	loop func(r *run, w *worker) error
 	// background, if set, runs in one extra thread until the others finish;
 	// its operations are not counted (db_bench's *whilewriting writer).
 	background func(r *run, w *worker) error
 	// meta benchmarks print about the DB instead of timing operations.
-	meta func(out io.Writer, e engine, c *config) (interface{}, error)
+	meta func(out io.Writer, e engine, c *config.Config) (interface{}, error)
 }
 
-func always(*config) bool      { return true }
-func writeOps(c *config) int64 { return c.writes }
-func readOps(c *config) int64  { return c.reads }
-func oneOp(*config) int64      { return 1 }
-func seekBytes(c *config) bool { return c.seekNexts > 0 }
-func never(*config) bool       { return false }
+func always(*config.Config) bool      { return true }
+func writeOps(c *config.Config) int64 { return c.Writes }
+func readOps(c *config.Config) int64  { return c.Reads }
+func oneOp(*config.Config) int64      { return 1 }
+func seekBytes(c *config.Config) bool { return c.SeekNexts > 0 }
+func never(*config.Config) bool       { return false }
 
 var benchmarks = map[string]*benchmark{
 	"fillseq": {fresh: true, writes: true, singleThread: true, ignoresDuration: true,

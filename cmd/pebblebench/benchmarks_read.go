@@ -20,11 +20,11 @@ import (
 func readRandom(r *run, w *worker) error {
 	c := r.cfg
 	var iterOpts *upstream.IterOptions
-	if c.useL6Filters {
+	if c.UseL6Filters {
 		iterOpts = &upstream.IterOptions{UseL6Filters: true}
 	}
 	for w.next() {
-		w.keys.RandomKey(w.rng, w.key, c.missingFraction)
+		w.keys.RandomKey(w.rng, w.key, c.MissingFraction)
 		var n int64
 		var err error
 		if iterOpts != nil {
@@ -119,8 +119,8 @@ func readSeq(r *run, w *worker) error {
 // cut.
 func seekRandom(r *run, w *worker) error {
 	c := r.cfg
-	opts := &upstream.IterOptions{UseL6Filters: c.useL6Filters}
-	targets := c.seekTargets(r.written)
+	opts := &upstream.IterOptions{UseL6Filters: c.UseL6Filters}
+	targets := c.SeekTargets(r.written)
 	// A bounded seek's range is [target, upper): the target is also the
 	// lower bound, which changes no result of a forward seek and tells a
 	// range filter where the range starts. Two buffers each, alternated:
@@ -129,14 +129,14 @@ func seekRandom(r *run, w *worker) error {
 	var lowers, uppers [2][]byte
 	if targets.Bounded() {
 		for i := range uppers {
-			lowers[i], uppers[i] = make([]byte, c.keySize), make([]byte, c.keySize)
+			lowers[i], uppers[i] = make([]byte, c.KeySize), make([]byte, c.KeySize)
 		}
 	}
 	newIter := r.db.NewIter
-	if c.useQueryBuilder {
+	if c.UseQueryBuilder {
 		newIter = r.db.NewQueryIter
 	}
-	prefixMode := c.prefixSize > 0 && !c.totalOrderSeek
+	prefixMode := c.PrefixSize > 0 && !c.TotalOrderSeek
 	var valueBuf [256]byte
 	var reused iterator
 	defer func() {
@@ -159,7 +159,7 @@ func seekRandom(r *run, w *worker) error {
 			if it, err = newIter(opts); err != nil {
 				return err
 			}
-			if c.useTailingIterator {
+			if c.UseTailingIterator {
 				reused = it
 			}
 		} else if upper != nil {
@@ -175,7 +175,7 @@ func seekRandom(r *run, w *worker) error {
 			w.found++
 		}
 		var n int64
-		for j := 0; j < c.seekNexts && it.Valid(); j++ {
+		for j := 0; j < c.SeekNexts && it.Valid(); j++ {
 			v := it.Value()
 			copy(valueBuf[:], v)
 			n += int64(len(it.Key()) + len(v))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/config"
 
 	upstream "github.com/cockroachdb/pebble/v2"
 )
@@ -18,7 +19,7 @@ import (
 // partly overlapping key ranges, the shape where deferring runs pays.
 func fillSeq(r *run, w *worker) error {
 	var v uint64
-	window := uint64(r.cfg.fillSeqOverwriteWindow)
+	window := uint64(r.cfg.FillSeqOverwriteWindow)
 	overwrite := false
 	return writeLoop(r, w, func() uint64 {
 		if overwrite {
@@ -33,11 +34,11 @@ func fillSeq(r *run, w *worker) error {
 
 // fillSeqOps is fillseq's operation count: -num new keys, and as many
 // overwrites with -fillseq_overwrite_window.
-func fillSeqOps(c *config) int64 {
-	if c.fillSeqOverwriteWindow > 0 {
-		return 2 * c.num
+func fillSeqOps(c *config.Config) int64 {
+	if c.FillSeqOverwriteWindow > 0 {
+		return 2 * c.Num
 	}
-	return c.num
+	return c.Num
 }
 
 // fillRandom writes -writes uniformly random keys of [0, num) (times
@@ -47,7 +48,7 @@ func fillSeqOps(c *config) int64 {
 // writer thread of the *whilewriting benchmarks, which runs until the readers
 // finish, at most -benchmark_write_rate_limit bytes a second.
 func fillRandom(r *run, w *worker) error {
-	n := uint64(r.cfg.num)
+	n := uint64(r.cfg.Num)
 	written := r.written
 	return writeLoop(r, w, func() uint64 {
 		i := w.rng.Uint64N(n)
@@ -59,8 +60,8 @@ func fillRandom(r *run, w *worker) error {
 }
 
 // writeOptions are the benchmarks' write options: -sync's.
-func writeOptions(c *config) *upstream.WriteOptions {
-	if c.sync {
+func writeOptions(c *config.Config) *upstream.WriteOptions {
+	if c.Sync {
 		return upstream.Sync
 	}
 	return upstream.NoSync
@@ -71,18 +72,18 @@ func writeOptions(c *config) *upstream.WriteOptions {
 func writeLoop(r *run, w *worker, nextKey func() uint64) error {
 	c := r.cfg
 	wo := writeOptions(c)
-	entryBytes := int64(c.keySize + c.valueSize)
+	entryBytes := int64(c.KeySize + c.ValueSize)
 	for w.next() {
-		if c.batchSize == 1 {
+		if c.BatchSize == 1 {
 			w.keys.Fill(w.key, nextKey())
-			if err := r.db.Set(w.key, w.values.Next(c.valueSize), wo); err != nil {
+			if err := r.db.Set(w.key, w.values.Next(c.ValueSize), wo); err != nil {
 				return err
 			}
 		} else {
 			b := r.db.NewBatch()
-			for i := 0; i < c.batchSize; i++ {
+			for i := 0; i < c.BatchSize; i++ {
 				w.keys.Fill(w.key, nextKey())
-				if err := b.Set(w.key, w.values.Next(c.valueSize), nil); err != nil {
+				if err := b.Set(w.key, w.values.Next(c.ValueSize), nil); err != nil {
 					return errors.CombineErrors(err, b.Close())
 				}
 			}
@@ -92,9 +93,9 @@ func writeLoop(r *run, w *worker, nextKey func() uint64) error {
 				return err
 			}
 		}
-		w.done(int64(c.batchSize), int64(c.batchSize)*entryBytes)
-		if c.writeRateLimit > 0 {
-			throttle(w, c.writeRateLimit)
+		w.done(int64(c.BatchSize), int64(c.BatchSize)*entryBytes)
+		if c.WriteRateLimit > 0 {
+			throttle(w, c.WriteRateLimit)
 		}
 	}
 	return nil
@@ -121,7 +122,7 @@ func flushLoop(r *run, w *worker) error {
 
 // compactLoop compacts the whole key space once.
 func compactLoop(r *run, w *worker) error {
-	end := make([]byte, r.cfg.keySize+1)
+	end := make([]byte, r.cfg.KeySize+1)
 	for i := range end {
 		end[i] = 0xff
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/ycsb"
 )
 
@@ -42,22 +43,22 @@ func init() {
 
 // ycsbConfig is the generator's configuration for workload letter in run
 // seq: the records and value size of the flags, -reads operations a thread.
-func ycsbConfig(c *config, letter string, seq int) (ycsb.Config, error) {
+func ycsbConfig(c *config.Config, letter string, seq int) (ycsb.Config, error) {
 	cfg, err := ycsb.Parse(letter)
 	if err != nil {
 		return ycsb.Config{}, err
 	}
-	cfg.RecordCount = uint64(c.ycsbRecordCount)
-	cfg.OperationCount = uint64(c.reads) * uint64(c.threads)
-	cfg.ValueSize = c.ycsbValueSize
+	cfg.RecordCount = uint64(c.YCSBRecordCount)
+	cfg.OperationCount = uint64(c.Reads) * uint64(c.Threads)
+	cfg.ValueSize = c.YCSBValueSize
 	// Each run draws other operations, as db_bench's runs draw other keys.
-	cfg.Seed = uint64(c.seed)<<16 ^ uint64(seq)
+	cfg.Seed = uint64(c.Seed)<<16 ^ uint64(seq)
 	return cfg, nil
 }
 
 // ycsbLoadOps is a thread's share of the records, rounded up.
-func ycsbLoadOps(c *config) int64 {
-	return (c.ycsbRecordCount + int64(c.threads) - 1) / int64(c.threads)
+func ycsbLoadOps(c *config.Config) int64 {
+	return (c.YCSBRecordCount + int64(c.Threads) - 1) / int64(c.Threads)
 }
 
 func ycsbLoad(r *run, w *worker) error {
@@ -65,12 +66,12 @@ func ycsbLoad(r *run, w *worker) error {
 	if err != nil {
 		return err
 	}
-	cfg.Seed = uint64(r.cfg.seed) // the records' values do not depend on the run
+	cfg.Seed = uint64(r.cfg.Seed) // the records' values do not depend on the run
 	wl, err := ycsb.New(cfg)
 	if err != nil {
 		return err
 	}
-	loader, err := wl.Loader(w.id, r.cfg.threads)
+	loader, err := wl.Loader(w.id, r.cfg.Threads)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func ycsbWorkload(letter string) func(r *run, w *worker) error {
 		if err != nil {
 			return err
 		}
-		src, err := wl.Source(w.id, r.cfg.threads)
+		src, err := wl.Source(w.id, r.cfg.Threads)
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/objstore"
@@ -20,7 +21,7 @@ import (
 type engineState struct {
 	name  string
 	dir   string
-	cfg   *config
+	cfg   *config.Config
 	db    engine
 	cache *upstream.Cache
 	// store is the open DB's object store under -remote (remote.go), nil
@@ -38,8 +39,8 @@ type engineState struct {
 }
 
 func (s *engineState) open() error {
-	s.cache = upstream.NewCache(s.cfg.cacheSize)
-	opts, plugins, err := s.cfg.options(s.name, s.cache)
+	s.cache = upstream.NewCache(s.cfg.CacheSize)
+	opts, plugins, err := s.cfg.Options(s.name, s.cache)
 	if err == nil {
 		err = s.configureRemote(opts)
 	}
@@ -132,12 +133,12 @@ func (s *engineState) readKeySet(written *keyspace.Set) error {
 	if err := s.open(); err != nil {
 		return err
 	}
-	g := s.cfg.keyGen()
+	g := s.cfg.KeyGen()
 	it, err := s.db.NewIter(nil)
 	if err == nil {
 		for valid := it.SeekGE(nil); valid; valid = it.Next() {
-			if k := it.Key(); len(k) == s.cfg.keySize {
-				if i := g.Index(k); i < uint64(s.cfg.num) {
+			if k := it.Key(); len(k) == s.cfg.KeySize {
+				if i := g.Index(k); i < uint64(s.cfg.Num) {
 					written.Add(i)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/progress"
@@ -27,7 +28,7 @@ var defaultProgressInterval = 5 * time.Second
 
 // driver runs the -benchmarks list on the engines of -engine.
 type driver struct {
-	cfg      *config
+	cfg      *config.Config
 	out      io.Writer // result lines: stdout, or stderr under -json
 	jsonOut  io.Writer // stdout under -json, else nil
 	engines  []*engineState
@@ -50,9 +51,9 @@ type driver struct {
 	metrics *metricsServer
 }
 
-func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
-	d := &driver{cfg: c, out: out, jsonOut: jsonOut, stderr: stderr, stop: stop, written: c.newWrittenSet()}
-	for _, name := range c.engines() {
+func newDriver(c *config.Config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
+	d := &driver{cfg: c, out: out, jsonOut: jsonOut, stderr: stderr, stop: stop, written: c.NewWrittenSet()}
+	for _, name := range c.Engines() {
 		d.engines = append(d.engines, &engineState{name: name, dir: engineDir(c, root, name), cfg: c})
 	}
 	return d
@@ -63,7 +64,7 @@ func newDriver(c *config, root string, out, jsonOut, stderr io.Writer, stop *ato
 func (d *driver) serveMetrics(m *metricsServer) {
 	d.metrics = m
 	for _, e := range d.engines {
-		if e.name == enginePebbleRF {
+		if e.name == config.EnginePebbleRF {
 			e.metrics = m
 		}
 	}
@@ -82,7 +83,7 @@ func (d *driver) engineDirs() []string {
 // -use_existing_db every engine's DB holds keys and was filled with keys
 // this run's flags read; it returns the recorded fill, if any.
 func (d *driver) checkExisting() (*fillRecord, error) {
-	if !d.cfg.useExistingDB {
+	if !d.cfg.UseExistingDB {
 		return nil, nil
 	}
 	for _, e := range d.engines {
@@ -97,21 +98,21 @@ func (d *driver) checkExisting() (*fillRecord, error) {
 // db_bench destroys its DB (checkDBLayout made sure they hold a DB or
 // nothing), and starts the progress reporter.
 func (d *driver) start() error {
-	if !d.cfg.useExistingDB {
+	if !d.cfg.UseExistingDB {
 		for _, e := range d.engines {
 			if err := os.RemoveAll(e.dir); err != nil {
 				return errors.Wrapf(err, "removing %s", e.dir)
 			}
 		}
 	}
-	if d.cfg.useExistingDB && d.written != nil {
+	if d.cfg.UseExistingDB && d.written != nil {
 		if err := d.engines[0].readKeySet(d.written); err != nil {
 			return err
 		}
 	}
 	interval, csv := defaultProgressInterval, ""
-	if d.cfg.reportIntervalSeconds > 0 {
-		interval, csv = time.Duration(d.cfg.reportIntervalSeconds)*time.Second, d.cfg.reportFile
+	if d.cfg.ReportIntervalSeconds > 0 {
+		interval, csv = time.Duration(d.cfg.ReportIntervalSeconds)*time.Second, d.cfg.ReportFile
 	}
 	p, err := progress.New(d.stderr, interval, csv)
 	if err != nil {
@@ -136,15 +137,15 @@ func (d *driver) run(root string, fill *fillRecord) error {
 		d.sampleFunnels()
 	}
 	if err == nil {
-		err = d.runAll(mustParseBenchmarkList(d.cfg.benchmarks))
+		err = d.runAll(mustParseBenchmarkList(d.cfg.Benchmarks))
 	}
-	if err == nil && d.cfg.explain {
+	if err == nil && d.cfg.Explain {
 		err = d.printExplain()
 	}
-	if err == nil && d.cfg.statistics {
+	if err == nil && d.cfg.Statistics {
 		err = d.printStatistics()
 	}
-	if err == nil && d.cfg.reportHTML != "" {
+	if err == nil && d.cfg.ReportHTML != "" {
 		err = d.writeHTMLReport()
 	}
 	return err
@@ -191,7 +192,7 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 	if b.meta != nil {
 		return d.runMeta(b)
 	}
-	if b.fresh && d.cfg.useExistingDB {
+	if b.fresh && d.cfg.UseExistingDB {
 		fmt.Fprintf(d.out, "%-12s : skipped (--use_existing_db is true)\n", b.name)
 		// Skipped runs keep their run numbers, so the benchmarks after them
 		// draw the same keys as in the invocation that did the fill.
@@ -332,7 +333,7 @@ func (d *driver) prepareRun(b *benchmark, es ...*engineState) error {
 // (-interleave) rather than run one after the other: a benchmark with one
 // thread and no background writer, whose turns are not the writer's.
 func (d *driver) interleaves(b *benchmark) bool {
-	return d.cfg.interleave > 0 && len(d.engines) == 2 && b.background == nil && (b.singleThread || d.cfg.threads == 1)
+	return d.cfg.Interleave > 0 && len(d.engines) == 2 && b.background == nil && (b.singleThread || d.cfg.Threads == 1)
 }
 
 // runInterleaved prepares both engines' DBs and times one run of b on
@@ -344,7 +345,7 @@ func (d *driver) runInterleaved(first, second *engineState, b *benchmark) ([2]*r
 	}
 	r1, r2 := d.newRun(first, b), d.newRun(second, b)
 	before1, before2 := first.remoteSnapshot(), second.remoteSnapshot()
-	res1, res2, err := executeInterleaved(r1, r2, d.cfg.interleave)
+	res1, res2, err := executeInterleaved(r1, r2, d.cfg.Interleave)
 	if err != nil {
 		return [2]*result{}, err
 	}
@@ -383,13 +384,13 @@ func (d *driver) report(res *result, runNumber int) error {
 	if res.Interrupted {
 		fmt.Fprintf(d.out, "%-12s : interrupted; the line above covers the operations done until then\n", d.label(res.Benchmark, res.Engine))
 	}
-	if f := d.cfg.emptyRangeFraction; f > 0 && res.bench.opKind == "seek" && res.Ops >= 100 {
+	if f := d.cfg.EmptyRangeFraction; f > 0 && res.bench.opKind == "seek" && res.Ops >= 100 {
 		// A sparse key set (-writes) can leave too few empty ranges of
 		// -seek_upper_bound_len; the targets then fall back to ranges that
 		// hold keys, and the line above measured fewer empty ranges.
 		if got := float64(res.EmptyRanges) / float64(res.Ops); got < 0.9*f {
 			fmt.Fprintf(d.out, "%-12s : only %.1f%% of the ranges were empty, not -empty_range_fraction=%g: the written keys leave too few gaps of -seek_upper_bound_len=%d\n",
-				d.label(res.Benchmark, res.Engine), 100*got, f, d.cfg.seekUpperBoundLen)
+				d.label(res.Benchmark, res.Engine), 100*got, f, d.cfg.SeekUpperBoundLen)
 		}
 	}
 	if res.LSM != nil {
@@ -398,7 +399,7 @@ func (d *driver) report(res *result, runNumber int) error {
 	if res.Remote != nil {
 		fmt.Fprintln(d.out, remoteLine(d.label(res.Benchmark, res.Engine), res))
 	}
-	if res.hist != nil && d.cfg.histogram {
+	if res.hist != nil && d.cfg.Histogram {
 		res.hist.Print(d.out, res.bench.opKind)
 	}
 	if d.jsonOut != nil {

@@ -10,16 +10,10 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/readctx"
-)
-
-// The engine names of -engine.
-const (
-	enginePebble   = "pebble"
-	enginePebbleRF = "pebblerf"
-	engineBoth     = "both"
 )
 
 // engine is what a benchmark sees of a database. Upstream Pebble and
@@ -198,14 +192,14 @@ func (a *adapter[D, I, B]) Close() error {
 // pebblerf, plugins (config.options makes both). Each engine gets its own
 // copy of the options (pebblerf's Open does not mutate them, but
 // upstream's EnsureDefaults does).
-func openEngine(name, dir string, opts *upstream.Options, plugins pebblerf.Plugins, c *config) (engine, error) {
+func openEngine(name, dir string, opts *upstream.Options, plugins pebblerf.Plugins, c *config.Config) (engine, error) {
 	opts = opts.Clone()
-	if name == enginePebbleRF {
+	if name == config.EnginePebbleRF {
 		return openPebbleRF(dir, opts, plugins, c)
 	}
 	// Upstream gets the -compaction_style shape the way pebblerf's Open
 	// installs it: the profile's options, then its driver.
-	shape, _ := c.shape() // validated
+	shape, _ := c.Shape() // validated
 	if shape != nil {
 		if err := shape.Apply(opts); err != nil {
 			return nil, err

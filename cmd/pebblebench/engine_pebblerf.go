@@ -9,6 +9,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
@@ -22,7 +23,7 @@ const advisorCompactionsTicker = "pebblerf.advisor.compactions"
 // What the open DB counts and plans lives with it, in the adapter's
 // closures: the advisor's compactions, its query builder and, through the
 // DB, its filter planner (DB.FilterPlanner).
-func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, c *config) (engine, error) {
+func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, c *config.Config) (engine, error) {
 	// The advisor's compactions are counted for this DB, nil without it.
 	var advisorCompactions *atomic.Int64
 	if plugins.Advisor != nil {
@@ -41,8 +42,8 @@ func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, 
 	if err != nil {
 		return nil, err
 	}
-	a := newAdapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch](enginePebbleRF, db, stalls)
-	plan, _ := c.plan() // validated
+	a := newAdapter[*pebblerf.DB, *pebblerf.Iterator, *pebblerf.Batch](config.EnginePebbleRF, db, stalls)
+	plan, _ := c.Plan() // validated
 	// One builder per open DB: it caches the LSM's layout across queries.
 	queries := db.RangeQueries(pebblerf.RangeQueryOptions{Plan: plan})
 	a.newQuery = func(o *upstream.IterOptions) (iterator, error) {

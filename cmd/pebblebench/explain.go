@@ -15,13 +15,13 @@ import (
 // the last benchmark left. The sample's random source is fixed by -seed,
 // so repeated invocations explain the same query.
 func (d *driver) printExplain() error {
-	targets := d.cfg.seekTargets(d.written)
-	key := make([]byte, d.cfg.keySize)
+	targets := d.cfg.SeekTargets(d.written)
+	key := make([]byte, d.cfg.KeySize)
 	var lower, upper []byte
 	if targets.Bounded() {
-		upper = make([]byte, d.cfg.keySize)
+		upper = make([]byte, d.cfg.KeySize)
 	}
-	targets.Next(rand.New(rand.NewPCG(uint64(d.cfg.seed), 0xe)), key, upper)
+	targets.Next(rand.New(rand.NewPCG(uint64(d.cfg.Seed), 0xe)), key, upper)
 	if upper != nil {
 		lower = key // as seekRandom bounds it
 	}
@@ -31,8 +31,8 @@ func (d *driver) printExplain() error {
 				return err
 			}
 		}
-		o := &upstream.IterOptions{LowerBound: lower, UpperBound: upper, UseL6Filters: d.cfg.useL6Filters}
-		x, err := e.db.Explain(o, key, d.cfg.seekNexts)
+		o := &upstream.IterOptions{LowerBound: lower, UpperBound: upper, UseL6Filters: d.cfg.UseL6Filters}
+		x, err := e.db.Explain(o, key, d.cfg.SeekNexts)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/cockroachdb/errors/oserror"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/pebblerf/pebble/internal/bench/config"
 )
 
 // Where the DBs live, and what pebblebench records about their fill.
@@ -26,8 +27,8 @@ import (
 // with the -db that reads it.
 
 // engineDir is the DB directory of engine name under root.
-func engineDir(c *config, root, name string) string {
-	if c.engine == engineBoth {
+func engineDir(c *config.Config, root, name string) string {
+	if c.Engine == config.EngineBoth {
 		return filepath.Join(root, name)
 	}
 	return root
@@ -47,52 +48,52 @@ func isEmptyDir(dir string) bool {
 
 // checkDBLayout checks -db against -engine and -use_existing_db before
 // anything is printed or removed. Its errors are usage errors.
-func checkDBLayout(c *config) error {
-	if !c.dbGiven {
+func checkDBLayout(c *config.Config) error {
+	if !c.DBGiven {
 		return nil
 	}
-	info, err := os.Stat(c.db)
+	info, err := os.Stat(c.DB)
 	switch {
 	case err == nil && !info.IsDir():
-		return badFlag("db", "%s is a file, not a directory", c.db)
+		return config.BadFlag("db", "%s is a file, not a directory", c.DB)
 	case err != nil && !oserror.IsNotExist(err):
-		return badFlag("db", "%v", err)
+		return config.BadFlag("db", "%v", err)
 	}
 	exists := err == nil
-	if c.engine == engineBoth {
-		if exists && hasDB(c.db) {
-			return badFlag("db", "%s holds a single engine's DB; -engine=both keeps its DBs in <db>/pebble and <db>/pebblerf, so name another directory", c.db)
+	if c.Engine == config.EngineBoth {
+		if exists && hasDB(c.DB) {
+			return config.BadFlag("db", "%s holds a single engine's DB; -engine=both keeps its DBs in <db>/pebble and <db>/pebblerf, so name another directory", c.DB)
 		}
-		for _, name := range c.engines() {
-			if err := checkEngineDir(c, filepath.Join(c.db, name)); err != nil {
+		for _, name := range c.Engines() {
+			if err := checkEngineDir(c, filepath.Join(c.DB, name)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if !hasDB(c.db) {
-		if old := filepath.Join(c.db, c.engine); hasDB(old) {
-			return badFlag("db", "%s holds its DB in %s (the layout of -engine=both); pass -db=%s", c.db, old, old)
+	if !hasDB(c.DB) {
+		if old := filepath.Join(c.DB, c.Engine); hasDB(old) {
+			return config.BadFlag("db", "%s holds its DB in %s (the layout of -engine=both); pass -db=%s", c.DB, old, old)
 		}
 	}
-	return checkEngineDir(c, c.db)
+	return checkEngineDir(c, c.DB)
 }
 
 // checkEngineDir checks one engine's DB directory.
-func checkEngineDir(c *config, dir string) error {
+func checkEngineDir(c *config.Config, dir string) error {
 	if hasDB(dir) {
 		return nil
 	}
 	_, err := os.Stat(dir)
 	exists := err == nil
-	if c.useExistingDB {
+	if c.UseExistingDB {
 		if !exists {
-			return badFlag("use_existing_db", "%s does not exist; fill it first, without -use_existing_db", dir)
+			return config.BadFlag("use_existing_db", "%s does not exist; fill it first, without -use_existing_db", dir)
 		}
-		return badFlag("use_existing_db", "%s holds no Pebble DB; fill it first, without -use_existing_db", dir)
+		return config.BadFlag("use_existing_db", "%s holds no Pebble DB; fill it first, without -use_existing_db", dir)
 	}
 	if exists && !isEmptyDir(dir) {
-		return badFlag("db", "%s is a non-empty directory without a Pebble DB; a fill replaces the DB in it, so name a DB, an empty directory or a new one", dir)
+		return config.BadFlag("db", "%s is a non-empty directory without a Pebble DB; a fill replaces the DB in it, so name a DB, an empty directory or a new one", dir)
 	}
 	return nil
 }
@@ -114,7 +115,7 @@ func checkHoldsKeys(s *engineState) error {
 		return err
 	}
 	if empty {
-		return badFlag("use_existing_db", "the %s DB in %s holds no keys; fill it first, without -use_existing_db", s.name, s.dir)
+		return config.BadFlag("use_existing_db", "the %s DB in %s holds no keys; fill it first, without -use_existing_db", s.name, s.dir)
 	}
 	return nil
 }
@@ -142,11 +143,11 @@ type fillRecord struct {
 	RemoteLevels string `json:"remote_levels,omitempty"`
 }
 
-func newFillRecord(c *config, bench, engineName string) fillRecord {
-	r := fillRecord{Benchmark: bench, Engine: engineName, Seed: c.seed, Num: c.num, Writes: c.writes,
-		KeySize: c.keySize, KeyStride: c.keyStride, PrefixSize: c.prefixSize, KeysPerPrefix: c.keysPerPrefix}
-	if c.remote != "" {
-		r.Remote, r.RemoteLevels = c.remote, c.remoteLevels
+func newFillRecord(c *config.Config, bench, engineName string) fillRecord {
+	r := fillRecord{Benchmark: bench, Engine: engineName, Seed: c.Seed, Num: c.Num, Writes: c.Writes,
+		KeySize: c.KeySize, KeyStride: c.KeyStride, PrefixSize: c.PrefixSize, KeysPerPrefix: c.KeysPerPrefix}
+	if c.Remote != "" {
+		r.Remote, r.RemoteLevels = c.Remote, c.RemoteLevels
 	}
 	return r
 }
@@ -180,7 +181,7 @@ func readFillRecord(dir string) (*fillRecord, error) {
 // keys would be read as if it were empty, so a difference is a usage error;
 // a smaller -num reads a part of the keys and is allowed. It returns the
 // recorded fill, nil when none is recorded.
-func checkFill(c *config, dirs []string) (*fillRecord, error) {
+func checkFill(c *config.Config, dirs []string) (*fillRecord, error) {
 	var first *fillRecord
 	for _, dir := range dirs {
 		r, err := readFillRecord(dir)
@@ -190,7 +191,7 @@ func checkFill(c *config, dirs []string) (*fillRecord, error) {
 		if first == nil {
 			first = r
 		} else if r.Seed != first.Seed || r.Num != first.Num || r.Writes != first.Writes || r.KeyStride != first.KeyStride || r.Benchmark != first.Benchmark {
-			return nil, badFlag("use_existing_db", "%s and %s were filled differently (%s and %s), so the engines would not read the same data",
+			return nil, config.BadFlag("use_existing_db", "%s and %s were filled differently (%s and %s), so the engines would not read the same data",
 				dirs[0], dir, first, r)
 		}
 	}
@@ -202,13 +203,13 @@ func checkFill(c *config, dirs []string) (*fillRecord, error) {
 		now, fill  int64
 		largerOnly bool
 	}{
-		{"key_size", int64(c.keySize), int64(first.KeySize), false},
-		{"key_stride", c.keyStride, first.KeyStride, false},
-		{"keys_per_prefix", int64(c.keysPerPrefix), int64(first.KeysPerPrefix), false},
-		{"num", c.num, first.Num, true},
+		{"key_size", int64(c.KeySize), int64(first.KeySize), false},
+		{"key_stride", c.KeyStride, first.KeyStride, false},
+		{"keys_per_prefix", int64(c.KeysPerPrefix), int64(first.KeysPerPrefix), false},
+		{"num", c.Num, first.Num, true},
 	} {
 		if m.now != m.fill && (!m.largerOnly || m.now > m.fill) {
-			return nil, badFlag(m.name, "%d, but the DB in %s was filled with -%s=%d (%s): pass -%s=%d", m.now, dirs[0], m.name, m.fill, first, m.name, m.fill)
+			return nil, config.BadFlag(m.name, "%d, but the DB in %s was filled with -%s=%d (%s): pass -%s=%d", m.now, dirs[0], m.name, m.fill, first, m.name, m.fill)
 		}
 	}
 	return first, nil

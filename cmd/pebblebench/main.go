@@ -65,6 +65,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 )
 
@@ -99,16 +100,16 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	out, jsonOut := stdout, io.Writer(nil)
-	if c.json {
+	if c.JSON {
 		out, jsonOut = stderr, stdout
 	}
 	seedLine := ""
-	if c.seedDrawn {
-		seedLine = fmt.Sprintf("Set seed to %d because --seed was 0\n", c.seed)
+	if c.SeedDrawn {
+		seedLine = fmt.Sprintf("Set seed to %d because --seed was 0\n", c.Seed)
 	}
 
-	root := c.db
-	if !c.dbGiven {
+	root := c.DB
+	if !c.DBGiven {
 		if root, err = os.MkdirTemp("", "pebblebench-"); err != nil {
 			return reportError(stderr, err)
 		}
@@ -128,8 +129,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	}
 	d.serveMetrics(metrics)
 
-	if c.cpuProfile != "" {
-		stopProfile, err := startCPUProfile(c.cpuProfile)
+	if c.CPUProfile != "" {
+		stopProfile, err := startCPUProfile(c.CPUProfile)
 		if err != nil {
 			return reportError(stderr, errors.CombineErrors(err, metrics.close()))
 		}
@@ -157,12 +158,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 // failed.
 func reportError(stderr io.Writer, err error) int {
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	var u *usageError
+	var u *config.UsageError
 	if !errors.As(err, &u) {
 		fmt.Fprintf(stderr, "pebblebench: %s\n", msg)
 		return exitFailure
 	}
-	if u.pointToHelp {
+	if u.PointToHelp {
 		msg += " (pebblebench -help lists the flags)"
 	}
 	fmt.Fprintf(stderr, "pebblebench: %s\n", msg)
@@ -178,32 +179,32 @@ func mustParseBenchmarkList(s string) []dbbench.Spec {
 }
 
 // printHeader prints db_bench's header lines, as far as they apply.
-func printHeader(w io.Writer, c *config, root string, fill *fillRecord, metrics *metricsServer) {
-	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.engine)
+func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, metrics *metricsServer) {
+	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.Engine)
 	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
 	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
-	fmt.Fprintf(w, "Keys:       %d bytes each\n", c.keySize)
-	fmt.Fprintf(w, "Values:     %d bytes each (%d bytes after compression)\n", c.valueSize, int(float64(c.valueSize)*c.compressionRatio+0.5))
-	fmt.Fprintf(w, "Entries:    %d\n", c.num)
-	fmt.Fprintf(w, "Prefix:    %d bytes\n", c.prefixSize)
-	fmt.Fprintf(w, "Keys per prefix:    %d\n", c.keysPerPrefix)
-	raw := float64(int64(c.keySize+c.valueSize)*c.num) / (1 << 20)
-	file := float64((int64(c.keySize)+int64(float64(c.valueSize)*c.compressionRatio+0.5))*c.num) / (1 << 20)
+	fmt.Fprintf(w, "Keys:       %d bytes each\n", c.KeySize)
+	fmt.Fprintf(w, "Values:     %d bytes each (%d bytes after compression)\n", c.ValueSize, int(float64(c.ValueSize)*c.CompressionRatio+0.5))
+	fmt.Fprintf(w, "Entries:    %d\n", c.Num)
+	fmt.Fprintf(w, "Prefix:    %d bytes\n", c.PrefixSize)
+	fmt.Fprintf(w, "Keys per prefix:    %d\n", c.KeysPerPrefix)
+	raw := float64(int64(c.KeySize+c.ValueSize)*c.Num) / (1 << 20)
+	file := float64((int64(c.KeySize)+int64(float64(c.ValueSize)*c.CompressionRatio+0.5))*c.Num) / (1 << 20)
 	fmt.Fprintf(w, "RawSize:    %.1f MB (estimated)\n", raw)
 	fmt.Fprintf(w, "FileSize:   %.1f MB (estimated)\n", file)
-	fmt.Fprintf(w, "Compression: %s\n", c.compressionType)
-	fmt.Fprintf(w, "Filter:     %s\n", c.filterDescription())
-	fmt.Fprintf(w, "Plug-ins:   %s\n", c.pluginDescription())
-	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.cacheSize, c.writeBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.disableWAL])
+	fmt.Fprintf(w, "Compression: %s\n", c.CompressionType)
+	fmt.Fprintf(w, "Filter:     %s\n", c.FilterDescription())
+	fmt.Fprintf(w, "Plug-ins:   %s\n", c.PluginDescription())
+	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.CacheSize, c.WriteBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.DisableWAL])
 	printRemoteHeader(w, c)
-	if c.engine == engineBoth {
+	if c.Engine == config.EngineBoth {
 		fmt.Fprintln(w, "Runs:       engines alternate over the same keys, in swapped order every second repeat; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
 	}
 	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
-	for _, spec := range mustParseBenchmarkList(c.benchmarks) {
-		if b, _ := benchmarkByName(spec.Name); b.background != nil && c.writeBufferSize > c.cacheSize/2 {
+	for _, spec := range mustParseBenchmarkList(c.Benchmarks) {
+		if b, _ := benchmarkByName(spec.Name); b.background != nil && c.WriteBufferSize > c.CacheSize/2 {
 			fmt.Fprintf(w, "Warning:    %s reads while memtables of up to %d bytes are reserved in a %d-byte block cache; raise -cache_size or lower -write_buffer_size to measure reads with a working cache\n",
-				spec.Name, c.writeBufferSize, c.cacheSize)
+				spec.Name, c.WriteBufferSize, c.CacheSize)
 		}
 	}
 	fmt.Fprintf(w, "DB path:    [%s]\n", root)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/promstats"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -38,13 +39,13 @@ type metricsServer struct {
 func checkMetricsAddr(addr string) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return badFlag("metrics_addr", "%q is not HOST:PORT (e.g. 127.0.0.1:9100)", addr)
+		return config.BadFlag("metrics_addr", "%q is not HOST:PORT (e.g. 127.0.0.1:9100)", addr)
 	}
 	if host == "" {
-		return badFlag("metrics_addr", "%q names no host (e.g. 127.0.0.1:9100)", addr)
+		return config.BadFlag("metrics_addr", "%q names no host (e.g. 127.0.0.1:9100)", addr)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-		return badFlag("metrics_addr", "%q: port %q is not a number in [0, 65535]", addr, port)
+		return config.BadFlag("metrics_addr", "%q: port %q is not a number in [0, 65535]", addr, port)
 	}
 	return nil
 }
@@ -52,13 +53,13 @@ func checkMetricsAddr(addr string) error {
 // startMetrics listens on c's -metrics_addr and serves /metrics; nil
 // without the flag. An address that cannot be listened on is a usage
 // error, found before the run prints anything.
-func startMetrics(c *config) (*metricsServer, error) {
-	if c.metricsAddr == "" {
+func startMetrics(c *config.Config) (*metricsServer, error) {
+	if c.MetricsAddr == "" {
 		return nil, nil
 	}
-	ln, err := net.Listen("tcp", c.metricsAddr)
+	ln, err := net.Listen("tcp", c.MetricsAddr)
 	if err != nil {
-		return nil, badFlag("metrics_addr", "%s", err)
+		return nil, config.BadFlag("metrics_addr", "%s", err)
 	}
 	m := &metricsServer{addr: ln.Addr()}
 	mux := http.NewServeMux()

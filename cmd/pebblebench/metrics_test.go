@@ -12,6 +12,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,7 +31,7 @@ func httpGet(t *testing.T, url string) (int, string) {
 // statistics once one is, 503 again when it is about to close, and
 // nothing listening after close.
 func TestMetricsServerFollowsTheDB(t *testing.T) {
-	m, err := startMetrics(&config{metricsAddr: "127.0.0.1:0"})
+	m, err := startMetrics(&config.Config{MetricsAddr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	status, _ := httpGet(t, m.url())
 	require.Equal(t, http.StatusServiceUnavailable, status)

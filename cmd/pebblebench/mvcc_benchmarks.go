@@ -10,6 +10,7 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 )
 
@@ -93,45 +94,45 @@ func mvccBenchmark(name string) bool {
 }
 
 // validateMVCC checks the flags of -key_format.
-func (c *config) validateMVCC(specs []dbbench.Spec) error {
-	switch c.keyFormat {
-	case keyFormatDBBench:
+func validateMVCC(c *config.Config, specs []dbbench.Spec) error {
+	switch c.KeyFormat {
+	case config.KeyFormatDBBench:
 		for _, s := range specs {
 			if mvccBenchmark(s.Name) {
-				return badFlag("benchmarks", "%s needs -key_format=mvcc", s.Name)
+				return config.BadFlag("benchmarks", "%s needs -key_format=mvcc", s.Name)
 			}
 		}
 		for _, name := range []string{"versions_per_key", "mvcc_scan_keys", "mvcc_compact_rounds"} {
-			if c.given[name] {
-				return badFlag(name, "has no effect without -key_format=mvcc")
+			if c.Given[name] {
+				return config.BadFlag(name, "has no effect without -key_format=mvcc")
 			}
 		}
 		return nil
-	case keyFormatMVCC:
+	case config.KeyFormatMVCC:
 	default:
-		return badFlag("key_format", "unknown format %q (dbbench or mvcc)", c.keyFormat)
+		return config.BadFlag("key_format", "unknown format %q (dbbench or mvcc)", c.KeyFormat)
 	}
-	if c.prefixSize > 0 {
-		return badFlag("prefix_size", "does not apply to -key_format=mvcc, whose prefix is the roach key")
+	if c.PrefixSize > 0 {
+		return config.BadFlag("prefix_size", "does not apply to -key_format=mvcc, whose prefix is the roach key")
 	}
-	if c.versionsPerKey < 1 {
-		return badFlag("versions_per_key", "%d must be at least 1", c.versionsPerKey)
+	if c.VersionsPerKey < 1 {
+		return config.BadFlag("versions_per_key", "%d must be at least 1", c.VersionsPerKey)
 	}
-	if c.mvccCompactRounds < 0 || c.mvccCompactRounds > c.versionsPerKey {
-		return badFlag("mvcc_compact_rounds", "%d must be in [0, versions_per_key=%d]", c.mvccCompactRounds, c.versionsPerKey)
+	if c.MVCCCompactRounds < 0 || c.MVCCCompactRounds > c.VersionsPerKey {
+		return config.BadFlag("mvcc_compact_rounds", "%d must be in [0, versions_per_key=%d]", c.MVCCCompactRounds, c.VersionsPerKey)
 	}
-	if c.mvccScanKeys < 1 {
-		return badFlag("mvcc_scan_keys", "%d must be at least 1", c.mvccScanKeys)
+	if c.MVCCScanKeys < 1 {
+		return config.BadFlag("mvcc_scan_keys", "%d must be at least 1", c.MVCCScanKeys)
 	}
 	for _, s := range specs {
 		if b, _ := benchmarkByName(s.Name); b.meta == nil && !mvccBenchmark(s.Name) && s.Name != "flush" && s.Name != "compact" {
-			return badFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan, locktablescanwhilewriting and mvcctimebound, not %s", s.Name)
+			return config.BadFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan, locktablescanwhilewriting and mvcctimebound, not %s", s.Name)
 		}
 	}
 	return nil
 }
 
-func fillMVCCOps(c *config) int64 { return c.num * int64(c.versionsPerKey) }
+func fillMVCCOps(c *config.Config) int64 { return c.Num * int64(c.VersionsPerKey) }
 
 // fillMVCC writes the rounds; each operation is one version (lock keys come
 // on top).
@@ -139,7 +140,7 @@ func fillMVCC(r *run, w *worker) error {
 	c := r.cfg
 	var m mvccKeys
 	var key []byte
-	lockEvery := max(c.num/mvccLockKeys, 1)
+	lockEvery := max(c.Num/mvccLockKeys, 1)
 	version := make([]byte, crdb.LockVersionLen)
 	b := r.db.NewBatch()
 	var inBatch int
@@ -150,11 +151,11 @@ func fillMVCC(r *run, w *worker) error {
 		return err
 	}
 	for op := int64(0); w.next(); op++ {
-		round, i := int(op/c.num), op%c.num
+		round, i := int(op/c.Num), op%c.Num
 		w.keys.Fill(w.key, w.keys.Written(uint64(i)))
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, roundWallTime(round))
-		if err := b.Set(key, w.values.Next(c.valueSize), nil); err != nil {
+		if err := b.Set(key, w.values.Next(c.ValueSize), nil); err != nil {
 			return errors.CombineErrors(err, b.Close())
 		}
 		if i%lockEvery == 0 && int(i/lockEvery)%4 == round%4 {
@@ -164,20 +165,20 @@ func fillMVCC(r *run, w *worker) error {
 				return errors.CombineErrors(err, b.Close())
 			}
 		}
-		if inBatch++; inBatch >= c.batchSize {
+		if inBatch++; inBatch >= c.BatchSize {
 			if err := commit(); err != nil {
 				return err
 			}
 		}
-		w.done(1, int64(len(key)+c.valueSize))
-		if i == c.num-1 {
+		w.done(1, int64(len(key)+c.ValueSize))
+		if i == c.Num-1 {
 			if err := commit(); err != nil {
 				return err
 			}
 			if err := r.db.Flush(); err != nil {
 				return err
 			}
-			if round+1 == c.mvccCompactRounds {
+			if round+1 == c.MVCCCompactRounds {
 				if err := r.db.Compact(nil, mvccKeySpaceEnd(c)); err != nil {
 					return err
 				}
@@ -208,59 +209,59 @@ func writeIntents(r *run, w *worker) error {
 		inFlight [mvccLockKeys]intent
 		txn      = make([]byte, crdb.LockVersionLen)
 	)
-	wall := roundWallTime(c.versionsPerKey)
+	wall := roundWallTime(c.VersionsPerKey)
 	for op := uint64(0); w.next(); op++ {
 		b := r.db.NewBatch()
 		slot := &inFlight[op%mvccLockKeys]
 		if slot.lock != nil {
-			err := errors.CombineErrors(b.SingleDelete(slot.lock, nil), b.Set(slot.version, w.values.Next(c.valueSize), nil))
+			err := errors.CombineErrors(b.SingleDelete(slot.lock, nil), b.Set(slot.version, w.values.Next(c.ValueSize), nil))
 			if err != nil {
 				_ = b.Close()
 				return err
 			}
 		}
-		w.keys.Fill(w.key, w.keys.Written(w.rng.Uint64N(uint64(c.num))))
+		w.keys.Fill(w.key, w.keys.Written(w.rng.Uint64N(uint64(c.Num))))
 		roach := m.setRoach(w.key)
 		txn[0] = 3 // exclusive
 		binary.BigEndian.PutUint64(txn[1:], op+1)
 		slot.lock = crdb.LockKey(slot.lock, roach, txn)
 		slot.version = mvccKey(slot.version, roach, wall+op)
-		err := errors.CombineErrors(b.Set(slot.lock, []byte("lock"), nil), b.Set(slot.version, w.values.Next(c.valueSize), nil))
+		err := errors.CombineErrors(b.Set(slot.lock, []byte("lock"), nil), b.Set(slot.version, w.values.Next(c.ValueSize), nil))
 		if err == nil {
 			err = b.Commit(wo)
 		}
 		if err = errors.CombineErrors(err, b.Close()); err != nil {
 			return err
 		}
-		w.done(1, int64(len(slot.lock)+len(slot.version)+c.valueSize))
-		if c.writeRateLimit > 0 {
-			throttle(w, c.writeRateLimit)
+		w.done(1, int64(len(slot.lock)+len(slot.version)+c.ValueSize))
+		if c.WriteRateLimit > 0 {
+			throttle(w, c.WriteRateLimit)
 		}
 	}
 	return nil
 }
 
 // mvccKeySpaceEnd is an engine key above every key fillmvcc writes.
-func mvccKeySpaceEnd(c *config) []byte {
-	return mvccKey(nil, bytes.Repeat([]byte{0xff}, len(mvccTablePrefix)+c.keySize+1), 0)
+func mvccKeySpaceEnd(c *config.Config) []byte {
+	return mvccKey(nil, bytes.Repeat([]byte{0xff}, len(mvccTablePrefix)+c.KeySize+1), 0)
 }
 
 // readTimestamp draws a read timestamp between two rounds, so that it sees
 // the versions of the rounds up to a random one.
-func readTimestamp(c *config, w *worker) uint64 {
-	return roundWallTime(w.rng.IntN(c.versionsPerKey)) + mvccWallUnit/2
+func readTimestamp(c *config.Config, w *worker) uint64 {
+	return roundWallTime(w.rng.IntN(c.VersionsPerKey)) + mvccWallUnit/2
 }
 
 func mvccGet(r *run, w *worker) error {
 	c := r.cfg
-	it, err := r.db.NewIter(&upstream.IterOptions{UseL6Filters: c.useL6Filters})
+	it, err := r.db.NewIter(&upstream.IterOptions{UseL6Filters: c.UseL6Filters})
 	if err != nil {
 		return err
 	}
 	var m mvccKeys
 	var key []byte
 	for w.next() {
-		w.keys.RandomKey(w.rng, w.key, c.missingFraction)
+		w.keys.RandomKey(w.rng, w.key, c.MissingFraction)
 		roach := m.setRoach(w.key)
 		key = mvccKey(key, roach, readTimestamp(c, w))
 		var n int64
@@ -275,16 +276,16 @@ func mvccGet(r *run, w *worker) error {
 
 // scanSpan sets lower and upper to the engine keys (made by encode) of the
 // first roach key of a scan and of the key -mvcc_scan_keys positions on.
-func scanSpan(c *config, w *worker, m *mvccKeys, first uint64, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
+func scanSpan(c *config.Config, w *worker, m *mvccKeys, first uint64, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
 	w.keys.Fill(w.key, w.keys.Written(first))
 	lower = encode(lower, m.setRoach(w.key))
-	w.keys.Fill(w.key, w.keys.Written(first+uint64(c.mvccScanKeys)))
+	w.keys.Fill(w.key, w.keys.Written(first+uint64(c.MVCCScanKeys)))
 	upper = encode(upper, m.setRoach(w.key))
 	return lower, upper
 }
 
 // firstScanKey draws the first roach key of a scan.
-func firstScanKey(c *config, w *worker) uint64 { return w.rng.Uint64N(uint64(c.num)) }
+func firstScanKey(c *config.Config, w *worker) uint64 { return w.rng.Uint64N(uint64(c.Num)) }
 
 // spanScanner reads one kind of bounded scan for a worker. Each scan gets a
 // new iterator, or with -use_tailing_iterator the scanner's one iterator,
@@ -304,8 +305,8 @@ type spanScanner struct {
 }
 
 func newSpanScanner(r *run, w *worker, opts *upstream.IterOptions) *spanScanner {
-	s := &spanScanner{w: w, opts: opts, newIter: r.db.NewIter, reuse: r.cfg.useTailingIterator}
-	if r.cfg.useQueryBuilder {
+	s := &spanScanner{w: w, opts: opts, newIter: r.db.NewIter, reuse: r.cfg.UseTailingIterator}
+	if r.cfg.UseQueryBuilder {
 		s.newIter = r.db.NewQueryIter
 	}
 	return s
@@ -313,7 +314,7 @@ func newSpanScanner(r *run, w *worker, opts *upstream.IterOptions) *spanScanner 
 
 // scan reads the span from roach key first (scanSpan, with encode) with
 // read, which returns the bytes read and whether it found anything.
-func (s *spanScanner) scan(c *config, first uint64, encode func(buf, roach []byte) []byte,
+func (s *spanScanner) scan(c *config.Config, first uint64, encode func(buf, roach []byte) []byte,
 	read func(it iterator, lower []byte) (n int64, found bool)) (n int64, found bool, err error) {
 	i := s.scans % 2
 	s.scans++
@@ -396,7 +397,7 @@ func mvccScan(r *run, w *worker) error {
 
 // mvccScanRead returns mvccscan's read of a span: each roach key's version
 // visible at a read timestamp drawn per span.
-func mvccScanRead(c *config, w *worker) func(it iterator, lower []byte) (int64, bool) {
+func mvccScanRead(c *config.Config, w *worker) func(it iterator, lower []byte) (int64, bool) {
 	var roach, seekKey []byte
 	var valueBuf [256]byte
 	return func(it iterator, lower []byte) (int64, bool) {
@@ -487,7 +488,7 @@ func mvccTimeBound(r *run, w *worker) error {
 	}, func() {
 		// One round's versions, as an incremental backup since the round
 		// before reads them.
-		lo = roundWallTime(w.rng.IntN(r.cfg.versionsPerKey))
+		lo = roundWallTime(w.rng.IntN(r.cfg.VersionsPerKey))
 		hi = lo
 		opts.PointKeyFilters = []upstream.BlockPropertyFilter{cockroachkvs.NewMVCCTimeIntervalFilter(lo, hi)}
 	})

@@ -23,12 +23,6 @@ import "github.com/cockroachdb/pebble/v2/cockroachkvs"
 // (CockroachDB's are -bloom_bits=10 -use_l6_filters), and the memtable with
 // -write_buffer_size, so that the scale fits the machine.
 
-// The values of -key_format.
-const (
-	keyFormatDBBench = "dbbench"
-	keyFormatMVCC    = "mvcc"
-)
-
 // mvccTablePrefix starts every roach key: a table and index ID, as
 // CockroachDB's SQL keys begin.
 var mvccTablePrefix = []byte{0xf6, 0x68, 0x89}

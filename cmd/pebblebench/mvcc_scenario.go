@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/dbwide"
 )
 
@@ -35,7 +36,7 @@ func cockroachMVCCVerdict(rs []*phaseResult) verdict {
 			return noComparison(name)
 		}
 	}
-	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
+	filter := ratioOf(build.filterBytes(config.EnginePebbleRF), build.filterBytes(config.EnginePebble))
 	useful := read.tickerRatio("mvccget", dbwide.FilterUseful)
 	var speeds, words, slower, faster []string
 	for _, b := range reads {

@@ -9,6 +9,7 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
 
@@ -95,7 +96,7 @@ func TestLockTableScanWhileWriting(t *testing.T) {
 	runs, text := jsonRuns(t, "-engine=both", "-key_format=mvcc", "-num=3000", "-versions_per_key=4", "-seed=5",
 		"-bloom_bits=10", "-range_filter_bits=16", "-write_buffer_size=262144", "-duration=1", "-reads=1000000000",
 		"-threads=2", "-db="+db, "-benchmarks=fillmvcc,locktablescanwhilewriting")
-	for _, e := range []string{enginePebble, enginePebbleRF} {
+	for _, e := range []string{config.EnginePebble, config.EnginePebbleRF} {
 		r := runs["locktablescanwhilewriting/"+e]
 		require.Len(t, r, 1, text)
 		require.Positive(t, r[0]["reads"].(float64), text)

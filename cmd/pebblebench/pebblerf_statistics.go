@@ -11,10 +11,10 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
-	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/pebblerf/pebble/whatif"
 )
@@ -37,47 +37,20 @@ func pebblerfTickers(db *pebblerf.DB, advisorCompactions *atomic.Int64) []statis
 
 // levelTable is the per-level seek statistics table printed by
 // -statistics, with the what-if lines under it.
-func levelTable(db *pebblerf.DB, c *config) string {
+func levelTable(db *pebblerf.DB, c *config.Config) string {
 	return db.Statistics().PerLevel().Snapshot().LevelTable() + whatIfLines(db, c)
-}
-
-// defaultPrefixWhatIfBits is the Bloom budget of the prefix what-if when
-// -bloom_bits sets none: db_bench's customary 10 bits per key.
-const defaultPrefixWhatIfBits = 10
-
-// whatIfBits returns the budgets of the range and prefix what-ifs the flags
-// ask for, 0 for none.
-func (c *config) whatIfBits() (rangeBits, prefixBits float64) {
-	switch {
-	case c.rangeWhatIfBits > 0:
-		rangeBits = c.rangeWhatIfBits
-	case c.rangeWhatIfBits == 0 && c.rangeFilterBits == 0:
-		rangeBits = rangefilter.DefaultBitsPerKey
-	}
-	switch {
-	case c.prefixSize == 0:
-		// Without -prefix_size seekrandom uses SeekGE, which consults no
-		// prefix filter: a prefix filter would save nothing.
-	case c.prefixWhatIfBits > 0:
-		prefixBits = c.prefixWhatIfBits
-	case c.prefixWhatIfBits == 0 && c.bloomBits >= 0.5:
-		prefixBits = c.bloomBits
-	case c.prefixWhatIfBits == 0:
-		prefixBits = defaultPrefixWhatIfBits
-	}
-	return rangeBits, prefixBits
 }
 
 // whatIfs computes the what-ifs the flags ask for on db's statistics and
 // its current LSM shape.
-func whatIfs(db *pebblerf.DB, c *config) (rng, prefix []whatif.Level, w whatif.Options, err error) {
+func whatIfs(db *pebblerf.DB, c *config.Config) (rng, prefix []whatif.Level, w whatif.Options, err error) {
 	levels, err := db.SSTables(upstream.WithProperties())
 	if err != nil {
 		return nil, nil, w, err
 	}
 	w.Shape = whatif.ShapeOf(levels)
 	sn := db.Statistics().PerLevel().Snapshot()
-	rb, pb := c.whatIfBits()
+	rb, pb := c.WhatIfBits()
 	if rb > 0 {
 		w.BitsPerKey = rb
 		rng = whatif.RangeFilters(&sn, w)
@@ -93,12 +66,12 @@ func whatIfs(db *pebblerf.DB, c *config) (rng, prefix []whatif.Level, w whatif.O
 // per level, what range filters of -range_filter_whatif_bits and prefix
 // filters of -prefix_filter_whatif_bits would save and cost on the
 // workload counted (whatif.RangeFilters and whatif.PrefixFilters).
-func whatIfLines(db *pebblerf.DB, c *config) string {
+func whatIfLines(db *pebblerf.DB, c *config.Config) string {
 	rng, prefix, _, err := whatIfs(db, c)
 	if err != nil {
 		return fmt.Sprintf("what-if: %v\n", err)
 	}
-	rb, pb := c.whatIfBits()
+	rb, pb := c.WhatIfBits()
 	var b strings.Builder
 	if len(rng) > 0 {
 		fmt.Fprintf(&b, "what-if range filters of %g bits/key (FPR bound at the range lengths observed in the tables' range filters,"+
@@ -120,7 +93,7 @@ func whatIfLines(db *pebblerf.DB, c *config) string {
 // collectHTMLReport reads the open engines' shapes and statistics and the
 // runs' results.
 func (d *driver) collectHTMLReport() (*report.Report, error) {
-	r := &report.Report{Title: "pebblebench " + d.cfg.benchmarks, Timeline: d.timeline.All()}
+	r := &report.Report{Title: "pebblebench " + d.cfg.Benchmarks, Timeline: d.timeline.All()}
 	for _, e := range d.engines {
 		if e.db == nil {
 			continue
@@ -131,7 +104,7 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 			return nil, err
 		}
 		he.Shape = shape
-		if db, ok := pebblerfDB(e.db); ok && d.cfg.pebblerfStatistics {
+		if db, ok := pebblerfDB(e.db); ok && d.cfg.PebbleRFStatistics {
 			sn := db.Statistics().PerLevel().Snapshot()
 			he.Stats = &sn
 			rng, prefix, _, err := whatIfs(db, d.cfg)
@@ -139,7 +112,7 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 				return nil, err
 			}
 			he.Range, he.Prefix = rng, prefix
-			he.RangeBits, he.PrefixBits = d.cfg.whatIfBits()
+			he.RangeBits, he.PrefixBits = d.cfg.WhatIfBits()
 		}
 		r.Engines = append(r.Engines, he)
 	}
@@ -182,17 +155,17 @@ func (d *driver) writeHTMLReport() error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(d.cfg.reportHTML, []byte(r.Render()), 0o644); err != nil {
-		return errors.Wrapf(err, "writing -report_html %s", d.cfg.reportHTML)
+	if err := os.WriteFile(d.cfg.ReportHTML, []byte(r.Render()), 0o644); err != nil {
+		return errors.Wrapf(err, "writing -report_html %s", d.cfg.ReportHTML)
 	}
-	fmt.Fprintf(d.out, "wrote the HTML report %s\n", d.cfg.reportHTML)
+	fmt.Fprintf(d.out, "wrote the HTML report %s\n", d.cfg.ReportHTML)
 	return nil
 }
 
 // sampleFunnels has the progress reporter sample pebblerf's per-level
 // statistics on every tick, for -report_html with -report_interval_seconds.
 func (d *driver) sampleFunnels() {
-	if d.cfg.reportHTML == "" || d.cfg.reportIntervalSeconds == 0 || !d.cfg.pebblerfStatistics {
+	if d.cfg.ReportHTML == "" || d.cfg.ReportIntervalSeconds == 0 || !d.cfg.PebbleRFStatistics {
 		return
 	}
 	d.progress.Sampler = func(bench, engineName string) func(float64) {

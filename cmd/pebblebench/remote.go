@@ -39,61 +39,49 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/internal/readctx"
 	"github.com/pebblerf/pebble/objstore"
 )
 
-// remoteFlags are -remote, -remote_levels, -secondary_cache_size and
-// -write_cache_size.
-type remoteFlags struct {
-	remote             string
-	remoteLevels       string
-	secondaryCacheSize int64
-	writeCacheSize     int64
-}
-
-func (c *config) registerRemoteFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.remote, "remote", "", "both engines' tables on an object store, each its own (cold caches): sim://?latency=20ms&jitter=5ms&seed=1\n"+
+func registerRemoteFlags(fs *flag.FlagSet, c *config.Config) {
+	fs.StringVar(&c.Remote, "remote", "", "both engines' tables on an object store, each its own (cold caches): sim://?latency=20ms&jitter=5ms&seed=1\n"+
 		"(simulated; price_get= etc.), mem://, file:///dir, s3://bucket/prefix?endpoint=host:port (AWS_* credentials); runs print a Legend")
-	fs.StringVar(&c.remoteLevels, "remote_levels", "all", "with -remote, the tables created on the store: all, or lower (L5 and L6, as CockroachDB; L0-L4 stay local)")
-	fs.Int64Var(&c.secondaryCacheSize, "secondary_cache_size", 0, "with -remote, bytes of Pebble's secondary cache: a local on-disk cache of remote blocks (32 KiB each),\n"+
+	fs.StringVar(&c.RemoteLevels, "remote_levels", "all", "with -remote, the tables created on the store: all, or lower (L5 and L6, as CockroachDB; L0-L4 stay local)")
+	fs.Int64Var(&c.SecondaryCacheSize, "secondary_cache_size", 0, "with -remote, bytes of Pebble's secondary cache: a local on-disk cache of remote blocks (32 KiB each),\n"+
 		"consulted before a GET (at least 1 MiB per shard, 2 shards per GOMAXPROCS); 0 = off")
-	fs.Int64Var(&c.writeCacheSize, "write_cache_size", 0, "with -remote, bytes of objstore's write cache on pebblerf: the tables it wrote last, kept in memory\n"+
+	fs.Int64Var(&c.WriteCacheSize, "write_cache_size", 0, "with -remote, bytes of objstore's write cache on pebblerf: the tables it wrote last, kept in memory\n"+
 		"and read without a GET (objstore.Config.WriteCacheSize; upstream reads through Pebble's caches alone); 0 = off")
 }
 
 // validateRemote checks the flags of object storage, naming the one at
 // fault. The URL is parsed, not opened: nothing is created or dialled
 // before the run starts.
-func (c *config) validateRemote() error {
-	if c.remote == "" {
+func validateRemote(c *config.Config) error {
+	if c.Remote == "" {
 		for _, name := range []string{"remote_levels", "secondary_cache_size", "write_cache_size"} {
-			if c.given[name] {
-				return badFlag(name, "has no effect without -remote")
+			if c.Given[name] {
+				return config.BadFlag(name, "has no effect without -remote")
 			}
 		}
 		return nil
 	}
-	if err := objstore.CheckURL(c.remote); err != nil {
-		return badFlag("remote", "%v", err)
+	if err := objstore.CheckURL(c.Remote); err != nil {
+		return config.BadFlag("remote", "%v", err)
 	}
-	if _, err := objstore.ParseLevels(c.remoteLevels); err != nil {
-		return badFlag("remote_levels", "%q is not one of all, lower", c.remoteLevels)
+	if _, err := objstore.ParseLevels(c.RemoteLevels); err != nil {
+		return config.BadFlag("remote_levels", "%q is not one of all, lower", c.RemoteLevels)
 	}
-	if c.secondaryCacheSize < 0 {
-		return badFlag("secondary_cache_size", "%d must not be negative", c.secondaryCacheSize)
+	if c.SecondaryCacheSize < 0 {
+		return config.BadFlag("secondary_cache_size", "%d must not be negative", c.SecondaryCacheSize)
 	}
-	if c.writeCacheSize < 0 {
-		return badFlag("write_cache_size", "%d must not be negative", c.writeCacheSize)
+	if c.WriteCacheSize < 0 {
+		return config.BadFlag("write_cache_size", "%d must not be negative", c.WriteCacheSize)
 	}
 	return nil
 }
-
-// recordLatencies reports whether workers record each operation's latency:
-// for -histogram, and for -remote, whose runs report p50 and p99.
-func (c *config) recordLatencies() bool { return c.histogram || c.remote != "" }
 
 // remoteInMemory reports whether the -remote URL names a store that lives
 // in this process's memory.
@@ -104,13 +92,13 @@ func remoteInMemory(rawURL string) bool {
 // engineRemoteURL is the URL of engine name's store: -remote itself with one
 // engine or an in-memory store (each Open is a new store), else -remote
 // with the engine's name added to its location.
-func engineRemoteURL(c *config, name string) (string, error) {
-	if c.engine != engineBoth || remoteInMemory(c.remote) {
-		return c.remote, nil
+func engineRemoteURL(c *config.Config, name string) (string, error) {
+	if c.Engine != config.EngineBoth || remoteInMemory(c.Remote) {
+		return c.Remote, nil
 	}
-	u, err := url.Parse(c.remote)
+	u, err := url.Parse(c.Remote)
 	if err != nil {
-		return "", badFlag("remote", "%v", err) // checked by validateRemote
+		return "", config.BadFlag("remote", "%v", err) // checked by validateRemote
 	}
 	u.Path = path.Join("/", u.Path, name)
 	return u.String(), nil
@@ -143,34 +131,34 @@ func (s *engineState) configureRemote(opts *upstream.Options) error {
 			return err
 		}
 	}
-	if c.remote == "" {
+	if c.Remote == "" {
 		s.store = nil
 		if fill != nil && fill.Remote != "" {
-			return badFlag("remote", "the DB in %s keeps its tables on -remote=%s: pass it", s.dir, fill.Remote)
+			return config.BadFlag("remote", "the DB in %s keeps its tables on -remote=%s: pass it", s.dir, fill.Remote)
 		}
 		return nil
 	}
-	if fill != nil && (fill.Remote != c.remote || fill.RemoteLevels != c.remoteLevels) {
+	if fill != nil && (fill.Remote != c.Remote || fill.RemoteLevels != c.RemoteLevels) {
 		was := "local tables"
 		if fill.Remote != "" {
 			was = fmt.Sprintf("-remote=%s -remote_levels=%s", fill.Remote, fill.RemoteLevels)
 		}
-		return badFlag("remote", "the DB in %s was filled with %s; pass the same", s.dir, was)
+		return config.BadFlag("remote", "the DB in %s was filled with %s; pass the same", s.dir, was)
 	}
 	store, err := openRemoteStore(c, s.name, s.dir, existing)
 	if err != nil {
 		return err
 	}
 	s.store = store.meter
-	levels, _ := objstore.ParseLevels(c.remoteLevels) // validated
+	levels, _ := objstore.ParseLevels(c.RemoteLevels) // validated
 	// A new DB (a fill replaces the old one) replaces its store's tables too.
 	fresh := !existing && !remoteInMemory(store.url)
 	var writeCache int64
-	if s.name == enginePebbleRF {
-		writeCache = c.writeCacheSize
+	if s.name == config.EnginePebbleRF {
+		writeCache = c.WriteCacheSize
 	}
 	return objstore.Configure(s.dir, opts, objstore.Config{
-		Store: store.meter, Levels: levels, SecondaryCacheSize: c.secondaryCacheSize, WriteCacheSize: writeCache,
+		Store: store.meter, Levels: levels, SecondaryCacheSize: c.SecondaryCacheSize, WriteCacheSize: writeCache,
 		CreatorID: 1, Fresh: fresh,
 	})
 }
@@ -178,7 +166,7 @@ func (s *engineState) configureRemote(opts *upstream.Options) error {
 // openRemoteStore returns the store of the DB in dir: the one the process
 // already has for it, or a new one from the engine's URL. A new DB
 // (existing false) gets an empty store.
-func openRemoteStore(c *config, name, dir string, existing bool) (*remoteStore, error) {
+func openRemoteStore(c *config.Config, name, dir string, existing bool) (*remoteStore, error) {
 	u, err := engineRemoteURL(c, name)
 	if err != nil {
 		return nil, err
@@ -195,8 +183,8 @@ func openRemoteStore(c *config, name, dir string, existing bool) (*remoteStore, 
 		}
 	}
 	if existing && remoteInMemory(u) {
-		return nil, badFlag("remote", "%s keeps its tables in this process's memory, and the DB in %s was filled by another one: "+
-			"refill it, or fill and read it with a store that outlives the process (file://, sim+file://, s3://)", c.remote, dir)
+		return nil, config.BadFlag("remote", "%s keeps its tables in this process's memory, and the DB in %s was filled by another one: "+
+			"refill it, or fill and read it with a store that outlives the process (file://, sim+file://, s3://)", c.Remote, dir)
 	}
 	m, err := objstore.Open(u)
 	if err != nil {
@@ -410,26 +398,26 @@ func (r *remoteRun) report(res *result) report.RemoteRun {
 
 // printRemoteHeader prints the header's line about the store, and the
 // legend of the remote lines.
-func printRemoteHeader(w io.Writer, c *config) {
-	if c.remote == "" {
+func printRemoteHeader(w io.Writer, c *config.Config) {
+	if c.Remote == "" {
 		return
 	}
 	each := ""
-	if c.engine == engineBoth {
+	if c.Engine == config.EngineBoth {
 		each = "; each engine its own store"
-		if !remoteInMemory(c.remote) {
+		if !remoteInMemory(c.Remote) {
 			each += " at <location>/<engine>"
 		}
 	}
 	sc := "off"
-	if c.secondaryCacheSize > 0 {
-		sc = fmt.Sprintf("%d bytes", c.secondaryCacheSize)
+	if c.SecondaryCacheSize > 0 {
+		sc = fmt.Sprintf("%d bytes", c.SecondaryCacheSize)
 	}
 	wc := ""
-	if c.writeCacheSize > 0 {
-		wc = fmt.Sprintf("; write cache %d bytes on pebblerf", c.writeCacheSize)
+	if c.WriteCacheSize > 0 {
+		wc = fmt.Sprintf("; write cache %d bytes on pebblerf", c.WriteCacheSize)
 	}
-	fmt.Fprintf(w, "Remote:     %s%s; tables on the store: %s levels; secondary cache %s%s\n", c.remote, each, c.remoteLevels, sc, wc)
+	fmt.Fprintf(w, "Remote:     %s%s; tables on the store: %s levels; secondary cache %s%s\n", c.Remote, each, c.RemoteLevels, sc, wc)
 	fmt.Fprintf(w, "Legend:     %s\n", remoteLegend)
 }
 
@@ -521,9 +509,9 @@ func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) 
 				continue
 			}
 			p := rs[r.phase]
-			ran = ran || len(p.byEngine(r.bench, enginePebble)) > 0 && len(p.byEngine(r.bench, enginePebbleRF)) > 0
-			up, ok1 := p.remoteTotals(r.bench, enginePebble)
-			rf, ok2 := p.remoteTotals(r.bench, enginePebbleRF)
+			ran = ran || len(p.byEngine(r.bench, config.EnginePebble)) > 0 && len(p.byEngine(r.bench, config.EnginePebbleRF)) > 0
+			up, ok1 := p.remoteTotals(r.bench, config.EnginePebble)
+			rf, ok2 := p.remoteTotals(r.bench, config.EnginePebbleRF)
 			if !ok1 || !ok2 {
 				continue
 			}

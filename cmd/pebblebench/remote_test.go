@@ -16,6 +16,7 @@ import (
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/readctx"
 	"github.com/pebblerf/pebble/objstore"
@@ -141,17 +142,17 @@ func TestRemoteVerdict(t *testing.T) {
 	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets", false})
 	phase := func(rs ...*result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
 
-	v := verdictOf(phase(run(enginePebble, 1000, 0, 20*time.Millisecond), run(enginePebbleRF, 40, 0, 100*time.Microsecond)))
+	v := verdictOf(phase(run(config.EnginePebble, 1000, 0, 20*time.Millisecond), run(config.EnginePebbleRF, 40, 0, 100*time.Microsecond)))
 	require.Equal(t, "0.04x remote GETs, 0.005x p50, 0.04x cost/Mop", v.headline)
 	require.Equal(t, "win: 96% fewer remote GETs, p50 200.0x lower, cost 0.04x", v.outcome)
 	require.Contains(t, v.line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB, p50 100.0us vs 20.00ms (0.005x)")
 	require.Contains(t, v.line, "USD/Mop 0.016 vs 0.400 (0.04x)")
 
 	// Fewer GETs but more HEADs in all: more requests is a loss.
-	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 500, 700, time.Millisecond)))
+	v = verdictOf(phase(run(config.EnginePebble, 1000, 0, time.Millisecond), run(config.EnginePebbleRF, 500, 700, time.Millisecond)))
 	require.Equal(t, "loss: more remote requests than upstream: gets 1.20x the requests", v.outcome)
 
-	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 980, 0, time.Millisecond)))
+	v = verdictOf(phase(run(config.EnginePebble, 1000, 0, time.Millisecond), run(config.EnginePebbleRF, 980, 0, time.Millisecond)))
 	require.Equal(t, "no win: 0.98x the remote GETs, p50 1.00x", v.outcome)
 
 	// A timed read beside a writer is judged by its own GETs: here pebblerf
@@ -164,19 +165,19 @@ func TestRemoteVerdict(t *testing.T) {
 		return r
 	}
 	ownVerdict := remoteVerdict("remote-locktable", "on checks", remoteRead{1, "readrandom", "checks", true})
-	v = ownVerdict(phase(timed(enginePebble, 1000, 400), timed(enginePebbleRF, 2000, 200)))
+	v = ownVerdict(phase(timed(config.EnginePebble, 1000, 400), timed(config.EnginePebbleRF, 2000, 200)))
 	require.Equal(t, "0.50x GETs of the reads themselves, 1.00x p50, 0.40x cost/Mop", v.headline)
 	require.Contains(t, v.line, "remote GETs 800 vs 1000 (0.80x)")
 	require.Contains(t, v.line, "operations 2000 vs 1000 (2.00x), the reads' own GETs 200 vs 400 (0.50x)")
 	require.Equal(t, "GET win: 50% fewer GETs of the reads themselves, p50 1.00x", v.outcome)
-	v = ownVerdict(phase(timed(enginePebble, 1000, 400), timed(enginePebbleRF, 2000, 390)))
+	v = ownVerdict(phase(timed(config.EnginePebble, 1000, 400), timed(config.EnginePebbleRF, 2000, 390)))
 	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.outcome)
 
 	// Without -remote there is nothing to judge.
 	noRemote := func(engine string) *result { return synthetic("readrandom", engine, 1000, 1, 1) }
-	v = verdictOf(phase(noRemote(enginePebble), noRemote(enginePebbleRF)))
+	v = verdictOf(phase(noRemote(config.EnginePebble), noRemote(config.EnginePebbleRF)))
 	require.Equal(t, "no remote figures (run with -remote)", v.outcome)
-	v = verdictOf(phase(run(enginePebbleRF, 1, 0, time.Millisecond)))
+	v = verdictOf(phase(run(config.EnginePebbleRF, 1, 0, time.Millisecond)))
 	require.Contains(t, v.line, "no comparison")
 }
 
@@ -204,7 +205,7 @@ func TestRemoteScenarioOverS3(t *testing.T) {
 	require.Regexp(t, `seekrandom/pebble : remote\.gets [1-9]`, stdout)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	require.True(t, strings.HasPrefix(lines[len(lines)-1], "remote-range-filters: pebblerf vs upstream"), lines[len(lines)-1])
-	for _, e := range []string{enginePebble, enginePebbleRF} {
+	for _, e := range []string{config.EnginePebble, config.EnginePebbleRF} {
 		objects, err := backend.ListBucket("tables", &gofakes3.Prefix{Prefix: "run/" + e + "/", HasPrefix: true}, gofakes3.ListBucketPage{})
 		require.NoError(t, err)
 		require.NotEmpty(t, objects.Contents, "%s's tables are in its own prefix", e)
@@ -254,11 +255,11 @@ func TestRemoteAbsentKeysGetL6Filters(t *testing.T) {
 		}
 	}
 	require.NoError(t, sc.Err())
-	require.Len(t, filterBytes[enginePebble], 7, "levelstats of both engines")
-	require.Equal(t, filterBytes[enginePebble], filterBytes[enginePebbleRF], "the same filters on both engines")
-	require.Positive(t, filterBytes[enginePebble][6], "L6 tables have filters")
-	require.Positive(t, dataGets[enginePebble], "upstream GETs L6 data blocks")
-	require.Less(t, dataGets[enginePebbleRF], dataGets[enginePebble], "pebblerf's Gets skip L6 by filter: %v", dataGets)
+	require.Len(t, filterBytes[config.EnginePebble], 7, "levelstats of both engines")
+	require.Equal(t, filterBytes[config.EnginePebble], filterBytes[config.EnginePebbleRF], "the same filters on both engines")
+	require.Positive(t, filterBytes[config.EnginePebble][6], "L6 tables have filters")
+	require.Positive(t, dataGets[config.EnginePebble], "upstream GETs L6 data blocks")
+	require.Less(t, dataGets[config.EnginePebbleRF], dataGets[config.EnginePebble], "pebblerf's Gets skip L6 by filter: %v", dataGets)
 	require.Contains(t, stderr.String(), "remote-absent-keys: pebblerf vs upstream")
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	pebblerf "github.com/pebblerf/pebble"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/pebblerf/pebble/rangefilter"
 )
@@ -14,21 +15,18 @@ import (
 // statistics saw: the run-time side of -filter_plan=optimal (filters.go)
 // and -range_filter_plan=stats (rangeplan.go).
 
-// replanEvery is how often an open DB under -filter_plan=optimal re-plans.
-const replanEvery = time.Second
-
 // startReplanning re-plans e's filters every replanEvery, from the first
 // call on, under -filter_plan=optimal (its point filters) and
 // -range_filter_plan=stats (its range filters); it returns the function
 // that stops it. For other engines and plans it does nothing.
-func startReplanning(c *config, e engine) (stop func()) {
+func startReplanning(c *config.Config, e engine) (stop func()) {
 	db, ok := pebblerfDB(e)
 	if !ok {
 		return func() {}
 	}
 	pl := db.FilterPlanner()
-	points := pl != nil && c.filterPlanName == filterPlanOptimal
-	ranges := c.rangeFilterPlanName == rangePlanStats
+	points := pl != nil && c.FilterPlanName == config.FilterPlanOptimal
+	ranges := c.RangeFilterPlanName == config.RangePlanStats
 	if !points && !ranges {
 		return func() {}
 	}
@@ -39,8 +37,8 @@ func startReplanning(c *config, e engine) (stop func()) {
 			replanRanges(c, db)
 			return
 		}
-		if loads, err := db.PointFilterLoads(c.writeL6Filters()); err == nil {
-			if p, err := pointfilter.Optimal(c.filterBudgetBits, loads); err == nil {
+		if loads, err := db.PointFilterLoads(c.WriteL6Filters()); err == nil {
+			if p, err := pointfilter.Optimal(c.FilterBudgetBits, loads); err == nil {
 				_ = pl.Set(p)
 			}
 		}
@@ -51,7 +49,7 @@ func startReplanning(c *config, e engine) (stop func()) {
 	replan()
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(replanEvery)
+		t := time.NewTicker(config.ReplanEvery)
 		defer t.Stop()
 		for {
 			select {
@@ -68,7 +66,7 @@ func startReplanning(c *config, e engine) (stop func()) {
 // replanRanges re-plans the open DB's range filters under
 // -range_filter_plan=stats; a DB whose statistics saw no bounded read keeps
 // its plan.
-func replanRanges(c *config, db *pebblerf.DB) {
+func replanRanges(c *config.Config, db *pebblerf.DB) {
 	loads, err := db.RangeFilterLoads()
 	if err != nil {
 		return
@@ -80,7 +78,7 @@ func replanRanges(c *config, db *pebblerf.DB) {
 	if skipped == 0 {
 		return
 	}
-	if p, err := rangefilter.ForBudget(c.rangeFilterBits, c.rangeFilterBudgetBits, loads); err == nil {
+	if p, err := rangefilter.ForBudget(c.RangeFilterBits, c.RangeFilterBudgetBits, loads); err == nil {
 		_ = db.RangeFilterPolicy().SetPlan(p)
 	}
 }

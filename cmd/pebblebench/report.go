@@ -4,13 +4,13 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
 	"strings"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
@@ -76,7 +76,7 @@ func (r *result) mbPerSec() float64 {
 }
 
 // hasBytes reports whether the result line shows MB/s.
-func (r *result) hasBytes(c *config) bool {
+func (r *result) hasBytes(c *config.Config) bool {
 	return r.Bytes > 0 && r.bench.showBytes(c)
 }
 
@@ -87,7 +87,7 @@ func (r *result) hasBytes(c *config) bool {
 // label is the benchmark name, or name/engine under -engine=both. Unlike
 // db_bench, which reports one thread's found count, F and R are summed over
 // the threads.
-func resultLine(c *config, label string, r *result) string {
+func resultLine(c *config.Config, label string, r *result) string {
 	var extra []string
 	if r.hasBytes(c) {
 		extra = append(extra, fmt.Sprintf("%6.1f MB/s", r.mbPerSec()))
@@ -124,7 +124,7 @@ type jsonResult struct {
 	Remote      *remoteJSON      `json:"remote,omitempty"`
 }
 
-func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
+func writeJSONResult(w io.Writer, c *config.Config, runNumber int, r *result) error {
 	j := jsonResult{
 		Record: "result", Benchmark: r.Benchmark, Engine: r.Engine, Run: runNumber,
 		Ops: r.Ops, Seconds: r.Seconds, OpsPerSec: r.opsPerSec(),
@@ -137,7 +137,7 @@ func writeJSONResult(w io.Writer, c *config, runNumber int, r *result) error {
 		j.Found, j.Reads = &r.Found, &r.Ops
 	}
 	j.Histogram = r.hist.Summary()
-	if c.statistics {
+	if c.Statistics {
 		j.Statistics = statistics.Map(r.Tickers)
 	}
 	j.LSM = r.LSM
@@ -159,31 +159,22 @@ func writeJSONLine(w io.Writer, v interface{}) error {
 // versions, and the fill recorded with an existing DB. With it a line of
 // results can be traced to the command that made it.
 type jsonConfig struct {
-	Record        string                 `json:"record"`
-	Seed          int64                  `json:"seed"`
-	Engines       []string               `json:"engines"`
-	DB            string                 `json:"db"`
-	Fill          *fillRecord            `json:"fill,omitempty"`
-	PebbleVersion string                 `json:"pebble_version"`
-	GoVersion     string                 `json:"go_version"`
-	GOMAXPROCS    int                    `json:"gomaxprocs"`
-	NumCPU        int                    `json:"num_cpu"`
-	Flags         map[string]interface{} `json:"flags"`
+	Record        string         `json:"record"`
+	Seed          int64          `json:"seed"`
+	Engines       []string       `json:"engines"`
+	DB            string         `json:"db"`
+	Fill          *fillRecord    `json:"fill,omitempty"`
+	PebbleVersion string         `json:"pebble_version"`
+	GoVersion     string         `json:"go_version"`
+	GOMAXPROCS    int            `json:"gomaxprocs"`
+	NumCPU        int            `json:"num_cpu"`
+	Flags         map[string]any `json:"flags"`
 }
 
-func configRecord(c *config, root string, fill *fillRecord) jsonConfig {
-	flags := map[string]interface{}{}
-	c.flags.VisitAll(func(f *flag.Flag) {
-		if g, ok := f.Value.(flag.Getter); ok {
-			flags[f.Name] = g.Get()
-		} else {
-			flags[f.Name] = f.Value.String()
-		}
-	})
-	flags["seed"] = c.seed
+func configRecord(c *config.Config, root string, fill *fillRecord) jsonConfig {
 	return jsonConfig{
-		Record: "config", Seed: c.seed, Engines: c.engines(), DB: root, Fill: fill,
+		Record: "config", Seed: c.Seed, Engines: c.Engines(), DB: root, Fill: fill,
 		PebbleVersion: pebbleVersion(), GoVersion: runtime.Version(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(), Flags: flags,
+		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(), Flags: c.FlagValues,
 	}
 }

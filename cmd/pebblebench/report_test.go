@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/stretchr/testify/require"
 )
@@ -25,15 +26,15 @@ func throughputResult(bench, engineName string, opsPerSec, mbPerSec float64) *re
 
 func TestReportDataDriven(t *testing.T) {
 	datadriven.RunTest(t, "testdata/report", func(t *testing.T, td *datadriven.TestData) string {
-		c := &config{}
-		td.MaybeScanArgs(t, "seek_nexts", &c.seekNexts)
+		c := &config.Config{}
+		td.MaybeScanArgs(t, "seek_nexts", &c.SeekNexts)
 		var bench string
 		td.ScanArgs(t, "bench", &bench)
 		b, ok := benchmarkByName(bench)
 		require.True(t, ok)
 		switch td.Cmd {
 		case "result":
-			r := &result{Benchmark: bench, Engine: enginePebble, bench: b}
+			r := &result{Benchmark: bench, Engine: config.EnginePebble, bench: b}
 			td.MaybeScanArgs(t, "engine", &r.Engine)
 			td.ScanArgs(t, "ops", &r.Ops)
 			td.ScanArgs(t, "seconds", &r.Seconds)
@@ -51,7 +52,7 @@ func TestReportDataDriven(t *testing.T) {
 			td.ScanArgs(t, "mb", &mbs)
 			var runs []*result
 			for i := range ops {
-				runs = append(runs, throughputResult(bench, enginePebble, ops[i], mbs[i]))
+				runs = append(runs, throughputResult(bench, config.EnginePebble, ops[i], mbs[i]))
 			}
 			lines := append([]string{runningAverageLine(c, bench, runs)}, finalSummaryLines(c, bench, runs)...)
 			return strings.Join(lines, "\n") + "\n"
@@ -62,8 +63,8 @@ func TestReportDataDriven(t *testing.T) {
 			var base, other []*result
 			var out strings.Builder
 			for i := range baseOps {
-				base = append(base, throughputResult(bench, enginePebble, baseOps[i], baseOps[i]/10))
-				other = append(other, throughputResult(bench, enginePebbleRF, otherOps[i], otherOps[i]/10))
+				base = append(base, throughputResult(bench, config.EnginePebble, baseOps[i], baseOps[i]/10))
+				other = append(other, throughputResult(bench, config.EnginePebbleRF, otherOps[i], otherOps[i]/10))
 				// Same found count, so the found ratio is 1.
 				other[i].Found = base[i].Found
 				fmt.Fprintln(&out, ratioLine(c, base[i], other[i]))

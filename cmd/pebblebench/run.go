@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
@@ -26,7 +27,7 @@ const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
 
 // run is one timed execution of a benchmark on one engine.
 type run struct {
-	cfg   *config
+	cfg   *config.Config
 	db    engine
 	bench *benchmark
 	// seq numbers the runs of the invocation; both engines' runs of the same
@@ -111,7 +112,7 @@ type execution struct {
 // none: executeInterleaved reports both engines under one).
 func (r *run) begin(progressName string) *execution {
 	c, b := r.cfg, r.bench
-	threads := c.threads
+	threads := c.Threads
 	if b.singleThread {
 		threads = 1
 	}
@@ -122,9 +123,9 @@ func (r *run) begin(progressName string) *execution {
 	x := &execution{r: r, workers: make([]*worker, threads), errs: make([]error, threads+1)}
 	for i := range x.workers {
 		x.workers[i] = newWorker(c, i, r.seq, stream, b.limit(c), !b.ignoresDuration, r.stop)
-		if b.reads && c.readRateLimit > 0 {
+		if b.reads && c.ReadRateLimit > 0 {
 			// Each thread takes its share of the rate.
-			x.workers[i].interval = time.Duration(float64(threads) / float64(c.readRateLimit) * float64(time.Second))
+			x.workers[i].interval = time.Duration(float64(threads) / float64(c.ReadRateLimit) * float64(time.Second))
 		}
 	}
 	if b.background != nil {
@@ -134,9 +135,9 @@ func (r *run) begin(progressName string) *execution {
 		x.bg.hist = nil
 	}
 	x.before = r.db.Tickers()
-	if c.lsmSampleMs > 0 {
+	if c.LSMSampleMs > 0 {
 		_, _, _ = r.db.Stalls().Take() // count this run's stalls only
-		x.watch = lsm.Watch(r.db, time.Duration(c.lsmSampleMs)*time.Millisecond)
+		x.watch = lsm.Watch(r.db, time.Duration(c.LSMSampleMs)*time.Millisecond)
 	}
 	if r.progress != nil && progressName != "" {
 		counters := make([]*progress.Counter, len(x.workers))
@@ -185,7 +186,7 @@ func (x *execution) end() (*result, error) {
 	x.bgDone.Wait()
 	var lsm *lsm.Summary
 	if x.watch != nil {
-		lsm = x.watch.Stop(r.db.Stalls(), r.cfg.runsTarget())
+		lsm = x.watch.Stop(r.db.Stalls(), r.cfg.RunsTarget())
 	}
 	if x.progress {
 		r.progress.End()

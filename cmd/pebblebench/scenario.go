@@ -27,6 +27,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 )
 
@@ -59,7 +60,7 @@ type phase struct {
 type phaseResult struct {
 	// name is the phase's (phase.name).
 	name    string
-	cfg     *config
+	cfg     *config.Config
 	results []*result
 	// shapes is each engine's LSM at the end of the phase.
 	shapes map[string][]lsm.Level
@@ -303,7 +304,7 @@ func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 			if err != nil {
 				return reportError(stderr, errors.Wrapf(err, "-scenario=%s", name))
 			}
-			if c.json {
+			if c.JSON {
 				out = stderr
 			}
 		}
@@ -348,16 +349,16 @@ func parseScenarioNames(value string) (names []string, demo bool, err error) {
 			demo = true
 			names = append(names, demoScenarios...)
 		case n == "list":
-			return nil, false, badFlag("scenario", "list cannot be combined with scenarios")
+			return nil, false, config.BadFlag("scenario", "list cannot be combined with scenarios")
 		default:
 			if _, ok := scenarioByName(n); !ok {
-				return nil, false, badFlag("scenario", "unknown scenario %q (known: %s)", n, strings.Join(scenarioNames(), ", "))
+				return nil, false, config.BadFlag("scenario", "unknown scenario %q (known: %s)", n, strings.Join(scenarioNames(), ", "))
 			}
 			names = append(names, n)
 		}
 	}
 	if len(names) == 0 {
-		return nil, false, badFlag("scenario", "no scenario named (known: %s)", strings.Join(scenarioNames(), ", "))
+		return nil, false, config.BadFlag("scenario", "no scenario named (known: %s)", strings.Join(scenarioNames(), ", "))
 	}
 	return names, demo, nil
 }
@@ -368,7 +369,7 @@ func checkScenarioOverrides(user []string) error {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		for _, refused := range scenarioFlagsRefused {
 			if strings.HasPrefix(a, "-") && name == refused {
-				return badFlag(refused, "a scenario sets it per phase; run the phases' command lines (-scenario=list) to change it")
+				return config.BadFlag(refused, "a scenario sets it per phase; run the phases' command lines (-scenario=list) to change it")
 			}
 		}
 	}
@@ -388,14 +389,14 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 			if err != nil {
 				return verdict{}, err // checked by runScenarios
 			}
-			root = first.db
-			if !first.dbGiven {
+			root = first.DB
+			if !first.DBGiven {
 				if root, err = os.MkdirTemp("", "pebblebench-"+s.name+"-"); err != nil {
 					return verdict{}, errors.Wrap(err, "making the scenario's directory")
 				}
 				defer os.RemoveAll(root)
 			}
-			seed = first.seed // drawn by parseFlags for -seed=0
+			seed = first.Seed // drawn by parseFlags for -seed=0
 		}
 		// Every phase works in the first one's directory, with its seed
 		// (reads draw from other streams than writes, so they do not
@@ -405,19 +406,19 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 		if err != nil {
 			return verdict{}, err // checked by runScenarios
 		}
-		if c.reportHTML != "" {
+		if c.ReportHTML != "" {
 			// Each phase of each scenario writes its own report.
-			if c, err = parseFlags(append(full, "-report_html="+phaseReportPath(c.reportHTML, s.name, p.name)), io.Discard); err != nil {
+			if c, err = parseFlags(append(full, "-report_html="+phaseReportPath(c.ReportHTML, s.name, p.name)), io.Discard); err != nil {
 				return verdict{}, err
 			}
 		}
 
 		out, jsonOut := stdout, io.Writer(nil)
-		if c.json {
+		if c.JSON {
 			out, jsonOut = stderr, stdout
 		}
 		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s -seed=%d -db=%s\n",
-			s.name, i+1, len(s.phases), p.name, strings.Join(args, " "), c.seed, root)
+			s.name, i+1, len(s.phases), p.name, strings.Join(args, " "), c.Seed, root)
 		r, err := runPhase(c, root, out, jsonOut, stderr, stop, i == 0)
 		if err != nil {
 			return verdict{}, errors.Wrapf(err, "phase %s", p.name)
@@ -430,7 +431,7 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 	}
 	v := s.verdict(results)
 	v.scenario = s.name
-	if len(results) > 0 && results[0].cfg.json {
+	if len(results) > 0 && results[0].cfg.JSON {
 		if err := writeJSONLine(stdout, map[string]string{
 			"record": "verdict", "scenario": v.scenario, "headline": v.headline, "outcome": v.outcome, "verdict": v.line,
 		}); err != nil {
@@ -453,7 +454,7 @@ func phaseReportPath(path, scenario, phase string) string {
 // runPhase runs one phase's benchmarks as realMain runs a command line's
 // (the header only for the first phase), and keeps what they measured and
 // the LSM they left.
-func runPhase(c *config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool, header bool) (*phaseResult, error) {
+func runPhase(c *config.Config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool, header bool) (*phaseResult, error) {
 	d := newDriver(c, root, out, jsonOut, stderr, stop)
 	fill, err := d.checkExisting()
 	if err != nil {

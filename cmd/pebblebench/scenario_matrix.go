@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/pebblerf/pebble/internal/bench/config"
 )
 
 // The matrix: the workloads users run, on both engines over the same data,
@@ -154,7 +156,7 @@ func matrixCells(rs []*phaseResult) []matrixCell {
 		}
 		var seen []string
 		for _, r := range p.results {
-			if r.Engine != enginePebble || slices.Contains(seen, r.Benchmark) || slices.Contains(matrixSetup, r.Benchmark) {
+			if r.Engine != config.EnginePebble || slices.Contains(seen, r.Benchmark) || slices.Contains(matrixSetup, r.Benchmark) {
 				continue
 			}
 			seen = append(seen, r.Benchmark)
@@ -183,7 +185,7 @@ func l0Depths(p *phaseResult) string {
 		}
 		return "?"
 	}
-	return depth(enginePebble) + "|" + depth(enginePebbleRF)
+	return depth(config.EnginePebble) + "|" + depth(config.EnginePebbleRF)
 }
 
 func matrixVerdict(rs []*phaseResult) verdict {

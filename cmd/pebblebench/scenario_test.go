@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
@@ -33,12 +34,12 @@ func TestScenarioPhasesParse(t *testing.T) {
 			for i := range s.phases {
 				c, err := parseFlags(s.phaseArgs(i, demo, nil), io.Discard)
 				require.NoError(t, err, "%s phase %d demo %t", s.name, i, demo)
-				require.Equal(t, engineBoth, c.engine, s.name)
+				require.Equal(t, config.EngineBoth, c.Engine, s.name)
 				// A phase builds a DB from empty, the first always, or
 				// reads the one the phases before it built.
-				builds := !c.useExistingDB
+				builds := !c.UseExistingDB
 				require.True(t, i > 0 || builds, "%s phase 0 builds", s.name)
-				specs, err := dbbench.ParseBenchmarks(c.benchmarks)
+				specs, err := dbbench.ParseBenchmarks(c.Benchmarks)
 				require.NoError(t, err)
 				for j, spec := range specs {
 					b, _ := benchmarkByName(spec.Name)
@@ -67,10 +68,10 @@ func TestScenarioFlagsOverride(t *testing.T) {
 		for i := range s.phases {
 			c, err := parseFlags(s.phaseArgs(i, demo, []string{"-num=5000", "-writes=300", "-reads=77", "-range_filter_bits=8"}), io.Discard)
 			require.NoError(t, err)
-			require.EqualValues(t, 5000, c.num)
-			require.EqualValues(t, 300, c.writes)
-			require.EqualValues(t, 77, c.reads)
-			require.EqualValues(t, 8, c.rangeFilterBits)
+			require.EqualValues(t, 5000, c.Num)
+			require.EqualValues(t, 300, c.Writes)
+			require.EqualValues(t, 77, c.Reads)
+			require.EqualValues(t, 8, c.RangeFilterBits)
 		}
 	}
 	// Without overrides, the demo's scale replaces the full one.
@@ -78,7 +79,7 @@ func TestScenarioFlagsOverride(t *testing.T) {
 	require.NoError(t, err)
 	full, err := parseFlags(s.phaseArgs(1, false, nil), io.Discard)
 	require.NoError(t, err)
-	require.Less(t, c.num, full.num)
+	require.Less(t, c.Num, full.Num)
 }
 
 func TestScenarioArg(t *testing.T) {
@@ -150,8 +151,8 @@ func TestSeekVerdict(t *testing.T) {
 		p := &phaseResult{}
 		for i := range upSecs {
 			p.results = append(p.results,
-				synthetic("seekrandom", enginePebble, 1000, upSecs[i], upSecs[i], bb(upBytes)),
-				synthetic("seekrandom", enginePebbleRF, 1000, rfSecs[i], rfSecs[i], bb(rfBytes)))
+				synthetic("seekrandom", config.EnginePebble, 1000, upSecs[i], upSecs[i], bb(upBytes)),
+				synthetic("seekrandom", config.EnginePebbleRF, 1000, rfSecs[i], rfSecs[i], bb(rfBytes)))
 		}
 		return []*phaseResult{{}, p}
 	}
@@ -182,15 +183,15 @@ func TestSeekVerdict(t *testing.T) {
 	require.True(t, strings.HasPrefix(v.outcome, "no speed win"), v.outcome)
 
 	// One engine: no ratio, no claim.
-	p := &phaseResult{results: []*result{synthetic("seekrandom", enginePebbleRF, 1000, 1, 1)}}
+	p := &phaseResult{results: []*result{synthetic("seekrandom", config.EnginePebbleRF, 1000, 1, 1)}}
 	v = verdictOf([]*phaseResult{{}, p})
 	require.Equal(t, "n/a", v.headline)
 	require.Contains(t, v.line, "no comparison")
 
 	// seekrandomwhilewriting is judged when there is no seekrandom.
 	p = &phaseResult{results: []*result{
-		synthetic("seekrandomwhilewriting", enginePebble, 1000, 3, 3),
-		synthetic("seekrandomwhilewriting", enginePebbleRF, 1000, 1, 1),
+		synthetic("seekrandomwhilewriting", config.EnginePebble, 1000, 3, 3),
+		synthetic("seekrandomwhilewriting", config.EnginePebbleRF, 1000, 1, 1),
 	}}
 	v = verdictOf([]*phaseResult{{}, p})
 	require.True(t, strings.HasPrefix(v.headline, "3.00x ops/sec"), v.headline)
@@ -202,15 +203,15 @@ func TestAbsentKeysVerdict(t *testing.T) {
 	}
 	phases := func(upFilter, rfFilter int64, upSecs, rfSecs, upCPU, rfCPU float64, rfUseful int64) []*phaseResult {
 		build := &phaseResult{shapes: map[string][]lsm.Level{
-			enginePebble:   {{Level: 0, FilterBytes: upFilter / 2}, {Level: 6, FilterBytes: upFilter - upFilter/2}},
-			enginePebbleRF: {{Level: 6, FilterBytes: rfFilter}},
+			config.EnginePebble:   {{Level: 0, FilterBytes: upFilter / 2}, {Level: 6, FilterBytes: upFilter - upFilter/2}},
+			config.EnginePebbleRF: {{Level: 6, FilterBytes: rfFilter}},
 		}}
 		// Three paired runs alike: enough for a speed verdict.
 		read := &phaseResult{}
 		for range minPairedRuns {
 			read.results = append(read.results,
-				synthetic("readrandom", enginePebble, 1000, upSecs, upCPU, useful(500)),
-				synthetic("readrandom", enginePebbleRF, 1000, rfSecs, rfCPU, useful(rfUseful)))
+				synthetic("readrandom", config.EnginePebble, 1000, upSecs, upCPU, useful(500)),
+				synthetic("readrandom", config.EnginePebbleRF, 1000, rfSecs, rfCPU, useful(rfUseful)))
 		}
 		return []*phaseResult{build, read}
 	}
@@ -242,8 +243,8 @@ func TestRocksDBSeedVerdict(t *testing.T) {
 		return statistics.Ticker{Name: "rocksdb.non.last.level.seek." + name, Count: n}
 	}
 	read := &phaseResult{results: []*result{
-		synthetic("seekrandom", enginePebble, 1000, 1, 1),
-		synthetic("seekrandom", enginePebbleRF, 1000, 1, 1,
+		synthetic("seekrandom", config.EnginePebble, 1000, 1, 1),
+		synthetic("seekrandom", config.EnginePebbleRF, 1000, 1, 1,
 			// 90 filtered, 10 passed of which 5 found their key (3 of them
 			// with a value read): 5 false positives out of 95 negatives.
 			tk("filtered", 90), tk("filter.match", 10), tk("data", 10), tk("data.useful.filter.match", 3),
@@ -327,7 +328,7 @@ func TestScenarioEndToEnd(t *testing.T) {
 	require.True(t, strings.HasPrefix(verdictRecord["verdict"], "range-filters: pebblerf "), verdictRecord["verdict"])
 
 	// Both engines' DBs were left in -db for a later look.
-	for _, e := range []string{enginePebble, enginePebbleRF} {
+	for _, e := range []string{config.EnginePebble, config.EnginePebbleRF} {
 		_, err := os.Stat(filepath.Join(dir, e))
 		require.NoError(t, err)
 	}

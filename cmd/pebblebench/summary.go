@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -60,7 +61,7 @@ func middle(xs []float64) (lo, hi float64) {
 
 // throughputs returns the runs' ops/sec and MB/s, and whether every run
 // showed MB/s (db_bench prints the MB/sec parts only then).
-func throughputs(c *config, runs []*result) (ops, mbs []float64, allBytes bool) {
+func throughputs(c *config.Config, runs []*result) (ops, mbs []float64, allBytes bool) {
 	allBytes = true
 	for _, r := range runs {
 		ops = append(ops, r.opsPerSec())
@@ -72,7 +73,7 @@ func throughputs(c *config, runs []*result) (ops, mbs []float64, allBytes bool) 
 
 // runningAverageLine is the line db_bench prints after every run from the
 // second on: "name [AVG n runs] : ops (± ci) ops/sec; MB (± ci) MB/sec".
-func runningAverageLine(c *config, label string, runs []*result) string {
+func runningAverageLine(c *config.Config, label string, runs []*result) string {
 	ops, mbs, allBytes := throughputs(c, runs)
 	mean, ci := meanAndCI95(ops)
 	line := fmt.Sprintf("%s [AVG %d runs] : %d (\u00b1 %d) ops/sec", label, len(runs), int64(mean), int64(ci))
@@ -85,7 +86,7 @@ func runningAverageLine(c *config, label string, runs []*result) string {
 
 // finalSummaryLines are db_bench's ReportFinal lines for more than one run:
 // "[AVG    n runs]" with ms/op (1000 / mean ops/sec) and "[MEDIAN n runs]".
-func finalSummaryLines(c *config, label string, runs []*result) []string {
+func finalSummaryLines(c *config.Config, label string, runs []*result) []string {
 	ops, mbs, allBytes := throughputs(c, runs)
 	mean, ci := meanAndCI95(ops)
 	msPerOp := 0.0
@@ -141,7 +142,7 @@ func (f figure) key() string {
 }
 
 // ratioFigures are the figures compared between engines, other over base.
-func ratioFigures(c *config, base, other *result) []figure {
+func ratioFigures(c *config.Config, base, other *result) []figure {
 	figs := []figure{
 		{"micros/op", ratio(base.microsPerOp(), other.microsPerOp()), "lower"},
 		{"ops/sec", ratio(base.opsPerSec(), other.opsPerSec()), "higher"},
@@ -154,7 +155,7 @@ func ratioFigures(c *config, base, other *result) []figure {
 		figs = append(figs, figure{"found", ratio(float64(base.Found), float64(other.Found)), ""})
 	}
 	figs = append(figs, remoteFigures(base, other)...)
-	if c.statistics {
+	if c.Statistics {
 		figs = append(figs, tickerRatios(base.Tickers, other.Tickers)...)
 	}
 	return figs
@@ -187,7 +188,7 @@ func formatFigures(b *strings.Builder, figs []figure) {
 // ratioLine compares one run of two engines:
 //
 //	ratio pebblerf/pebble readrandom : micros/op <r>x (lower is better) ops/sec <r>x (higher is better) ...
-func ratioLine(c *config, base, other *result) string {
+func ratioLine(c *config.Config, base, other *result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ratio %s/%s %s :", other.Engine, base.Engine, base.Benchmark)
 	formatFigures(&b, ratioFigures(c, base, other))

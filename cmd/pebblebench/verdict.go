@@ -4,10 +4,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/pebblerf/pebble/internal/dbwide"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/dbwide"
 
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -87,7 +89,7 @@ func (p *phaseResult) cpuSpeedup(bench string) speed {
 }
 
 func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float64) speed {
-	up, rf := p.byEngine(bench, enginePebble), p.byEngine(bench, enginePebbleRF)
+	up, rf := p.byEngine(bench, config.EnginePebble), p.byEngine(bench, config.EnginePebbleRF)
 	var ratios []float64
 	for i := 0; i < min(len(up), len(rf)); i++ {
 		if r := ratio(up[i], rf[i]); !math.IsNaN(r) {
@@ -147,7 +149,7 @@ func (s speed) word() string {
 // tickerRatio is pebblerf's sum of ticker name over the runs of bench,
 // over upstream's; NaN when upstream's is 0.
 func (p *phaseResult) tickerRatio(bench, name string) float64 {
-	return ratioOf(p.tickerSum(bench, enginePebbleRF, name), p.tickerSum(bench, enginePebble, name))
+	return ratioOf(p.tickerSum(bench, config.EnginePebbleRF, name), p.tickerSum(bench, config.EnginePebble, name))
 }
 
 func (p *phaseResult) tickerSum(bench, engine, name string) int64 {
@@ -208,7 +210,7 @@ func seekVerdict(name, what string, benches ...string) func([]*phaseResult) verd
 		p := lastPhase(rs)
 		bench := benches[0]
 		for _, b := range benches {
-			if len(p.byEngine(b, enginePebbleRF)) > 0 {
+			if len(p.byEngine(b, config.EnginePebbleRF)) > 0 {
 				bench = b
 				break
 			}
@@ -248,7 +250,7 @@ func absentKeysVerdict(rs []*phaseResult) verdict {
 	if math.IsNaN(ops.median) {
 		return noComparison(name)
 	}
-	filter := ratioOf(build.filterBytes(enginePebbleRF), build.filterBytes(enginePebble))
+	filter := ratioOf(build.filterBytes(config.EnginePebbleRF), build.filterBytes(config.EnginePebble))
 	useful := read.tickerRatio("readrandom", dbwide.FilterUseful)
 	reads := cpu
 	if math.IsNaN(reads.median) {
@@ -284,7 +286,7 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 	var all seekstats.LevelCounts
 	for _, group := range []string{"rocksdb.non.last.level.seek.", "rocksdb.last.level.seek."} {
 		get := func(suffix string) uint64 {
-			return uint64(p.tickerSum("seekrandom", enginePebbleRF, group+suffix))
+			return uint64(p.tickerSum("seekrandom", config.EnginePebbleRF, group+suffix))
 		}
 		all.Filtered += get("filtered")
 		all.FilterMatch += get("filter.match")
@@ -293,7 +295,7 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 		all.UsefulFilterMatch += get("data.useful.filter.match")
 		// The seek FPR takes the matches whose table held the key found,
 		// under pebblerf's name for the groups (RocksDB has no such ticker).
-		all.NeededFilterMatch += uint64(p.tickerSum("seekrandom", enginePebbleRF,
+		all.NeededFilterMatch += uint64(p.tickerSum("seekrandom", config.EnginePebbleRF,
 			"pebblerf."+strings.TrimPrefix(group, "rocksdb.")+"data.needed.filter.match"))
 	}
 	fpr := "n/a (pebblerf's statistics off)"

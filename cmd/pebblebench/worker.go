@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/progress"
@@ -89,22 +90,22 @@ const (
 	readStream
 )
 
-func newWorker(c *config, id, run int, stream keyStream, limit int64, useDuration bool, stop *atomic.Bool) *worker {
-	s1, s2 := workerSeed(c.seed, run, id, stream)
+func newWorker(c *config.Config, id, run int, stream keyStream, limit int64, useDuration bool, stop *atomic.Bool) *worker {
+	s1, s2 := workerSeed(c.Seed, run, id, stream)
 	w := &worker{
 		id:     id,
 		rng:    rand.New(rand.NewPCG(s1, s2)),
-		keys:   c.keyGen(),
-		key:    make([]byte, c.keySize),
-		values: values.New(301+uint64(id), c.compressionRatio, c.valueSize),
+		keys:   c.KeyGen(),
+		key:    make([]byte, c.KeySize),
+		values: values.New(301+uint64(id), c.CompressionRatio, c.ValueSize),
 		limit:  limit,
 		stop:   stop,
 	}
-	if useDuration && c.duration > 0 {
+	if useDuration && c.Duration > 0 {
 		w.limit = math.MaxInt64
-		w.deadline = time.Now().Add(time.Duration(c.duration) * time.Second)
+		w.deadline = time.Now().Add(time.Duration(c.Duration) * time.Second)
 	}
-	if c.recordLatencies() {
+	if c.RecordLatencies() {
 		w.hist = hist.New()
 	}
 	w.progress = progress.NewCounter(w.limit)

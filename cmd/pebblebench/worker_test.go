@@ -7,12 +7,13 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
 
 func TestWorkerStops(t *testing.T) {
 	var stop atomic.Bool
-	w := newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
+	w := newWorker(&config.Config{Num: 10, KeySize: 16, ValueSize: 10, CompressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
 	n := 0
 	for w.next() {
 		w.done(1, 0)
@@ -25,7 +26,7 @@ func TestWorkerStops(t *testing.T) {
 	require.True(t, w.interrupted)
 
 	stop.Store(false)
-	w = newWorker(&config{num: 10, keySize: 16, valueSize: 10, compressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
+	w = newWorker(&config.Config{Num: 10, KeySize: 16, ValueSize: 10, CompressionRatio: 0.5}, 0, 1, readStream, 5, true, &stop)
 	for w.next() {
 		w.done(2, 7)
 	}
