@@ -18,6 +18,7 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/progress"
 	"github.com/pebblerf/pebble/internal/bench/report"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 )
 
@@ -38,10 +39,10 @@ type driver struct {
 	seq      int
 	// results keeps every run's result in the order reported; scenarios
 	// compute their verdicts from them.
-	results []*result
+	results []*result.Result
 	// pairs are the paired runs of two engines (base, other), as their
 	// ratio lines compare them.
-	pairs [][2]*result
+	pairs [][2]*result.Result
 	// written records the keys of a sparse fill (-writes), for the seek
 	// targets; nil after a dense one. Both engines write the same keys.
 	written *keyspace.Set
@@ -128,7 +129,7 @@ func (d *driver) start() error {
 func (d *driver) run(root string, fill *fillRecord) error {
 	var err error
 	if d.jsonOut != nil {
-		err = writeJSONLine(d.jsonOut, configRecord(d.cfg, root, fill))
+		err = result.WriteJSONLine(d.jsonOut, configRecord(d.cfg, root, fill))
 	}
 	if err == nil {
 		err = d.start()
@@ -213,7 +214,7 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 	if spec.Repeats > 1 {
 		fmt.Fprintf(d.out, "Running benchmark for %d times\n", spec.Repeats)
 	}
-	results := make([][]*result, len(d.engines))
+	results := make([][]*result.Result, len(d.engines))
 	for i := 0; i < spec.Repeats && !d.stop.Load(); i++ {
 		d.seq++
 		if d.interleaves(b) {
@@ -261,13 +262,13 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 		fmt.Fprintln(d.out)
 		for ei, e := range d.engines {
 			if len(results[ei]) > 1 {
-				for _, line := range finalSummaryLines(d.cfg, d.label(b.name, e.name), results[ei]) {
+				for _, line := range result.FinalSummaryLines(d.label(b.name, e.name), results[ei]) {
 					fmt.Fprintln(d.out, line)
 				}
 			}
 		}
 		if n := min(len(results[0]), len(results[len(results)-1])); len(d.engines) == 2 && n > 1 {
-			fmt.Fprintln(d.out, medianRatioLine(results[0][:n], results[1][:n]))
+			fmt.Fprintln(d.out, result.MedianRatioLine(results[0][:n], results[1][:n]))
 		}
 	}
 	return nil
@@ -275,13 +276,13 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 
 // record adds res, a run of b on engine ei, to results[ei] and reports it,
 // with the running average once there are two.
-func (d *driver) record(results [][]*result, ei int, b *benchmark, res *result) error {
+func (d *driver) record(results [][]*result.Result, ei int, b *benchmark, res *result.Result) error {
 	results[ei] = append(results[ei], res)
 	if err := d.report(res, len(results[ei])); err != nil {
 		return err
 	}
 	if len(results[ei]) > 1 {
-		fmt.Fprintln(d.out, runningAverageLine(d.cfg, d.label(b.name, d.engines[ei].name), results[ei]))
+		fmt.Fprintln(d.out, result.RunningAverageLine(d.label(b.name, d.engines[ei].name), results[ei]))
 	}
 	return nil
 }
@@ -297,7 +298,7 @@ func (d *driver) settleAll() {
 }
 
 // runOnce prepares e's DB and times one run of b on it.
-func (d *driver) runOnce(e *engineState, b *benchmark) (*result, error) {
+func (d *driver) runOnce(e *engineState, b *benchmark) (*result.Result, error) {
 	if err := d.prepareRun(b, e); err != nil {
 		return nil, err
 	}
@@ -339,20 +340,20 @@ func (d *driver) interleaves(b *benchmark) bool {
 // runInterleaved prepares both engines' DBs and times one run of b on
 // both at once, taking turns (executeInterleaved); first takes the first
 // turn.
-func (d *driver) runInterleaved(first, second *engineState, b *benchmark) ([2]*result, error) {
+func (d *driver) runInterleaved(first, second *engineState, b *benchmark) ([2]*result.Result, error) {
 	if err := d.prepareRun(b, first, second); err != nil {
-		return [2]*result{}, err
+		return [2]*result.Result{}, err
 	}
 	r1, r2 := d.newRun(first, b), d.newRun(second, b)
 	before1, before2 := first.remoteSnapshot(), second.remoteSnapshot()
 	res1, res2, err := executeInterleaved(r1, r2, d.cfg.Interleave)
 	if err != nil {
-		return [2]*result{}, err
+		return [2]*result.Result{}, err
 	}
 	if err := d.finishRun(first, b, res1, before1); err != nil {
-		return [2]*result{}, err
+		return [2]*result.Result{}, err
 	}
-	return [2]*result{res1, res2}, d.finishRun(second, b, res2, before2)
+	return [2]*result.Result{res1, res2}, d.finishRun(second, b, res2, before2)
 }
 
 func (d *driver) newRun(e *engineState, b *benchmark) *run {
@@ -361,7 +362,7 @@ func (d *driver) newRun(e *engineState, b *benchmark) *run {
 
 // finishRun records what a run of b on e did to e: its remote requests,
 // its writes, its fill record and its statistics.
-func (d *driver) finishRun(e *engineState, b *benchmark, res *result, remoteBefore remoteRun) error {
+func (d *driver) finishRun(e *engineState, b *benchmark, res *result.Result, remoteBefore result.Remote) error {
 	e.finishRemote(res, remoteBefore)
 	if b.writes {
 		e.dirty = true
@@ -378,13 +379,13 @@ func (d *driver) finishRun(e *engineState, b *benchmark, res *result, remoteBefo
 }
 
 // report prints a run's result line and histogram, and its JSON object.
-func (d *driver) report(res *result, runNumber int) error {
+func (d *driver) report(res *result.Result, runNumber int) error {
 	d.results = append(d.results, res)
-	fmt.Fprintln(d.out, resultLine(d.cfg, d.label(res.Benchmark, res.Engine), res))
+	fmt.Fprintln(d.out, result.Line(d.label(res.Benchmark, res.Engine), res))
 	if res.Interrupted {
 		fmt.Fprintf(d.out, "%-12s : interrupted; the line above covers the operations done until then\n", d.label(res.Benchmark, res.Engine))
 	}
-	if f := d.cfg.EmptyRangeFraction; f > 0 && res.bench.opKind == "seek" && res.Ops >= 100 {
+	if f := d.cfg.EmptyRangeFraction; f > 0 && res.OpKind == "seek" && res.Ops >= 100 {
 		// A sparse key set (-writes) can leave too few empty ranges of
 		// -seek_upper_bound_len; the targets then fall back to ranges that
 		// hold keys, and the line above measured fewer empty ranges.
@@ -397,35 +398,35 @@ func (d *driver) report(res *result, runNumber int) error {
 		fmt.Fprintf(d.out, "%-12s : %s\n", d.label(res.Benchmark, res.Engine), res.LSM)
 	}
 	if res.Remote != nil {
-		fmt.Fprintln(d.out, remoteLine(d.label(res.Benchmark, res.Engine), res))
+		fmt.Fprintln(d.out, result.RemoteLine(d.label(res.Benchmark, res.Engine), res))
 	}
-	if res.hist != nil && d.cfg.Histogram {
-		res.hist.Print(d.out, res.bench.opKind)
+	if res.Hist != nil && d.cfg.Histogram {
+		res.Hist.Print(d.out, res.OpKind)
 	}
 	if d.jsonOut != nil {
-		return writeJSONResult(d.jsonOut, d.cfg, runNumber, res)
+		return result.WriteJSON(d.jsonOut, runNumber, res, d.cfg.Statistics)
 	}
 	return nil
 }
 
 // reportRatio prints the ratio line of one pair of runs and, under -json,
 // the same figures as an object whose engine is "pebblerf/pebble".
-func (d *driver) reportRatio(base, other *result, runNumber int) error {
-	d.pairs = append(d.pairs, [2]*result{base, other})
-	fmt.Fprintln(d.out, ratioLine(d.cfg, base, other))
+func (d *driver) reportRatio(base, other *result.Result, runNumber int) error {
+	d.pairs = append(d.pairs, [2]*result.Result{base, other})
+	fmt.Fprintln(d.out, result.RatioLine(base, other, d.cfg.Statistics))
 	if d.jsonOut == nil {
 		return nil
 	}
 	// JSON has no NaN: a ratio over a zero base is null.
 	ratios := map[string]*float64{}
-	for _, f := range ratioFigures(d.cfg, base, other) {
-		if !math.IsNaN(f.ratio) {
-			ratios[f.key()] = &f.ratio
+	for _, f := range result.Figures(base, other, d.cfg.Statistics) {
+		if !math.IsNaN(f.Value) {
+			ratios[f.Key()] = &f.Value
 		} else {
-			ratios[f.key()] = nil
+			ratios[f.Key()] = nil
 		}
 	}
-	return writeJSONLine(d.jsonOut, map[string]interface{}{
+	return result.WriteJSONLine(d.jsonOut, map[string]interface{}{
 		"record": "ratio", "benchmark": base.Benchmark, "engine": other.Engine + "/" + base.Engine, "run": runNumber, "ratios": ratios,
 	})
 }
@@ -455,7 +456,7 @@ func (d *driver) runMeta(b *benchmark) error {
 			return errors.Wrapf(err, "%s on %s", b.name, e.name)
 		}
 		if d.jsonOut != nil {
-			if err := writeJSONLine(d.jsonOut, map[string]interface{}{"record": "meta", "benchmark": b.name, "engine": e.name, "data": data}); err != nil {
+			if err := result.WriteJSONLine(d.jsonOut, map[string]interface{}{"record": "meta", "benchmark": b.name, "engine": e.name, "data": data}); err != nil {
 				return err
 			}
 		}
@@ -488,7 +489,7 @@ func (d *driver) printStatistics() error {
 			if table != "" {
 				obj["level_table"] = table
 			}
-			if err := writeJSONLine(d.jsonOut, obj); err != nil {
+			if err := result.WriteJSONLine(d.jsonOut, obj); err != nil {
 				return err
 			}
 		}
@@ -496,7 +497,7 @@ func (d *driver) printStatistics() error {
 	if len(d.engines) == 2 {
 		var b strings.Builder
 		fmt.Fprintf(&b, "ratio %s/%s STATISTICS :", d.engines[1].name, d.engines[0].name)
-		formatFigures(&b, tickerRatios(d.engines[0].tickers, d.engines[1].tickers))
+		result.FormatFigures(&b, result.TickerRatios(d.engines[0].tickers, d.engines[1].tickers))
 		fmt.Fprintln(d.out, b.String())
 	}
 	return nil

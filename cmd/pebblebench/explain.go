@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/result"
 )
 
 // printExplain is -explain: pebblerf's query builder explains one sample
@@ -41,7 +42,7 @@ func (d *driver) printExplain() error {
 		}
 		fmt.Fprintf(d.out, "EXPLAIN (%s):\n%s\n", e.name, x)
 		if d.jsonOut != nil {
-			if err := writeJSONLine(d.jsonOut, map[string]interface{}{"record": "explain", "benchmark": "explain", "engine": e.name, "explain": x.String()}); err != nil {
+			if err := result.WriteJSONLine(d.jsonOut, map[string]interface{}{"record": "explain", "benchmark": "explain", "engine": e.name, "explain": x.String()}); err != nil {
 				return err
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/report"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/seekstats"
 	"github.com/pebblerf/pebble/whatif"
@@ -118,8 +119,8 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 	}
 	for _, res := range d.results {
 		if res.Remote != nil {
-			r.Remote = append(r.Remote, res.Remote.report(res))
-			r.RemoteLegend = remoteLegend
+			r.Remote = append(r.Remote, res.Remote.Report(res))
+			r.RemoteLegend = result.RemoteLegend
 		}
 	}
 	if len(d.engines) == 2 {
@@ -129,8 +130,8 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 		var order []string
 		for _, p := range d.pairs {
 			bench := p[0].Benchmark
-			x := ratio(p[0].opsPerSec(), p[1].opsPerSec())
-			r.Ratios = append(r.Ratios, report.Ratio{Benchmark: bench, Value: x, Text: formatRatio(x)})
+			x := result.Ratio(p[0].OpsPerSec(), p[1].OpsPerSec())
+			r.Ratios = append(r.Ratios, report.Ratio{Benchmark: bench, Value: x, Text: result.FormatRatio(x)})
 			if perBench[bench] == nil {
 				order = append(order, bench)
 			}
@@ -141,8 +142,8 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 		// agree.
 		for _, b := range order {
 			if xs := perBench[b]; len(xs) > 1 {
-				m := medianRatio(xs)
-				r.Medians = append(r.Medians, report.Ratio{Benchmark: fmt.Sprintf("%s [MEDIAN %d runs]", b, len(xs)), Value: m, Text: formatRatio(m)})
+				m := result.MedianRatio(xs)
+				r.Medians = append(r.Medians, report.Ratio{Benchmark: fmt.Sprintf("%s [MEDIAN %d runs]", b, len(xs)), Value: m, Text: result.FormatRatio(m)})
 			}
 		}
 	}

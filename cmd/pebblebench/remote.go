@@ -35,14 +35,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/bench/config"
-	"github.com/pebblerf/pebble/internal/bench/hist"
-	"github.com/pebblerf/pebble/internal/bench/report"
-	"github.com/pebblerf/pebble/internal/readctx"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/objstore"
 )
 
@@ -197,203 +194,21 @@ func openRemoteStore(c *config.Config, name, dir string, existing bool) (*remote
 
 // remoteSnapshot is the engine's store's counts so far, with its
 // iterators' GETs in Reads; zero without -remote.
-func (s *engineState) remoteSnapshot() remoteRun {
+func (s *engineState) remoteSnapshot() result.Remote {
 	if s.store == nil {
-		return remoteRun{}
+		return result.Remote{}
 	}
-	return remoteRun{s.store.Snapshot(), s.db.ReadGets()}
-}
-
-// remoteRun is what one run's requests to its engine's store were.
-type remoteRun struct {
-	objstore.Snapshot
-	// Reads are the GETs the run's iterators made themselves (table opens
-	// and block reads), told apart from the flushes' and compactions' by
-	// the iterators' context (internal/readctx). Gets are not in it.
-	Reads readctx.Counts
+	return result.Remote{Snapshot: s.store.Snapshot(), Reads: s.db.ReadGets()}
 }
 
 // finishRemote records in res the requests the engine's store saw since
 // before, the snapshot taken as the run started.
-func (s *engineState) finishRemote(res *result, before remoteRun) {
+func (s *engineState) finishRemote(res *result.Result, before result.Remote) {
 	if s.store == nil {
 		return
 	}
 	now := s.remoteSnapshot()
-	res.Remote = &remoteRun{now.Snapshot.Sub(before.Snapshot), now.Reads.Sub(before.Reads)}
-}
-
-// The names of the remote figures, as the per-run lines, the ratio lines,
-// -json and -report_html give them.
-const (
-	figRemoteGets  = "remote.gets"
-	figReadGets    = "read.gets"
-	figRemoteBytes = "remote.bytes"
-	figRemoteWait  = "remote.wait"
-	figCostPerMOp  = "usd_per_mop"
-	figP50         = "p50"
-	figP99         = "p99"
-)
-
-// remoteLegend explains every figure of a remote line, for the header.
-const remoteLegend = figRemoteGets + " = ranged GETs to the store, by kind (open: a table's footer, metaindex and properties; " +
-	"index, filter, data: blocks; other: not a table); stat = HEADs (an object opened for reading), write = objects created, " +
-	"list and delete = calls; " + figReadGets + " = the GETs the benchmark's iterators made themselves (table opens, blocks), " +
-	"the rest being flushes', compactions' and DB.Get's; cached = reads the write cache served, no request made; " + figRemoteBytes + " = bytes the GETs moved; " + figRemoteWait + " = time spent in requests, summed over threads; " +
-	figCostPerMOp + " = USD per million operations, every request of the run priced by the URL's model; " +
-	figP50 + ", " + figP99 + " = operation latency percentiles. Counted from the run's start to its end, flushes and compactions included"
-
-// namedCounts is one kind of request, by the name the figures give it.
-type namedCounts struct {
-	name   string
-	counts objstore.Counts
-}
-
-// getKinds are the run's GETs by kind, in the order of a table's life.
-func (r *remoteRun) getKinds() []namedCounts {
-	return []namedCounts{{"open", r.Open}, {"index", r.Index}, {"filter", r.Filter}, {"data", r.Data}, {"other", r.Other}}
-}
-
-// otherKinds are the run's requests that are not GETs.
-func (r *remoteRun) otherKinds() []namedCounts {
-	return []namedCounts{{"stat", r.Stat}, {"write", r.Write}, {"list", r.List}, {"delete", r.Delete}}
-}
-
-// gets is the run's GET count.
-func (r *remoteRun) gets() int64 { return r.Gets().Requests }
-
-// costPerMOp is the run's cost per million operations, NaN without
-// operations.
-func (r *remoteRun) costPerMOp(ops int64) float64 {
-	if ops == 0 {
-		return math.NaN()
-	}
-	return r.Cost() / float64(ops) * 1e6
-}
-
-// wait is the time the run's requests took, summed.
-func (r *remoteRun) wait() time.Duration { return r.Total().Wait }
-
-// percentile is a run's operation latency at quantile q (50, 99) in
-// microseconds, NaN without a histogram.
-func (r *result) percentile(q float64) float64 {
-	if r.hist == nil || r.hist.Count() == 0 {
-		return math.NaN()
-	}
-	s := r.hist.Summary()
-	if q == 50 {
-		return s.P50
-	}
-	return s.P99
-}
-
-// fmtMicros prints a latency in µs, ms or s.
-func fmtMicros(us float64) string {
-	switch {
-	case us != us:
-		return "n/a"
-	case us >= 1e6:
-		return fmt.Sprintf("%.2fs", us/1e6)
-	case us >= 1e3:
-		return fmt.Sprintf("%.2fms", us/1e3)
-	}
-	return fmt.Sprintf("%.1fus", us)
-}
-
-// remoteLine is the line after a run's result line under -remote:
-//
-//	label : remote.gets N (open .. index .. filter .. data .. other ..) stat .. write .. list .. delete .. read.gets .. remote.bytes ..MB remote.wait ..s usd_per_mop .. p50 .. p99 ..
-func remoteLine(label string, res *result) string {
-	r := res.Remote
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-12s : %s %d (", label, figRemoteGets, r.gets())
-	for i, k := range r.getKinds() {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s %d", k.name, k.counts.Requests)
-	}
-	b.WriteByte(')')
-	for _, k := range r.otherKinds() {
-		fmt.Fprintf(&b, " %s %d", k.name, k.counts.Requests)
-	}
-	if e := r.Total().Errors; e > 0 {
-		fmt.Fprintf(&b, " errors %d", e)
-	}
-	fmt.Fprintf(&b, " %s %d", figReadGets, r.Reads.Requests)
-	if n := r.Cached.Requests; n > 0 {
-		fmt.Fprintf(&b, " cached %d", n)
-	}
-	fmt.Fprintf(&b, " %s %.1fMB %s %.1fs %s %.4f %s %s %s %s", figRemoteBytes, float64(r.Gets().Bytes)/(1<<20),
-		figRemoteWait, r.wait().Seconds(), figCostPerMOp, r.costPerMOp(res.Ops),
-		figP50, fmtMicros(res.percentile(50)), figP99, fmtMicros(res.percentile(99)))
-	return b.String()
-}
-
-// remoteFigures are the remote figures of a ratio line, other over base.
-func remoteFigures(base, other *result) []figure {
-	if base.Remote == nil || other.Remote == nil {
-		return nil
-	}
-	b, o := base.Remote, other.Remote
-	return []figure{
-		{figRemoteGets, ratio(float64(b.gets()), float64(o.gets())), "lower"},
-		{figReadGets, ratio(float64(b.Reads.Requests), float64(o.Reads.Requests)), "lower"},
-		{figRemoteBytes, ratio(float64(b.Gets().Bytes), float64(o.Gets().Bytes)), "lower"},
-		{figRemoteWait, ratio(b.wait().Seconds(), o.wait().Seconds()), "lower"},
-		{figCostPerMOp, ratio(b.costPerMOp(base.Ops), o.costPerMOp(other.Ops)), "lower"},
-		{figP50, ratio(base.percentile(50), other.percentile(50)), "lower"},
-		{figP99, ratio(base.percentile(99), other.percentile(99)), "lower"},
-	}
-}
-
-// remoteJSON is a run's "remote" object under -json (its p50 and p99 are
-// the result's histogram_micros).
-type remoteJSON struct {
-	Gets       int64            `json:"gets"`
-	GetsByKind map[string]int64 `json:"gets_by_kind"`
-	ReadGets   int64            `json:"read_gets"`
-	Cached     int64            `json:"cached_reads"`
-	Stat       int64            `json:"stat"`
-	Write      int64            `json:"write"`
-	List       int64            `json:"list"`
-	Delete     int64            `json:"delete"`
-	Errors     int64            `json:"errors"`
-	Bytes      int64            `json:"bytes"`
-	WaitSecs   float64          `json:"wait_seconds"`
-	CostUSD    float64          `json:"usd"`
-	CostPerMOp *float64         `json:"usd_per_mop"`
-}
-
-func (r *remoteRun) json(ops int64) *remoteJSON {
-	if r == nil {
-		return nil
-	}
-	j := &remoteJSON{Gets: r.gets(), GetsByKind: map[string]int64{}, ReadGets: r.Reads.Requests, Cached: r.Cached.Requests,
-		Stat: r.Stat.Requests, Write: r.Write.Requests, List: r.List.Requests, Delete: r.Delete.Requests,
-		Errors: r.Total().Errors, Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostUSD: r.Cost()}
-	for _, k := range r.getKinds() {
-		j.GetsByKind[k.name] = k.counts.Requests
-	}
-	if x := r.costPerMOp(ops); x == x {
-		j.CostPerMOp = &x
-	}
-	return j
-}
-
-// report is the run's row of -report_html's object-store section.
-func (r *remoteRun) report(res *result) report.RemoteRun {
-	var kinds []string
-	for _, k := range r.getKinds() {
-		kinds = append(kinds, fmt.Sprintf("%s %d", k.name, k.counts.Requests))
-	}
-	kinds = append(kinds, fmt.Sprintf("%s %d", figReadGets, r.Reads.Requests))
-	if n := r.Cached.Requests; n > 0 {
-		kinds = append(kinds, fmt.Sprintf("cached %d", n))
-	}
-	return report.RemoteRun{Benchmark: res.Benchmark, Engine: res.Engine, Gets: r.gets(), ByKind: strings.Join(kinds, " "),
-		Bytes: r.Gets().Bytes, WaitSecs: r.wait().Seconds(), CostPerMOp: r.costPerMOp(res.Ops),
-		P50: fmtMicros(res.percentile(50)), P99: fmtMicros(res.percentile(99))}
+	res.Remote = &result.Remote{Snapshot: now.Snapshot.Sub(before.Snapshot), Reads: now.Reads.Sub(before.Reads)}
 }
 
 // printRemoteHeader prints the header's line about the store, and the
@@ -418,18 +233,7 @@ func printRemoteHeader(w io.Writer, c *config.Config) {
 		wc = fmt.Sprintf("; write cache %d bytes on pebblerf", c.WriteCacheSize)
 	}
 	fmt.Fprintf(w, "Remote:     %s%s; tables on the store: %s levels; secondary cache %s%s\n", c.Remote, each, c.RemoteLevels, sc, wc)
-	fmt.Fprintf(w, "Legend:     %s\n", remoteLegend)
-}
-
-// mergedHist is the latency histogram of several runs together.
-func mergedHist(runs []*result) *hist.Histogram {
-	h := hist.New()
-	for _, r := range runs {
-		if r.hist != nil {
-			h.Merge(r.hist)
-		}
-	}
-	return h
+	fmt.Fprintf(w, "Legend:     %s\n", result.RemoteLegend)
 }
 
 // remoteTotals are one engine's remote figures over the runs of a
@@ -451,14 +255,14 @@ func (p *phaseResult) remoteTotals(bench, engine string) (t remoteTotals, ok boo
 			continue
 		}
 		ok = true
-		t.gets += r.Remote.gets()
+		t.gets += r.Remote.GETs()
 		t.readGets += r.Remote.Reads.Requests
 		t.requests += r.Remote.Total().Requests
 		t.bytes += r.Remote.Gets().Bytes
 		t.cost += r.Remote.Cost()
 		t.ops += r.Ops
 	}
-	if h := mergedHist(runs); h.Count() > 0 {
+	if h := result.MergedHist(runs); h.Count() > 0 {
 		t.p50 = h.Summary().P50
 	}
 	return t, ok
@@ -557,8 +361,8 @@ func remoteVerdict(name, what string, reads ...remoteRead) func([]*phaseResult) 
 		var parts []string
 		for _, f := range all {
 			part := fmt.Sprintf("%s: remote GETs %d vs %d (%s), bytes %s vs %s, p50 %s vs %s (%s), USD/Mop %.3f vs %.3f (%s)",
-				f.label, f.rf.gets, f.up.gets, fmtFineRatio(f.allGets), fmtBytes(f.rf.bytes), fmtBytes(f.up.bytes),
-				fmtMicros(f.rf.p50), fmtMicros(f.up.p50), fmtFineRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtFineRatio(f.cost))
+				f.label, f.rf.gets, f.up.gets, fmtFineRatio(f.allGets), result.FormatBytes(f.rf.bytes), result.FormatBytes(f.up.bytes),
+				result.FormatMicros(f.rf.p50), result.FormatMicros(f.up.p50), fmtFineRatio(f.p50), f.rf.costPerMOp(), f.up.costPerMOp(), fmtFineRatio(f.cost))
 			if f.own {
 				part += fmt.Sprintf(", operations %d vs %d (%s), the reads' own GETs %d vs %d (%s)",
 					f.rf.ops, f.up.ops, fmtRatio(ratioOf(f.rf.ops, f.up.ops)), f.rf.readGets, f.up.readGets, fmtFineRatio(f.gets))
@@ -578,12 +382,4 @@ func fmtFineRatio(r float64) string {
 		return fmt.Sprintf("%.3gx", r)
 	}
 	return fmtRatio(r)
-}
-
-// fmtBytes prints a byte count in MB (KB below 1 MB).
-func fmtBytes(n int64) string {
-	if n < 1<<20 {
-		return fmt.Sprintf("%.1fKB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1fMB", float64(n)/(1<<20))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/hist"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/readctx"
 	"github.com/pebblerf/pebble/objstore"
 	"github.com/stretchr/testify/require"
@@ -70,12 +71,12 @@ func TestRemoteFigures(t *testing.T) {
 	status, stdout, stderr := runMain(append(args, "-report_html="+html)...)
 	require.Equal(t, exitOK, status, stderr)
 	require.Contains(t, stdout, "Remote:     sim://?latency=1ms&seed=3; each engine its own store; tables on the store: all levels; secondary cache off")
-	require.Contains(t, stdout, "Legend:     "+remoteLegend)
-	for _, name := range []string{figRemoteGets, figRemoteBytes, figRemoteWait, figCostPerMOp, figP50, figP99} {
-		require.Regexp(t, strings.ReplaceAll(name, ".", `\.`)+`[ ,]`, remoteLegend, "the legend explains %s", name)
+	require.Contains(t, stdout, "Legend:     "+result.RemoteLegend)
+	for _, name := range []string{result.FigRemoteGets, result.FigRemoteBytes, result.FigRemoteWait, result.FigCostPerMOp, result.FigP50, result.FigP99} {
+		require.Regexp(t, strings.ReplaceAll(name, ".", `\.`)+`[ ,]`, result.RemoteLegend, "the legend explains %s", name)
 		require.Regexp(t, `ratio pebblerf/pebble readrandom : .* `+strings.ReplaceAll(name, ".", `\.`)+` [0-9.]+x`, stdout)
 	}
-	require.Contains(t, remoteLegend, figReadGets+" = ")
+	require.Contains(t, result.RemoteLegend, result.FigReadGets+" = ")
 	require.Regexp(t, `ratio pebblerf/pebble seekrandom : .* read\.gets [0-9.]+x`, stdout)
 	require.Regexp(t, `readrandom/pebble : remote\.gets [1-9][0-9]* \(open [0-9]+ index [0-9]+ filter [0-9]+ data [1-9][0-9]* other 0\) stat 0 write 0`, stdout)
 	doc, err := os.ReadFile(html)
@@ -129,18 +130,18 @@ func TestRemoteFigures(t *testing.T) {
 // TestRemoteVerdict checks the verdict's figures and its outcomes on
 // synthetic runs.
 func TestRemoteVerdict(t *testing.T) {
-	run := func(engine string, gets, other int64, latency time.Duration) *result {
+	run := func(engine string, gets, other int64, latency time.Duration) *result.Result {
 		r := synthetic("readrandom", engine, 1000, 1, 1)
-		r.Remote = &remoteRun{Snapshot: objstore.Snapshot{Data: objstore.Counts{Requests: gets, Bytes: gets << 10},
+		r.Remote = &result.Remote{Snapshot: objstore.Snapshot{Data: objstore.Counts{Requests: gets, Bytes: gets << 10},
 			Stat: objstore.Counts{Requests: other}, Prices: objstore.DefaultPrices}}
-		r.hist = hist.New()
+		r.Hist = hist.New()
 		for i := 0; i < 100; i++ {
-			r.hist.Record(latency.Nanoseconds())
+			r.Hist.Record(latency.Nanoseconds())
 		}
 		return r
 	}
 	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets", false})
-	phase := func(rs ...*result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
+	phase := func(rs ...*result.Result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
 
 	v := verdictOf(phase(run(config.EnginePebble, 1000, 0, 20*time.Millisecond), run(config.EnginePebbleRF, 40, 0, 100*time.Microsecond)))
 	require.Equal(t, "0.04x remote GETs, 0.005x p50, 0.04x cost/Mop", v.headline)
@@ -158,7 +159,7 @@ func TestRemoteVerdict(t *testing.T) {
 	// A timed read beside a writer is judged by its own GETs: here pebblerf
 	// ran twice the operations with half the own GETs, while the writer's
 	// GETs were the same.
-	timed := func(engine string, ops, own int64) *result {
+	timed := func(engine string, ops, own int64) *result.Result {
 		r := run(engine, 600+own, 0, time.Millisecond)
 		r.Ops = ops
 		r.Remote.Reads = readctx.Counts{Requests: own}
@@ -174,7 +175,7 @@ func TestRemoteVerdict(t *testing.T) {
 	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.outcome)
 
 	// Without -remote there is nothing to judge.
-	noRemote := func(engine string) *result { return synthetic("readrandom", engine, 1000, 1, 1) }
+	noRemote := func(engine string) *result.Result { return synthetic("readrandom", engine, 1000, 1, 1) }
 	v = verdictOf(phase(noRemote(config.EnginePebble), noRemote(config.EnginePebbleRF)))
 	require.Equal(t, "no remote figures (run with -remote)", v.outcome)
 	v = verdictOf(phase(run(config.EnginePebbleRF, 1, 0, time.Millisecond)))

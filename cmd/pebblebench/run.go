@@ -15,6 +15,7 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/progress"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/cputime"
 )
@@ -44,7 +45,7 @@ type run struct {
 // execute runs the benchmark's threads (and its background writer) and
 // merges what they measured. Statistics are the engine's tickers' change
 // across the run.
-func (r *run) execute() (*result, error) {
+func (r *run) execute() (*result.Result, error) {
 	x := r.begin(r.db.Name())
 	var wg sync.WaitGroup
 	for i := range x.workers {
@@ -71,7 +72,7 @@ func (r *run) execute() (*result, error) {
 //
 // The benchmark must have one thread and no background writer
 // (driver.interleaves).
-func executeInterleaved(a, b *run, every int64) (*result, *result, error) {
+func executeInterleaved(a, b *run, every int64) (*result.Result, *result.Result, error) {
 	xa, xb := a.begin(""), b.begin("")
 	if a.progress != nil {
 		a.progress.Begin(a.bench.name, a.db.Name()+"+"+b.db.Name(), []*progress.Counter{xa.workers[0].progress, xb.workers[0].progress})
@@ -180,7 +181,7 @@ func (x *execution) work(i int) {
 
 // end stops the background writer and the watcher once the workers are
 // done, and merges what the workers measured.
-func (x *execution) end() (*result, error) {
+func (x *execution) end() (*result.Result, error) {
 	r := x.r
 	x.bgStop.Store(true)
 	x.bgDone.Wait()
@@ -194,7 +195,7 @@ func (x *execution) end() (*result, error) {
 	if err := errors.Join(x.errs...); err != nil {
 		return nil, errors.Wrapf(err, "%s on %s", r.bench.name, r.db.Name())
 	}
-	res := mergeWorkers(r.bench, r.db.Name(), x.workers)
+	res := mergeWorkers(r.cfg, r.bench, r.db.Name(), x.workers)
 	res.Tickers = statistics.Subtract(r.db.Tickers(), x.before)
 	if lsm != nil {
 		lsm.SetWriteAmp(res.Tickers)
@@ -213,8 +214,8 @@ func (x *execution) end() (*result, error) {
 // mergeWorkers combines the threads' counters as db_bench's Stats::Merge
 // does: the run lasts from the first start to the last finish, and the
 // per-thread times add up for micros/op.
-func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
-	res := &result{Benchmark: b.name, Engine: engineName, bench: b}
+func mergeWorkers(c *config.Config, b *benchmark, engineName string, workers []*worker) *result.Result {
+	res := &result.Result{Benchmark: b.name, Engine: engineName, OpKind: b.opKind, ShowFound: b.showFound, ShowBytes: b.showBytes(c)}
 	var start, finish time.Time
 	for _, w := range workers {
 		if start.IsZero() || w.start.Before(start) {
@@ -235,10 +236,10 @@ func mergeWorkers(b *benchmark, engineName string, workers []*worker) *result {
 		}
 		res.Interrupted = res.Interrupted || w.interrupted
 		if w.hist != nil {
-			if res.hist == nil {
-				res.hist = hist.New()
+			if res.Hist == nil {
+				res.Hist = hist.New()
 			}
-			res.hist.Merge(w.hist)
+			res.Hist.Merge(w.hist)
 		}
 	}
 	// An interleaved run has one worker, so its waits are the run's.

@@ -29,6 +29,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/result"
 )
 
 // scenario is one named workload.
@@ -61,7 +62,7 @@ type phaseResult struct {
 	// name is the phase's (phase.name).
 	name    string
 	cfg     *config.Config
-	results []*result
+	results []*result.Result
 	// shapes is each engine's LSM at the end of the phase.
 	shapes map[string][]lsm.Level
 }
@@ -432,7 +433,7 @@ func runScenario(s *scenario, demo bool, user []string, stdout, stderr io.Writer
 	v := s.verdict(results)
 	v.scenario = s.name
 	if len(results) > 0 && results[0].cfg.JSON {
-		if err := writeJSONLine(stdout, map[string]string{
+		if err := result.WriteJSONLine(stdout, map[string]string{
 			"record": "verdict", "scenario": v.scenario, "headline": v.headline, "outcome": v.outcome, "verdict": v.line,
 		}); err != nil {
 			return v, err

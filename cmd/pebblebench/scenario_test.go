@@ -15,6 +15,7 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/stretchr/testify/require"
@@ -141,8 +142,8 @@ func TestScenarioList(t *testing.T) {
 
 // synthetic results: run i of bench on engine with ops operations in secs
 // seconds and the given tickers.
-func synthetic(bench, engine string, ops int64, secs, cpuSecs float64, tickers ...statistics.Ticker) *result {
-	return &result{Benchmark: bench, Engine: engine, Ops: ops, Seconds: secs, ThreadSeconds: secs, CPUSeconds: cpuSecs, Tickers: tickers}
+func synthetic(bench, engine string, ops int64, secs, cpuSecs float64, tickers ...statistics.Ticker) *result.Result {
+	return &result.Result{Benchmark: bench, Engine: engine, Ops: ops, Seconds: secs, ThreadSeconds: secs, CPUSeconds: cpuSecs, Tickers: tickers}
 }
 
 func TestSeekVerdict(t *testing.T) {
@@ -183,13 +184,13 @@ func TestSeekVerdict(t *testing.T) {
 	require.True(t, strings.HasPrefix(v.outcome, "no speed win"), v.outcome)
 
 	// One engine: no ratio, no claim.
-	p := &phaseResult{results: []*result{synthetic("seekrandom", config.EnginePebbleRF, 1000, 1, 1)}}
+	p := &phaseResult{results: []*result.Result{synthetic("seekrandom", config.EnginePebbleRF, 1000, 1, 1)}}
 	v = verdictOf([]*phaseResult{{}, p})
 	require.Equal(t, "n/a", v.headline)
 	require.Contains(t, v.line, "no comparison")
 
 	// seekrandomwhilewriting is judged when there is no seekrandom.
-	p = &phaseResult{results: []*result{
+	p = &phaseResult{results: []*result.Result{
 		synthetic("seekrandomwhilewriting", config.EnginePebble, 1000, 3, 3),
 		synthetic("seekrandomwhilewriting", config.EnginePebbleRF, 1000, 1, 1),
 	}}
@@ -242,7 +243,7 @@ func TestRocksDBSeedVerdict(t *testing.T) {
 	tk := func(name string, n int64) statistics.Ticker {
 		return statistics.Ticker{Name: "rocksdb.non.last.level.seek." + name, Count: n}
 	}
-	read := &phaseResult{results: []*result{
+	read := &phaseResult{results: []*result.Result{
 		synthetic("seekrandom", config.EnginePebble, 1000, 1, 1),
 		synthetic("seekrandom", config.EnginePebbleRF, 1000, 1, 1,
 			// 90 filtered, 10 passed of which 5 found their key (3 of them

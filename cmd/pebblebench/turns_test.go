@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
 
@@ -106,7 +107,7 @@ func TestInterleavedTimes(t *testing.T) {
 	// a finished.
 	require.GreaterOrEqual(t, a.waitedFor(), 8*time.Millisecond)
 	w := &worker{start: start, finish: finish, ops: 6, turns: a}
-	res := mergeWorkers(benchmarks["readrandom"], "pebble", []*worker{w})
+	res := mergeWorkers(&config.Config{}, benchmarks["readrandom"], "pebble", []*worker{w})
 	require.InDelta(t, (finish.Sub(start) - a.waitedFor()).Seconds(), res.Seconds, 1e-9)
 	require.InDelta(t, res.Seconds, res.ThreadSeconds, 1e-9)
 	require.Less(t, res.Seconds, finish.Sub(start).Seconds())

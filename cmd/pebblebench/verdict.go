@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/dbwide"
 
 	"github.com/pebblerf/pebble/seekstats"
@@ -45,8 +46,8 @@ func lastPhase(rs []*phaseResult) *phaseResult {
 }
 
 // byEngine returns the results of benchmark bench on engine, in run order.
-func (p *phaseResult) byEngine(bench, engine string) []*result {
-	var out []*result
+func (p *phaseResult) byEngine(bench, engine string) []*result.Result {
+	var out []*result.Result
 	for _, r := range p.results {
 		if r.Benchmark == bench && r.Engine == engine {
 			out = append(out, r)
@@ -68,11 +69,11 @@ type speed struct {
 // opsRatio is pebblerf's ops/sec over upstream's, each run paired with the
 // other engine's run of the same repeat; a NaN median without a pair.
 func (p *phaseResult) opsRatio(bench string) speed {
-	return p.pairRatios(bench, func(up, rf *result) float64 {
-		if up.opsPerSec() <= 0 {
+	return p.pairRatios(bench, func(up, rf *result.Result) float64 {
+		if up.OpsPerSec() <= 0 {
 			return math.NaN()
 		}
-		return rf.opsPerSec() / up.opsPerSec()
+		return rf.OpsPerSec() / up.OpsPerSec()
 	})
 }
 
@@ -80,15 +81,15 @@ func (p *phaseResult) opsRatio(bench string) speed {
 // 1: pebblerf spends less), paired as opsRatio; a NaN median where thread
 // CPU time cannot be read.
 func (p *phaseResult) cpuSpeedup(bench string) speed {
-	return p.pairRatios(bench, func(up, rf *result) float64 {
-		if r := rf.cpuMicrosPerOp(); r > 0 {
-			return up.cpuMicrosPerOp() / r
+	return p.pairRatios(bench, func(up, rf *result.Result) float64 {
+		if r := rf.CPUMicrosPerOp(); r > 0 {
+			return up.CPUMicrosPerOp() / r
 		}
 		return math.NaN()
 	})
 }
 
-func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float64) speed {
+func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result.Result) float64) speed {
 	up, rf := p.byEngine(bench, config.EnginePebble), p.byEngine(bench, config.EnginePebbleRF)
 	var ratios []float64
 	for i := 0; i < min(len(up), len(rf)); i++ {
@@ -99,7 +100,7 @@ func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result) float6
 	if len(ratios) == 0 {
 		return speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
 	}
-	return speed{median: medianRatio(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
+	return speed{median: result.MedianRatio(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
 }
 
 // minPairedRuns is how many paired runs a speed verdict needs: fewer say

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package result
 
 import (
 	"fmt"
@@ -8,17 +8,28 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
-	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/stretchr/testify/require"
 )
 
+// shows is what the result lines of the benchmarks the test data names
+// show: the found count, and MB/s (seekrandom's only with -seek_nexts).
+func shows(bench string, seekNexts int) (found, bytes bool) {
+	switch bench {
+	case "readrandom":
+		return true, true
+	case "seekrandom":
+		return true, seekNexts > 0
+	}
+	return false, true
+}
+
 // throughputResult makes a one-second result with the given ops/sec and
 // MB/s, and one thread.
-func throughputResult(bench, engineName string, opsPerSec, mbPerSec float64) *result {
-	b, _ := benchmarkByName(bench)
-	return &result{
-		Benchmark: bench, Engine: engineName, bench: b,
+func throughputResult(bench, engineName string, opsPerSec, mbPerSec float64) *Result {
+	found, bytes := shows(bench, 0)
+	return &Result{
+		Benchmark: bench, Engine: engineName, ShowFound: found, ShowBytes: bytes,
 		Ops: int64(opsPerSec), Found: int64(opsPerSec) / 2,
 		Bytes: int64(mbPerSec * (1 << 20)), Seconds: 1, ThreadSeconds: 1, CPUSeconds: 0.5,
 	}
@@ -26,15 +37,14 @@ func throughputResult(bench, engineName string, opsPerSec, mbPerSec float64) *re
 
 func TestReportDataDriven(t *testing.T) {
 	datadriven.RunTest(t, "testdata/report", func(t *testing.T, td *datadriven.TestData) string {
-		c := &config.Config{}
-		td.MaybeScanArgs(t, "seek_nexts", &c.SeekNexts)
+		var seekNexts int
+		td.MaybeScanArgs(t, "seek_nexts", &seekNexts)
 		var bench string
 		td.ScanArgs(t, "bench", &bench)
-		b, ok := benchmarkByName(bench)
-		require.True(t, ok)
 		switch td.Cmd {
 		case "result":
-			r := &result{Benchmark: bench, Engine: config.EnginePebble, bench: b}
+			r := &Result{Benchmark: bench, Engine: "pebble"}
+			r.ShowFound, r.ShowBytes = shows(bench, seekNexts)
 			td.MaybeScanArgs(t, "engine", &r.Engine)
 			td.ScanArgs(t, "ops", &r.Ops)
 			td.ScanArgs(t, "seconds", &r.Seconds)
@@ -45,31 +55,31 @@ func TestReportDataDriven(t *testing.T) {
 			if td.HasArg("engine") {
 				label = bench + "/" + r.Engine
 			}
-			return resultLine(c, label, r) + "\n"
+			return Line(label, r) + "\n"
 		case "summary":
 			var ops, mbs []float64
 			td.ScanArgs(t, "ops", &ops)
 			td.ScanArgs(t, "mb", &mbs)
-			var runs []*result
+			var runs []*Result
 			for i := range ops {
-				runs = append(runs, throughputResult(bench, config.EnginePebble, ops[i], mbs[i]))
+				runs = append(runs, throughputResult(bench, "pebble", ops[i], mbs[i]))
 			}
-			lines := append([]string{runningAverageLine(c, bench, runs)}, finalSummaryLines(c, bench, runs)...)
+			lines := append([]string{RunningAverageLine(bench, runs)}, FinalSummaryLines(bench, runs)...)
 			return strings.Join(lines, "\n") + "\n"
 		case "ratio":
 			var baseOps, otherOps []float64
 			td.ScanArgs(t, "base", &baseOps)
 			td.ScanArgs(t, "other", &otherOps)
-			var base, other []*result
+			var base, other []*Result
 			var out strings.Builder
 			for i := range baseOps {
-				base = append(base, throughputResult(bench, config.EnginePebble, baseOps[i], baseOps[i]/10))
-				other = append(other, throughputResult(bench, config.EnginePebbleRF, otherOps[i], otherOps[i]/10))
+				base = append(base, throughputResult(bench, "pebble", baseOps[i], baseOps[i]/10))
+				other = append(other, throughputResult(bench, "pebblerf", otherOps[i], otherOps[i]/10))
 				// Same found count, so the found ratio is 1.
 				other[i].Found = base[i].Found
-				fmt.Fprintln(&out, ratioLine(c, base[i], other[i]))
+				fmt.Fprintln(&out, RatioLine(base[i], other[i], false))
 			}
-			fmt.Fprintln(&out, medianRatioLine(base, other))
+			fmt.Fprintln(&out, MedianRatioLine(base, other))
 			return out.String()
 		}
 		return "unknown command " + td.Cmd
@@ -80,7 +90,7 @@ func TestReportDataDriven(t *testing.T) {
 // lines; a zero base gives n/a.
 func TestTickerRatios(t *testing.T) {
 	var b strings.Builder
-	formatFigures(&b, tickerRatios(
+	FormatFigures(&b, TickerRatios(
 		[]statistics.Ticker{{Name: "a", Count: 2}, {Name: "b"}, {Name: "c"}},
 		[]statistics.Ticker{{Name: "a", Count: 4}, {Name: "b"}, {Name: "c", Count: 3}, {Name: "d", Count: 1}}))
 	require.Equal(t, " a 2.000x c n/a", b.String())

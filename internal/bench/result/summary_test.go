@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package result
 
 import (
 	"testing"
@@ -21,9 +21,9 @@ func TestMedianRatioInverts(t *testing.T) {
 		for i, r := range rs {
 			inv[i] = 1 / r
 		}
-		require.InDelta(t, 1, medianRatio(rs)*medianRatio(inv), 1e-12, "%v", rs)
+		require.InDelta(t, 1, MedianRatio(rs)*MedianRatio(inv), 1e-12, "%v", rs)
 	}
-	require.InDelta(t, 2.5495, medianRatio([]float64{13.0, 0.5}), 1e-4)
-	require.Equal(t, 1.2, medianRatio([]float64{3.0, 1.2, 0.8}))
-	require.Zero(t, medianRatio(nil))
+	require.InDelta(t, 2.5495, MedianRatio([]float64{13.0, 0.5}), 1e-4)
+	require.Equal(t, 1.2, MedianRatio([]float64{3.0, 1.2, 0.8}))
+	require.Zero(t, MedianRatio(nil))
 }
