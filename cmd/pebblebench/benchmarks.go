@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 )
 
 // benchmark describes one name of -benchmarks.
@@ -38,7 +39,7 @@ type benchmark struct {
 	// its operations are not counted (db_bench's *whilewriting writer).
 	background func(r *run, w *worker) error
 	// meta benchmarks print about the DB instead of timing operations.
-	meta func(out io.Writer, e engine, c *config.Config) (interface{}, error)
+	meta func(out io.Writer, e engine.DB, c *config.Config) (interface{}, error)
 }
 
 func always(*config.Config) bool      { return true }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 )
 
 // readRandom looks up uniformly random keys of [0, num), a -missing_fraction
@@ -45,7 +46,7 @@ func readRandom(r *run, w *worker) error {
 }
 
 // get returns the length of key's value, or -1 if key is absent.
-func get(db engine, key []byte) (int64, error) {
+func get(db engine.DB, key []byte) (int64, error) {
 	v, closer, err := db.Get(key)
 	if errors.Is(err, upstream.ErrNotFound) {
 		return -1, nil
@@ -57,7 +58,7 @@ func get(db engine, key []byte) (int64, error) {
 }
 
 // getWithIterator is get through a prefix iterator with opts.
-func getWithIterator(db engine, opts *upstream.IterOptions, key []byte) (int64, error) {
+func getWithIterator(db engine.DB, opts *upstream.IterOptions, key []byte) (int64, error) {
 	it, err := db.NewIter(opts)
 	if err != nil {
 		return 0, err
@@ -138,7 +139,7 @@ func seekRandom(r *run, w *worker) error {
 	}
 	prefixMode := c.PrefixSize > 0 && !c.TotalOrderSeek
 	var valueBuf [256]byte
-	var reused iterator
+	var reused engine.Iterator
 	defer func() {
 		if reused != nil {
 			_ = w.closeIter(reused)

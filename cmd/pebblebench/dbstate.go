@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/objstore"
@@ -22,7 +23,7 @@ type engineState struct {
 	name  string
 	dir   string
 	cfg   *config.Config
-	db    engine
+	db    engine.DB
 	cache *upstream.Cache
 	// store is the open DB's object store under -remote (remote.go), nil
 	// without it.
@@ -35,7 +36,7 @@ type engineState struct {
 	// (replan.go).
 	stopReplanning func()
 	// metrics is -metrics_addr's server, for the pebblerf engine only.
-	metrics *metricsServer
+	metrics *engine.MetricsServer
 }
 
 func (s *engineState) open() error {
@@ -45,7 +46,7 @@ func (s *engineState) open() error {
 		err = s.configureRemote(opts)
 	}
 	if err == nil {
-		engineLabels(s.name, func() { s.db, err = openEngine(s.name, s.dir, opts, plugins, s.cfg) })
+		engine.Labels(s.name, func() { s.db, err = engine.Open(s.name, s.dir, opts, plugins, s.cfg) })
 	}
 	if err != nil {
 		s.cache.Unref()
@@ -53,9 +54,9 @@ func (s *engineState) open() error {
 		return errors.Wrapf(err, "opening %s in %s", s.name, s.dir)
 	}
 	s.dirty = false
-	s.stopReplanning = startReplanning(s.cfg, s.db)
-	if db, ok := pebblerfDB(s.db); ok {
-		s.metrics.follow(db)
+	s.stopReplanning = engine.StartReplanning(s.cfg, s.db)
+	if db, ok := engine.PebbleRF(s.db); ok {
+		s.metrics.Follow(db)
 	}
 	return nil
 }
@@ -65,7 +66,7 @@ func (s *engineState) close() error {
 		return nil
 	}
 	s.stopReplanning()
-	s.metrics.follow(nil)
+	s.metrics.Follow(nil)
 	err := s.db.Close()
 	s.cache.Unref()
 	s.db, s.cache = nil, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/progress"
 	"github.com/pebblerf/pebble/internal/bench/report"
@@ -49,7 +50,7 @@ type driver struct {
 	// timeline is -report_html's funnel over time (sampleFunnels).
 	timeline report.Timeline
 	// metrics is -metrics_addr's server, nil without it.
-	metrics *metricsServer
+	metrics *engine.MetricsServer
 }
 
 func newDriver(c *config.Config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool) *driver {
@@ -62,7 +63,7 @@ func newDriver(c *config.Config, root string, out, jsonOut, stderr io.Writer, st
 
 // serveMetrics hands m, -metrics_addr's server, the pebblerf engine's DB
 // whenever it opens; finish stops it.
-func (d *driver) serveMetrics(m *metricsServer) {
+func (d *driver) serveMetrics(m *engine.MetricsServer) {
 	d.metrics = m
 	for _, e := range d.engines {
 		if e.name == config.EnginePebbleRF {
@@ -153,7 +154,7 @@ func (d *driver) run(root string, fill *fillRecord) error {
 }
 
 func (d *driver) finish() error {
-	err := errors.CombineErrors(d.closeAll(), d.metrics.close())
+	err := errors.CombineErrors(d.closeAll(), d.metrics.Close())
 	if d.progress != nil {
 		err = errors.CombineErrors(err, d.progress.Close())
 	}

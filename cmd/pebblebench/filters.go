@@ -4,7 +4,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
 )
@@ -35,28 +34,4 @@ func registerFilterPlanFlags(fs *flag.FlagSet, f *config.Config) {
 	fs.StringVar(&f.FilterPlanName, "filter_plan", "", "pebblerf: per-level point filters: uniform, progressive or optimal (overrides -bloom_bits for pebblerf)")
 	fs.Float64Var(&f.FilterBudgetBits, "filter_budget_bits", 10, "with -filter_plan: uniform's bits per key; optimal's budget, average bits per key over the DB")
 	registerRangePlanFlags(fs, f)
-}
-
-// levelFilterOf returns the filter pebblerf's plan gives level i now, for
-// levelstats: the planner's under -filter_plan, else the fixed plan's; on
-// the default path, upstream's Bloom, which pebblerf is then given.
-func levelFilterOf(c *config.Config, e engine, i int) string {
-	if e.Name() != config.EnginePebbleRF || !c.FiltersEnabled() {
-		return "-"
-	}
-	if c.UpstreamFilters() {
-		if i == 6 && !c.WriteL6Filters() {
-			return "-"
-		}
-		return fmt.Sprintf("pebble-bloom(%d)", c.UpstreamBloomBits())
-	}
-	if db, ok := pebblerfDB(e); ok && db.FilterPlanner() != nil && c.FilterPlanName != "" {
-		return db.FilterPlanner().Level(i).String()
-	}
-	plan, _ := c.FilterPlan()
-	filters, err := plan.Filters()
-	if err != nil {
-		return "-"
-	}
-	return filters[i].String()
 }

@@ -79,7 +79,7 @@ Examples:
   # point reads and seeks on both engines over the same 1M keys, 3 runs each
   pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],seekrandom[X3] -num=1000000 -bloom_bits=10
 
-  # fill once, then read the same DB in a second invocation
+  # fill once, then read the same engine.DB in a second invocation
   pebblebench -engine=pebblerf -db=/tmp/db -benchmarks=fillrandom -num=1000000 -seed=1
   pebblebench -engine=pebblerf -db=/tmp/db -benchmarks=seekrandom -num=1000000 -use_existing_db
 `

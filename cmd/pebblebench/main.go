@@ -67,6 +67,7 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 )
 
 func main() {
@@ -123,7 +124,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, err)
 	}
-	metrics, err := startMetrics(c)
+	metrics, err := engine.StartMetrics(c)
 	if err != nil {
 		return reportError(stderr, err)
 	}
@@ -132,7 +133,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if c.CPUProfile != "" {
 		stopProfile, err := startCPUProfile(c.CPUProfile)
 		if err != nil {
-			return reportError(stderr, errors.CombineErrors(err, metrics.close()))
+			return reportError(stderr, errors.CombineErrors(err, metrics.Close()))
 		}
 		defer func() {
 			if err := stopProfile(); err != nil {
@@ -179,7 +180,7 @@ func mustParseBenchmarkList(s string) []dbbench.Spec {
 }
 
 // printHeader prints db_bench's header lines, as far as they apply.
-func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, metrics *metricsServer) {
+func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, metrics *engine.MetricsServer) {
 	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.Engine)
 	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
 	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
@@ -209,7 +210,7 @@ func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, m
 	}
 	fmt.Fprintf(w, "DB path:    [%s]\n", root)
 	if metrics != nil {
-		fmt.Fprintf(w, "Metrics:    %s: the pebblerf DB's statistics for Prometheus while it is open (503 between benchmarks)\n", metrics.url())
+		fmt.Fprintf(w, "Metrics:    %s: the pebblerf DB's statistics for Prometheus while it is open (503 between benchmarks)\n", metrics.URL())
 	}
 	if fill != nil {
 		fmt.Fprintf(w, "Filled by:  %s (recorded with the DB; reads draw other keys than the fill wrote)\n", fill)

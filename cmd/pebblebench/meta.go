@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 )
 
@@ -17,7 +18,7 @@ import (
 // gives each level now, the point filters' bytes (read through the block
 // cache) and the range filters' (table properties, resident in the Go heap
 // of open tables, outside the cache).
-func printLevelStats(out io.Writer, e engine, c *config.Config) (interface{}, error) {
+func printLevelStats(out io.Writer, e engine.DB, c *config.Config) (interface{}, error) {
 	shape, err := lsm.Shape(e)
 	if err != nil {
 		return nil, err
@@ -28,8 +29,8 @@ func printLevelStats(out io.Writer, e engine, c *config.Config) (interface{}, er
 	var total lsm.Level
 	for i := range shape {
 		l := &shape[i]
-		l.PointFilter = levelFilterOf(c, e, l.Level)
-		l.RangeFilter = levelRangeFilterOf(c, e, l.Level)
+		l.PointFilter = engine.LevelFilter(c, e, l.Level)
+		l.RangeFilter = engine.LevelRangeFilter(c, e, l.Level)
 		fmt.Fprintf(out, "%5d %5d %8.1f %9d %10.1f %15.1f %-15s %s\n", l.Level, l.Files, float64(l.Bytes)/(1<<20), l.Sublevels,
 			float64(l.FilterBytes)/(1<<10), float64(l.RangeFilterBytes)/(1<<10), l.PointFilter, l.RangeFilter)
 		total.Files += l.Files
@@ -52,7 +53,7 @@ func printLevelStats(out io.Writer, e engine, c *config.Config) (interface{}, er
 
 // printStats is the stats benchmark: Pebble's own metrics table, the
 // counterpart of db_bench's rocksdb.stats.
-func printStats(out io.Writer, e engine, _ *config.Config) (interface{}, error) {
+func printStats(out io.Writer, e engine.DB, _ *config.Config) (interface{}, error) {
 	s := e.Metrics().String()
 	fmt.Fprint(out, s)
 	if !strings.HasSuffix(s, "\n") {

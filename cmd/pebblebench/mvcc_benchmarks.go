@@ -12,6 +12,7 @@ import (
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 )
 
 // The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
@@ -295,9 +296,9 @@ type spanScanner struct {
 	w       *worker
 	m       mvccKeys
 	opts    *upstream.IterOptions
-	newIter func(*upstream.IterOptions) (iterator, error)
+	newIter func(*upstream.IterOptions) (engine.Iterator, error)
 	reuse   bool
-	reused  iterator
+	reused  engine.Iterator
 	// Two buffers each, alternated: Pebble may hold the previous bounds
 	// until the next iterator is created or given new options.
 	lowers, uppers [2][]byte
@@ -315,7 +316,7 @@ func newSpanScanner(r *run, w *worker, opts *upstream.IterOptions) *spanScanner 
 // scan reads the span from roach key first (scanSpan, with encode) with
 // read, which returns the bytes read and whether it found anything.
 func (s *spanScanner) scan(c *config.Config, first uint64, encode func(buf, roach []byte) []byte,
-	read func(it iterator, lower []byte) (n int64, found bool)) (n int64, found bool, err error) {
+	read func(it engine.Iterator, lower []byte) (n int64, found bool)) (n int64, found bool, err error) {
 	i := s.scans % 2
 	s.scans++
 	s.lowers[i], s.uppers[i] = scanSpan(c, s.w, &s.m, first, s.lowers[i], s.uppers[i], encode)
@@ -349,7 +350,7 @@ func (s *spanScanner) close() error {
 // and whether it found anything; setup, if given, changes opts before each
 // operation.
 func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf, roach []byte) []byte,
-	read func(it iterator, lower []byte) (n int64, found bool), setup ...func()) (err error) {
+	read func(it engine.Iterator, lower []byte) (n int64, found bool), setup ...func()) (err error) {
 	s := newSpanScanner(r, w, opts)
 	defer func() { err = errors.CombineErrors(err, s.close()) }()
 	return eachScan(r, w, func(first uint64) (int64, bool, error) {
@@ -397,10 +398,10 @@ func mvccScan(r *run, w *worker) error {
 
 // mvccScanRead returns mvccscan's read of a span: each roach key's version
 // visible at a read timestamp drawn per span.
-func mvccScanRead(c *config.Config, w *worker) func(it iterator, lower []byte) (int64, bool) {
+func mvccScanRead(c *config.Config, w *worker) func(it engine.Iterator, lower []byte) (int64, bool) {
 	var roach, seekKey []byte
 	var valueBuf [256]byte
-	return func(it iterator, lower []byte) (int64, bool) {
+	return func(it engine.Iterator, lower []byte) (int64, bool) {
 		ts := readTimestamp(c, w)
 		var n int64
 		found := false
@@ -443,7 +444,7 @@ func lockTableScan(r *run, w *worker) error {
 }
 
 // lockCheck is locktablescan's read of a span: whether it holds a lock.
-func lockCheck(it iterator, lower []byte) (int64, bool) {
+func lockCheck(it engine.Iterator, lower []byte) (int64, bool) {
 	found := false
 	for valid := it.SeekGE(lower); valid; valid = it.Next() {
 		found = true
@@ -475,7 +476,7 @@ func mvccTimeBound(r *run, w *worker) error {
 		return !ok || wall < lo || wall > hi
 	}}
 	var valueBuf [256]byte
-	return boundedScan(r, w, opts, bareMVCCKey, func(it iterator, lower []byte) (int64, bool) {
+	return boundedScan(r, w, opts, bareMVCCKey, func(it engine.Iterator, lower []byte) (int64, bool) {
 		var n int64
 		found := false
 		for valid := it.SeekGE(lower); valid; valid = it.Next() {

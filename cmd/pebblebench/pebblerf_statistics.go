@@ -5,19 +5,13 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
-	"sync/atomic"
 
 	"github.com/cockroachdb/errors"
-	upstream "github.com/cockroachdb/pebble/v2"
-	pebblerf "github.com/pebblerf/pebble"
-	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/internal/bench/result"
-	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/seekstats"
-	"github.com/pebblerf/pebble/whatif"
 )
 
 // What pebblebench reads of pebblerf's statistics, all here: its tickers
@@ -25,68 +19,6 @@ import (
 // -pebblerf_statistics), the per-level table and the what-if lines under it
 // (-statistics), and the figures of -report_html (the funnels, the
 // what-ifs, the funnel over time).
-
-// pebblerfTickers are db's tickers for STATISTICS, with the advisor's
-// compactions when the advisor runs (advisorCompactions non-nil).
-func pebblerfTickers(db *pebblerf.DB, advisorCompactions *atomic.Int64) []statistics.Ticker {
-	out := db.Statistics().Tickers()
-	if advisorCompactions != nil {
-		out = append(out, statistics.Ticker{Name: advisorCompactionsTicker, Count: advisorCompactions.Load()})
-	}
-	return out
-}
-
-// levelTable is the per-level seek statistics table printed by
-// -statistics, with the what-if lines under it.
-func levelTable(db *pebblerf.DB, c *config.Config) string {
-	return db.Statistics().PerLevel().Snapshot().LevelTable() + whatIfLines(db, c)
-}
-
-// whatIfs computes the what-ifs the flags ask for on db's statistics and
-// its current LSM shape.
-func whatIfs(db *pebblerf.DB, c *config.Config) (rng, prefix []whatif.Level, w whatif.Options, err error) {
-	levels, err := db.SSTables(upstream.WithProperties())
-	if err != nil {
-		return nil, nil, w, err
-	}
-	w.Shape = whatif.ShapeOf(levels)
-	sn := db.Statistics().PerLevel().Snapshot()
-	rb, pb := c.WhatIfBits()
-	if rb > 0 {
-		w.BitsPerKey = rb
-		rng = whatif.RangeFilters(&sn, w)
-	}
-	if pb > 0 {
-		w.BitsPerKey = pb
-		prefix = whatif.PrefixFilters(&sn, w)
-	}
-	return rng, prefix, w, nil
-}
-
-// whatIfLines are the "what-if" lines printed under the per-level table:
-// per level, what range filters of -range_filter_whatif_bits and prefix
-// filters of -prefix_filter_whatif_bits would save and cost on the
-// workload counted (whatif.RangeFilters and whatif.PrefixFilters).
-func whatIfLines(db *pebblerf.DB, c *config.Config) string {
-	rng, prefix, _, err := whatIfs(db, c)
-	if err != nil {
-		return fmt.Sprintf("what-if: %v\n", err)
-	}
-	rb, pb := c.WhatIfBits()
-	var b strings.Builder
-	if len(rng) > 0 {
-		fmt.Fprintf(&b, "what-if range filters of %g bits/key (FPR bound at the range lengths observed in the tables' range filters,"+
-			" else at %d key positions; filter bytes at the budget are an upper bound, those as written are measured;"+
-			" candidates are the bounded loads not needed, whose table held no key the seek found, value read or not):\n",
-			rb, whatif.DefaultRangeLen)
-		b.WriteString(whatif.Table("range", rng))
-	}
-	if len(prefix) > 0 {
-		fmt.Fprintf(&b, "what-if prefix filters of %g bits/key on levels no prefix filter decided (assumes SeekPrefixGE seeks):\n", pb)
-		b.WriteString(whatif.Table("prefix", prefix))
-	}
-	return b.String()
-}
 
 // -report_html: the driver gathers, from the open engines and the runs'
 // results, what the report package draws.
@@ -105,10 +37,10 @@ func (d *driver) collectHTMLReport() (*report.Report, error) {
 			return nil, err
 		}
 		he.Shape = shape
-		if db, ok := pebblerfDB(e.db); ok && d.cfg.PebbleRFStatistics {
+		if db, ok := engine.PebbleRF(e.db); ok && d.cfg.PebbleRFStatistics {
 			sn := db.Statistics().PerLevel().Snapshot()
 			he.Stats = &sn
-			rng, prefix, _, err := whatIfs(db, d.cfg)
+			rng, prefix, _, err := engine.WhatIfs(db, d.cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -172,7 +104,7 @@ func (d *driver) sampleFunnels() {
 	d.progress.Sampler = func(bench, engineName string) func(float64) {
 		var stats *seekstats.Statistics
 		for _, e := range d.engines {
-			if db, ok := pebblerfDB(e.db); ok && e.name == engineName {
+			if db, ok := engine.PebbleRF(e.db); ok && e.name == engineName {
 				stats = db.Statistics().PerLevel()
 			}
 		}

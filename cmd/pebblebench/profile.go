@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"runtime/pprof"
 
@@ -30,14 +29,4 @@ func startCPUProfile(path string) (stop func() error, err error) {
 		pprof.StopCPUProfile()
 		return f.Close()
 	}, nil
-}
-
-// engineLabels runs f, which works on the engine named name, with the
-// profile label engine=name. Goroutines inherit their creator's labels, so
-// the flushes and compactions a DB starts while opening or while a
-// benchmark writes to it carry its name too: Pebble starts each on a
-// goroutine of its own, from the goroutine whose write or whose finished
-// flush or compaction called for it.
-func engineLabels(name string, f func()) {
-	pprof.Do(context.Background(), pprof.Labels("engine", name), func(context.Context) { f() })
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
 )
@@ -31,17 +30,4 @@ func validateRangeFilterPlan(c *config.Config) error {
 		return config.BadFlag("range_filter_plan", "needs -range_filter_bits")
 	}
 	return nil
-}
-
-// levelRangeFilterOf returns the range filter pebblerf's plan gives level i
-// now, for levelstats.
-func levelRangeFilterOf(c *config.Config, e engine, i int) string {
-	db, ok := pebblerfDB(e)
-	if !ok || db.RangeFilterPolicy() == nil {
-		return "-"
-	}
-	if bits := db.RangeFilterPolicy().Plan().Levels[i]; bits != 0 {
-		return fmt.Sprintf("%g bits/key", bits)
-	}
-	return "none"
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
@@ -29,7 +30,7 @@ const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
 // run is one timed execution of a benchmark on one engine.
 type run struct {
 	cfg   *config.Config
-	db    engine
+	db    engine.DB
 	bench *benchmark
 	// seq numbers the runs of the invocation; both engines' runs of the same
 	// repeat share it, so they draw the same keys.
@@ -153,7 +154,7 @@ func (r *run) begin(progressName string) *execution {
 		go func() {
 			defer x.bgDone.Done()
 			x.bg.start = time.Now()
-			engineLabels(r.db.Name(), func() { x.errs[threads] = b.background(r, x.bg) })
+			engine.Labels(r.db.Name(), func() { x.errs[threads] = b.background(r, x.bg) })
 		}()
 	}
 	return x
@@ -170,7 +171,7 @@ func (x *execution) work(i int) {
 	defer w.turns.finish()
 	cpu0 := cputime.Thread()
 	w.start = time.Now()
-	engineLabels(x.r.db.Name(), func() { x.errs[i] = x.r.bench.loop(x.r, w) })
+	engine.Labels(x.r.db.Name(), func() { x.errs[i] = x.r.bench.loop(x.r, w) })
 	w.finish = time.Now()
 	if cputime.Supported {
 		w.cpu = cputime.Thread() - cpu0

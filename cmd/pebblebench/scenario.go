@@ -28,6 +28,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/result"
 )
@@ -461,7 +462,7 @@ func runPhase(c *config.Config, root string, out, jsonOut, stderr io.Writer, sto
 	if err != nil {
 		return nil, err
 	}
-	metrics, err := startMetrics(c)
+	metrics, err := engine.StartMetrics(c)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 )
 
 // validate checks values the flag package cannot, naming the flag at fault.
@@ -21,7 +22,7 @@ func validate(c *config.Config) error {
 		return config.BadFlag("db", "empty directory")
 	}
 	if c.MetricsAddr != "" {
-		if err := checkMetricsAddr(c.MetricsAddr); err != nil {
+		if err := engine.CheckMetricsAddr(c.MetricsAddr); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/progress"
@@ -159,7 +160,7 @@ func (w *worker) done(ops, bytes int64) {
 }
 
 // closeIter adds the block bytes it read to the worker's and closes it.
-func (w *worker) closeIter(it iterator) error {
+func (w *worker) closeIter(it engine.Iterator) error {
 	w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
 	return it.Close()
 }

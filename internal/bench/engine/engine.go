@@ -1,11 +1,23 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+// Package engine is one database as pebblebench's benchmarks see it,
+// upstream Pebble's or pebblerf's.
+//
+// Both sit behind the DB interface through one generic adapter, so that
+// every benchmark is written once and both engines pay the same call
+// overhead; Open opens either with the options the flags' config derives.
+// What only pebblerf has lives with its open DB here: its statistics and
+// per-level table with the what-ifs under it (pebblerf.go), the query
+// builder and its explain, the filters re-planned while the DB is open
+// (replan.go), the filters each level gets now (levels.go), and the
+// Prometheus endpoint of -metrics_addr (metrics.go).
+package engine
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/pprof"
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
@@ -20,15 +32,15 @@ import (
 // pebblerf both sit behind it, through the same generic adapter, so each
 // benchmark is written once and both engines pay the same call overhead.
 // The methods keep Pebble's names and signatures.
-type engine interface {
+type DB interface {
 	Name() string
 	Set(key, value []byte, o *upstream.WriteOptions) error
 	Get(key []byte) ([]byte, io.Closer, error)
-	NewBatch() batch
-	NewIter(o *upstream.IterOptions) (iterator, error)
+	NewBatch() Batch
+	NewIter(o *upstream.IterOptions) (Iterator, error)
 	// NewQueryIter is the iterator of -use_query_builder: pebblerf's planned
 	// range query, upstream's plain iterator.
-	NewQueryIter(o *upstream.IterOptions) (iterator, error)
+	NewQueryIter(o *upstream.IterOptions) (Iterator, error)
 	Flush() error
 	Compact(start, end []byte) error
 	Metrics() *upstream.Metrics
@@ -51,7 +63,7 @@ type engine interface {
 }
 
 // iterator is the part of Pebble's *Iterator the benchmarks use.
-type iterator interface {
+type Iterator interface {
 	First() bool
 	SeekGE(key []byte) bool
 	SeekPrefixGE(key []byte) bool
@@ -67,7 +79,7 @@ type iterator interface {
 }
 
 // batch is the part of Pebble's *Batch the benchmarks use.
-type batch interface {
+type Batch interface {
 	Set(key, value []byte, o *upstream.WriteOptions) error
 	SingleDelete(key []byte, o *upstream.WriteOptions) error
 	Commit(o *upstream.WriteOptions) error
@@ -76,7 +88,7 @@ type batch interface {
 
 // pebbleDB is the method set shared by upstream's *DB and pebblerf's *DB,
 // with their own iterator and batch types as I and B.
-type pebbleDB[I iterator, B batch] interface {
+type pebbleDB[I Iterator, B Batch] interface {
 	Set(key, value []byte, o *upstream.WriteOptions) error
 	Get(key []byte) ([]byte, io.Closer, error)
 	NewBatch(opts ...upstream.BatchOption) B
@@ -91,12 +103,12 @@ type pebbleDB[I iterator, B batch] interface {
 // adapter makes an engine of either DB type. Both instantiations have
 // pointer type arguments and so share one generic shape: the code that runs
 // is the same for both engines.
-type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
+type adapter[D pebbleDB[I, B], I Iterator, B Batch] struct {
 	name  string
 	db    D
 	extra func() []statistics.Ticker
 	// The pebblerf-only parts; nil for upstream.
-	newQuery   func(o *upstream.IterOptions) (iterator, error)
+	newQuery   func(o *upstream.IterOptions) (Iterator, error)
 	levelTable func() string
 	explain    func(o *upstream.IterOptions, seek []byte, nexts int) (fmt.Stringer, error)
 	// stop stops the shape profile's driver, which must end before Close.
@@ -110,7 +122,7 @@ type adapter[D pebbleDB[I, B], I iterator, B batch] struct {
 }
 
 // newAdapter makes the adapter of an open DB.
-func newAdapter[D pebbleDB[I, B], I iterator, B batch](name string, db D, stalls *lsm.StallClock) *adapter[D, I, B] {
+func newAdapter[D pebbleDB[I, B], I Iterator, B Batch](name string, db D, stalls *lsm.StallClock) *adapter[D, I, B] {
 	a := &adapter[D, I, B]{name: name, db: db, stalls: stalls}
 	a.readCtx = readctx.With(context.Background(), &a.reads)
 	return a
@@ -128,9 +140,9 @@ func (a *adapter[D, I, B]) Set(key, value []byte, o *upstream.WriteOptions) erro
 
 func (a *adapter[D, I, B]) Get(key []byte) ([]byte, io.Closer, error) { return a.db.Get(key) }
 
-func (a *adapter[D, I, B]) NewBatch() batch { return a.db.NewBatch() }
+func (a *adapter[D, I, B]) NewBatch() Batch { return a.db.NewBatch() }
 
-func (a *adapter[D, I, B]) NewIter(o *upstream.IterOptions) (iterator, error) {
+func (a *adapter[D, I, B]) NewIter(o *upstream.IterOptions) (Iterator, error) {
 	it, err := a.db.NewIterWithContext(a.readCtx, o)
 	if err != nil {
 		// Returning it would wrap a nil pointer in a non-nil interface.
@@ -139,7 +151,7 @@ func (a *adapter[D, I, B]) NewIter(o *upstream.IterOptions) (iterator, error) {
 	return it, nil
 }
 
-func (a *adapter[D, I, B]) NewQueryIter(o *upstream.IterOptions) (iterator, error) {
+func (a *adapter[D, I, B]) NewQueryIter(o *upstream.IterOptions) (Iterator, error) {
 	if a.newQuery == nil {
 		return a.NewIter(o)
 	}
@@ -192,7 +204,7 @@ func (a *adapter[D, I, B]) Close() error {
 // pebblerf, plugins (config.options makes both). Each engine gets its own
 // copy of the options (pebblerf's Open does not mutate them, but
 // upstream's EnsureDefaults does).
-func openEngine(name, dir string, opts *upstream.Options, plugins pebblerf.Plugins, c *config.Config) (engine, error) {
+func Open(name, dir string, opts *upstream.Options, plugins pebblerf.Plugins, c *config.Config) (DB, error) {
 	opts = opts.Clone()
 	if name == config.EnginePebbleRF {
 		return openPebbleRF(dir, opts, plugins, c)
@@ -218,4 +230,14 @@ func openEngine(name, dir string, opts *upstream.Options, plugins pebblerf.Plugi
 		}
 	}
 	return a, nil
+}
+
+// engineLabels runs f, which works on the engine named name, with the
+// profile label engine=name. Goroutines inherit their creator's labels, so
+// the flushes and compactions a DB starts while opening or while a
+// benchmark writes to it carry its name too: Pebble starts each on a
+// goroutine of its own, from the goroutine whose write or whose finished
+// flush or compaction called for it.
+func Labels(name string, f func()) {
+	pprof.Do(context.Background(), pprof.Labels("engine", name), func(context.Context) { f() })
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package engine
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ import (
 // The counts start from zero at every open, which Prometheus reads as a
 // counter reset. Upstream Pebble's engine keeps no such statistics and is
 // not served.
-type metricsServer struct {
+type MetricsServer struct {
 	srv  *http.Server
 	addr net.Addr
 	// mu is held for reading through a scrape and for writing while the
@@ -36,7 +36,7 @@ type metricsServer struct {
 
 // checkMetricsAddr checks -metrics_addr's form, HOST:PORT; whether the
 // address can be listened on is startMetrics' to find.
-func checkMetricsAddr(addr string) error {
+func CheckMetricsAddr(addr string) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return config.BadFlag("metrics_addr", "%q is not HOST:PORT (e.g. 127.0.0.1:9100)", addr)
@@ -53,7 +53,7 @@ func checkMetricsAddr(addr string) error {
 // startMetrics listens on c's -metrics_addr and serves /metrics; nil
 // without the flag. An address that cannot be listened on is a usage
 // error, found before the run prints anything.
-func startMetrics(c *config.Config) (*metricsServer, error) {
+func StartMetrics(c *config.Config) (*MetricsServer, error) {
 	if c.MetricsAddr == "" {
 		return nil, nil
 	}
@@ -61,7 +61,7 @@ func startMetrics(c *config.Config) (*metricsServer, error) {
 	if err != nil {
 		return nil, config.BadFlag("metrics_addr", "%s", err)
 	}
-	m := &metricsServer{addr: ln.Addr()}
+	m := &MetricsServer{addr: ln.Addr()}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", m)
 	m.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -70,7 +70,7 @@ func startMetrics(c *config.Config) (*metricsServer, error) {
 }
 
 // ServeHTTP answers a scrape of the open DB.
-func (m *metricsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (m *MetricsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.handler == nil {
@@ -82,7 +82,7 @@ func (m *metricsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // follow serves db's statistics from now on; nil before the DB is closed.
 // A nil server does nothing.
-func (m *metricsServer) follow(db *pebblerf.DB) {
+func (m *MetricsServer) Follow(db *pebblerf.DB) {
 	if m == nil {
 		return
 	}
@@ -98,10 +98,10 @@ func (m *metricsServer) follow(db *pebblerf.DB) {
 }
 
 // url is where the server answers, for the header.
-func (m *metricsServer) url() string { return fmt.Sprintf("http://%s/metrics", m.addr) }
+func (m *MetricsServer) URL() string { return fmt.Sprintf("http://%s/metrics", m.addr) }
 
 // close stops the server; a nil server does nothing.
-func (m *metricsServer) close() error {
+func (m *MetricsServer) Close() error {
 	if m == nil {
 		return nil
 	}

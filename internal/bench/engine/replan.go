@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package engine
 
 import (
 	"time"
@@ -19,8 +19,8 @@ import (
 // call on, under -filter_plan=optimal (its point filters) and
 // -range_filter_plan=stats (its range filters); it returns the function
 // that stops it. For other engines and plans it does nothing.
-func startReplanning(c *config.Config, e engine) (stop func()) {
-	db, ok := pebblerfDB(e)
+func StartReplanning(c *config.Config, e DB) (stop func()) {
+	db, ok := PebbleRF(e)
 	if !ok {
 		return func() {}
 	}
