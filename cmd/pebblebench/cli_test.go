@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
@@ -180,8 +181,9 @@ func TestHelp(t *testing.T) {
 	}
 	require.NotContains(t, stdout, "\nOther:\n", "every flag belongs to a group")
 	require.Equal(t, 2, strings.Count(stdout, "\n  # "), "two examples, each under a comment")
-	for _, name := range benchmarkNames() {
-		require.NotEmpty(t, benchmarkHelp[name], name)
+	for _, name := range benchmarks.Names() {
+		b, _ := benchmarks.ByName(name)
+		require.NotEmpty(t, b.Help, name)
 		require.Contains(t, stdout, "  "+name+" ")
 	}
 	fs := newFlagSet(&config.Config{})

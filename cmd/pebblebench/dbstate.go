@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
@@ -84,9 +85,9 @@ func (s *engineState) close() error {
 // a new, small memtable and an empty cache, like a db_bench read run in a
 // second invocation with -use_existing_db. It is done for both engines
 // alike and is not timed.
-func (s *engineState) prepare(b *benchmark) error {
+func (s *engineState) prepare(b *benchmarks.Benchmark) error {
 	switch {
-	case b.fresh:
+	case b.Fresh:
 		if err := s.close(); err != nil {
 			return err
 		}
@@ -96,7 +97,7 @@ func (s *engineState) prepare(b *benchmark) error {
 		return s.open()
 	case s.db == nil:
 		return s.open()
-	case b.reads && s.dirty:
+	case b.Reads && s.dirty:
 		if err := s.db.Flush(); err != nil {
 			return errors.Wrapf(err, "flushing %s", s.name)
 		}

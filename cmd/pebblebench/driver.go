@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/engine"
@@ -190,12 +191,12 @@ func (d *driver) runAll(specs []dbbench.Spec) error {
 }
 
 func (d *driver) runSpec(spec dbbench.Spec) error {
-	b, _ := benchmarkByName(spec.Name)
-	if b.meta != nil {
+	b, _ := benchmarks.ByName(spec.Name)
+	if b.Meta != nil {
 		return d.runMeta(b)
 	}
-	if b.fresh && d.cfg.UseExistingDB {
-		fmt.Fprintf(d.out, "%-12s : skipped (--use_existing_db is true)\n", b.name)
+	if b.Fresh && d.cfg.UseExistingDB {
+		fmt.Fprintf(d.out, "%-12s : skipped (--use_existing_db is true)\n", b.Name)
 		// Skipped runs keep their run numbers, so the benchmarks after them
 		// draw the same keys as in the invocation that did the fill.
 		d.seq += spec.Warmups + spec.Repeats
@@ -263,7 +264,7 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 		fmt.Fprintln(d.out)
 		for ei, e := range d.engines {
 			if len(results[ei]) > 1 {
-				for _, line := range result.FinalSummaryLines(d.label(b.name, e.name), results[ei]) {
+				for _, line := range result.FinalSummaryLines(d.label(b.Name, e.name), results[ei]) {
 					fmt.Fprintln(d.out, line)
 				}
 			}
@@ -277,13 +278,13 @@ func (d *driver) runSpec(spec dbbench.Spec) error {
 
 // record adds res, a run of b on engine ei, to results[ei] and reports it,
 // with the running average once there are two.
-func (d *driver) record(results [][]*result.Result, ei int, b *benchmark, res *result.Result) error {
+func (d *driver) record(results [][]*result.Result, ei int, b *benchmarks.Benchmark, res *result.Result) error {
 	results[ei] = append(results[ei], res)
 	if err := d.report(res, len(results[ei])); err != nil {
 		return err
 	}
 	if len(results[ei]) > 1 {
-		fmt.Fprintln(d.out, result.RunningAverageLine(d.label(b.name, d.engines[ei].name), results[ei]))
+		fmt.Fprintln(d.out, result.RunningAverageLine(d.label(b.Name, d.engines[ei].name), results[ei]))
 	}
 	return nil
 }
@@ -299,7 +300,7 @@ func (d *driver) settleAll() {
 }
 
 // runOnce prepares e's DB and times one run of b on it.
-func (d *driver) runOnce(e *engineState, b *benchmark) (*result.Result, error) {
+func (d *driver) runOnce(e *engineState, b *benchmarks.Benchmark) (*result.Result, error) {
 	if err := d.prepareRun(b, e); err != nil {
 		return nil, err
 	}
@@ -315,7 +316,7 @@ func (d *driver) runOnce(e *engineState, b *benchmark) (*result.Result, error) {
 // prepareRun prepares the DBs of es for a run of b, and the machine: with
 // two engines, both settled and the file systems synced, so that neither
 // run meets the other's leftover work.
-func (d *driver) prepareRun(b *benchmark, es ...*engineState) error {
+func (d *driver) prepareRun(b *benchmarks.Benchmark, es ...*engineState) error {
 	for _, e := range es {
 		if err := e.prepare(b); err != nil {
 			return err
@@ -334,14 +335,14 @@ func (d *driver) prepareRun(b *benchmark, es ...*engineState) error {
 // interleaves reports whether b's runs on the two engines take turns
 // (-interleave) rather than run one after the other: a benchmark with one
 // thread and no background writer, whose turns are not the writer's.
-func (d *driver) interleaves(b *benchmark) bool {
-	return d.cfg.Interleave > 0 && len(d.engines) == 2 && b.background == nil && (b.singleThread || d.cfg.Threads == 1)
+func (d *driver) interleaves(b *benchmarks.Benchmark) bool {
+	return d.cfg.Interleave > 0 && len(d.engines) == 2 && b.Background == nil && (b.SingleThread || d.cfg.Threads == 1)
 }
 
 // runInterleaved prepares both engines' DBs and times one run of b on
 // both at once, taking turns (executeInterleaved); first takes the first
 // turn.
-func (d *driver) runInterleaved(first, second *engineState, b *benchmark) ([2]*result.Result, error) {
+func (d *driver) runInterleaved(first, second *engineState, b *benchmarks.Benchmark) ([2]*result.Result, error) {
 	if err := d.prepareRun(b, first, second); err != nil {
 		return [2]*result.Result{}, err
 	}
@@ -357,21 +358,21 @@ func (d *driver) runInterleaved(first, second *engineState, b *benchmark) ([2]*r
 	return [2]*result.Result{res1, res2}, d.finishRun(second, b, res2, before2)
 }
 
-func (d *driver) newRun(e *engineState, b *benchmark) *run {
-	return &run{cfg: d.cfg, db: e.db, bench: b, seq: d.seq, written: d.written, stop: d.stop, progress: d.progress}
+func (d *driver) newRun(e *engineState, b *benchmarks.Benchmark) *run {
+	return &run{Run: benchmarks.Run{Config: d.cfg, DB: e.db, Seq: d.seq, Written: d.written}, bench: b, stop: d.stop, progress: d.progress}
 }
 
 // finishRun records what a run of b on e did to e: its remote requests,
 // its writes, its fill record and its statistics.
-func (d *driver) finishRun(e *engineState, b *benchmark, res *result.Result, remoteBefore result.Remote) error {
+func (d *driver) finishRun(e *engineState, b *benchmarks.Benchmark, res *result.Result, remoteBefore result.Remote) error {
 	e.finishRemote(res, remoteBefore)
-	if b.writes {
+	if b.Writes {
 		e.dirty = true
 	}
-	if b.fresh {
+	if b.Fresh {
 		// Recorded for -use_existing_db runs; the DB is left whatever
 		// happens to the record.
-		if err := writeFillRecord(e.dir, newFillRecord(d.cfg, b.name, e.name)); err != nil {
+		if err := writeFillRecord(e.dir, newFillRecord(d.cfg, b.Name, e.name)); err != nil {
 			return err
 		}
 	}
@@ -433,7 +434,7 @@ func (d *driver) reportRatio(base, other *result.Result, runNumber int) error {
 }
 
 // runMeta runs a meta benchmark (stats, levelstats) on each engine.
-func (d *driver) runMeta(b *benchmark) error {
+func (d *driver) runMeta(b *benchmarks.Benchmark) error {
 	for _, e := range d.engines {
 		if e.db == nil {
 			if err := e.open(); err != nil {
@@ -450,14 +451,14 @@ func (d *driver) runMeta(b *benchmark) error {
 	}
 	for _, e := range d.engines {
 		if len(d.engines) > 1 {
-			fmt.Fprintf(d.out, "%s (%s):\n", b.name, e.name)
+			fmt.Fprintf(d.out, "%s (%s):\n", b.Name, e.name)
 		}
-		data, err := b.meta(d.out, e.db, d.cfg)
+		data, err := b.Meta(d.out, e.db, d.cfg)
 		if err != nil {
-			return errors.Wrapf(err, "%s on %s", b.name, e.name)
+			return errors.Wrapf(err, "%s on %s", b.Name, e.name)
 		}
 		if d.jsonOut != nil {
-			if err := result.WriteJSONLine(d.jsonOut, map[string]interface{}{"record": "meta", "benchmark": b.name, "engine": e.name, "data": data}); err != nil {
+			if err := result.WriteJSONLine(d.jsonOut, map[string]interface{}{"record": "meta", "benchmark": b.Name, "engine": e.name, "data": data}); err != nil {
 				return err
 			}
 		}

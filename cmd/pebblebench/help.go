@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/seekcount"
@@ -50,22 +51,6 @@ var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "ran
 	"query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 	"compaction_advisor_write_budget", "pebblerf_statistics", "metrics_addr", "get_l6_filters", "pebblerf_recommended"}
 
-// benchmarkHelp says what each benchmark does, for -help.
-var benchmarkHelp = map[string]string{
-	"fillseq":                "write -num keys in key order into a new DB",
-	"fillrandom":             "write -writes random keys into a new DB",
-	"overwrite":              "write -writes random keys into the existing DB",
-	"readrandom":             "point reads of random keys (Get)",
-	"readseq":                "-reads entries in key order through one iterator per thread, from the first key (again at the end)",
-	"seekrandom":             "seeks to random targets, then -seek_nexts Next calls",
-	"readwhilewriting":       "readrandom while one more thread writes",
-	"seekrandomwhilewriting": "seekrandom while one more thread writes",
-	"flush":                  "flush the memtable",
-	"compact":                "compact the whole key range",
-	"stats":                  "print Pebble's metrics",
-	"levelstats":             "print files, bytes, sublevels, filter bytes and the current point and range filters per level",
-}
-
 // scenarioHelp, when set (by the scenarios' file), returns one line per
 // scenario, "name: what it models", for -help.
 var scenarioHelp func() []string
@@ -88,8 +73,9 @@ Examples:
 func printHelp(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, helpIntro)
 	fmt.Fprintln(w, "\nBenchmarks (-benchmarks=a,b[X3-W1]):")
-	for _, name := range benchmarkNames() {
-		fmt.Fprintf(w, "  %-24s %s\n", name, benchmarkHelp[name])
+	for _, name := range benchmarks.Names() {
+		b, _ := benchmarks.ByName(name)
+		fmt.Fprintf(w, "  %-24s %s\n", name, b.Help)
 	}
 	if scenarioHelp != nil {
 		fmt.Fprintln(w, "\nScenarios (-scenario=NAME; flags given on the command line override the scenario's):")
@@ -141,7 +127,7 @@ func printTickerHelp(w io.Writer) {
 	for _, h := range statistics.MetricsHelp {
 		fmt.Fprintf(w, "  %s\n      %s\n", h.Name, h.Help)
 	}
-	fmt.Fprintf(w, "  %s\n      %s\n", seekBlockBytesTicker,
+	fmt.Fprintf(w, "  %s\n      %s\n", benchmarks.SeekBlockBytesTicker,
 		"bytes of the blocks the seek benchmarks' iterators loaded (Pebble's IteratorStats.BlockBytes), on both engines")
 }
 

@@ -65,6 +65,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/engine"
@@ -203,7 +204,7 @@ func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, m
 	}
 	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
 	for _, spec := range mustParseBenchmarkList(c.Benchmarks) {
-		if b, _ := benchmarkByName(spec.Name); b.background != nil && c.WriteBufferSize > c.CacheSize/2 {
+		if b, _ := benchmarks.ByName(spec.Name); b.Background != nil && c.WriteBufferSize > c.CacheSize/2 {
 			fmt.Fprintf(w, "Warning:    %s reads while memtables of up to %d bytes are reserved in a %d-byte block cache; raise -cache_size or lower -write_buffer_size to measure reads with a working cache\n",
 				spec.Name, c.WriteBufferSize, c.CacheSize)
 		}

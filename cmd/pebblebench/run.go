@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/hist"
-	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/progress"
 	"github.com/pebblerf/pebble/internal/bench/result"
@@ -21,23 +21,11 @@ import (
 	"github.com/pebblerf/pebble/internal/cputime"
 )
 
-// seekBlockBytesTicker is the bytes of the blocks (index, data and filter
-// blocks, as Pebble's InternalIteratorStats.BlockBytes counts them) that the seek benchmarks' iterators loaded, from their
-// IteratorStats: the cost range filters and the query builder are meant to
-// cut. Both engines count it alike.
-const seekBlockBytesTicker = "pebblebench.seek.block.bytes"
-
 // run is one timed execution of a benchmark on one engine.
 type run struct {
-	cfg   *config.Config
-	db    engine.DB
-	bench *benchmark
-	// seq numbers the runs of the invocation; both engines' runs of the same
-	// repeat share it, so they draw the same keys.
-	seq int
-	// written is the sparse fill's key set, nil after a dense fill: fills
-	// add to it, seeks draw targets from it.
-	written *keyspace.Set
+	// Run is what the benchmark's loops read.
+	benchmarks.Run
+	bench *benchmarks.Benchmark
 	// stop is set by SIGINT: workers finish their operation and return.
 	stop     *atomic.Bool
 	progress *progress.Reporter
@@ -47,7 +35,7 @@ type run struct {
 // merges what they measured. Statistics are the engine's tickers' change
 // across the run.
 func (r *run) execute() (*result.Result, error) {
-	x := r.begin(r.db.Name())
+	x := r.begin(r.DB.Name())
 	var wg sync.WaitGroup
 	for i := range x.workers {
 		wg.Add(1)
@@ -76,10 +64,10 @@ func (r *run) execute() (*result.Result, error) {
 func executeInterleaved(a, b *run, every int64) (*result.Result, *result.Result, error) {
 	xa, xb := a.begin(""), b.begin("")
 	if a.progress != nil {
-		a.progress.Begin(a.bench.name, a.db.Name()+"+"+b.db.Name(), []*progress.Counter{xa.workers[0].progress, xb.workers[0].progress})
+		a.progress.Begin(a.bench.Name, a.DB.Name()+"+"+b.DB.Name(), []*progress.Counter{xa.workers[0].Progress, xb.workers[0].Progress})
 	}
 	ta, tb := newTurns(every)
-	xa.workers[0].turns, xb.workers[0].turns = ta, tb
+	xa.workers[0].Turns, xb.workers[0].Turns = ta, tb
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); xa.work(0) }()
@@ -97,8 +85,8 @@ func executeInterleaved(a, b *run, every int64) (*result.Result, *result.Result,
 // and what was read of the DB when it started.
 type execution struct {
 	r       *run
-	workers []*worker
-	bg      *worker
+	workers []*benchmarks.Worker
+	bg      *benchmarks.Worker
 	bgStop  atomic.Bool
 	bgDone  sync.WaitGroup
 	before  []statistics.Ticker
@@ -113,48 +101,48 @@ type execution struct {
 // LSM watcher, and reports progress under the label progressName ("" for
 // none: executeInterleaved reports both engines under one).
 func (r *run) begin(progressName string) *execution {
-	c, b := r.cfg, r.bench
+	c, b := r.Config, r.bench
 	threads := c.Threads
-	if b.singleThread {
+	if b.SingleThread {
 		threads = 1
 	}
-	stream := readStream
-	if !b.reads {
-		stream = writeStream
+	stream := benchmarks.ReadStream
+	if !b.Reads {
+		stream = benchmarks.WriteStream
 	}
-	x := &execution{r: r, workers: make([]*worker, threads), errs: make([]error, threads+1)}
+	x := &execution{r: r, workers: make([]*benchmarks.Worker, threads), errs: make([]error, threads+1)}
 	for i := range x.workers {
-		x.workers[i] = newWorker(c, i, r.seq, stream, b.limit(c), !b.ignoresDuration, r.stop)
-		if b.reads && c.ReadRateLimit > 0 {
+		x.workers[i] = benchmarks.NewWorker(c, i, r.Seq, stream, b.Limit(c), !b.IgnoresDuration, r.stop)
+		if b.Reads && c.ReadRateLimit > 0 {
 			// Each thread takes its share of the rate.
-			x.workers[i].interval = time.Duration(float64(threads) / float64(c.ReadRateLimit) * float64(time.Second))
+			x.workers[i].Interval = time.Duration(float64(threads) / float64(c.ReadRateLimit) * float64(time.Second))
 		}
 	}
-	if b.background != nil {
+	if b.Background != nil {
 		// The background writer stops when the readers are done or on
 		// SIGINT.
-		x.bg = newWorker(c, threads, r.seq, writeStream, math.MaxInt64, false, &x.bgStop)
-		x.bg.hist = nil
+		x.bg = benchmarks.NewWorker(c, threads, r.Seq, benchmarks.WriteStream, math.MaxInt64, false, &x.bgStop)
+		x.bg.Hist = nil
 	}
-	x.before = r.db.Tickers()
+	x.before = r.DB.Tickers()
 	if c.LSMSampleMs > 0 {
-		_, _, _ = r.db.Stalls().Take() // count this run's stalls only
-		x.watch = lsm.Watch(r.db, time.Duration(c.LSMSampleMs)*time.Millisecond)
+		_, _, _ = r.DB.Stalls().Take() // count this run's stalls only
+		x.watch = lsm.Watch(r.DB, time.Duration(c.LSMSampleMs)*time.Millisecond)
 	}
 	if r.progress != nil && progressName != "" {
 		counters := make([]*progress.Counter, len(x.workers))
 		for i, w := range x.workers {
-			counters[i] = w.progress
+			counters[i] = w.Progress
 		}
-		r.progress.Begin(b.name, progressName, counters)
+		r.progress.Begin(b.Name, progressName, counters)
 		x.progress = true
 	}
 	if x.bg != nil {
 		x.bgDone.Add(1)
 		go func() {
 			defer x.bgDone.Done()
-			x.bg.start = time.Now()
-			engine.Labels(r.db.Name(), func() { x.errs[threads] = b.background(r, x.bg) })
+			x.bg.Start = time.Now()
+			engine.Labels(r.DB.Name(), func() { x.errs[threads] = b.Background(&r.Run, x.bg) })
 		}()
 	}
 	return x
@@ -167,16 +155,18 @@ func (x *execution) work(i int) {
 	// result.cpuMicrosPerOp.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	w.turns.wait()
-	defer w.turns.finish()
+	if w.Turns != nil {
+		w.Turns.Wait()
+		defer w.Turns.Finish()
+	}
 	cpu0 := cputime.Thread()
-	w.start = time.Now()
-	engine.Labels(x.r.db.Name(), func() { x.errs[i] = x.r.bench.loop(x.r, w) })
-	w.finish = time.Now()
+	w.Start = time.Now()
+	engine.Labels(x.r.DB.Name(), func() { x.errs[i] = x.r.bench.Loop(&x.r.Run, w) })
+	w.Finish = time.Now()
 	if cputime.Supported {
-		w.cpu = cputime.Thread() - cpu0
+		w.CPU = cputime.Thread() - cpu0
 	} else {
-		w.cpu = -1
+		w.CPU = -1
 	}
 }
 
@@ -188,26 +178,26 @@ func (x *execution) end() (*result.Result, error) {
 	x.bgDone.Wait()
 	var lsm *lsm.Summary
 	if x.watch != nil {
-		lsm = x.watch.Stop(r.db.Stalls(), r.cfg.RunsTarget())
+		lsm = x.watch.Stop(r.DB.Stalls(), r.Config.RunsTarget())
 	}
 	if x.progress {
 		r.progress.End()
 	}
 	if err := errors.Join(x.errs...); err != nil {
-		return nil, errors.Wrapf(err, "%s on %s", r.bench.name, r.db.Name())
+		return nil, errors.Wrapf(err, "%s on %s", r.bench.Name, r.DB.Name())
 	}
-	res := mergeWorkers(r.cfg, r.bench, r.db.Name(), x.workers)
-	res.Tickers = statistics.Subtract(r.db.Tickers(), x.before)
+	res := mergeWorkers(r.Config, r.bench, r.DB.Name(), x.workers)
+	res.Tickers = statistics.Subtract(r.DB.Tickers(), x.before)
 	if lsm != nil {
 		lsm.SetWriteAmp(res.Tickers)
 		res.LSM = lsm
 	}
-	if r.bench.opKind == "seek" {
+	if r.bench.OpKind == "seek" {
 		var blockBytes int64
 		for _, w := range x.workers {
-			blockBytes += w.blockBytes
+			blockBytes += w.BlockBytes
 		}
-		res.Tickers = append(res.Tickers, statistics.Ticker{Name: seekBlockBytesTicker, Count: blockBytes})
+		res.Tickers = append(res.Tickers, statistics.Ticker{Name: benchmarks.SeekBlockBytesTicker, Count: blockBytes})
 	}
 	return res, nil
 }
@@ -215,38 +205,38 @@ func (x *execution) end() (*result.Result, error) {
 // mergeWorkers combines the threads' counters as db_bench's Stats::Merge
 // does: the run lasts from the first start to the last finish, and the
 // per-thread times add up for micros/op.
-func mergeWorkers(c *config.Config, b *benchmark, engineName string, workers []*worker) *result.Result {
-	res := &result.Result{Benchmark: b.name, Engine: engineName, OpKind: b.opKind, ShowFound: b.showFound, ShowBytes: b.showBytes(c)}
+func mergeWorkers(c *config.Config, b *benchmarks.Benchmark, engineName string, workers []*benchmarks.Worker) *result.Result {
+	res := &result.Result{Benchmark: b.Name, Engine: engineName, OpKind: b.OpKind, ShowFound: b.ShowFound, ShowBytes: b.ShowBytes(c)}
 	var start, finish time.Time
 	for _, w := range workers {
-		if start.IsZero() || w.start.Before(start) {
-			start = w.start
+		if start.IsZero() || w.Start.Before(start) {
+			start = w.Start
 		}
-		if w.finish.After(finish) {
-			finish = w.finish
+		if w.Finish.After(finish) {
+			finish = w.Finish
 		}
-		res.Ops += w.ops
-		res.Found += w.found
-		res.EmptyRanges += w.emptyRanges
-		res.Bytes += w.bytes
-		res.ThreadSeconds += (w.finish.Sub(w.start) - w.turns.waitedFor()).Seconds()
-		if w.cpu < 0 || res.CPUSeconds < 0 {
+		res.Ops += w.Ops
+		res.Found += w.Found
+		res.EmptyRanges += w.EmptyRanges
+		res.Bytes += w.Bytes
+		res.ThreadSeconds += (w.Finish.Sub(w.Start) - w.Waited()).Seconds()
+		if w.CPU < 0 || res.CPUSeconds < 0 {
 			res.CPUSeconds = -1
 		} else {
-			res.CPUSeconds += w.cpu.Seconds()
+			res.CPUSeconds += w.CPU.Seconds()
 		}
-		res.Interrupted = res.Interrupted || w.interrupted
-		if w.hist != nil {
+		res.Interrupted = res.Interrupted || w.Interrupted
+		if w.Hist != nil {
 			if res.Hist == nil {
 				res.Hist = hist.New()
 			}
-			res.Hist.Merge(w.hist)
+			res.Hist.Merge(w.Hist)
 		}
 	}
 	// An interleaved run has one worker, so its waits are the run's.
 	res.Seconds = finish.Sub(start).Seconds()
 	if len(workers) == 1 {
-		res.Seconds -= workers[0].turns.waitedFor().Seconds()
+		res.Seconds -= workers[0].Waited().Seconds()
 	}
 	return res
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
@@ -43,12 +44,12 @@ func TestScenarioPhasesParse(t *testing.T) {
 				specs, err := dbbench.ParseBenchmarks(c.Benchmarks)
 				require.NoError(t, err)
 				for j, spec := range specs {
-					b, _ := benchmarkByName(spec.Name)
+					b, _ := benchmarks.ByName(spec.Name)
 					if builds && j == 0 {
-						require.True(t, b.fresh, "%s phase %d starts from an empty DB", s.name, i)
+						require.True(t, b.Fresh, "%s phase %d starts from an empty DB", s.name, i)
 					}
 					if !builds {
-						require.False(t, b.fresh, "%s phase %d reads the shape before it, yet runs %s", s.name, i, spec.Name)
+						require.False(t, b.Fresh, "%s phase %d reads the shape before it, yet runs %s", s.name, i, spec.Name)
 					}
 				}
 			}
@@ -147,7 +148,9 @@ func synthetic(bench, engine string, ops int64, secs, cpuSecs float64, tickers .
 }
 
 func TestSeekVerdict(t *testing.T) {
-	bb := func(n int64) statistics.Ticker { return statistics.Ticker{Name: seekBlockBytesTicker, Count: n} }
+	bb := func(n int64) statistics.Ticker {
+		return statistics.Ticker{Name: benchmarks.SeekBlockBytesTicker, Count: n}
+	}
 	read := func(upSecs, rfSecs []float64, upBytes, rfBytes int64) []*phaseResult {
 		p := &phaseResult{}
 		for i := range upSecs {

@@ -39,21 +39,14 @@ func newTurns(every int64) (*turns, *turns) {
 	return a, b
 }
 
-// wait blocks until the worker holds the turn; called once, before the
+// Wait blocks until the worker holds the turn; called once, before the
 // worker's clock starts.
-func (t *turns) wait() {
-	if t != nil {
-		<-t.mine
-	}
-}
+func (t *turns) Wait() { <-t.mine }
 
-// done counts ops operations of the turn and, once the turn's are done,
+// Done counts ops operations of the turn and, once the turn's are done,
 // hands the turn over and waits for it back, unless the other worker has
 // finished.
-func (t *turns) done(ops int64) {
-	if t == nil {
-		return
-	}
+func (t *turns) Done(ops int64) {
 	if t.left -= ops; t.left > 0 {
 		return
 	}
@@ -70,11 +63,8 @@ func (t *turns) done(ops int64) {
 	t.waited += time.Since(start)
 }
 
-// finish marks the worker done and hands over its last turn.
-func (t *turns) finish() {
-	if t == nil {
-		return
-	}
+// Finish marks the worker done and hands over its last turn.
+func (t *turns) Finish() {
 	t.finished = true
 	select {
 	case t.theirs <- struct{}{}:
@@ -82,11 +72,5 @@ func (t *turns) finish() {
 	}
 }
 
-// waitedFor is the time the worker waited for its turns, 0 if it took
-// none.
-func (t *turns) waitedFor() time.Duration {
-	if t == nil {
-		return 0
-	}
-	return t.waited
-}
+// Waited is the time the worker waited for its turns, 0 if it took none.
+func (t *turns) Waited() time.Duration { return t.waited }

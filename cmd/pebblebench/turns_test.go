@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
@@ -22,11 +23,11 @@ func TestTurns(t *testing.T) {
 	var wg sync.WaitGroup
 	side := func(tu *turns, name string, ops int) {
 		defer wg.Done()
-		tu.wait()
-		defer tu.finish()
+		tu.Wait()
+		defer tu.Finish()
 		for range ops {
 			order.WriteString(name)
-			tu.done(1)
+			tu.Done(1)
 		}
 	}
 	wg.Add(2)
@@ -34,8 +35,8 @@ func TestTurns(t *testing.T) {
 	go side(a, "a", 10)
 	wg.Wait()
 	require.Equal(t, "aaabbbaaabaaaa", order.String())
-	require.Positive(t, a.waitedFor())
-	require.Positive(t, b.waitedFor())
+	require.Positive(t, a.Waited())
+	require.Positive(t, b.Waited())
 
 	// A side that finishes within its first turn never hands one over
 	// before its last.
@@ -46,15 +47,11 @@ func TestTurns(t *testing.T) {
 	go side(a, "a", 5)
 	wg.Wait()
 	require.Equal(t, "aaaaabbbbb", order.String())
-	require.Zero(t, a.waitedFor())
-	require.Zero(t, b.waitedFor())
+	require.Zero(t, a.Waited())
+	require.Zero(t, b.Waited())
 
-	// Without -interleave a worker has no turns, and counting them is free.
-	var none *turns
-	none.wait()
-	none.done(1)
-	none.finish()
-	require.Zero(t, none.waitedFor())
+	// Without -interleave a worker has no turns, and has waited for none.
+	require.Zero(t, (&benchmarks.Worker{}).Waited())
 }
 
 // TestInterleavedRuns runs both engines' benchmarks in turns: each engine
@@ -86,29 +83,30 @@ func TestInterleavedTimes(t *testing.T) {
 	start := time.Now()
 	go func() {
 		defer wg.Done()
-		a.wait()
-		defer a.finish()
+		a.Wait()
+		defer a.Finish()
 		for range 6 {
-			a.done(1)
+			a.Done(1)
 		}
 	}()
 	go func() {
 		defer wg.Done()
-		b.wait()
-		defer b.finish()
+		b.Wait()
+		defer b.Finish()
 		for range 6 {
 			time.Sleep(2 * time.Millisecond)
-			b.done(1)
+			b.Done(1)
 		}
 	}()
 	wg.Wait()
 	finish := time.Now()
 	// a waited for b's first two turns (4 ops); b's last turn came after
 	// a finished.
-	require.GreaterOrEqual(t, a.waitedFor(), 8*time.Millisecond)
-	w := &worker{start: start, finish: finish, ops: 6, turns: a}
-	res := mergeWorkers(&config.Config{}, benchmarks["readrandom"], "pebble", []*worker{w})
-	require.InDelta(t, (finish.Sub(start) - a.waitedFor()).Seconds(), res.Seconds, 1e-9)
+	require.GreaterOrEqual(t, a.Waited(), 8*time.Millisecond)
+	w := &benchmarks.Worker{Start: start, Finish: finish, Ops: 6, Turns: a}
+	rr, _ := benchmarks.ByName("readrandom")
+	res := mergeWorkers(&config.Config{}, rr, "pebble", []*benchmarks.Worker{w})
+	require.InDelta(t, (finish.Sub(start) - a.Waited()).Seconds(), res.Seconds, 1e-9)
 	require.InDelta(t, res.Seconds, res.ThreadSeconds, 1e-9)
 	require.Less(t, res.Seconds, finish.Sub(start).Seconds())
 }

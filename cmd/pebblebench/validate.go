@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/engine"
@@ -144,11 +145,11 @@ func validate(c *config.Config) error {
 	}
 	seeks := false
 	for _, s := range specs {
-		b, ok := benchmarkByName(s.Name)
+		b, ok := benchmarks.ByName(s.Name)
 		if !ok {
-			return config.BadFlag("benchmarks", "unknown benchmark %q (known: %s)", s.Name, strings.Join(benchmarkNames(), ", "))
+			return config.BadFlag("benchmarks", "unknown benchmark %q (known: %s)", s.Name, strings.Join(benchmarks.Names(), ", "))
 		}
-		seeks = seeks || b.opKind == "seek"
+		seeks = seeks || b.OpKind == "seek"
 	}
 	return validateIgnored(c, seeks)
 }
@@ -289,6 +290,82 @@ func validateInterleave(c *config.Config) error {
 		return config.BadFlag("interleave", "counts operations; it cannot be combined with -duration")
 	case c.ReadRateLimit > 0:
 		return config.BadFlag("interleave", "cannot be combined with -benchmark_read_rate_limit, whose pace would count the other engine's turns")
+	}
+	return nil
+}
+
+// The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
+// layer makes (mvcc_keys.go has the keys; the options and the lock-table
+// keys are examples/cockroach/crdb's).
+//
+//   - fillmvcc writes -versions_per_key rounds; round r writes a version of
+//     each of the -num roach keys at wall time (r+1)s, in key order, plus a
+//     quarter of the lock table's keys, and flushes. With no compactions
+//     (-compaction_style=3) each round is at least one L0 sublevel: the
+//     shape CockroachDB's L0 has under a write burst. With
+//     -mvcc_compact_rounds=N it compacts the DB after round N, so that the
+//     older versions lie in L6 below the sublevels.
+//   - mvccget reads a roach key's newest version at or below a read
+//     timestamp, as CockroachDB's point gets do: SeekPrefixGE to the key at
+//     the timestamp, on a reused iterator (with -use_l6_filters it asks for
+//     L6 filters). -missing_fraction of the keys are absent.
+//   - mvccscan scans -mvcc_scan_keys roach keys from a random one, returning
+//     each key's version visible at a read timestamp: on a key newer than
+//     the timestamp it seeks to the key at the timestamp, and after a
+//     visible version it moves to the next roach key with NextPrefix.
+//   - locktablescan checks the lock table over the span of -mvcc_scan_keys
+//     roach keys, as a KV read does before it reads: a bounded scan, which
+//     is almost always empty ("found" counts the spans holding a lock).
+//   - lockedscan is mvccscan with a locktablescan check of each span before
+//     it (an iterator each), as a KV read runs both on one DB.
+//   - locktablescanwhilewriting is locktablescan while one more thread
+//     writes transactions' intents (writeIntents), so that the lock checks
+//     keep meeting tables just flushed or compacted, whose blocks no read
+//     has cached yet: the lock table as CockroachDB's writers keep it.
+//   - mvcctimebound scans -mvcc_scan_keys roach keys for the versions of one
+//     round, as an incremental backup does: a time-interval block-property
+//     filter (cockroachkvs.NewMVCCTimeIntervalFilter) skips tables and
+//     blocks with no version in the interval, and SkipPoint hides the rest.
+//
+// The scans use -use_query_builder and -use_tailing_iterator as seekrandom
+// does (boundedScan), and add the block bytes their iterators read to the
+// run's figures. Read timestamps and intervals are drawn per operation from
+// the rounds fillmvcc wrote.
+// validateMVCC checks the flags of -key_format.
+func validateMVCC(c *config.Config, specs []dbbench.Spec) error {
+	switch c.KeyFormat {
+	case config.KeyFormatDBBench:
+		for _, s := range specs {
+			if b, ok := benchmarks.ByName(s.Name); ok && b.MVCC {
+				return config.BadFlag("benchmarks", "%s needs -key_format=mvcc", s.Name)
+			}
+		}
+		for _, name := range []string{"versions_per_key", "mvcc_scan_keys", "mvcc_compact_rounds"} {
+			if c.Given[name] {
+				return config.BadFlag(name, "has no effect without -key_format=mvcc")
+			}
+		}
+		return nil
+	case config.KeyFormatMVCC:
+	default:
+		return config.BadFlag("key_format", "unknown format %q (dbbench or mvcc)", c.KeyFormat)
+	}
+	if c.PrefixSize > 0 {
+		return config.BadFlag("prefix_size", "does not apply to -key_format=mvcc, whose prefix is the roach key")
+	}
+	if c.VersionsPerKey < 1 {
+		return config.BadFlag("versions_per_key", "%d must be at least 1", c.VersionsPerKey)
+	}
+	if c.MVCCCompactRounds < 0 || c.MVCCCompactRounds > c.VersionsPerKey {
+		return config.BadFlag("mvcc_compact_rounds", "%d must be in [0, versions_per_key=%d]", c.MVCCCompactRounds, c.VersionsPerKey)
+	}
+	if c.MVCCScanKeys < 1 {
+		return config.BadFlag("mvcc_scan_keys", "%d must be at least 1", c.MVCCScanKeys)
+	}
+	for _, s := range specs {
+		if b, ok := benchmarks.ByName(s.Name); ok && b.Meta == nil && !b.MVCC && s.Name != "flush" && s.Name != "compact" {
+			return config.BadFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan, locktablescanwhilewriting and mvcctimebound, not %s", s.Name)
+		}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/dbwide"
@@ -216,7 +217,7 @@ func seekVerdict(name, what string, benches ...string) func([]*phaseResult) verd
 				break
 			}
 		}
-		ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, seekBlockBytesTicker)
+		ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, benchmarks.SeekBlockBytesTicker)
 		if math.IsNaN(ops.median) {
 			return noComparison(name)
 		}

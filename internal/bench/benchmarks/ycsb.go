@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package benchmarks
 
 import (
 	"bytes"
@@ -24,21 +24,16 @@ import (
 // (read-modify-write) or an iterator's SeekGE and Nexts (a scan); found
 // counts the reads and scans that found their record.
 
-func init() {
-	benchmarks["ycsb_load"] = &benchmark{name: "ycsb_load", fresh: true, writes: true, showBytes: always,
-		opKind: "write", limit: ycsbLoadOps, loop: ycsbLoad}
-	benchmarkHelp["ycsb_load"] = "write -ycsb_record_count YCSB records (keys \"user\" and a hashed number) into a new DB, split over -threads"
-	for _, letter := range ycsb.StandardNames() {
-		name := "ycsb_" + strings.ToLower(letter)
-		cfg, err := ycsb.Parse(letter)
-		if err != nil {
-			panic(err)
-		}
-		benchmarks[name] = &benchmark{name: name, reads: true, writes: true, showFound: true, showBytes: always,
-			opKind: "op", limit: readOps, loop: ycsbWorkload(letter)}
-		benchmarkHelp[name] = "YCSB workload " + letter + " over ycsb_load's records: " + cfg.Mix.String() +
-			", " + cfg.Distribution.String() + "; -reads operations per thread"
+// ycsbBenchmark is the row of YCSB's core workload letter, ycsb_<letter>.
+func ycsbBenchmark(letter string) *Benchmark {
+	cfg, err := ycsb.Parse(letter)
+	if err != nil {
+		panic(err) // the table names the core workloads only
 	}
+	return &Benchmark{Name: "ycsb_" + strings.ToLower(letter),
+		Help: "YCSB workload " + letter + " over ycsb_load's records: " + cfg.Mix.String() + ", " + cfg.Distribution.String() +
+			"; -reads operations per thread",
+		Reads: true, Writes: true, ShowFound: true, ShowBytes: always, OpKind: "op", Limit: readOps, Loop: ycsbWorkload(letter)}
 }
 
 // ycsbConfig is the generator's configuration for workload letter in run
@@ -61,27 +56,27 @@ func ycsbLoadOps(c *config.Config) int64 {
 	return (c.YCSBRecordCount + int64(c.Threads) - 1) / int64(c.Threads)
 }
 
-func ycsbLoad(r *run, w *worker) error {
-	cfg, err := ycsbConfig(r.cfg, "A", r.seq)
+func ycsbLoad(r *Run, w *Worker) error {
+	cfg, err := ycsbConfig(r.Config, "A", r.Seq)
 	if err != nil {
 		return err
 	}
-	cfg.Seed = uint64(r.cfg.Seed) // the records' values do not depend on the run
+	cfg.Seed = uint64(r.Config.Seed) // the records' values do not depend on the run
 	wl, err := ycsb.New(cfg)
 	if err != nil {
 		return err
 	}
-	loader, err := wl.Loader(w.id, r.cfg.Threads)
+	loader, err := wl.Loader(w.ID, r.Config.Threads)
 	if err != nil {
 		return err
 	}
-	wo := writeOptions(r.cfg)
+	wo := writeOptions(r.Config)
 	for w.next() {
 		key, value, ok := loader.Next()
 		if !ok {
 			break
 		}
-		if err := r.db.Set(key, value, wo); err != nil {
+		if err := r.DB.Set(key, value, wo); err != nil {
 			return err
 		}
 		w.done(1, int64(len(key)+len(value)))
@@ -89,9 +84,9 @@ func ycsbLoad(r *run, w *worker) error {
 	return nil
 }
 
-func ycsbWorkload(letter string) func(r *run, w *worker) error {
-	return func(r *run, w *worker) error {
-		cfg, err := ycsbConfig(r.cfg, letter, r.seq)
+func ycsbWorkload(letter string) func(r *Run, w *Worker) error {
+	return func(r *Run, w *Worker) error {
+		cfg, err := ycsbConfig(r.Config, letter, r.Seq)
 		if err != nil {
 			return err
 		}
@@ -99,20 +94,20 @@ func ycsbWorkload(letter string) func(r *run, w *worker) error {
 		if err != nil {
 			return err
 		}
-		src, err := wl.Source(w.id, r.cfg.Threads)
+		src, err := wl.Source(w.ID, r.Config.Threads)
 		if err != nil {
 			return err
 		}
-		wo := writeOptions(r.cfg)
+		wo := writeOptions(r.Config)
 		var op ycsb.Op
 		for w.next() && src.Next(&op) {
 			var n int
 			switch op.Kind {
 			case ycsb.Read, ycsb.ReadModifyWrite:
-				v, closer, err := r.db.Get(op.Key)
+				v, closer, err := r.DB.Get(op.Key)
 				switch {
 				case err == nil:
-					w.found++
+					w.Found++
 					n = len(op.Key) + len(v)
 					if err := closer.Close(); err != nil {
 						return err
@@ -121,13 +116,13 @@ func ycsbWorkload(letter string) func(r *run, w *worker) error {
 					return err
 				}
 				if op.Kind == ycsb.ReadModifyWrite {
-					if err := r.db.Set(op.Key, op.Value, wo); err != nil {
+					if err := r.DB.Set(op.Key, op.Value, wo); err != nil {
 						return err
 					}
 					n += len(op.Key) + len(op.Value)
 				}
 			case ycsb.Update, ycsb.Insert:
-				if err := r.db.Set(op.Key, op.Value, wo); err != nil {
+				if err := r.DB.Set(op.Key, op.Value, wo); err != nil {
 					return err
 				}
 				n = len(op.Key) + len(op.Value)
@@ -147,14 +142,14 @@ func ycsbWorkload(letter string) func(r *run, w *worker) error {
 
 // ycsbScan reads op.ScanLength records from op.Key on and returns the
 // bytes read; finding op.Key itself counts as found.
-func ycsbScan(r *run, w *worker, op *ycsb.Op) (int, error) {
-	it, err := r.db.NewIter(&upstream.IterOptions{})
+func ycsbScan(r *Run, w *Worker, op *ycsb.Op) (int, error) {
+	it, err := r.DB.NewIter(&upstream.IterOptions{})
 	if err != nil {
 		return 0, err
 	}
 	valid := it.SeekGE(op.Key)
 	if valid && bytes.Equal(it.Key(), op.Key) {
-		w.found++
+		w.Found++
 	}
 	n := 0
 	for i := 0; i < op.ScanLength && valid; i++ {

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package benchmarks
 
 import "github.com/cockroachdb/pebble/v2/cockroachkvs"
 
@@ -25,12 +25,12 @@ import "github.com/cockroachdb/pebble/v2/cockroachkvs"
 
 // mvccTablePrefix starts every roach key: a table and index ID, as
 // CockroachDB's SQL keys begin.
-var mvccTablePrefix = []byte{0xf6, 0x68, 0x89}
+var MVCCTablePrefix = []byte{0xf6, 0x68, 0x89}
 
 const (
 	// mvccLockKeys is the lock table's key space: fillmvcc locks keys spread
 	// evenly over -num, mvccLockKeys of them, a quarter in each round.
-	mvccLockKeys = 64
+	MVCCLockKeys = 64
 	// mvccWallUnit is the wall-time step between rounds: round r writes its
 	// versions at wall time (r+1)*mvccWallUnit.
 	mvccWallUnit = uint64(1e9)
@@ -46,7 +46,7 @@ type mvccKeys struct {
 
 // setRoach makes the roach key of the db_bench key dbKey.
 func (m *mvccKeys) setRoach(dbKey []byte) []byte {
-	m.roach = append(append(m.roach[:0], mvccTablePrefix...), dbKey...)
+	m.roach = append(append(m.roach[:0], MVCCTablePrefix...), dbKey...)
 	return m.roach
 }
 

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package benchmarks
 
 import (
 	"bytes"
@@ -18,8 +18,8 @@ import (
 // no way to ask for L6 filters, so with -use_l6_filters a lookup is instead a
 // new prefix iterator with IterOptions.UseL6Filters, SeekPrefixGE and an
 // exact key comparison: what DB.Get does inside, plus the iterator's setup.
-func readRandom(r *run, w *worker) error {
-	c := r.cfg
+func readRandom(r *Run, w *Worker) error {
+	c := r.Config
 	var iterOpts *upstream.IterOptions
 	if c.UseL6Filters {
 		iterOpts = &upstream.IterOptions{UseL6Filters: true}
@@ -29,15 +29,15 @@ func readRandom(r *run, w *worker) error {
 		var n int64
 		var err error
 		if iterOpts != nil {
-			n, err = getWithIterator(r.db, iterOpts, w.key)
+			n, err = getWithIterator(r.DB, iterOpts, w.key)
 		} else {
-			n, err = get(r.db, w.key)
+			n, err = get(r.DB, w.key)
 		}
 		if err != nil {
 			return err
 		}
 		if n >= 0 {
-			w.found++
+			w.Found++
 			n += int64(len(w.key))
 		}
 		w.done(1, max(n, 0))
@@ -73,8 +73,8 @@ func getWithIterator(db engine.DB, opts *upstream.IterOptions, key []byte) (int6
 // readSeq is db_bench's readseq: one iterator per thread reads entries in
 // key order from the first key, starting over at the end, until -reads
 // entries are read; every entry read counts as found.
-func readSeq(r *run, w *worker) error {
-	it, err := r.db.NewIter(&upstream.IterOptions{})
+func readSeq(r *Run, w *Worker) error {
+	it, err := r.DB.NewIter(&upstream.IterOptions{})
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func readSeq(r *run, w *worker) error {
 			}
 		}
 		v := it.Value()
-		w.found++
+		w.Found++
 		w.done(1, int64(len(it.Key())+len(v)))
 		valid = it.Next()
 	}
@@ -118,10 +118,10 @@ func readSeq(r *run, w *worker) error {
 // The data-block bytes each iterator read (IteratorStats) are summed into
 // the worker, the figure range filters and the query builder are meant to
 // cut.
-func seekRandom(r *run, w *worker) error {
-	c := r.cfg
+func seekRandom(r *Run, w *Worker) error {
+	c := r.Config
 	opts := &upstream.IterOptions{UseL6Filters: c.UseL6Filters}
-	targets := c.SeekTargets(r.written)
+	targets := c.SeekTargets(r.Written)
 	// A bounded seek's range is [target, upper): the target is also the
 	// lower bound, which changes no result of a forward seek and tells a
 	// range filter where the range starts. Two buffers each, alternated:
@@ -133,9 +133,9 @@ func seekRandom(r *run, w *worker) error {
 			lowers[i], uppers[i] = make([]byte, c.KeySize), make([]byte, c.KeySize)
 		}
 	}
-	newIter := r.db.NewIter
+	newIter := r.DB.NewIter
 	if c.UseQueryBuilder {
-		newIter = r.db.NewQueryIter
+		newIter = r.DB.NewQueryIter
 	}
 	prefixMode := c.PrefixSize > 0 && !c.TotalOrderSeek
 	var valueBuf [256]byte
@@ -148,7 +148,7 @@ func seekRandom(r *run, w *worker) error {
 	for seek := 0; w.next(); seek++ {
 		lower, upper := lowers[seek%2], uppers[seek%2]
 		if targets.Next(w.rng, w.key, upper) {
-			w.emptyRanges++
+			w.EmptyRanges++
 		}
 		if lower != nil {
 			copy(lower, w.key)
@@ -173,7 +173,7 @@ func seekRandom(r *run, w *worker) error {
 			valid = it.SeekGE(w.key)
 		}
 		if valid && bytes.Equal(it.Key(), w.key) {
-			w.found++
+			w.Found++
 		}
 		var n int64
 		for j := 0; j < c.SeekNexts && it.Valid(); j++ {

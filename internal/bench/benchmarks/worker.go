@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package benchmarks
 
 import (
 	"math"
@@ -20,7 +20,7 @@ import (
 // -duration is set and no latency histogram reads the clock, as db_bench's
 // ops_between_duration_checks: reading the clock every operation would cost
 // more than a memtable Get.
-const durationCheckEvery = 1000
+const DurationCheckEvery = 1000
 
 // progressEvery is how many operations pass between updates of the counter
 // the progress reporter reads, so the reporter costs the workers nothing
@@ -34,8 +34,8 @@ const progressEvery = 64
 //		... one operation ...
 //		w.done(1, bytes)
 //	}
-type worker struct {
-	id     int
+type Worker struct {
+	ID     int
 	rng    *rand.Rand
 	keys   keyspace.Gen
 	key    []byte
@@ -44,29 +44,53 @@ type worker struct {
 	limit    int64
 	deadline time.Time
 	stop     *atomic.Bool
-	hist     *hist.Histogram
-	progress *progress.Counter
+	Hist     *hist.Histogram
+	Progress *progress.Counter
 
 	// interval paces the operations (-benchmark_read_rate_limit), 0 = as
 	// fast as they go.
-	interval time.Duration
+	Interval time.Duration
 	opStart  time.Time
-	ops      int64
-	found    int64
-	bytes    int64
+	Ops      int64
+	Found    int64
+	Bytes    int64
 	// blockBytes is the data-block bytes the worker's iterators read.
-	blockBytes int64
+	BlockBytes int64
 	// emptyRanges counts the seeks whose range was drawn to be empty.
-	emptyRanges int64
-	interrupted bool
-	start       time.Time
-	finish      time.Time
+	EmptyRanges int64
+	Interrupted bool
+	Start       time.Time
+	Finish      time.Time
 	// cpu is the CPU time of the worker's thread over the run, -1 if
 	// unknown.
-	cpu time.Duration
-	// turns hands the thread to the other engine's worker every so many
+	CPU time.Duration
+	// Turns hands the thread to the other engine's worker every so many
 	// operations under -interleave; nil otherwise.
-	turns *turns
+	Turns Turns
+}
+
+// Turns is a worker's side of two workers that take turns on the machine
+// (-interleave), so that at any moment only one of them runs.
+type Turns interface {
+	// Wait blocks until the worker holds the turn; called once, before the
+	// worker's clock starts.
+	Wait()
+	// Done counts ops operations of the turn and, once the turn's are done,
+	// hands the turn over and waits for it back.
+	Done(ops int64)
+	// Finish marks the worker done and hands over its last turn.
+	Finish()
+	// Waited is the time the worker waited for its turns after it started:
+	// the other engine's, left out of the worker's times.
+	Waited() time.Duration
+}
+
+// Waited is the time w waited for its turns, 0 without turns.
+func (w *Worker) Waited() time.Duration {
+	if w.Turns == nil {
+		return 0
+	}
+	return w.Turns.Waited()
 }
 
 // workerSeed makes the seed of one thread of one benchmark run: the same
@@ -79,22 +103,22 @@ type worker struct {
 // seed of its fill, would look up exactly the keys the fill wrote in the
 // same order (every key found, where a uniform draw finds about 63% after
 // fillrandom).
-func workerSeed(seed int64, run, thread int, stream keyStream) (uint64, uint64) {
+func workerSeed(seed int64, run, thread int, stream KeyStream) (uint64, uint64) {
 	return uint64(seed), uint64(stream)<<62 | uint64(run)<<20 | uint64(thread)
 }
 
 // keyStream separates the random keys of writers from those of readers.
-type keyStream uint8
+type KeyStream uint8
 
 const (
-	writeStream keyStream = iota
-	readStream
+	WriteStream KeyStream = iota
+	ReadStream
 )
 
-func newWorker(c *config.Config, id, run int, stream keyStream, limit int64, useDuration bool, stop *atomic.Bool) *worker {
+func NewWorker(c *config.Config, id, run int, stream KeyStream, limit int64, useDuration bool, stop *atomic.Bool) *Worker {
 	s1, s2 := workerSeed(c.Seed, run, id, stream)
-	w := &worker{
-		id:     id,
+	w := &Worker{
+		ID:     id,
 		rng:    rand.New(rand.NewPCG(s1, s2)),
 		keys:   c.KeyGen(),
 		key:    make([]byte, c.KeySize),
@@ -107,30 +131,30 @@ func newWorker(c *config.Config, id, run int, stream keyStream, limit int64, use
 		w.deadline = time.Now().Add(time.Duration(c.Duration) * time.Second)
 	}
 	if c.RecordLatencies() {
-		w.hist = hist.New()
+		w.Hist = hist.New()
 	}
-	w.progress = progress.NewCounter(w.limit)
+	w.Progress = progress.NewCounter(w.limit)
 	return w
 }
 
 // next reports whether the worker should do another operation, and starts
 // the operation's clock when latencies are recorded.
-func (w *worker) next() bool {
-	if w.ops >= w.limit {
+func (w *Worker) next() bool {
+	if w.Ops >= w.limit {
 		return false
 	}
 	if w.stop.Load() {
-		w.interrupted = true
+		w.Interrupted = true
 		return false
 	}
-	if w.interval > 0 {
+	if w.Interval > 0 {
 		// -benchmark_read_rate_limit: operation n starts no sooner than
 		// n intervals after the first; the wait is not the operation's.
-		if d := time.Until(w.start.Add(time.Duration(w.ops) * w.interval)); d > 0 {
+		if d := time.Until(w.Start.Add(time.Duration(w.Ops) * w.Interval)); d > 0 {
 			time.Sleep(d)
 		}
 	}
-	if w.hist != nil || w.interval > 0 {
+	if w.Hist != nil || w.Interval > 0 {
 		// The clock is read every operation anyway (for the histogram, or
 		// the rate), so the deadline is checked every operation too: with
 		// slow or paced operations, durationCheckEvery of them could
@@ -138,7 +162,7 @@ func (w *worker) next() bool {
 		w.opStart = time.Now()
 		return w.deadline.IsZero() || w.opStart.Before(w.deadline)
 	}
-	if !w.deadline.IsZero() && w.ops%durationCheckEvery == 0 && !time.Now().Before(w.deadline) {
+	if !w.deadline.IsZero() && w.Ops%DurationCheckEvery == 0 && !time.Now().Before(w.deadline) {
 		return false
 	}
 	return true
@@ -146,21 +170,23 @@ func (w *worker) next() bool {
 
 // done ends an operation that counted ops operations (a write batch counts
 // its keys) and moved bytes bytes.
-func (w *worker) done(ops, bytes int64) {
-	if w.hist != nil {
-		w.hist.Record(int64(time.Since(w.opStart)))
+func (w *Worker) done(ops, bytes int64) {
+	if w.Hist != nil {
+		w.Hist.Record(int64(time.Since(w.opStart)))
 	}
-	before := w.ops
-	w.ops += ops
-	w.bytes += bytes
-	if w.ops/progressEvery != before/progressEvery {
-		w.progress.Store(w.ops)
+	before := w.Ops
+	w.Ops += ops
+	w.Bytes += bytes
+	if w.Ops/progressEvery != before/progressEvery {
+		w.Progress.Store(w.Ops)
 	}
-	w.turns.done(ops)
+	if w.Turns != nil {
+		w.Turns.Done(ops)
+	}
 }
 
 // closeIter adds the block bytes it read to the worker's and closes it.
-func (w *worker) closeIter(it engine.Iterator) error {
-	w.blockBytes += int64(it.Stats().InternalStats.BlockBytes)
+func (w *Worker) closeIter(it engine.Iterator) error {
+	w.BlockBytes += int64(it.Stats().InternalStats.BlockBytes)
 	return it.Close()
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package benchmarks
 
 import (
 	"time"
@@ -17,9 +17,9 @@ import (
 // overwrite of a random one of the W keys written last, so each flush
 // overlaps the one before it a little: sorted runs that cover staggered,
 // partly overlapping key ranges, the shape where deferring runs pays.
-func fillSeq(r *run, w *worker) error {
+func fillSeq(r *Run, w *Worker) error {
 	var v uint64
-	window := uint64(r.cfg.FillSeqOverwriteWindow)
+	window := uint64(r.Config.FillSeqOverwriteWindow)
 	overwrite := false
 	return writeLoop(r, w, func() uint64 {
 		if overwrite {
@@ -47,9 +47,9 @@ func fillSeqOps(c *config.Config) int64 {
 // the keys it writes for the seek targets. It is also the
 // writer thread of the *whilewriting benchmarks, which runs until the readers
 // finish, at most -benchmark_write_rate_limit bytes a second.
-func fillRandom(r *run, w *worker) error {
-	n := uint64(r.cfg.Num)
-	written := r.written
+func fillRandom(r *Run, w *Worker) error {
+	n := uint64(r.Config.Num)
+	written := r.Written
 	return writeLoop(r, w, func() uint64 {
 		i := w.rng.Uint64N(n)
 		if written != nil {
@@ -69,18 +69,18 @@ func writeOptions(c *config.Config) *upstream.WriteOptions {
 
 // writeLoop writes -batch_size keys per operation, each key from nextKey.
 // A batch counts as batch_size operations, as in db_bench.
-func writeLoop(r *run, w *worker, nextKey func() uint64) error {
-	c := r.cfg
+func writeLoop(r *Run, w *Worker, nextKey func() uint64) error {
+	c := r.Config
 	wo := writeOptions(c)
 	entryBytes := int64(c.KeySize + c.ValueSize)
 	for w.next() {
 		if c.BatchSize == 1 {
 			w.keys.Fill(w.key, nextKey())
-			if err := r.db.Set(w.key, w.values.Next(c.ValueSize), wo); err != nil {
+			if err := r.DB.Set(w.key, w.values.Next(c.ValueSize), wo); err != nil {
 				return err
 			}
 		} else {
-			b := r.db.NewBatch()
+			b := r.DB.NewBatch()
 			for i := 0; i < c.BatchSize; i++ {
 				w.keys.Fill(w.key, nextKey())
 				if err := b.Set(w.key, w.values.Next(c.ValueSize), nil); err != nil {
@@ -102,17 +102,17 @@ func writeLoop(r *run, w *worker, nextKey func() uint64) error {
 }
 
 // throttle sleeps while the worker is ahead of bytesPerSec.
-func throttle(w *worker, bytesPerSec int64) {
-	due := w.start.Add(time.Duration(float64(w.bytes) / float64(bytesPerSec) * float64(time.Second)))
+func throttle(w *Worker, bytesPerSec int64) {
+	due := w.Start.Add(time.Duration(float64(w.Bytes) / float64(bytesPerSec) * float64(time.Second)))
 	if d := time.Until(due); d > time.Millisecond {
 		time.Sleep(d)
 	}
 }
 
 // flushLoop flushes the memtable once.
-func flushLoop(r *run, w *worker) error {
+func flushLoop(r *Run, w *Worker) error {
 	for w.next() {
-		if err := r.db.Flush(); err != nil {
+		if err := r.DB.Flush(); err != nil {
 			return err
 		}
 		w.done(1, 0)
@@ -121,13 +121,13 @@ func flushLoop(r *run, w *worker) error {
 }
 
 // compactLoop compacts the whole key space once.
-func compactLoop(r *run, w *worker) error {
-	end := make([]byte, r.cfg.KeySize+1)
+func compactLoop(r *Run, w *Worker) error {
+	end := make([]byte, r.Config.KeySize+1)
 	for i := range end {
 		end[i] = 0xff
 	}
 	for w.next() {
-		if err := r.db.Compact(nil, end); err != nil {
+		if err := r.DB.Compact(nil, end); err != nil {
 			return err
 		}
 		w.done(1, 0)

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package benchmarks
 
 import (
 	"bytes"
@@ -11,144 +11,25 @@ import (
 	"github.com/cockroachdb/pebble/v2/cockroachkvs"
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
 	"github.com/pebblerf/pebble/internal/bench/config"
-	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/engine"
 )
-
-// The benchmarks of -key_format=mvcc: the reads a CockroachDB-style storage
-// layer makes (mvcc_keys.go has the keys; the options and the lock-table
-// keys are examples/cockroach/crdb's).
-//
-//   - fillmvcc writes -versions_per_key rounds; round r writes a version of
-//     each of the -num roach keys at wall time (r+1)s, in key order, plus a
-//     quarter of the lock table's keys, and flushes. With no compactions
-//     (-compaction_style=3) each round is at least one L0 sublevel: the
-//     shape CockroachDB's L0 has under a write burst. With
-//     -mvcc_compact_rounds=N it compacts the DB after round N, so that the
-//     older versions lie in L6 below the sublevels.
-//   - mvccget reads a roach key's newest version at or below a read
-//     timestamp, as CockroachDB's point gets do: SeekPrefixGE to the key at
-//     the timestamp, on a reused iterator (with -use_l6_filters it asks for
-//     L6 filters). -missing_fraction of the keys are absent.
-//   - mvccscan scans -mvcc_scan_keys roach keys from a random one, returning
-//     each key's version visible at a read timestamp: on a key newer than
-//     the timestamp it seeks to the key at the timestamp, and after a
-//     visible version it moves to the next roach key with NextPrefix.
-//   - locktablescan checks the lock table over the span of -mvcc_scan_keys
-//     roach keys, as a KV read does before it reads: a bounded scan, which
-//     is almost always empty ("found" counts the spans holding a lock).
-//   - lockedscan is mvccscan with a locktablescan check of each span before
-//     it (an iterator each), as a KV read runs both on one DB.
-//   - locktablescanwhilewriting is locktablescan while one more thread
-//     writes transactions' intents (writeIntents), so that the lock checks
-//     keep meeting tables just flushed or compacted, whose blocks no read
-//     has cached yet: the lock table as CockroachDB's writers keep it.
-//   - mvcctimebound scans -mvcc_scan_keys roach keys for the versions of one
-//     round, as an incremental backup does: a time-interval block-property
-//     filter (cockroachkvs.NewMVCCTimeIntervalFilter) skips tables and
-//     blocks with no version in the interval, and SkipPoint hides the rest.
-//
-// The scans use -use_query_builder and -use_tailing_iterator as seekrandom
-// does (boundedScan), and add the block bytes their iterators read to the
-// run's figures. Read timestamps and intervals are drawn per operation from
-// the rounds fillmvcc wrote.
-func init() {
-	for name, b := range map[string]*benchmark{
-		"fillmvcc": {fresh: true, writes: true, singleThread: true, ignoresDuration: true,
-			showBytes: always, opKind: "write", limit: fillMVCCOps, loop: fillMVCC},
-		"mvccget": {reads: true, showFound: true, showBytes: always, opKind: "read",
-			limit: readOps, loop: mvccGet},
-		"mvccscan": {reads: true, showFound: true, showBytes: always, opKind: "seek",
-			limit: readOps, loop: mvccScan},
-		"locktablescan": {reads: true, showFound: true, showBytes: never, opKind: "seek",
-			limit: readOps, loop: lockTableScan},
-		"lockedscan": {reads: true, showFound: true, showBytes: always, opKind: "seek",
-			limit: readOps, loop: lockedScan},
-		"locktablescanwhilewriting": {reads: true, writes: true, showFound: true, showBytes: never, opKind: "seek",
-			limit: readOps, loop: lockTableScan, background: writeIntents},
-		"mvcctimebound": {reads: true, showFound: true, showBytes: always, opKind: "seek",
-			limit: readOps, loop: mvccTimeBound},
-	} {
-		b.name = name
-		benchmarks[name] = b
-	}
-	for name, help := range map[string]string{
-		"fillmvcc":                  "-key_format=mvcc: write -versions_per_key flushed rounds of versions of -num keys, and lock keys",
-		"mvccget":                   "-key_format=mvcc: newest version at or below a read timestamp (SeekPrefixGE)",
-		"mvccscan":                  "-key_format=mvcc: the visible versions of -mvcc_scan_keys keys",
-		"locktablescan":             "-key_format=mvcc: lock-table span checks over -mvcc_scan_keys keys, almost all empty",
-		"lockedscan":                "-key_format=mvcc: mvccscan with a lock-table check of each span before it",
-		"locktablescanwhilewriting": "-key_format=mvcc: locktablescan while one more thread writes intents and resolves them",
-		"mvcctimebound":             "-key_format=mvcc: scans of one round's versions with a time-interval filter",
-	} {
-		benchmarkHelp[name] = help
-	}
-}
-
-// mvccBenchmark reports whether the named benchmark needs -key_format=mvcc.
-func mvccBenchmark(name string) bool {
-	switch name {
-	case "fillmvcc", "mvccget", "mvccscan", "locktablescan", "lockedscan", "locktablescanwhilewriting", "mvcctimebound":
-		return true
-	}
-	return false
-}
-
-// validateMVCC checks the flags of -key_format.
-func validateMVCC(c *config.Config, specs []dbbench.Spec) error {
-	switch c.KeyFormat {
-	case config.KeyFormatDBBench:
-		for _, s := range specs {
-			if mvccBenchmark(s.Name) {
-				return config.BadFlag("benchmarks", "%s needs -key_format=mvcc", s.Name)
-			}
-		}
-		for _, name := range []string{"versions_per_key", "mvcc_scan_keys", "mvcc_compact_rounds"} {
-			if c.Given[name] {
-				return config.BadFlag(name, "has no effect without -key_format=mvcc")
-			}
-		}
-		return nil
-	case config.KeyFormatMVCC:
-	default:
-		return config.BadFlag("key_format", "unknown format %q (dbbench or mvcc)", c.KeyFormat)
-	}
-	if c.PrefixSize > 0 {
-		return config.BadFlag("prefix_size", "does not apply to -key_format=mvcc, whose prefix is the roach key")
-	}
-	if c.VersionsPerKey < 1 {
-		return config.BadFlag("versions_per_key", "%d must be at least 1", c.VersionsPerKey)
-	}
-	if c.MVCCCompactRounds < 0 || c.MVCCCompactRounds > c.VersionsPerKey {
-		return config.BadFlag("mvcc_compact_rounds", "%d must be in [0, versions_per_key=%d]", c.MVCCCompactRounds, c.VersionsPerKey)
-	}
-	if c.MVCCScanKeys < 1 {
-		return config.BadFlag("mvcc_scan_keys", "%d must be at least 1", c.MVCCScanKeys)
-	}
-	for _, s := range specs {
-		if b, _ := benchmarkByName(s.Name); b.meta == nil && !mvccBenchmark(s.Name) && s.Name != "flush" && s.Name != "compact" {
-			return config.BadFlag("key_format", "mvcc keys are written and read only by fillmvcc, mvccget, mvccscan, locktablescan, lockedscan, locktablescanwhilewriting and mvcctimebound, not %s", s.Name)
-		}
-	}
-	return nil
-}
 
 func fillMVCCOps(c *config.Config) int64 { return c.Num * int64(c.VersionsPerKey) }
 
 // fillMVCC writes the rounds; each operation is one version (lock keys come
 // on top).
-func fillMVCC(r *run, w *worker) error {
-	c := r.cfg
+func fillMVCC(r *Run, w *Worker) error {
+	c := r.Config
 	var m mvccKeys
 	var key []byte
-	lockEvery := max(c.Num/mvccLockKeys, 1)
+	lockEvery := max(c.Num/MVCCLockKeys, 1)
 	version := make([]byte, crdb.LockVersionLen)
-	b := r.db.NewBatch()
+	b := r.DB.NewBatch()
 	var inBatch int
 	commit := func() error {
 		err := b.Commit(upstream.NoSync)
 		_ = b.Close()
-		b, inBatch = r.db.NewBatch(), 0
+		b, inBatch = r.DB.NewBatch(), 0
 		return err
 	}
 	for op := int64(0); w.next(); op++ {
@@ -176,11 +57,11 @@ func fillMVCC(r *run, w *worker) error {
 			if err := commit(); err != nil {
 				return err
 			}
-			if err := r.db.Flush(); err != nil {
+			if err := r.DB.Flush(); err != nil {
 				return err
 			}
 			if round+1 == c.MVCCCompactRounds {
-				if err := r.db.Compact(nil, mvccKeySpaceEnd(c)); err != nil {
+				if err := r.DB.Compact(nil, mvccKeySpaceEnd(c)); err != nil {
 					return err
 				}
 			}
@@ -201,19 +82,19 @@ func fillMVCC(r *run, w *worker) error {
 // the ones resolved) and the table keys, as CockroachDB's flushes do. The
 // versions are newer than every round of fillmvcc, so no read timestamp
 // sees them.
-func writeIntents(r *run, w *worker) error {
-	c := r.cfg
+func writeIntents(r *Run, w *Worker) error {
+	c := r.Config
 	wo := writeOptions(c)
 	type intent struct{ lock, version []byte }
 	var (
 		m        mvccKeys
-		inFlight [mvccLockKeys]intent
+		inFlight [MVCCLockKeys]intent
 		txn      = make([]byte, crdb.LockVersionLen)
 	)
 	wall := roundWallTime(c.VersionsPerKey)
 	for op := uint64(0); w.next(); op++ {
-		b := r.db.NewBatch()
-		slot := &inFlight[op%mvccLockKeys]
+		b := r.DB.NewBatch()
+		slot := &inFlight[op%MVCCLockKeys]
 		if slot.lock != nil {
 			err := errors.CombineErrors(b.SingleDelete(slot.lock, nil), b.Set(slot.version, w.values.Next(c.ValueSize), nil))
 			if err != nil {
@@ -244,18 +125,18 @@ func writeIntents(r *run, w *worker) error {
 
 // mvccKeySpaceEnd is an engine key above every key fillmvcc writes.
 func mvccKeySpaceEnd(c *config.Config) []byte {
-	return mvccKey(nil, bytes.Repeat([]byte{0xff}, len(mvccTablePrefix)+c.KeySize+1), 0)
+	return mvccKey(nil, bytes.Repeat([]byte{0xff}, len(MVCCTablePrefix)+c.KeySize+1), 0)
 }
 
 // readTimestamp draws a read timestamp between two rounds, so that it sees
 // the versions of the rounds up to a random one.
-func readTimestamp(c *config.Config, w *worker) uint64 {
+func readTimestamp(c *config.Config, w *Worker) uint64 {
 	return roundWallTime(w.rng.IntN(c.VersionsPerKey)) + mvccWallUnit/2
 }
 
-func mvccGet(r *run, w *worker) error {
-	c := r.cfg
-	it, err := r.db.NewIter(&upstream.IterOptions{UseL6Filters: c.UseL6Filters})
+func mvccGet(r *Run, w *Worker) error {
+	c := r.Config
+	it, err := r.DB.NewIter(&upstream.IterOptions{UseL6Filters: c.UseL6Filters})
 	if err != nil {
 		return err
 	}
@@ -267,7 +148,7 @@ func mvccGet(r *run, w *worker) error {
 		key = mvccKey(key, roach, readTimestamp(c, w))
 		var n int64
 		if it.SeekPrefixGE(key) {
-			w.found++
+			w.Found++
 			n = int64(len(it.Key()) + len(it.Value()))
 		}
 		w.done(1, n)
@@ -277,7 +158,7 @@ func mvccGet(r *run, w *worker) error {
 
 // scanSpan sets lower and upper to the engine keys (made by encode) of the
 // first roach key of a scan and of the key -mvcc_scan_keys positions on.
-func scanSpan(c *config.Config, w *worker, m *mvccKeys, first uint64, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
+func scanSpan(c *config.Config, w *Worker, m *mvccKeys, first uint64, lower, upper []byte, encode func(buf, roach []byte) []byte) ([]byte, []byte) {
 	w.keys.Fill(w.key, w.keys.Written(first))
 	lower = encode(lower, m.setRoach(w.key))
 	w.keys.Fill(w.key, w.keys.Written(first+uint64(c.MVCCScanKeys)))
@@ -286,14 +167,14 @@ func scanSpan(c *config.Config, w *worker, m *mvccKeys, first uint64, lower, upp
 }
 
 // firstScanKey draws the first roach key of a scan.
-func firstScanKey(c *config.Config, w *worker) uint64 { return w.rng.Uint64N(uint64(c.Num)) }
+func firstScanKey(c *config.Config, w *Worker) uint64 { return w.rng.Uint64N(uint64(c.Num)) }
 
 // spanScanner reads one kind of bounded scan for a worker. Each scan gets a
 // new iterator, or with -use_tailing_iterator the scanner's one iterator,
 // given the scan's options with SetOptions, as CockroachDB's pebbleReadOnly
 // reuses its iterator for the spans one request reads.
 type spanScanner struct {
-	w       *worker
+	w       *Worker
 	m       mvccKeys
 	opts    *upstream.IterOptions
 	newIter func(*upstream.IterOptions) (engine.Iterator, error)
@@ -305,10 +186,10 @@ type spanScanner struct {
 	scans          int
 }
 
-func newSpanScanner(r *run, w *worker, opts *upstream.IterOptions) *spanScanner {
-	s := &spanScanner{w: w, opts: opts, newIter: r.db.NewIter, reuse: r.cfg.UseTailingIterator}
-	if r.cfg.UseQueryBuilder {
-		s.newIter = r.db.NewQueryIter
+func newSpanScanner(r *Run, w *Worker, opts *upstream.IterOptions) *spanScanner {
+	s := &spanScanner{w: w, opts: opts, newIter: r.DB.NewIter, reuse: r.Config.UseTailingIterator}
+	if r.Config.UseQueryBuilder {
+		s.newIter = r.DB.NewQueryIter
 	}
 	return s
 }
@@ -349,7 +230,7 @@ func (s *spanScanner) close() error {
 // opts gets the bounds, read does the reading and returns the bytes read
 // and whether it found anything; setup, if given, changes opts before each
 // operation.
-func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf, roach []byte) []byte,
+func boundedScan(r *Run, w *Worker, opts *upstream.IterOptions, encode func(buf, roach []byte) []byte,
 	read func(it engine.Iterator, lower []byte) (n int64, found bool), setup ...func()) (err error) {
 	s := newSpanScanner(r, w, opts)
 	defer func() { err = errors.CombineErrors(err, s.close()) }()
@@ -357,28 +238,28 @@ func boundedScan(r *run, w *worker, opts *upstream.IterOptions, encode func(buf,
 		for _, f := range setup {
 			f()
 		}
-		return s.scan(r.cfg, first, encode, read)
+		return s.scan(r.Config, first, encode, read)
 	})
 }
 
 // eachScan runs op for each operation of a scan benchmark, with the first
 // roach key of its span, and counts what op read and whether it found
 // anything.
-func eachScan(r *run, w *worker, op func(first uint64) (n int64, found bool, err error)) error {
+func eachScan(r *Run, w *Worker, op func(first uint64) (n int64, found bool, err error)) error {
 	for w.next() {
-		n, found, err := op(firstScanKey(r.cfg, w))
+		n, found, err := op(firstScanKey(r.Config, w))
 		if err != nil {
 			return err
 		}
 		if found {
-			w.found++
+			w.Found++
 		}
 		w.done(1, n)
 	}
 	return nil
 }
 
-func bareMVCCKey(buf, roach []byte) []byte { return mvccKey(buf, roach, 0) }
+func BareMVCCKey(buf, roach []byte) []byte { return mvccKey(buf, roach, 0) }
 func bareLockKey(buf, roach []byte) []byte { return crdb.LockKey(buf, roach, nil) }
 
 // wallTime is the wall time of an engine key's MVCC version; ok is false
@@ -392,13 +273,13 @@ func wallTime(key []byte) (wall uint64, ok bool) {
 	return wall, err == nil
 }
 
-func mvccScan(r *run, w *worker) error {
-	return boundedScan(r, w, &upstream.IterOptions{}, bareMVCCKey, mvccScanRead(r.cfg, w))
+func mvccScan(r *Run, w *Worker) error {
+	return boundedScan(r, w, &upstream.IterOptions{}, BareMVCCKey, mvccScanRead(r.Config, w))
 }
 
 // mvccScanRead returns mvccscan's read of a span: each roach key's version
 // visible at a read timestamp drawn per span.
-func mvccScanRead(c *config.Config, w *worker) func(it engine.Iterator, lower []byte) (int64, bool) {
+func mvccScanRead(c *config.Config, w *Worker) func(it engine.Iterator, lower []byte) (int64, bool) {
 	var roach, seekKey []byte
 	var valueBuf [256]byte
 	return func(it engine.Iterator, lower []byte) (int64, bool) {
@@ -439,7 +320,7 @@ func sameRoach(k, roach []byte) bool {
 	return cockroachkvs.Split(k) == len(roach)+1 && bytes.HasPrefix(k, roach)
 }
 
-func lockTableScan(r *run, w *worker) error {
+func lockTableScan(r *Run, w *Worker) error {
 	return boundedScan(r, w, &upstream.IterOptions{}, bareLockKey, lockCheck)
 }
 
@@ -456,27 +337,27 @@ func lockCheck(it engine.Iterator, lower []byte) (int64, bool) {
 // its own iterator, as a CockroachDB KV read does: the lock-table checks,
 // almost all empty, and the MVCC scans, which always find keys, share one
 // DB. "found" counts the spans with a visible version.
-func lockedScan(r *run, w *worker) (err error) {
+func lockedScan(r *Run, w *Worker) (err error) {
 	locks := newSpanScanner(r, w, &upstream.IterOptions{})
 	data := newSpanScanner(r, w, &upstream.IterOptions{})
 	defer func() { err = errors.CombineErrors(err, errors.CombineErrors(locks.close(), data.close())) }()
-	read := mvccScanRead(r.cfg, w)
+	read := mvccScanRead(r.Config, w)
 	return eachScan(r, w, func(first uint64) (int64, bool, error) {
-		if _, _, err := locks.scan(r.cfg, first, bareLockKey, lockCheck); err != nil {
+		if _, _, err := locks.scan(r.Config, first, bareLockKey, lockCheck); err != nil {
 			return 0, false, err
 		}
-		return data.scan(r.cfg, first, bareMVCCKey, read)
+		return data.scan(r.Config, first, BareMVCCKey, read)
 	})
 }
 
-func mvccTimeBound(r *run, w *worker) error {
+func mvccTimeBound(r *Run, w *Worker) error {
 	var lo, hi uint64
 	opts := &upstream.IterOptions{SkipPoint: func(k []byte) bool {
 		wall, ok := wallTime(k)
 		return !ok || wall < lo || wall > hi
 	}}
 	var valueBuf [256]byte
-	return boundedScan(r, w, opts, bareMVCCKey, func(it engine.Iterator, lower []byte) (int64, bool) {
+	return boundedScan(r, w, opts, BareMVCCKey, func(it engine.Iterator, lower []byte) (int64, bool) {
 		var n int64
 		found := false
 		for valid := it.SeekGE(lower); valid; valid = it.Next() {
@@ -489,7 +370,7 @@ func mvccTimeBound(r *run, w *worker) error {
 	}, func() {
 		// One round's versions, as an incremental backup since the round
 		// before reads them.
-		lo = roundWallTime(w.rng.IntN(r.cfg.VersionsPerKey))
+		lo = roundWallTime(w.rng.IntN(r.Config.VersionsPerKey))
 		hi = lo
 		opts.PointKeyFilters = []upstream.BlockPropertyFilter{cockroachkvs.NewMVCCTimeIntervalFilter(lo, hi)}
 	})

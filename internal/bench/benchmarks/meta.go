@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package benchmarks
 
 import (
 	"fmt"
@@ -12,13 +12,21 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 )
 
+// MetaData is what a meta benchmark printed, as its -json record's data:
+// levelstats' levels and block cache, or stats' metrics table.
+type MetaData struct {
+	Levels          []lsm.Level `json:"levels,omitempty"`
+	BlockCacheBytes *int64      `json:"block_cache_bytes,omitempty"`
+	Metrics         string      `json:"metrics,omitempty"`
+}
+
 // printLevelStats is the levelstats benchmark: db_bench's
 // "Level Files Size(MB)" table with more columns: the L0 sublevel count
 // (Pebble's measure of L0 read amplification), the point filter the plan
 // gives each level now, the point filters' bytes (read through the block
 // cache) and the range filters' (table properties, resident in the Go heap
 // of open tables, outside the cache).
-func printLevelStats(out io.Writer, e engine.DB, c *config.Config) (interface{}, error) {
+func printLevelStats(out io.Writer, e engine.DB, c *config.Config) (*MetaData, error) {
 	shape, err := lsm.Shape(e)
 	if err != nil {
 		return nil, err
@@ -48,16 +56,16 @@ func printLevelStats(out io.Writer, e engine.DB, c *config.Config) (interface{},
 		fmt.Fprintf(out, "Range filters: %.2f bits/key over %d keys, in the Go heap of open tables\n",
 			8*float64(total.RangeFilterBytes)/float64(max(total.RangeFilterKeys, 1)), total.RangeFilterKeys)
 	}
-	return map[string]interface{}{"levels": shape, "block_cache_bytes": m.BlockCache.Size}, nil
+	return &MetaData{Levels: shape, BlockCacheBytes: &m.BlockCache.Size}, nil
 }
 
 // printStats is the stats benchmark: Pebble's own metrics table, the
 // counterpart of db_bench's rocksdb.stats.
-func printStats(out io.Writer, e engine.DB, _ *config.Config) (interface{}, error) {
+func printStats(out io.Writer, e engine.DB, _ *config.Config) (*MetaData, error) {
 	s := e.Metrics().String()
 	fmt.Fprint(out, s)
 	if !strings.HasSuffix(s, "\n") {
 		fmt.Fprintln(out)
 	}
-	return map[string]interface{}{"metrics": s}, nil
+	return &MetaData{Metrics: s}, nil
 }

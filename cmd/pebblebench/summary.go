@@ -1,3 +1,0 @@
-// Copyright 2026 The pebblerf Authors. All rights reserved.
-
-package main
