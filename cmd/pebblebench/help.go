@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pebblerf/pebble/internal/bench/benchmarks"
+	"github.com/pebblerf/pebble/internal/bench/scenario"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/internal/dbwide"
 	"github.com/pebblerf/pebble/internal/seekcount"
@@ -51,10 +52,6 @@ var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "ran
 	"query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 	"compaction_advisor_write_budget", "pebblerf_statistics", "metrics_addr", "get_l6_filters", "pebblerf_recommended"}
 
-// scenarioHelp, when set (by the scenarios' file), returns one line per
-// scenario, "name: what it models", for -help.
-var scenarioHelp func() []string
-
 const helpIntro = `pebblebench runs db_bench's benchmarks on upstream Pebble and on pebblerf, alone or side by side.
 Result lines keep db_bench's format; -engine=both adds ratio lines, pebblerf over pebble.
 
@@ -77,11 +74,9 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 		b, _ := benchmarks.ByName(name)
 		fmt.Fprintf(w, "  %-24s %s\n", name, b.Help)
 	}
-	if scenarioHelp != nil {
-		fmt.Fprintln(w, "\nScenarios (-scenario=NAME; flags given on the command line override the scenario's):")
-		for _, line := range scenarioHelp() {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
+	fmt.Fprintln(w, "\nScenarios (-scenario=NAME; flags given on the command line override the scenario's):")
+	for _, line := range scenario.HelpLines() {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
 	listed := map[string]bool{}
 	for _, g := range flagGroups {

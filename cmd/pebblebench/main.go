@@ -60,7 +60,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -182,7 +181,7 @@ func mustParseBenchmarkList(s string) []dbbench.Spec {
 
 // printHeader prints db_bench's header lines, as far as they apply.
 func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, metrics *engine.MetricsServer) {
-	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.Engine)
+	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", engine.UpstreamVersion(), c.Engine)
 	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
 	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
 	fmt.Fprintf(w, "Keys:       %d bytes each\n", c.KeySize)
@@ -217,17 +216,4 @@ func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, m
 		fmt.Fprintf(w, "Filled by:  %s (recorded with the DB; reads draw other keys than the fill wrote)\n", fill)
 	}
 	fmt.Fprintln(w, "------------------------------------------------")
-}
-
-// pebbleVersion is the upstream Pebble module version this binary was built
-// with.
-func pebbleVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, m := range info.Deps {
-			if m.Path == "github.com/cockroachdb/pebble/v2" {
-				return "github.com/cockroachdb/pebble/v2 " + m.Version
-			}
-		}
-	}
-	return "github.com/cockroachdb/pebble/v2 (version unknown)"
 }

@@ -12,15 +12,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/pebblerf/pebble/internal/bench/config"
-	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/result"
-	"github.com/pebblerf/pebble/internal/readctx"
-	"github.com/pebblerf/pebble/objstore"
 	"github.com/stretchr/testify/require"
 )
 
@@ -125,61 +121,6 @@ func TestRemoteFigures(t *testing.T) {
 		}
 	}
 	require.Equal(t, 6, results)
-}
-
-// TestRemoteVerdict checks the verdict's figures and its outcomes on
-// synthetic runs.
-func TestRemoteVerdict(t *testing.T) {
-	run := func(engine string, gets, other int64, latency time.Duration) *result.Result {
-		r := synthetic("readrandom", engine, 1000, 1, 1)
-		r.Remote = &result.Remote{Snapshot: objstore.Snapshot{Data: objstore.Counts{Requests: gets, Bytes: gets << 10},
-			Stat: objstore.Counts{Requests: other}, Prices: objstore.DefaultPrices}}
-		r.Hist = hist.New()
-		for i := 0; i < 100; i++ {
-			r.Hist.Record(latency.Nanoseconds())
-		}
-		return r
-	}
-	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets", false})
-	phase := func(rs ...*result.Result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
-
-	v := verdictOf(phase(run(config.EnginePebble, 1000, 0, 20*time.Millisecond), run(config.EnginePebbleRF, 40, 0, 100*time.Microsecond)))
-	require.Equal(t, "0.04x remote GETs, 0.005x p50, 0.04x cost/Mop", v.headline)
-	require.Equal(t, "win: 96% fewer remote GETs, p50 200.0x lower, cost 0.04x", v.outcome)
-	require.Contains(t, v.line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB, p50 100.0us vs 20.00ms (0.005x)")
-	require.Contains(t, v.line, "USD/Mop 0.016 vs 0.400 (0.04x)")
-
-	// Fewer GETs but more HEADs in all: more requests is a loss.
-	v = verdictOf(phase(run(config.EnginePebble, 1000, 0, time.Millisecond), run(config.EnginePebbleRF, 500, 700, time.Millisecond)))
-	require.Equal(t, "loss: more remote requests than upstream: gets 1.20x the requests", v.outcome)
-
-	v = verdictOf(phase(run(config.EnginePebble, 1000, 0, time.Millisecond), run(config.EnginePebbleRF, 980, 0, time.Millisecond)))
-	require.Equal(t, "no win: 0.98x the remote GETs, p50 1.00x", v.outcome)
-
-	// A timed read beside a writer is judged by its own GETs: here pebblerf
-	// ran twice the operations with half the own GETs, while the writer's
-	// GETs were the same.
-	timed := func(engine string, ops, own int64) *result.Result {
-		r := run(engine, 600+own, 0, time.Millisecond)
-		r.Ops = ops
-		r.Remote.Reads = readctx.Counts{Requests: own}
-		return r
-	}
-	ownVerdict := remoteVerdict("remote-locktable", "on checks", remoteRead{1, "readrandom", "checks", true})
-	v = ownVerdict(phase(timed(config.EnginePebble, 1000, 400), timed(config.EnginePebbleRF, 2000, 200)))
-	require.Equal(t, "0.50x GETs of the reads themselves, 1.00x p50, 0.40x cost/Mop", v.headline)
-	require.Contains(t, v.line, "remote GETs 800 vs 1000 (0.80x)")
-	require.Contains(t, v.line, "operations 2000 vs 1000 (2.00x), the reads' own GETs 200 vs 400 (0.50x)")
-	require.Equal(t, "GET win: 50% fewer GETs of the reads themselves, p50 1.00x", v.outcome)
-	v = ownVerdict(phase(timed(config.EnginePebble, 1000, 400), timed(config.EnginePebbleRF, 2000, 390)))
-	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.outcome)
-
-	// Without -remote there is nothing to judge.
-	noRemote := func(engine string) *result.Result { return synthetic("readrandom", engine, 1000, 1, 1) }
-	v = verdictOf(phase(noRemote(config.EnginePebble), noRemote(config.EnginePebbleRF)))
-	require.Equal(t, "no remote figures (run with -remote)", v.outcome)
-	v = verdictOf(phase(run(config.EnginePebbleRF, 1, 0, time.Millisecond)))
-	require.Contains(t, v.line, "no comparison")
 }
 
 // TestRemoteScenarioOverS3 runs a remote scenario at a tiny scale against

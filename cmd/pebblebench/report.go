@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 )
 
 // jsonConfig is the first -json record: every flag's value by its name
@@ -28,7 +29,7 @@ type jsonConfig struct {
 func configRecord(c *config.Config, root string, fill *fillRecord) jsonConfig {
 	return jsonConfig{
 		Record: "config", Seed: c.Seed, Engines: c.Engines(), DB: root, Fill: fill,
-		PebbleVersion: pebbleVersion(), GoVersion: runtime.Version(),
+		PebbleVersion: engine.UpstreamVersion(), GoVersion: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(), Flags: c.FlagValues,
 	}
 }

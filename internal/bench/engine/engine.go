@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/cockroachdb/errors"
@@ -240,4 +241,17 @@ func Open(name, dir string, opts *upstream.Options, plugins pebblerf.Plugins, c 
 // flush or compaction called for it.
 func Labels(name string, f func()) {
 	pprof.Do(context.Background(), pprof.Labels("engine", name), func(context.Context) { f() })
+}
+
+// UpstreamVersion is the upstream Pebble module version this binary was built
+// with.
+func UpstreamVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == "github.com/cockroachdb/pebble/v2" {
+				return "github.com/cockroachdb/pebble/v2 " + m.Version
+			}
+		}
+	}
+	return "github.com/cockroachdb/pebble/v2 (version unknown)"
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package scenario
 
 import (
 	"fmt"
@@ -10,15 +10,11 @@ import (
 
 	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/dbwide"
-
 	"github.com/pebblerf/pebble/seekstats"
 )
-
-// The scenarios' verdicts: each reads what its phases measured (their
-// results and the LSM shapes they left) and states one line, computed from
-// the figures, never written in.
 
 // Thresholds of the verdicts. A ratio within noise of 1 is no win: single
 // runs on a shared machine move that much (docs/benchmarks.md, "How we
@@ -31,7 +27,7 @@ const (
 
 // upstreamName names the baseline in verdict lines.
 func upstreamName() string {
-	v := pebbleVersion()
+	v := engine.UpstreamVersion()
 	if i := strings.LastIndexByte(v, ' '); i >= 0 && strings.HasPrefix(v[i+1:], "v") {
 		return "upstream Pebble " + v[i+1:]
 	}
@@ -39,17 +35,17 @@ func upstreamName() string {
 }
 
 // lastPhase is the reading phase, whose results carry the verdict.
-func lastPhase(rs []*phaseResult) *phaseResult {
+func lastPhase(rs []*PhaseResult) *PhaseResult {
 	if len(rs) == 0 {
-		return &phaseResult{}
+		return &PhaseResult{}
 	}
 	return rs[len(rs)-1]
 }
 
 // byEngine returns the results of benchmark bench on engine, in run order.
-func (p *phaseResult) byEngine(bench, engine string) []*result.Result {
+func (p *PhaseResult) byEngine(bench, engine string) []*result.Result {
 	var out []*result.Result
-	for _, r := range p.results {
+	for _, r := range p.Results {
 		if r.Benchmark == bench && r.Engine == engine {
 			out = append(out, r)
 		}
@@ -60,7 +56,7 @@ func (p *phaseResult) byEngine(bench, engine string) []*result.Result {
 // speed is a speed ratio of pebblerf over upstream (above 1: pebblerf is
 // faster): the median over the paired runs of a benchmark, and their
 // range.
-type speed struct {
+type Speed struct {
 	median float64
 	// lo and hi are the smallest and largest per-run ratios, of n runs.
 	lo, hi float64
@@ -69,7 +65,7 @@ type speed struct {
 
 // opsRatio is pebblerf's ops/sec over upstream's, each run paired with the
 // other engine's run of the same repeat; a NaN median without a pair.
-func (p *phaseResult) opsRatio(bench string) speed {
+func (p *PhaseResult) opsRatio(bench string) Speed {
 	return p.pairRatios(bench, func(up, rf *result.Result) float64 {
 		if up.OpsPerSec() <= 0 {
 			return math.NaN()
@@ -81,7 +77,7 @@ func (p *phaseResult) opsRatio(bench string) speed {
 // cpuSpeedup is upstream's thread CPU per operation over pebblerf's (above
 // 1: pebblerf spends less), paired as opsRatio; a NaN median where thread
 // CPU time cannot be read.
-func (p *phaseResult) cpuSpeedup(bench string) speed {
+func (p *PhaseResult) cpuSpeedup(bench string) Speed {
 	return p.pairRatios(bench, func(up, rf *result.Result) float64 {
 		if r := rf.CPUMicrosPerOp(); r > 0 {
 			return up.CPUMicrosPerOp() / r
@@ -90,7 +86,7 @@ func (p *phaseResult) cpuSpeedup(bench string) speed {
 	})
 }
 
-func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result.Result) float64) speed {
+func (p *PhaseResult) pairRatios(bench string, ratio func(up, rf *result.Result) float64) Speed {
 	up, rf := p.byEngine(bench, config.EnginePebble), p.byEngine(bench, config.EnginePebbleRF)
 	var ratios []float64
 	for i := 0; i < min(len(up), len(rf)); i++ {
@@ -99,9 +95,9 @@ func (p *phaseResult) pairRatios(bench string, ratio func(up, rf *result.Result)
 		}
 	}
 	if len(ratios) == 0 {
-		return speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
+		return Speed{median: math.NaN(), lo: math.NaN(), hi: math.NaN()}
 	}
-	return speed{median: result.MedianRatio(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
+	return Speed{median: result.MedianRatio(ratios), lo: slices.Min(ratios), hi: slices.Max(ratios), n: len(ratios)}
 }
 
 // minPairedRuns is how many paired runs a speed verdict needs: fewer say
@@ -113,7 +109,7 @@ const minPairedRuns = 3
 // the median is below slowerBelow and every run was slower, 0 otherwise
 // (level within noise, or too few runs). A verdict that needs every run
 // to agree does not flip when one run of the next invocation is disturbed.
-func (s speed) direction() int {
+func (s Speed) direction() int {
 	switch {
 	case s.n < minPairedRuns:
 		return 0
@@ -128,7 +124,7 @@ func (s speed) direction() int {
 // word says what a speed ratio means, in the verdict's words, always with
 // the median and the range of the paired runs, so that a reader sees what
 // the judgement rests on.
-func (s speed) word() string {
+func (s Speed) word() string {
 	runs := fmt.Sprintf("median of %d paired runs, range %s-%s", s.n, fmtRatio(s.lo), fmtRatio(s.hi))
 	switch {
 	case s.n == 0:
@@ -150,11 +146,11 @@ func (s speed) word() string {
 
 // tickerRatio is pebblerf's sum of ticker name over the runs of bench,
 // over upstream's; NaN when upstream's is 0.
-func (p *phaseResult) tickerRatio(bench, name string) float64 {
+func (p *PhaseResult) tickerRatio(bench, name string) float64 {
 	return ratioOf(p.tickerSum(bench, config.EnginePebbleRF, name), p.tickerSum(bench, config.EnginePebble, name))
 }
 
-func (p *phaseResult) tickerSum(bench, engine, name string) int64 {
+func (p *PhaseResult) tickerSum(bench, engine, name string) int64 {
 	var sum int64
 	for _, r := range p.byEngine(bench, engine) {
 		for _, t := range r.Tickers {
@@ -167,9 +163,9 @@ func (p *phaseResult) tickerSum(bench, engine, name string) int64 {
 }
 
 // filterBytes is an engine's point-filter bytes over every level.
-func (p *phaseResult) filterBytes(engine string) int64 {
+func (p *PhaseResult) filterBytes(engine string) int64 {
 	var sum int64
-	for _, l := range p.shapes[engine] {
+	for _, l := range p.Shapes[engine] {
 		sum += l.FilterBytes
 	}
 	return sum
@@ -196,56 +192,54 @@ func fmtRatio(r float64) string {
 
 // noComparison is the verdict when one engine ran (-engine=pebble or
 // pebblerf): there is no ratio to state.
-func noComparison(name string) verdict {
-	return verdict{headline: "n/a", outcome: "no comparison (one engine ran)",
-		line: name + ": no comparison: only one engine ran (use -engine=both)"}
+func noComparison(name string) Verdict {
+	return Verdict{Headline: "n/a", Outcome: "no comparison (one engine ran)",
+		Line: name + ": no comparison: only one engine ran (use -engine=both)"}
 }
 
 // seekVerdict judges a seek scenario by the ops/sec of the first of benches
 // that ran (seekrandom or seekrandomwhilewriting if none is named) and the
 // block bytes its seeks loaded.
-func seekVerdict(name, what string, benches ...string) func([]*phaseResult) verdict {
+func seekVerdict(name, what string, benches []string, rs []*PhaseResult) Verdict {
 	if len(benches) == 0 {
 		benches = []string{"seekrandom", "seekrandomwhilewriting"}
 	}
-	return func(rs []*phaseResult) verdict {
-		p := lastPhase(rs)
-		bench := benches[0]
-		for _, b := range benches {
-			if len(p.byEngine(b, config.EnginePebbleRF)) > 0 {
-				bench = b
-				break
-			}
+	p := lastPhase(rs)
+	bench := benches[0]
+	for _, b := range benches {
+		if len(p.byEngine(b, config.EnginePebbleRF)) > 0 {
+			bench = b
+			break
 		}
-		ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, benchmarks.SeekBlockBytesTicker)
-		if math.IsNaN(ops.median) {
-			return noComparison(name)
-		}
-		v := verdict{headline: fmt.Sprintf("%s ops/sec, %s block bytes", fmtRatio(ops.median), fmtRatio(bytes))}
-		fewer := fmt.Sprintf("%.0f%% fewer block bytes", 100*(1-bytes))
-		switch dir := ops.direction(); {
-		case dir > 0 && bytes < fewerBelow:
-			v.outcome = fmt.Sprintf("win: seeks %s, reading %s", ops.word(), fewer)
-		case dir > 0:
-			v.outcome = fmt.Sprintf("win: seeks %s", ops.word())
-		case dir < 0:
-			v.outcome = fmt.Sprintf("loss: seeks %s", ops.word())
-		case bytes < fewerBelow:
-			v.outcome = fmt.Sprintf("no speed win: seeks %s, %s", ops.word(), fewer)
-		default:
-			v.outcome = fmt.Sprintf("no win: seeks %s", ops.word())
-		}
-		v.line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better), %s block bytes (lower is better) %s (%s, same data, same process): %s",
-			name, fmtRatio(ops.median), fmtRatio(bytes), what, upstreamName(), v.outcome)
-		return v
 	}
+	ops, bytes := p.opsRatio(bench), p.tickerRatio(bench, benchmarks.SeekBlockBytesTicker)
+	if math.IsNaN(ops.median) {
+		return noComparison(name)
+	}
+	v := Verdict{Headline: fmt.Sprintf("%s ops/sec, %s block bytes", fmtRatio(ops.median), fmtRatio(bytes))}
+	fewer := fmt.Sprintf("%.0f%% fewer block bytes", 100*(1-bytes))
+	switch dir := ops.direction(); {
+	case dir > 0 && bytes < fewerBelow:
+		v.Outcome = fmt.Sprintf("win: seeks %s, reading %s", ops.word(), fewer)
+	case dir > 0:
+		v.Outcome = fmt.Sprintf("win: seeks %s", ops.word())
+	case dir < 0:
+		v.Outcome = fmt.Sprintf("loss: seeks %s", ops.word())
+	case bytes < fewerBelow:
+		v.Outcome = fmt.Sprintf("no speed win: seeks %s, %s", ops.word(), fewer)
+	default:
+		v.Outcome = fmt.Sprintf("no win: seeks %s", ops.word())
+	}
+	v.Line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better), %s block bytes (lower is better) %s (%s, same data, same process): %s",
+		name, fmtRatio(ops.median), fmtRatio(bytes), what, upstreamName(), v.Outcome)
+	return v
 }
 
 // absentKeysVerdict judges the point filters: their bytes (the space Ribbon
 // saves) against how many absent-key lookups they ruled out, and the reads'
 // speed. Speed is judged by thread CPU per read, which load from other
 // processes moves less than wall time; ops/sec is stated beside it.
-func absentKeysVerdict(rs []*phaseResult) verdict {
+func absentKeysVerdict(rs []*PhaseResult) Verdict {
 	const name = "absent-keys"
 	build, read := rs[0], lastPhase(rs)
 	ops, cpu := read.opsRatio("readrandom"), read.cpuSpeedup("readrandom")
@@ -258,27 +252,27 @@ func absentKeysVerdict(rs []*phaseResult) verdict {
 	if math.IsNaN(reads.median) {
 		reads = ops // no thread CPU time on this platform
 	}
-	v := verdict{headline: fmt.Sprintf("%s filter bytes, %s filtered, %s ops/sec, %s CPU speed",
+	v := Verdict{Headline: fmt.Sprintf("%s filter bytes, %s filtered, %s ops/sec, %s CPU speed",
 		fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median))}
 	// The claim is the space; the reads' speed is stated as measured.
 	switch {
 	case filter < fewerBelow && useful >= 0.98:
-		v.outcome = fmt.Sprintf("space win: filters %.0f%% smaller, as many absent keys ruled out; reads %s", 100*(1-filter), reads.word())
+		v.Outcome = fmt.Sprintf("space win: filters %.0f%% smaller, as many absent keys ruled out; reads %s", 100*(1-filter), reads.word())
 	case reads.direction() > 0:
-		v.outcome = fmt.Sprintf("win: reads %s", reads.word())
+		v.Outcome = fmt.Sprintf("win: reads %s", reads.word())
 	default:
-		v.outcome = fmt.Sprintf("no win: filters %s the bytes, reads %s", fmtRatio(filter), reads.word())
+		v.Outcome = fmt.Sprintf("no win: filters %s the bytes, reads %s", fmtRatio(filter), reads.word())
 	}
-	v.line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key lookups ruled out by filters, "+
+	v.Line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key lookups ruled out by filters, "+
 		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half absent (%s, same data, same process): %s",
-		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median), upstreamName(), v.outcome)
+		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median), upstreamName(), v.Outcome)
 	return v
 }
 
 // rocksDBSeedVerdict reports the seek speed and the prefix filters' seek
 // false-positive rate, which only pebblerf's per-level statistics can
 // tell.
-func rocksDBSeedVerdict(rs []*phaseResult) verdict {
+func rocksDBSeedVerdict(rs []*PhaseResult) Verdict {
 	const name = "rocksdb-seed"
 	p := lastPhase(rs)
 	ops, cpu := p.opsRatio("seekrandom"), p.cpuSpeedup("seekrandom")
@@ -304,16 +298,64 @@ func rocksDBSeedVerdict(rs []*phaseResult) verdict {
 	if f, ok := all.SeekFalsePositiveRate(); ok {
 		fpr = fmt.Sprintf("%.2f%%", 100*f)
 	}
-	v := verdict{headline: fmt.Sprintf("%s ops/sec, %s CPU speed, seek FPR %s", fmtRatio(ops.median), fmtRatio(cpu.median), fpr)}
+	v := Verdict{Headline: fmt.Sprintf("%s ops/sec, %s CPU speed, seek FPR %s", fmtRatio(ops.median), fmtRatio(cpu.median), fpr)}
 	switch ops.direction() {
 	case 1:
-		v.outcome = fmt.Sprintf("win: seeks %s, with per-level seek statistics upstream lacks", ops.word())
+		v.Outcome = fmt.Sprintf("win: seeks %s, with per-level seek statistics upstream lacks", ops.word())
 	case -1:
-		v.outcome = fmt.Sprintf("loss: seeks %s with per-level seek statistics on", ops.word())
+		v.Outcome = fmt.Sprintf("loss: seeks %s with per-level seek statistics on", ops.word())
 	default:
-		v.outcome = fmt.Sprintf("no speed win: seeks %s; gains per-level seek statistics upstream lacks", ops.word())
+		v.Outcome = fmt.Sprintf("no speed win: seeks %s; gains per-level seek statistics upstream lacks", ops.word())
 	}
-	v.line = fmt.Sprintf("%s: pebblerf %s ops/sec and %s CPU speed per seek (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
-		name, fmtRatio(ops.median), fmtRatio(cpu.median), fpr, upstreamName(), v.outcome)
+	v.Line = fmt.Sprintf("%s: pebblerf %s ops/sec and %s CPU speed per seek (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
+		name, fmtRatio(ops.median), fmtRatio(cpu.median), fpr, upstreamName(), v.Outcome)
+	return v
+}
+
+// cockroachMVCCVerdict judges the reads of cockroach-mvcc: the point
+// filters' bytes against the absent keys they ruled out on mvccget, and the
+// speed of each read, where MVCC scans and time-bound scans must not be
+// slower than upstream's.
+func cockroachMVCCVerdict(rs []*PhaseResult) Verdict {
+	const name = "cockroach-mvcc"
+	build, read := rs[0], lastPhase(rs)
+	reads := []string{"mvccget", "mvccscan", "mvcctimebound"}
+	ops := make(map[string]Speed, len(reads))
+	for _, b := range reads {
+		ops[b] = read.opsRatio(b)
+		if math.IsNaN(ops[b].median) {
+			return noComparison(name)
+		}
+	}
+	filter := ratioOf(build.filterBytes(config.EnginePebbleRF), build.filterBytes(config.EnginePebble))
+	useful := read.tickerRatio("mvccget", dbwide.FilterUseful)
+	var speeds, words, slower, faster []string
+	for _, b := range reads {
+		speeds = append(speeds, fmt.Sprintf("%s %s", b, fmtRatio(ops[b].median)))
+		words = append(words, b+" "+ops[b].word())
+		switch ops[b].direction() {
+		case -1:
+			slower = append(slower, b)
+		case 1:
+			faster = append(faster, b)
+		}
+	}
+	v := Verdict{Headline: fmt.Sprintf("%s filter bytes, %s filtered; ops/sec %s",
+		fmtRatio(filter), fmtRatio(useful), strings.Join(speeds, ", "))}
+	each := strings.Join(words, "; ")
+	switch {
+	case len(slower) > 0:
+		v.Outcome = fmt.Sprintf("loss: %s slower; %s", strings.Join(slower, ", "), each)
+	case filter < fewerBelow && useful >= 0.98:
+		v.Outcome = fmt.Sprintf("space win: point filters %.0f%% smaller, as many absent keys ruled out; %s",
+			100*(1-filter), each)
+	case len(faster) > 0:
+		v.Outcome = fmt.Sprintf("win: %s faster; %s", strings.Join(faster, ", "), each)
+	default:
+		v.Outcome = fmt.Sprintf("no win: filters %s the bytes; %s", fmtRatio(filter), each)
+	}
+	v.Line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key gets ruled out by filters, "+
+		"ops/sec (higher is better) %s, on CockroachDB-style reads (%s, same options, same data, same process): %s",
+		name, fmtRatio(filter), fmtRatio(useful), strings.Join(speeds, ", "), upstreamName(), v.Outcome)
 	return v
 }
