@@ -16,6 +16,8 @@ import (
 
 	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/driver"
+	"github.com/pebblerf/pebble/internal/bench/runner"
 	"github.com/stretchr/testify/require"
 )
 
@@ -140,11 +142,11 @@ func TestCLIErrors(t *testing.T) {
 func TestSingleEngineDBIsTheDirectory(t *testing.T) {
 	dir := t.TempDir()
 	fill(t, "-benchmarks=fillseq", "-db="+dir, "-engine=pebblerf")
-	require.True(t, hasDB(dir))
+	require.True(t, runner.HasDB(dir))
 	require.NoDirExists(t, filepath.Join(dir, "pebblerf"))
-	r, err := readFillRecord(dir)
+	r, err := runner.ReadFillRecord(dir)
 	require.NoError(t, err)
-	require.Equal(t, &fillRecord{Benchmark: "fillseq", Engine: "pebblerf", Seed: 5, Num: 500, Writes: 500, KeySize: 16, KeyStride: 1}, r)
+	require.Equal(t, &runner.FillRecord{Benchmark: "fillseq", Engine: "pebblerf", Seed: 5, Num: 500, Writes: 500, KeySize: 16, KeyStride: 1}, r)
 
 	status, stdout, stderr := runMain("-engine=pebblerf", "-db="+dir, "-use_existing_db", "-benchmarks=readrandom", "-num=500", "-seed=9")
 	require.Equal(t, exitOK, status, stderr)
@@ -255,8 +257,8 @@ func checkSnakeKeys(t *testing.T, v interface{}) {
 // prints progress lines on stderr without -report_interval_seconds, and
 // none on stdout.
 func TestProgressByDefault(t *testing.T) {
-	defer func(d time.Duration) { defaultProgressInterval = d }(defaultProgressInterval)
-	defaultProgressInterval = time.Millisecond
+	defer func(d time.Duration) { driver.DefaultProgressInterval = d }(driver.DefaultProgressInterval)
+	driver.DefaultProgressInterval = time.Millisecond
 	status, stdout, stderr := runMain("-benchmarks=fillseq", "-num=20000", "-seed=1")
 	require.Equal(t, exitOK, status, stderr)
 	require.Contains(t, stderr, "... fillseq/pebble: ")

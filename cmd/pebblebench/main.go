@@ -59,15 +59,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/cockroachdb/errors"
-	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
-	"github.com/pebblerf/pebble/internal/bench/engine"
+	"github.com/pebblerf/pebble/internal/bench/driver"
 )
 
 func main() {
@@ -119,21 +116,14 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 	stop, release := catchInterrupts(stderr)
 	defer release()
-	d := newDriver(c, root, out, jsonOut, stderr, stop)
-	fill, err := d.checkExisting()
-	if err != nil {
-		return reportError(stderr, err)
+	d := driver.New(c, root, startEngines(c, stop), out, jsonOut, stderr, stop)
+	if err := d.Begin(); err != nil {
+		return reportError(stderr, errors.CombineErrors(err, d.Finish()))
 	}
-	metrics, err := engine.StartMetrics(c)
-	if err != nil {
-		return reportError(stderr, err)
-	}
-	d.serveMetrics(metrics)
-
 	if c.CPUProfile != "" {
 		stopProfile, err := startCPUProfile(c.CPUProfile)
 		if err != nil {
-			return reportError(stderr, errors.CombineErrors(err, metrics.Close()))
+			return reportError(stderr, errors.CombineErrors(err, d.Finish()))
 		}
 		defer func() {
 			if err := stopProfile(); err != nil {
@@ -143,8 +133,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	}
 
 	fmt.Fprint(out, seedLine)
-	printHeader(out, c, root, fill, metrics)
-	err = errors.CombineErrors(d.run(root, fill), d.finish())
+	d.PrintHeader(out)
+	err = errors.CombineErrors(d.Run(), d.Finish())
 	if err != nil {
 		return reportError(stderr, err)
 	}
@@ -177,43 +167,4 @@ func mustParseBenchmarkList(s string) []dbbench.Spec {
 		panic(err) // validated by parseFlags
 	}
 	return specs
-}
-
-// printHeader prints db_bench's header lines, as far as they apply.
-func printHeader(w io.Writer, c *config.Config, root string, fill *fillRecord, metrics *engine.MetricsServer) {
-	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", engine.UpstreamVersion(), c.Engine)
-	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
-	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
-	fmt.Fprintf(w, "Keys:       %d bytes each\n", c.KeySize)
-	fmt.Fprintf(w, "Values:     %d bytes each (%d bytes after compression)\n", c.ValueSize, int(float64(c.ValueSize)*c.CompressionRatio+0.5))
-	fmt.Fprintf(w, "Entries:    %d\n", c.Num)
-	fmt.Fprintf(w, "Prefix:    %d bytes\n", c.PrefixSize)
-	fmt.Fprintf(w, "Keys per prefix:    %d\n", c.KeysPerPrefix)
-	raw := float64(int64(c.KeySize+c.ValueSize)*c.Num) / (1 << 20)
-	file := float64((int64(c.KeySize)+int64(float64(c.ValueSize)*c.CompressionRatio+0.5))*c.Num) / (1 << 20)
-	fmt.Fprintf(w, "RawSize:    %.1f MB (estimated)\n", raw)
-	fmt.Fprintf(w, "FileSize:   %.1f MB (estimated)\n", file)
-	fmt.Fprintf(w, "Compression: %s\n", c.CompressionType)
-	fmt.Fprintf(w, "Filter:     %s\n", c.FilterDescription())
-	fmt.Fprintf(w, "Plug-ins:   %s\n", c.PluginDescription())
-	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.CacheSize, c.WriteBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.DisableWAL])
-	printRemoteHeader(w, c)
-	if c.Engine == config.EngineBoth {
-		fmt.Fprintln(w, "Runs:       engines alternate over the same keys, in swapped order every second repeat; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
-	}
-	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
-	for _, spec := range mustParseBenchmarkList(c.Benchmarks) {
-		if b, _ := benchmarks.ByName(spec.Name); b.Background != nil && c.WriteBufferSize > c.CacheSize/2 {
-			fmt.Fprintf(w, "Warning:    %s reads while memtables of up to %d bytes are reserved in a %d-byte block cache; raise -cache_size or lower -write_buffer_size to measure reads with a working cache\n",
-				spec.Name, c.WriteBufferSize, c.CacheSize)
-		}
-	}
-	fmt.Fprintf(w, "DB path:    [%s]\n", root)
-	if metrics != nil {
-		fmt.Fprintf(w, "Metrics:    %s: the pebblerf DB's statistics for Prometheus while it is open (503 between benchmarks)\n", metrics.URL())
-	}
-	if fill != nil {
-		fmt.Fprintf(w, "Filled by:  %s (recorded with the DB; reads draw other keys than the fill wrote)\n", fill)
-	}
-	fmt.Fprintln(w, "------------------------------------------------")
 }

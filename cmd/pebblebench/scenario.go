@@ -21,8 +21,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/config"
-	"github.com/pebblerf/pebble/internal/bench/engine"
-	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/driver"
 	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/pebblerf/pebble/internal/bench/scenario"
 )
@@ -169,6 +168,9 @@ func runScenario(s *scenario.Scenario, demo bool, user []string, stdout, stderr 
 	var results []*scenario.PhaseResult
 	var root string
 	var seed int64
+	// The engines live across the phases: a store in memory holds what
+	// the first phase wrote for the next to read.
+	var engines []driver.Engine
 	for i, p := range s.Phases {
 		args := s.PhaseArgs(i, demo, user)
 		if i == 0 {
@@ -184,6 +186,7 @@ func runScenario(s *scenario.Scenario, demo bool, user []string, stdout, stderr 
 				defer os.RemoveAll(root)
 			}
 			seed = first.Seed // drawn by parseFlags for -seed=0
+			engines = startEngines(first, stop)
 		}
 		// Every phase works in the first one's directory, with its seed
 		// (reads draw from other streams than writes, so they do not
@@ -206,7 +209,7 @@ func runScenario(s *scenario.Scenario, demo bool, user []string, stdout, stderr 
 		}
 		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s -seed=%d -db=%s\n",
 			s.Name, i+1, len(s.Phases), p.Name, strings.Join(args, " "), c.Seed, root)
-		r, err := runPhase(c, root, out, jsonOut, stderr, stop, i == 0)
+		r, err := runPhase(c, root, engines, out, jsonOut, stderr, stop, i == 0)
 		if err != nil {
 			return scenario.Verdict{}, errors.Wrapf(err, "phase %s", p.Name)
 		}
@@ -237,32 +240,23 @@ func phaseReportPath(path, scenario, phase string) string {
 	return strings.TrimSuffix(path, ext) + "-" + scenario + "-" + strings.ReplaceAll(phase, "/", "-") + ext
 }
 
-// runPhase runs one phase's benchmarks as realMain runs a command line's
-// (the header only for the first phase), and keeps what they measured and
-// the LSM they left.
-func runPhase(c *config.Config, root string, out, jsonOut, stderr io.Writer, stop *atomic.Bool, header bool) (*scenario.PhaseResult, error) {
-	d := newDriver(c, root, out, jsonOut, stderr, stop)
-	fill, err := d.checkExisting()
-	if err != nil {
-		return nil, err
+// runPhase runs one phase's benchmarks on engines as realMain runs a
+// command line's (the header only for the first phase), and keeps what
+// they measured and the LSM they left.
+func runPhase(c *config.Config, root string, engines []driver.Engine, out, jsonOut, stderr io.Writer, stop *atomic.Bool, header bool) (*scenario.PhaseResult, error) {
+	d := driver.New(c, root, engines, out, jsonOut, stderr, stop)
+	if err := d.Begin(); err != nil {
+		return nil, errors.CombineErrors(err, d.Finish())
 	}
-	metrics, err := engine.StartMetrics(c)
-	if err != nil {
-		return nil, err
-	}
-	d.serveMetrics(metrics)
 	if header {
-		printHeader(out, c, root, fill, metrics)
+		d.PrintHeader(out)
 	}
-	err = d.run(root, fill)
-	r := &scenario.PhaseResult{Config: c, Results: d.results, Shapes: map[string][]lsm.Level{}}
-	for _, e := range d.engines {
-		if err != nil || e.db == nil {
-			continue
-		}
-		r.Shapes[e.name], err = lsm.Shape(e.db)
+	err := d.Run()
+	r := &scenario.PhaseResult{Config: c, Results: d.Results()}
+	if err == nil {
+		r.Shapes, err = d.Shapes()
 	}
-	return r, errors.CombineErrors(err, d.finish())
+	return r, errors.CombineErrors(err, d.Finish())
 }
 
 // catchInterrupts makes the first SIGINT set the returned flag (benchmarks

@@ -2,7 +2,7 @@
 
 //go:build !unix
 
-package main
+package runner
 
 // syncFilesystems has nothing to ask for where there is no sync(2).
 func syncFilesystems() {}

@@ -1,6 +1,6 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package runner
 
 import (
 	"math"
@@ -21,21 +21,38 @@ import (
 	"github.com/pebblerf/pebble/internal/cputime"
 )
 
-// run is one timed execution of a benchmark on one engine.
-type run struct {
-	// Run is what the benchmark's loops read.
-	benchmarks.Run
-	bench *benchmarks.Benchmark
-	// stop is set by SIGINT: workers finish their operation and return.
-	stop     *atomic.Bool
-	progress *progress.Reporter
-}
-
-// execute runs the benchmark's threads (and its background writer) and
-// merges what they measured. Statistics are the engine's tickers' change
-// across the run.
-func (r *run) execute() (*result.Result, error) {
-	x := r.begin(r.DB.Name())
+// Run times one run of benchmark name, the invocation's run number seq,
+// on the DB Prepare readied, and records what it did to the DB: its
+// requests to the object store, its writes, its fill. It returns once the
+// flushes and compactions the run started are done. Its threads' work
+// is counted in counter as it goes (done and limit summed over the threads,
+// every progressTick) for the progress lines.
+//
+// With turns (-interleave) the benchmark's single thread takes turns with
+// the other engine's: it runs turn's operations, hands the turn over and
+// waits for it back, so that whatever the machine does meanwhile (a
+// neighbour's burst, a slower core) falls on both engines alike, where two
+// whole runs one after the other each take the machine as it is for their
+// own seconds. The time it waits for its turn is not its own, and is left
+// out of its seconds (result.Result.Seconds); its thread CPU is not spent
+// while it waits. Background work (flushes, compactions) runs on Pebble's
+// goroutines during either engine's turn, as it does between runs.
+func (e *Engine) Run(name string, seq int, turns benchmarks.Turns, counter *progress.Counter) (*result.Result, error) {
+	b, ok := benchmarks.ByName(name)
+	if !ok || b.Loop == nil {
+		return nil, errors.AssertionFailedf("no timed benchmark %q", name)
+	}
+	if turns != nil && (b.Background != nil || (!b.SingleThread && e.cfg.Threads != 1)) {
+		return nil, errors.AssertionFailedf("%s cannot take turns: its threads are not one", name)
+	}
+	r := &run{Run: benchmarks.Run{Config: e.cfg, DB: e.db, Seq: seq, Written: e.written}, bench: b, stop: e.stop}
+	remoteBefore := e.remoteSnapshot()
+	x := r.begin()
+	if turns != nil {
+		x.workers[0].Turns = turns
+	}
+	stopProgress := x.publish(counter)
+	stopSampling := e.sampleFunnels(name)
 	var wg sync.WaitGroup
 	for i := range x.workers {
 		wg.Add(1)
@@ -45,40 +62,79 @@ func (r *run) execute() (*result.Result, error) {
 		}()
 	}
 	wg.Wait()
-	return x.end()
+	stopSampling()
+	stopProgress()
+	res, err := x.end()
+	if err != nil {
+		return nil, err
+	}
+	e.finishRemote(res, remoteBefore)
+	// The flushes and compactions the run left are finished before it
+	// returns (untimed), so that neither they nor their garbage run during
+	// the next run, the other engine's or this one's.
+	e.settle()
+	if b.Writes {
+		e.dirty = true
+	}
+	if b.Fresh {
+		// Recorded for -use_existing_db runs; the DB is left whatever
+		// happens to the record.
+		if err := writeFillRecord(e.dir, newFillRecord(e.cfg, b.Name, e.name)); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
-// executeInterleaved runs one benchmark on two engines at once, taking
-// turns of every operations (-interleave): each engine's single worker
-// runs on a thread of its own and hands the turn to the other after every
-// that many operations, so that whatever the machine does meanwhile (a
-// neighbour's burst, a slower core) falls on both engines alike, where
-// two whole runs one after the other each take the machine as it is for
-// their own seconds. The time a worker waits for its turn is not its own:
-// see turns.waited. Background work (flushes, compactions) runs on
-// Pebble's goroutines during either engine's turn, as it does between
-// runs: the thread CPU of result.CPUSeconds leaves it out on both sides.
-//
-// The benchmark must have one thread and no background writer
-// (driver.interleaves).
-func executeInterleaved(a, b *run, every int64) (*result.Result, *result.Result, error) {
-	xa, xb := a.begin(""), b.begin("")
-	if a.progress != nil {
-		a.progress.Begin(a.bench.Name, a.DB.Name()+"+"+b.DB.Name(), []*progress.Counter{xa.workers[0].Progress, xb.workers[0].Progress})
+// run is one timed execution of a benchmark on one engine.
+type run struct {
+	// Run is what the benchmark's loops read.
+	benchmarks.Run
+	bench *benchmarks.Benchmark
+	// stop is set by SIGINT: workers finish their operation and return.
+	stop *atomic.Bool
+}
+
+// progressTick is how often a run sums its threads' counts for the
+// progress lines: often enough that a line printed every few seconds is
+// current, rarely enough to cost nothing.
+const progressTick = 100 * time.Millisecond
+
+// publish sums the workers' counts into counter every progressTick until
+// the returned function is called, which publishes the last counts; a nil
+// counter publishes nothing.
+func (x *execution) publish(counter *progress.Counter) (stop func()) {
+	if counter == nil {
+		return func() {}
 	}
-	ta, tb := newTurns(every)
-	xa.workers[0].Turns, xb.workers[0].Turns = ta, tb
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); xa.work(0) }()
-	go func() { defer wg.Done(); xb.work(0) }()
-	wg.Wait()
-	if a.progress != nil {
-		a.progress.End()
+	sum := func() {
+		var done, limit int64
+		for _, w := range x.workers {
+			done += w.Progress.Done()
+			limit += w.Progress.Limit()
+		}
+		counter.Set(done, limit)
 	}
-	ra, errA := xa.end()
-	rb, errB := xb.end()
-	return ra, rb, errors.Join(errA, errB)
+	sum() // the limits, before any operation
+	quit, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(progressTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				sum()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-exited
+		sum()
+	}
 }
 
 // execution is one run in progress: its workers, its background writer,
@@ -91,16 +147,13 @@ type execution struct {
 	bgDone  sync.WaitGroup
 	before  []statistics.Ticker
 	watch   *lsm.Watcher
-	// progress is whether this execution reports to r.progress itself.
-	progress bool
 	// errs holds each worker's error, the background writer's last.
 	errs []error
 }
 
-// begin makes the run's workers, starts its background writer and its
-// LSM watcher, and reports progress under the label progressName ("" for
-// none: executeInterleaved reports both engines under one).
-func (r *run) begin(progressName string) *execution {
+// begin makes the run's workers, and starts its background writer and its
+// LSM watcher.
+func (r *run) begin() *execution {
 	c, b := r.Config, r.bench
 	threads := c.Threads
 	if b.SingleThread {
@@ -128,14 +181,6 @@ func (r *run) begin(progressName string) *execution {
 	if c.LSMSampleMs > 0 {
 		_, _, _ = r.DB.Stalls().Take() // count this run's stalls only
 		x.watch = lsm.Watch(r.DB, time.Duration(c.LSMSampleMs)*time.Millisecond)
-	}
-	if r.progress != nil && progressName != "" {
-		counters := make([]*progress.Counter, len(x.workers))
-		for i, w := range x.workers {
-			counters[i] = w.Progress
-		}
-		r.progress.Begin(b.Name, progressName, counters)
-		x.progress = true
 	}
 	if x.bg != nil {
 		x.bgDone.Add(1)
@@ -179,9 +224,6 @@ func (x *execution) end() (*result.Result, error) {
 	var lsm *lsm.Summary
 	if x.watch != nil {
 		lsm = x.watch.Stop(r.DB.Stalls(), r.Config.RunsTarget())
-	}
-	if x.progress {
-		r.progress.End()
 	}
 	if err := errors.Join(x.errs...); err != nil {
 		return nil, errors.Wrapf(err, "%s on %s", r.bench.Name, r.DB.Name())

@@ -1,8 +1,12 @@
 // Copyright 2026 The pebblerf Authors. All rights reserved.
 
-package main
+package runner
 
-import "time"
+import (
+	"time"
+
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
+)
 
 // turns is one side of two workers that take turns on the machine
 // (-interleave): a worker runs every operations, hands the turn to the
@@ -30,7 +34,13 @@ type turns struct {
 	waited time.Duration
 }
 
-// newTurns makes the two sides of a pair; the first side holds the turn.
+// NewTurns makes the two sides of a pair that take turns of every
+// operations; the first side holds the first turn.
+func NewTurns(every int64) [2]benchmarks.Turns {
+	a, b := newTurns(every)
+	return [2]benchmarks.Turns{a, b}
+}
+
 func newTurns(every int64) (*turns, *turns) {
 	a := &turns{every: every, left: every, mine: make(chan struct{}, 1), theirs: make(chan struct{}, 1)}
 	b := &turns{every: every, left: every, mine: a.theirs, theirs: a.mine, other: a}
