@@ -143,7 +143,7 @@ func newFlagSet(c *config.Config) *flag.FlagSet {
 	fs.StringVar(&c.ReportHTML, "report_html", "", "after the benchmarks, write one self-contained HTML file here: funnels, what-ifs, LSM shape, each run against upstream\nand MEDIAN (-engine=both); under -scenario each phase writes its own, -<scenario>-<phase> before the extension")
 	fs.StringVar(&c.ReportFile, "report_file", "report.csv", "CSV file of -report_interval_seconds")
 	fs.StringVar(&c.MetricsAddr, "metrics_addr", "", "pebblerf: during the run, serve http://HOST:PORT/metrics, the pebblerf DB's statistics for Prometheus\n(package promstats: per-level counters with a level label, with -pebblerf_statistics; DB-wide ones always)")
-	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole invocation to this file")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile (pprof) of the invocation to this file; with -engine=both one per engine process,\n<name>-pebble<ext> and <name>-pebblerf<ext> (cpu.pprof: cpu-pebble.pprof, cpu-pebblerf.pprof)")
 	fs.StringVar(&c.Scenario, "scenario", "", "run a named scenario (listed above) on both engines, ending with a verdict line;\nlist describes them, demo runs make demo's")
 
 	return fs

@@ -61,7 +61,7 @@ Examples:
   # point reads and seeks on both engines over the same 1M keys, 3 runs each
   pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],seekrandom[X3] -num=1000000 -bloom_bits=10
 
-  # fill once, then read the same engine.DB in a second invocation
+  # fill once, then read the same DB in a second invocation
   pebblebench -engine=pebblerf -db=/tmp/db -benchmarks=fillrandom -num=1000000 -seed=1
   pebblebench -engine=pebblerf -db=/tmp/db -benchmarks=seekrandom -num=1000000 -use_existing_db
 `
@@ -97,7 +97,22 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 	})
 	printFlagGroup(w, "Other", other)
 	printTickerHelp(w)
+	fmt.Fprint(w, cpuHelp)
 }
+
+// cpuHelp defines the two CPU figures of the result lines, the ratio lines
+// and -json, so that neither is read as the other.
+const cpuHelp = `
+CPU figures (result lines, ratio lines; -json: thread_cpu_micros_per_op, process_cpu_micros_per_op):
+  thread-cpu-micros/op
+      CPU time of the benchmark's threads over its operations (CLOCK_THREAD_CPUTIME_ID, Linux), summed: the
+      reads and writes themselves, not the flushes, compactions or garbage collection they cause on other threads
+  process-cpu-micros/op
+      CPU time of the engine's whole process (getrusage RUSAGE_SELF, user and system) from the run's start until the
+      flushes and compactions it caused are done (untimed): the threads', the background work's and the garbage
+      collector's. With -engine=both each engine runs in a process of its own, so it is that engine's alone; with
+      one engine it is pebblebench's process. Under -interleave neither counts the other engine's turns
+`
 
 // printTickerHelp defines every ticker -statistics can print, so that no
 // printed count goes unexplained: the DB-wide ones, pebblerf's per-level

@@ -65,9 +65,13 @@ import (
 	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/driver"
+	"github.com/pebblerf/pebble/internal/bench/engineproc"
 )
 
 func main() {
+	// Under -engine=both this program runs each engine in a process of its
+	// own: itself, started again as one.
+	engineproc.ServeIfChild()
 	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -84,6 +88,7 @@ const (
 // A user error (a bad flag or value, a -db that cannot be used) is found
 // before anything is printed, and is one line on stderr with status 2.
 func realMain(args []string, stdout, stderr io.Writer) int {
+	stderr = shareable(stderr)
 	if name, rest, ok := scenarioArg(args); ok {
 		return runScenarios(name, rest, stdout, stderr)
 	}
@@ -116,14 +121,15 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 	stop, release := catchInterrupts(stderr)
 	defer release()
-	d := driver.New(c, root, startEngines(c, stop), out, jsonOut, stderr, stop)
-	if err := d.Begin(); err != nil {
-		return reportError(stderr, errors.CombineErrors(err, d.Finish()))
-	}
-	if c.CPUProfile != "" {
+	// One engine in this process is profiled here; under -engine=both each
+	// engine's process writes its own profile.
+	childProfile := ""
+	if c.Engine == config.EngineBoth {
+		childProfile = c.CPUProfile
+	} else if c.CPUProfile != "" {
 		stopProfile, err := startCPUProfile(c.CPUProfile)
 		if err != nil {
-			return reportError(stderr, errors.CombineErrors(err, d.Finish()))
+			return reportError(stderr, err)
 		}
 		defer func() {
 			if err := stopProfile(); err != nil {
@@ -131,10 +137,17 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 			}
 		}()
 	}
-
+	engines, closeEngines, err := startEngines(c, stderr, stop, childProfile)
+	if err != nil {
+		return reportError(stderr, err)
+	}
+	d := driver.New(c, root, engines, out, jsonOut, stderr, stop)
+	if err := d.Begin(); err != nil {
+		return reportError(stderr, errors.CombineErrors(err, errors.CombineErrors(d.Finish(), closeEngines())))
+	}
 	fmt.Fprint(out, seedLine)
 	d.PrintHeader(out)
-	err = errors.CombineErrors(d.Run(), d.Finish())
+	err = errors.CombineErrors(d.Run(), errors.CombineErrors(d.Finish(), closeEngines()))
 	if err != nil {
 		return reportError(stderr, err)
 	}

@@ -9,14 +9,13 @@ import (
 	"github.com/cockroachdb/errors"
 )
 
-// startCPUProfile is -cpuprofile: a CPU profile of the whole invocation,
-// both engines included, so that a ratio can be taken apart where the run
-// that measured it happened. Each sample of an engine's work carries the
-// label engine=pebble or engine=pebblerf (engineLabels), so that
-// `go tool pprof -tagfocus='engine=^pebblerf$'` separates them (the
-// value is a regular expression, and pebble is a prefix of pebblerf), their flushes
-// and compactions included. The returned function stops the profile and
-// closes the file.
+// startCPUProfile is -cpuprofile of one engine run in this process: a CPU
+// profile of the whole invocation (under -engine=both each engine's
+// process writes its own, package engineproc). Each sample of an engine's
+// work carries the label engine=pebble or engine=pebblerf (engine.Labels),
+// flushes and compactions included, so that `go tool pprof
+// -tagfocus='engine=^pebblerf$'` finds it. The returned function stops the
+// profile and closes the file.
 func startCPUProfile(path string) (stop func() error, err error) {
 	f, err := os.Create(path)
 	if err != nil {

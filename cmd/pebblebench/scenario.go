@@ -186,7 +186,11 @@ func runScenario(s *scenario.Scenario, demo bool, user []string, stdout, stderr 
 				defer os.RemoveAll(root)
 			}
 			seed = first.Seed // drawn by parseFlags for -seed=0
-			engines = startEngines(first, stop)
+			var closeEngines func() error
+			if engines, closeEngines, err = startEngines(first, stderr, stop, ""); err != nil {
+				return scenario.Verdict{}, err
+			}
+			defer func() { _ = closeEngines() }()
 		}
 		// Every phase works in the first one's directory, with its seed
 		// (reads draw from other streams than writes, so they do not

@@ -38,7 +38,7 @@ func (d *Driver) PrintHeader(w io.Writer) {
 	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.CacheSize, c.WriteBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.DisableWAL])
 	printRemoteHeader(w, c)
 	if c.Engine == config.EngineBoth {
-		fmt.Fprintln(w, "Runs:       engines alternate over the same keys, in swapped order every second repeat; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
+		fmt.Fprintln(w, "Runs:       each engine in a process of its own; they alternate over the same keys, in swapped order every second repeat; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
 	}
 	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
 	specs, _ := dbbench.ParseBenchmarks(c.Benchmarks) // validated with the flags

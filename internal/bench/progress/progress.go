@@ -150,3 +150,27 @@ func (p *Reporter) Close() error {
 	}
 	return p.file.Close()
 }
+
+// Every calls f every interval, on a goroutine of its own, until the
+// returned function is called; that function returns once f has returned
+// for the last time, so that f's work is done when it does.
+func Every(interval time.Duration, f func()) (stop func()) {
+	quit, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-exited
+	}
+}

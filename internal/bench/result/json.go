@@ -15,16 +15,19 @@ import (
 
 // jsonResult is the -json object of one run on one engine.
 type jsonResult struct {
-	Record      string           `json:"record"`
-	Benchmark   string           `json:"benchmark"`
-	Engine      string           `json:"engine"`
-	Run         int              `json:"run"`
-	Ops         int64            `json:"ops"`
-	Seconds     float64          `json:"seconds"`
-	OpsPerSec   float64          `json:"ops_per_sec"`
-	MicrosPerOp float64          `json:"micros_per_op"`
-	MBPerSec    float64          `json:"mb_per_sec"`
-	CPUMicros   *float64         `json:"cpu_micros_per_op,omitempty"`
+	Record      string  `json:"record"`
+	Benchmark   string  `json:"benchmark"`
+	Engine      string  `json:"engine"`
+	Run         int     `json:"run"`
+	Ops         int64   `json:"ops"`
+	Seconds     float64 `json:"seconds"`
+	OpsPerSec   float64 `json:"ops_per_sec"`
+	MicrosPerOp float64 `json:"micros_per_op"`
+	MBPerSec    float64 `json:"mb_per_sec"`
+	// ThreadCPU and ProcessCPU are FigThreadCPU and FigProcessCPU, left
+	// out where they cannot be read.
+	ThreadCPU   *float64         `json:"thread_cpu_micros_per_op,omitempty"`
+	ProcessCPU  *float64         `json:"process_cpu_micros_per_op,omitempty"`
 	Found       *int64           `json:"found,omitempty"`
 	Reads       *int64           `json:"reads,omitempty"`
 	Interrupted bool             `json:"interrupted,omitempty"`
@@ -40,8 +43,11 @@ func WriteJSON(w io.Writer, runNumber int, r *Result, withTickers bool) error {
 		Ops: r.Ops, Seconds: r.Seconds, OpsPerSec: r.OpsPerSec(),
 		MicrosPerOp: r.MicrosPerOp(), MBPerSec: r.MBPerSec(), Interrupted: r.Interrupted,
 	}
-	if cpu := r.CPUMicrosPerOp(); !math.IsNaN(cpu) {
-		j.CPUMicros = &cpu
+	if cpu := r.ThreadCPUMicrosPerOp(); !math.IsNaN(cpu) {
+		j.ThreadCPU = &cpu
+	}
+	if cpu := r.ProcessCPUMicrosPerOp(); !math.IsNaN(cpu) {
+		j.ProcessCPU = &cpu
 	}
 	if r.ShowFound {
 		j.Found, j.Reads = &r.Found, &r.Ops

@@ -38,7 +38,8 @@ type Figure struct {
 // figureKeys are the -json names of the figures, snake_case like every
 // other key; tickers keep their RocksDB names.
 var figureKeys = map[string]string{
-	"micros/op": "micros_per_op", "ops/sec": "ops_per_sec", "cpu-micros/op": "cpu_micros_per_op", "MB/s": "mb_per_sec",
+	"micros/op": "micros_per_op", "ops/sec": "ops_per_sec", FigThreadCPU: "thread_cpu_micros_per_op",
+	FigProcessCPU: "process_cpu_micros_per_op", "MB/s": "mb_per_sec",
 }
 
 func (f Figure) Key() string {
@@ -55,7 +56,8 @@ func Figures(base, other *Result, withTickers bool) []Figure {
 	figs := []Figure{
 		{"micros/op", Ratio(base.MicrosPerOp(), other.MicrosPerOp()), "lower"},
 		{"ops/sec", Ratio(base.OpsPerSec(), other.OpsPerSec()), "higher"},
-		{"cpu-micros/op", Ratio(base.CPUMicrosPerOp(), other.CPUMicrosPerOp()), "lower"},
+		{FigThreadCPU, Ratio(base.ThreadCPUMicrosPerOp(), other.ThreadCPUMicrosPerOp()), "lower"},
+		{FigProcessCPU, Ratio(base.ProcessCPUMicrosPerOp(), other.ProcessCPUMicrosPerOp()), "lower"},
 	}
 	if base.HasBytes() || other.HasBytes() {
 		figs = append(figs, Figure{"MB/s", Ratio(base.MBPerSec(), other.MBPerSec()), "higher"})
@@ -108,18 +110,20 @@ func RatioLine(base, other *Result, withTickers bool) string {
 // the paired per-run ratios, which cancels drift that affects both engines
 // of a pair alike.
 func MedianRatioLine(base, other []*Result) string {
-	var micros, ops, cpu []float64
+	var micros, ops, cpu, proc []float64
 	for i := range base {
 		micros = append(micros, Ratio(base[i].MicrosPerOp(), other[i].MicrosPerOp()))
 		ops = append(ops, Ratio(base[i].OpsPerSec(), other[i].OpsPerSec()))
-		cpu = append(cpu, Ratio(base[i].CPUMicrosPerOp(), other[i].CPUMicrosPerOp()))
+		cpu = append(cpu, Ratio(base[i].ThreadCPUMicrosPerOp(), other[i].ThreadCPUMicrosPerOp()))
+		proc = append(proc, Ratio(base[i].ProcessCPUMicrosPerOp(), other[i].ProcessCPUMicrosPerOp()))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "ratio %s/%s %s [MEDIAN %d runs] :", other[0].Engine, base[0].Engine, base[0].Benchmark, len(base))
 	FormatFigures(&b, []Figure{
 		{"micros/op", MedianRatio(micros), "lower"},
 		{"ops/sec", MedianRatio(ops), "higher"},
-		{"cpu-micros/op", MedianRatio(cpu), "lower"},
+		{FigThreadCPU, MedianRatio(cpu), "lower"},
+		{FigProcessCPU, MedianRatio(proc), "lower"},
 	})
 	return b.String()
 }

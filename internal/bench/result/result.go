@@ -35,9 +35,18 @@ type Result struct {
 	Bytes         int64
 	Seconds       float64 // wall time, first thread start to last finish
 	ThreadSeconds float64 // sum of the threads' times
-	CPUSeconds    float64 // sum of the threads' CPU times; -1 if unknown
-	Interrupted   bool
-	Tickers       []statistics.Ticker
+	// ThreadCPUSeconds is the CPU time of the benchmark's threads, summed,
+	// while they ran (not while they waited for their turn); -1 if unknown.
+	ThreadCPUSeconds float64
+	// ProcessCPUSeconds is the CPU time of the engine's whole process
+	// (getrusage: every thread, user and system) from the run's start until
+	// the flushes and compactions it caused were done: the threads' CPU,
+	// the engine's background work and the garbage collector's. Under
+	// -engine=both each engine has a process of its own; one engine alone
+	// runs in pebblebench's process. -1 if unknown.
+	ProcessCPUSeconds float64
+	Interrupted       bool
+	Tickers           []statistics.Ticker
 	// LSM is the shape over the run, with -lsm_sample_ms.
 	LSM *lsm.Summary
 	// Remote is the run's requests to the engine's store, with -remote.
@@ -52,6 +61,7 @@ type Result struct {
 	Hist *hist.Histogram
 }
 
+// OpsPerSec is the operations over the run's wall time.
 func (r *Result) OpsPerSec() float64 {
 	if r.Seconds <= 0 {
 		return 0
@@ -59,7 +69,7 @@ func (r *Result) OpsPerSec() float64 {
 	return float64(r.Ops) / r.Seconds
 }
 
-// microsPerOp is db_bench's micros/op: per-thread latency, the threads'
+// MicrosPerOp is db_bench's micros/op: per-thread latency, the threads'
 // summed time over all operations.
 func (r *Result) MicrosPerOp() float64 {
 	if r.Ops == 0 {
@@ -68,19 +78,29 @@ func (r *Result) MicrosPerOp() float64 {
 	return r.ThreadSeconds * 1e6 / float64(r.Ops)
 }
 
-// cpuMicrosPerOp is the CPU time the benchmark threads spent per operation,
-// or NaN where per-thread CPU time cannot be read (Linux only). Unlike the
-// wall-clock figures it hardly moves when other processes compete for the
-// cores, which makes it the steadier figure for comparing engines on a
-// shared machine. It leaves out work on other threads: flushes, compactions
-// and most of the garbage collector's work.
-func (r *Result) CPUMicrosPerOp() float64 {
-	if r.Ops == 0 || r.CPUSeconds < 0 {
+// ThreadCPUMicrosPerOp is the CPU time the benchmark threads spent per
+// operation, or NaN where per-thread CPU time cannot be read (Linux only).
+// Unlike the wall-clock figures it hardly moves when other processes
+// compete for the cores, which makes it the steadier figure for comparing
+// engines on a shared machine. It leaves out work on other threads:
+// flushes, compactions and most of the garbage collector's work.
+func (r *Result) ThreadCPUMicrosPerOp() float64 { return r.perOp(r.ThreadCPUSeconds) }
+
+// ProcessCPUMicrosPerOp is the engine's process CPU time per operation
+// (ProcessCPUSeconds), or NaN where it cannot be read: what a write costs
+// with the flushes and compactions it causes, where the threads' CPU
+// leaves them out.
+func (r *Result) ProcessCPUMicrosPerOp() float64 { return r.perOp(r.ProcessCPUSeconds) }
+
+// perOp is seconds, -1 for unknown, in microseconds per operation.
+func (r *Result) perOp(seconds float64) float64 {
+	if r.Ops == 0 || seconds < 0 {
 		return math.NaN()
 	}
-	return r.CPUSeconds * 1e6 / float64(r.Ops)
+	return seconds * 1e6 / float64(r.Ops)
 }
 
+// MBPerSec is the MiB moved over the run's wall time.
 func (r *Result) MBPerSec() float64 {
 	if r.Seconds <= 0 {
 		return 0
@@ -112,9 +132,31 @@ func Line(label string, r *Result) string {
 	if tail != "" {
 		tail = " " + tail
 	}
-	return fmt.Sprintf("%-12s : %11.3f micros/op %d ops/sec %.3f seconds %d operations;%s",
+	line := fmt.Sprintf("%-12s : %11.3f micros/op %d ops/sec %.3f seconds %d operations;%s",
 		label, r.MicrosPerOp(), int64(r.OpsPerSec()), r.Seconds, r.Ops, tail)
+	// The CPU figures follow db_bench's line, named as the ratio lines
+	// name them.
+	if cpu := r.ThreadCPUMicrosPerOp(); !math.IsNaN(cpu) {
+		if tail != "" {
+			line += ";"
+		}
+		line += fmt.Sprintf(" %s %.3f", FigThreadCPU, cpu)
+	}
+	if cpu := r.ProcessCPUMicrosPerOp(); !math.IsNaN(cpu) {
+		line += fmt.Sprintf(" %s %.3f", FigProcessCPU, cpu)
+	}
+	return line
 }
+
+// The names of the CPU figures, as the result lines, the ratio lines and
+// -json (with underscores) give them.
+const (
+	// FigThreadCPU is the benchmark threads' CPU per operation.
+	FigThreadCPU = "thread-cpu-micros/op"
+	// FigProcessCPU is the engine process's CPU per operation, its flushes
+	// and compactions included.
+	FigProcessCPU = "process-cpu-micros/op"
+)
 
 // percentile is a run's operation latency at quantile q (50, 99) in
 // microseconds, NaN without a histogram.

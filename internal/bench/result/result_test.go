@@ -31,7 +31,7 @@ func throughputResult(bench, engineName string, opsPerSec, mbPerSec float64) *Re
 	return &Result{
 		Benchmark: bench, Engine: engineName, ShowFound: found, ShowBytes: bytes,
 		Ops: int64(opsPerSec), Found: int64(opsPerSec) / 2,
-		Bytes: int64(mbPerSec * (1 << 20)), Seconds: 1, ThreadSeconds: 1, CPUSeconds: 0.5,
+		Bytes: int64(mbPerSec * (1 << 20)), Seconds: 1, ThreadSeconds: 1, ThreadCPUSeconds: 0.5, ProcessCPUSeconds: 0.75,
 	}
 }
 
@@ -43,7 +43,10 @@ func TestReportDataDriven(t *testing.T) {
 		td.ScanArgs(t, "bench", &bench)
 		switch td.Cmd {
 		case "result":
-			r := &Result{Benchmark: bench, Engine: "pebble"}
+			// CPU times unknown unless given: db_bench's line alone.
+			r := &Result{Benchmark: bench, Engine: "pebble", ThreadCPUSeconds: -1, ProcessCPUSeconds: -1}
+			td.MaybeScanArgs(t, "thread_cpu", &r.ThreadCPUSeconds)
+			td.MaybeScanArgs(t, "process_cpu", &r.ProcessCPUSeconds)
 			r.ShowFound, r.ShowBytes = shows(bench, seekNexts)
 			td.MaybeScanArgs(t, "engine", &r.Engine)
 			td.ScanArgs(t, "ops", &r.Ops)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pebblerf/pebble/internal/bench/engine"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
+	"github.com/pebblerf/pebble/internal/bench/progress"
 	"github.com/pebblerf/pebble/internal/bench/report"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -49,25 +50,13 @@ func (e *Engine) sampleFunnels(bench string) (stop func()) {
 		return func() {}
 	}
 	stats := db.Statistics().PerLevel()
-	quit, exited := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(exited)
-		start := time.Now()
-		t := time.NewTicker(time.Duration(c.ReportIntervalSeconds) * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case now := <-t.C:
-				sn := stats.Snapshot()
-				var sum seekstats.LevelCounts
-				for r := seekstats.RowL0; r < seekstats.NumRows; r++ {
-					sum = sum.Add(sn.Rows[r])
-				}
-				e.timeline.Add(report.FunnelSample{Bench: bench, Engine: e.name, Secs: now.Sub(start).Seconds(), Funnel: report.SeekFunnel(sum)})
-			}
+	start := time.Now()
+	return progress.Every(time.Duration(c.ReportIntervalSeconds)*time.Second, func() {
+		sn := stats.Snapshot()
+		var sum seekstats.LevelCounts
+		for r := seekstats.RowL0; r < seekstats.NumRows; r++ {
+			sum = sum.Add(sn.Rows[r])
 		}
-	}()
-	return func() { close(quit); <-exited }
+		e.timeline.Add(report.FunnelSample{Bench: bench, Engine: e.name, Secs: time.Since(start).Seconds(), Funnel: report.SeekFunnel(sum)})
+	})
 }

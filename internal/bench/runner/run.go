@@ -47,6 +47,7 @@ func (e *Engine) Run(name string, seq int, turns benchmarks.Turns, counter *prog
 	}
 	r := &run{Run: benchmarks.Run{Config: e.cfg, DB: e.db, Seq: seq, Written: e.written}, bench: b, stop: e.stop}
 	remoteBefore := e.remoteSnapshot()
+	cpu0, cpuOK := processCPU()
 	x := r.begin()
 	if turns != nil {
 		x.workers[0].Turns = turns
@@ -73,6 +74,12 @@ func (e *Engine) Run(name string, seq int, turns benchmarks.Turns, counter *prog
 	// returns (untimed), so that neither they nor their garbage run during
 	// the next run, the other engine's or this one's.
 	e.settle()
+	// The process CPU is read once the run's own flushes and compactions
+	// are done, so that it counts the background work the run caused.
+	res.ProcessCPUSeconds = -1
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		res.ProcessCPUSeconds = (cpu1 - cpu0).Seconds()
+	}
 	if b.Writes {
 		e.dirty = true
 	}
@@ -116,23 +123,9 @@ func (x *execution) publish(counter *progress.Counter) (stop func()) {
 		counter.Set(done, limit)
 	}
 	sum() // the limits, before any operation
-	quit, exited := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(exited)
-		t := time.NewTicker(progressTick)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-				sum()
-			}
-		}
-	}()
+	stopSums := progress.Every(progressTick, sum)
 	return func() {
-		close(quit)
-		<-exited
+		stopSums()
 		sum()
 	}
 }
@@ -262,10 +255,10 @@ func mergeWorkers(c *config.Config, b *benchmarks.Benchmark, engineName string, 
 		res.EmptyRanges += w.EmptyRanges
 		res.Bytes += w.Bytes
 		res.ThreadSeconds += (w.Finish.Sub(w.Start) - w.Waited()).Seconds()
-		if w.CPU < 0 || res.CPUSeconds < 0 {
-			res.CPUSeconds = -1
+		if w.CPU < 0 || res.ThreadCPUSeconds < 0 {
+			res.ThreadCPUSeconds = -1
 		} else {
-			res.CPUSeconds += w.CPU.Seconds()
+			res.ThreadCPUSeconds += w.CPU.Seconds()
 		}
 		res.Interrupted = res.Interrupted || w.Interrupted
 		if w.Hist != nil {

@@ -28,11 +28,14 @@ var matrixSetup = []string{"compact", "flush"}
 // a build from empty).
 type matrixCell struct {
 	workload, shape, l0 string
-	ops, cpu            Speed
+	// cpu is the engines' process CPU per operation, their flushes and
+	// compactions included, which the floor applies to; threadCPU is the
+	// benchmark threads' alone, shown beside it.
+	ops, cpu, threadCPU Speed
 }
 
 // below reports whether the cell's median is under the floor, in ops/sec
-// or in CPU per operation.
+// or in the process CPU per operation.
 func (c matrixCell) below() bool {
 	return belowFloor(c.ops) || belowFloor(c.cpu)
 }
@@ -80,7 +83,8 @@ func matrixCells(rs []*PhaseResult) []matrixCell {
 			if step == "bounded" {
 				workload += ", bounded"
 			}
-			c := matrixCell{workload: workload, shape: shape, l0: l0, ops: p.opsRatio(r.Benchmark), cpu: p.cpuSpeedup(r.Benchmark)}
+			c := matrixCell{workload: workload, shape: shape, l0: l0, ops: p.opsRatio(r.Benchmark),
+				cpu: p.processCPUSpeedup(r.Benchmark), threadCPU: p.cpuSpeedup(r.Benchmark)}
 			if c.ops.n < minPairedRuns {
 				continue // a build's single fill: setup, not a cell
 			}
@@ -124,7 +128,7 @@ func matrixVerdict(rs []*PhaseResult) Verdict {
 	switch {
 	case len(below) == 0:
 		v.Outcome = "never slower"
-		fmt.Fprintf(&b, "matrix: never slower: every one of %d cells at least %.2fx upstream in ops/sec and CPU per operation", len(cells), matrixFloor)
+		fmt.Fprintf(&b, "matrix: never slower: every one of %d cells at least %.2fx upstream in ops/sec and process CPU per operation", len(cells), matrixFloor)
 	default:
 		v.Outcome = "loss: " + strings.Join(below, "; ")
 		fmt.Fprintf(&b, "matrix: loss: %d of %d cells below %.2fx (%s)", len(below), len(cells), matrixFloor, strings.Join(below, "; "))
@@ -143,7 +147,9 @@ func matrixVerdict(rs []*PhaseResult) Verdict {
 
 // printMatrix writes the table: per cell the medians of the paired ratios
 // (pebblerf over upstream; for CPU, upstream's CPU per operation over
-// pebblerf's, so above 1 is better in both) with their range.
+// pebblerf's, so above 1 is better in all) with their range. CPU/op is the
+// engine processes', flushes and compactions included; thread CPU/op the
+// benchmark threads' alone.
 func printMatrix(b *strings.Builder, cells []matrixCell) {
 	cell := func(s Speed) string {
 		if s.n == 0 || math.IsNaN(s.median) {
@@ -151,9 +157,9 @@ func printMatrix(b *strings.Builder, cells []matrixCell) {
 		}
 		return fmt.Sprintf("%s (%s-%s)", fmtRatio(s.median), fmtRatio(s.lo), fmtRatio(s.hi))
 	}
-	rows := [][]string{{"workload", "shape (L0 sublevels up|rf at start)", "ops/sec", "CPU/op (up/rf)", "verdict"}}
+	rows := [][]string{{"workload", "shape (L0 sublevels up|rf at start)", "ops/sec", "CPU/op (up/rf)", "thread CPU/op (up/rf)", "verdict"}}
 	for _, c := range cells {
-		rows = append(rows, []string{c.workload, fmt.Sprintf("%s (L0 %s)", c.shape, c.l0), cell(c.ops), cell(c.cpu), c.verdict()})
+		rows = append(rows, []string{c.workload, fmt.Sprintf("%s (L0 %s)", c.shape, c.l0), cell(c.ops), cell(c.cpu), cell(c.threadCPU), c.verdict()})
 	}
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {

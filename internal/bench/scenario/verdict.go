@@ -78,9 +78,20 @@ func (p *PhaseResult) opsRatio(bench string) Speed {
 // 1: pebblerf spends less), paired as opsRatio; a NaN median where thread
 // CPU time cannot be read.
 func (p *PhaseResult) cpuSpeedup(bench string) Speed {
+	return p.perOpSpeedup(bench, (*result.Result).ThreadCPUMicrosPerOp)
+}
+
+// processCPUSpeedup is cpuSpeedup of the engines' process CPU per
+// operation, their flushes and compactions included.
+func (p *PhaseResult) processCPUSpeedup(bench string) Speed {
+	return p.perOpSpeedup(bench, (*result.Result).ProcessCPUMicrosPerOp)
+}
+
+// perOpSpeedup is upstream's perOp over pebblerf's, paired as opsRatio.
+func (p *PhaseResult) perOpSpeedup(bench string, perOp func(*result.Result) float64) Speed {
 	return p.pairRatios(bench, func(up, rf *result.Result) float64 {
-		if r := rf.CPUMicrosPerOp(); r > 0 {
-			return up.CPUMicrosPerOp() / r
+		if r := perOp(rf); r > 0 {
+			return perOp(up) / r
 		}
 		return math.NaN()
 	})

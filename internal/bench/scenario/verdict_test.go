@@ -23,7 +23,7 @@ import (
 // synthetic results: run i of bench on engine with ops operations in secs
 // seconds and the given tickers.
 func synthetic(bench, engine string, ops int64, secs, cpuSecs float64, tickers ...statistics.Ticker) *result.Result {
-	return &result.Result{Benchmark: bench, Engine: engine, Ops: ops, Seconds: secs, ThreadSeconds: secs, CPUSeconds: cpuSecs, Tickers: tickers}
+	return &result.Result{Benchmark: bench, Engine: engine, Ops: ops, Seconds: secs, ThreadSeconds: secs, ThreadCPUSeconds: cpuSecs, Tickers: tickers}
 }
 
 func TestSeekVerdict(t *testing.T) {
