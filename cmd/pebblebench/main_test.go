@@ -198,30 +198,36 @@ func TestExitStatusAndInterrupt(t *testing.T) {
 	require.Contains(t, string(out), "invalid -compression_type")
 
 	// readrandom runs until interrupted (-reads is far more than the test
-	// waits for); the signal goes out once its first progress line shows it
-	// has started.
-	cmd = pebblebenchCommand(t, "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
-		"-reads=1000000000000", "-seed=1", "-statistics",
-		"-report_interval_seconds=1", "-report_file="+t.TempDir()+"/report.csv")
+	// waits for).
+	all := interruptRunning(t, "readrandom/pebble", "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
+		"-reads=1000000000000", "-seed=1", "-statistics")
+	require.Contains(t, all, "readrandom   : ")
+	require.Contains(t, all, "readrandom   : interrupted")
+	require.NotContains(t, all, "seekrandom   : ")
+	require.Contains(t, all, "STATISTICS:")
+}
+
+// interruptRunning runs pebblebench with args, sends it SIGINT once the
+// progress line of label shows the run has started, and returns its
+// stdout once it has exited with status 130.
+func interruptRunning(t *testing.T, label string, args ...string) string {
+	cmd := pebblebenchCommand(t, append(args, "-report_interval_seconds=1", "-report_file="+t.TempDir()+"/report.csv")...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	sc := bufio.NewScanner(stderr)
-	for sc.Scan() && !strings.HasPrefix(sc.Text(), "... readrandom/pebble: ") {
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "... "+label+": ") {
 	}
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	for sc.Scan() {
 	}
 	err = cmd.Wait()
+	var exitErr *exec.ExitError
 	require.ErrorAs(t, err, &exitErr)
 	require.Equal(t, exitInterrupted, exitErr.ExitCode())
-	all := stdout.String()
-	require.Contains(t, all, "readrandom   : ")
-	require.Contains(t, all, "readrandom   : interrupted")
-	require.NotContains(t, all, "seekrandom   : ")
-	require.Contains(t, all, "STATISTICS:")
+	return stdout.String()
 }
 
 // readseq reads -reads entries in key order, starting over at the end: both
@@ -289,24 +295,8 @@ func TestProcessCPUCountsBackgroundWork(t *testing.T) {
 // is still printed, the engines' processes exit, and so does pebblebench,
 // with status 130.
 func TestInterruptBothEngines(t *testing.T) {
-	cmd := pebblebenchCommand(t, "-engine=both", "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
-		"-reads=1000000000000", "-seed=1", "-report_interval_seconds=1", "-report_file="+t.TempDir()+"/report.csv")
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() && !strings.HasPrefix(sc.Text(), "... readrandom/pebble: ") {
-	}
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	for sc.Scan() {
-	}
-	err = cmd.Wait()
-	var exitErr *exec.ExitError
-	require.ErrorAs(t, err, &exitErr)
-	require.Equal(t, exitInterrupted, exitErr.ExitCode())
-	out := stdout.String()
+	out := interruptRunning(t, "readrandom/pebble", "-engine=both", "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
+		"-reads=1000000000000", "-seed=1")
 	require.Contains(t, out, "readrandom/pebble : ")
 	require.Contains(t, out, "readrandom/pebble : interrupted")
 	require.NotContains(t, out, "seekrandom/")
