@@ -150,6 +150,9 @@ func mvccGet(r *Run, w *Worker) error {
 		if it.SeekPrefixGE(key) {
 			w.Found++
 			n = int64(len(it.Key()) + len(it.Value()))
+		} else if err := it.Error(); err != nil {
+			// A seek that failed is the run's error, not a key not found.
+			return errors.CombineErrors(err, w.closeIter(it))
 		}
 		w.done(1, n)
 	}

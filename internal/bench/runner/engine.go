@@ -57,6 +57,8 @@ type Engine struct {
 	dirty bool
 	// stopReplanning stops the re-planning of the open DB's filters.
 	stopReplanning func()
+	// health watches the open DB for a store that keeps failing.
+	health *health
 	// metrics is -metrics_addr's server (pebblerf only), nil without it.
 	metrics *engine.MetricsServer
 	// written records the keys of a sparse fill (-writes), for the seek
@@ -140,6 +142,8 @@ func (e *Engine) open() error {
 		err = e.configureRemote(opts)
 	}
 	if err == nil {
+		e.health = newHealth(e.name)
+		e.health.attach(opts)
 		engine.Labels(e.name, func() { e.db, err = engine.Open(e.name, e.dir, opts, plugins, e.cfg) })
 	}
 	if err != nil {
@@ -161,6 +165,13 @@ func (e *Engine) close() error {
 	}
 	e.stopReplanning()
 	e.metrics.Follow(nil)
+	if e.health.failure() != nil {
+		// Its flushes and compactions wait on the store for as long as
+		// it is open, and closing it waits for them: it is left as it
+		// is, the run that met the failure having said so.
+		e.db, e.cache = nil, nil
+		return nil
+	}
 	err := e.db.Close()
 	e.cache.Unref()
 	e.db, e.cache = nil, nil
@@ -198,7 +209,7 @@ func (e *Engine) Prepare(name string) error {
 	case e.db == nil:
 		err = e.open()
 	case b.Reads && e.dirty:
-		if err = errors.Wrapf(e.db.Flush(), "flushing %s", e.name); err == nil {
+		if err = errors.Wrapf(e.health.wait(e.db.Flush), "flushing %s", e.name); err == nil {
 			err = e.close()
 		}
 		if err == nil {
@@ -209,6 +220,9 @@ func (e *Engine) Prepare(name string) error {
 		return err
 	}
 	e.settle()
+	if err := e.health.failure(); err != nil {
+		return err
+	}
 	syncFilesystems()
 	// Each run starts on a collected heap, so garbage left by the previous
 	// run is not charged to this one.
@@ -222,7 +236,7 @@ func (e *Engine) Prepare(name string) error {
 // would otherwise run during the other engine's measurement and bias the
 // ratio against whichever runs second.
 func (e *Engine) settle() {
-	for idle := 0; !e.stop.Load(); time.Sleep(settlePoll) {
+	for idle := 0; !e.stop.Load() && e.health.failure() == nil; time.Sleep(settlePoll) {
 		m := e.db.Metrics()
 		if m.Compact.NumInProgress != 0 || m.Flush.NumInProgress != 0 {
 			idle = 0
@@ -243,7 +257,7 @@ func (e *Engine) openSettled() error {
 		}
 	}
 	e.settle()
-	return nil
+	return e.health.failure()
 }
 
 // Meta runs the meta benchmark name (stats, levelstats) and returns what

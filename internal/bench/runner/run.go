@@ -62,7 +62,11 @@ func (e *Engine) Run(name string, seq int, turns benchmarks.Turns, counter *prog
 			x.work(i)
 		}()
 	}
-	wg.Wait()
+	// A write waiting for room in the memtables waits for good on a store
+	// that is down: the run ends with the store's error instead.
+	if err := e.health.wait(func() error { wg.Wait(); return nil }); err != nil {
+		return nil, errors.Wrapf(err, "%s on %s", name, e.name)
+	}
 	stopSampling()
 	stopProgress()
 	res, err := x.end()
@@ -74,6 +78,9 @@ func (e *Engine) Run(name string, seq int, turns benchmarks.Turns, counter *prog
 	// returns (untimed), so that neither they nor their garbage run during
 	// the next run, the other engine's or this one's.
 	e.settle()
+	if err := e.health.failure(); err != nil {
+		return nil, errors.Wrapf(err, "%s on %s", name, e.name)
+	}
 	// The process CPU is read once the run's own flushes and compactions
 	// are done, so that it counts the background work the run caused.
 	res.ProcessCPUSeconds = -1
