@@ -94,7 +94,8 @@ func TestRemoteFigures(t *testing.T) {
 		checkSnakeKeys(t, rec)
 		remote, ok := rec["remote"].(map[string]interface{})
 		require.True(t, ok, "every run has its remote figures: %s", sc.Text())
-		for _, k := range []string{"gets", "gets_by_kind", "read_gets", "stat", "write", "list", "delete", "errors", "bytes", "wait_seconds", "usd", "usd_per_mop"} {
+		for _, k := range []string{"gets", "gets_by_kind", "bytes_by_kind", "read_gets", "read_bytes", "stat", "write", "list", "delete",
+			"errors", "bytes", "wait_seconds", "usd", "usd_per_mop"} {
 			require.Contains(t, remote, k)
 		}
 		kinds := remote["gets_by_kind"].(map[string]interface{})
@@ -103,6 +104,13 @@ func TestRemoteFigures(t *testing.T) {
 			sum += kinds[k].(float64)
 		}
 		require.Equal(t, remote["gets"], sum, "the kinds add up to the GETs")
+		bytes := remote["bytes_by_kind"].(map[string]interface{})
+		sum = 0
+		for _, k := range []string{"open", "index", "filter", "data", "other"} {
+			sum += bytes[k].(float64)
+		}
+		require.Equal(t, remote["bytes"], sum, "the kinds' bytes add up to the GETs' bytes")
+		require.LessOrEqual(t, remote["read_bytes"], remote["bytes"])
 		h := rec["histogram_micros"].(map[string]interface{})
 		require.Contains(t, h, "p50")
 		require.Contains(t, h, "p99")

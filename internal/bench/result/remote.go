@@ -126,28 +126,34 @@ func remoteFigures(base, other *Result) []Figure {
 type remoteJSON struct {
 	Gets       int64            `json:"gets"`
 	GetsByKind map[string]int64 `json:"gets_by_kind"`
-	ReadGets   int64            `json:"read_gets"`
-	Cached     int64            `json:"cached_reads"`
-	Stat       int64            `json:"stat"`
-	Write      int64            `json:"write"`
-	List       int64            `json:"list"`
-	Delete     int64            `json:"delete"`
-	Errors     int64            `json:"errors"`
-	Bytes      int64            `json:"bytes"`
-	WaitSecs   float64          `json:"wait_seconds"`
-	CostUSD    float64          `json:"usd"`
-	CostPerMOp *float64         `json:"usd_per_mop"`
+	// BytesByKind are the bytes the GETs of each kind moved, beside them.
+	BytesByKind map[string]int64 `json:"bytes_by_kind"`
+	ReadGets    int64            `json:"read_gets"`
+	// ReadBytes are the bytes the reads' own GETs moved.
+	ReadBytes  int64    `json:"read_bytes"`
+	Cached     int64    `json:"cached_reads"`
+	Stat       int64    `json:"stat"`
+	Write      int64    `json:"write"`
+	List       int64    `json:"list"`
+	Delete     int64    `json:"delete"`
+	Errors     int64    `json:"errors"`
+	Bytes      int64    `json:"bytes"`
+	WaitSecs   float64  `json:"wait_seconds"`
+	CostUSD    float64  `json:"usd"`
+	CostPerMOp *float64 `json:"usd_per_mop"`
 }
 
 func (r *Remote) JSON(ops int64) *remoteJSON {
 	if r == nil {
 		return nil
 	}
-	j := &remoteJSON{Gets: r.GETs(), GetsByKind: map[string]int64{}, ReadGets: r.Reads.Requests, Cached: r.Cached.Requests,
+	j := &remoteJSON{Gets: r.GETs(), GetsByKind: map[string]int64{}, BytesByKind: map[string]int64{},
+		ReadGets: r.Reads.Requests, ReadBytes: r.Reads.Bytes, Cached: r.Cached.Requests,
 		Stat: r.Stat.Requests, Write: r.Write.Requests, List: r.List.Requests, Delete: r.Delete.Requests,
 		Errors: r.Total().Errors, Bytes: r.Gets().Bytes, WaitSecs: r.WaitTime().Seconds(), CostUSD: r.Cost()}
 	for _, k := range r.getKinds() {
 		j.GetsByKind[k.name] = k.counts.Requests
+		j.BytesByKind[k.name] = k.counts.Bytes
 	}
 	if x := r.CostPerMOp(ops); x == x {
 		j.CostPerMOp = &x

@@ -241,7 +241,7 @@ func seekVerdict(name, what string, benches []string, rs []*PhaseResult) Verdict
 	default:
 		v.Outcome = fmt.Sprintf("no win: seeks %s", ops.word())
 	}
-	v.Line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better), %s block bytes (lower is better) %s (%s, same data, same process): %s",
+	v.Line = fmt.Sprintf("%s: pebblerf %s ops/sec (higher is better), %s block bytes (lower is better) %s (%s, same data, same run): %s",
 		name, fmtRatio(ops.median), fmtRatio(bytes), what, upstreamName(), v.Outcome)
 	return v
 }
@@ -275,7 +275,7 @@ func absentKeysVerdict(rs []*PhaseResult) Verdict {
 		v.Outcome = fmt.Sprintf("no win: filters %s the bytes, reads %s", fmtRatio(filter), reads.word())
 	}
 	v.Line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key lookups ruled out by filters, "+
-		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half absent (%s, same data, same process): %s",
+		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half absent (%s, same data, same run): %s",
 		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median), upstreamName(), v.Outcome)
 	return v
 }
@@ -318,7 +318,7 @@ func rocksDBSeedVerdict(rs []*PhaseResult) Verdict {
 	default:
 		v.Outcome = fmt.Sprintf("no speed win: seeks %s; gains per-level seek statistics upstream lacks", ops.word())
 	}
-	v.Line = fmt.Sprintf("%s: pebblerf %s ops/sec and %s CPU speed per seek (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same process): %s",
+	v.Line = fmt.Sprintf("%s: pebblerf %s ops/sec and %s CPU speed per seek (higher is better) on prefix seeks with one Next, prefix-filter seek false-positive rate %s from its per-level statistics (%s, same data, same run): %s",
 		name, fmtRatio(ops.median), fmtRatio(cpu.median), fpr, upstreamName(), v.Outcome)
 	return v
 }
@@ -366,7 +366,7 @@ func cockroachMVCCVerdict(rs []*PhaseResult) Verdict {
 		v.Outcome = fmt.Sprintf("no win: filters %s the bytes; %s", fmtRatio(filter), each)
 	}
 	v.Line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key gets ruled out by filters, "+
-		"ops/sec (higher is better) %s, on CockroachDB-style reads (%s, same options, same data, same process): %s",
+		"ops/sec (higher is better) %s, on CockroachDB-style reads (%s, same options, same data, same run): %s",
 		name, fmtRatio(filter), fmtRatio(useful), strings.Join(speeds, ", "), upstreamName(), v.Outcome)
 	return v
 }

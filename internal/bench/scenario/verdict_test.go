@@ -216,14 +216,21 @@ func TestRemoteVerdict(t *testing.T) {
 	phase := func(rs ...*result.Result) []*PhaseResult { return []*PhaseResult{{}, {Results: rs}} }
 
 	v := verdictOf(phase(run("pebble", 1000, 0, 20*time.Millisecond), run("pebblerf", 40, 0, 100*time.Microsecond)))
-	require.Equal(t, "0.04x remote GETs, 0.005x p50, 0.04x cost/Mop", v.Headline)
+	require.Equal(t, "0.04x remote GETs, 0.04x bytes, 0.005x p50, 0.04x cost/Mop", v.Headline)
 	require.Equal(t, "win: 96% fewer remote GETs, p50 200.0x lower, cost 0.04x", v.Outcome)
-	require.Contains(t, v.Line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB, p50 100.0us vs 20.00ms (0.005x)")
+	require.Contains(t, v.Line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB (0.04x), p50 100.0us vs 20.00ms (0.005x)")
 	require.Contains(t, v.Line, "USD/Mop 0.016 vs 0.400 (0.04x)")
 
 	// Fewer GETs but more HEADs in all: more requests is a loss.
 	v = verdictOf(phase(run("pebble", 1000, 0, time.Millisecond), run("pebblerf", 500, 700, time.Millisecond)))
-	require.Equal(t, "loss: more remote requests than upstream: gets 1.20x the requests", v.Outcome)
+	require.Equal(t, "loss: more remote requests or bytes than upstream: gets 1.20x the requests", v.Outcome)
+
+	// Fewer GETs that move more bytes: a loss too.
+	bigger := run("pebblerf", 500, 0, time.Millisecond)
+	bigger.Remote.Data.Bytes = 2000 << 10
+	v = verdictOf(phase(run("pebble", 1000, 0, time.Millisecond), bigger))
+	require.Equal(t, "0.50x remote GETs, 2.00x bytes, 1.00x p50, 0.50x cost/Mop", v.Headline)
+	require.Equal(t, "loss: more remote requests or bytes than upstream: gets 2.00x the bytes", v.Outcome)
 
 	v = verdictOf(phase(run("pebble", 1000, 0, time.Millisecond), run("pebblerf", 980, 0, time.Millisecond)))
 	require.Equal(t, "no win: 0.98x the remote GETs, p50 1.00x", v.Outcome)
@@ -234,16 +241,16 @@ func TestRemoteVerdict(t *testing.T) {
 	timed := func(engine string, ops, own int64) *result.Result {
 		r := run(engine, 600+own, 0, time.Millisecond)
 		r.Ops = ops
-		r.Remote.Reads = readctx.Counts{Requests: own}
+		r.Remote.Reads = readctx.Counts{Requests: own, Bytes: own << 10}
 		return r
 	}
 	ownVerdict := func(rs []*PhaseResult) Verdict {
 		return remoteVerdict("remote-locktable", "on checks", []RemoteRead{{1, "readrandom", "checks", true}}, rs)
 	}
 	v = ownVerdict(phase(timed("pebble", 1000, 400), timed("pebblerf", 2000, 200)))
-	require.Equal(t, "0.50x GETs of the reads themselves, 1.00x p50, 0.40x cost/Mop", v.Headline)
+	require.Equal(t, "0.50x GETs of the reads themselves, 0.50x bytes, 1.00x p50, 0.40x cost/Mop", v.Headline)
 	require.Contains(t, v.Line, "remote GETs 800 vs 1000 (0.80x)")
-	require.Contains(t, v.Line, "operations 2000 vs 1000 (2.00x), the reads' own GETs 200 vs 400 (0.50x)")
+	require.Contains(t, v.Line, "operations 2000 vs 1000 (2.00x), the reads' own GETs 200 vs 400 (0.50x) and bytes 200.0KB vs 400.0KB (0.50x)")
 	require.Equal(t, "GET win: 50% fewer GETs of the reads themselves, p50 1.00x", v.Outcome)
 	v = ownVerdict(phase(timed("pebble", 1000, 400), timed("pebblerf", 2000, 390)))
 	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.Outcome)
