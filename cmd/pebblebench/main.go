@@ -7,51 +7,48 @@
 // format, its result line. pebblebench keeps all three, so a db_bench
 // command line and its output carry over, and adds what this project needs
 // to make performance claims: -engine=both runs every benchmark on upstream
-// Pebble and on pebblerf in one process, over identical data (same seed,
-// same keys in the same order, separate directories and caches), alternating
-// the engines run by run, and prints the ratio of each figure.
+// Pebble and on pebblerf, each in a process of its own, over identical data
+// (same seed, same keys in the same order, separate directories and
+// caches), alternating the engines run by run (or, with -interleave, in
+// turns of a few operations), and prints the ratio of each figure, the CPU
+// of each engine's process, its flushes and compactions included, beside
+// its benchmark threads'.
 //
 //	pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],levelstats -num=1000000
 //
-// pebblerf's plug-ins are flags too (setup.go): -range_filter_bits,
-// -use_query_builder with -query_plan and -explain, -compaction_advisor (with
-// -compaction_advisor_log, -compaction_advisor_interval_ms and
-// -compaction_advisor_write_budget) and
-// -pebblerf_statistics apply to pebblerf alone, while -compaction_style
-// (with -num_levels and -many_runs_slice_bytes) gives both engines the same
-// LSM shape, so a shape is never what a ratio measures. Bounded seeks
-// (-seek_upper_bound_len), seeks into empty ranges (-key_stride,
-// -empty_range_fraction), targets beyond the filled range
-// (-seek_target_range_multiplier) and a hot range (-seek_hot_fraction) make
-// the reads those plug-ins are for; -lsm_sample_ms shows the shape over each
-// run (sorted runs, write stalls, write-amp).
+// pebblerf's plug-ins are flags too: -range_filter_bits, -use_query_builder
+// with -query_plan and -explain, -compaction_advisor and -pebblerf_statistics
+// apply to pebblerf alone, while -compaction_style (with -num_levels and
+// -many_runs_slice_bytes) gives both engines the same LSM shape, so a shape
+// is never what a ratio measures. Bounded seeks (-seek_upper_bound_len),
+// seeks into empty ranges (-key_stride, -empty_range_fraction), targets
+// beyond the filled range (-seek_target_range_multiplier) and a hot range
+// (-seek_hot_fraction) make the reads those plug-ins are for; -lsm_sample_ms
+// shows the shape over each run (sorted runs, write stalls, write-amp).
 //
-// Both engines sit behind one small interface (engine.go) implemented by one
-// generic adapter, so every benchmark is written once and the engines pay
-// the same overhead. With one engine -db is the DB directory itself, as in
-// db_bench; a fill records its seed and key flags next to the DB, so a later
-// -use_existing_db run can refuse flags that would read other keys, and
-// reads draw their keys from other random streams than writes, so they never
-// replay a fill. Output conventions: result lines, histograms, AVG and
-// MEDIAN lines and STATISTICS on stdout; a progress line every few seconds
-// on stderr; -json moves the human-readable output to stderr and prints one
-// JSON object per run and engine on stdout, after a first record of the configuration. A user error
-// is one line on stderr and exit status 2, found before anything else is
-// printed; SIGINT ends the current benchmark early, still prints what it
-// measured, and exits with status 130.
+// With one engine -db is the DB directory itself, as in db_bench; a fill
+// records its seed and key flags next to the DB, so a later -use_existing_db
+// run can refuse flags that would read other keys, and reads draw their keys
+// from other random streams than writes, so they never replay a fill.
+// Output conventions: result lines, histograms, AVG and MEDIAN lines and
+// STATISTICS on stdout; a progress line every few seconds on stderr; -json
+// moves the human-readable output to stderr and prints one JSON object per
+// run and engine on stdout, after a first record of the configuration. A
+// user error is one line on stderr and exit status 2, found before anything
+// else is printed; SIGINT ends the current benchmark early, still prints
+// what it measured, and exits with status 130.
 //
-// The command is flag parsing (flags.go, validate.go, help.go), engine
-// set-up (setup.go, filters.go, rangeplan.go, engine*.go), the benchmark
-// loop (driver.go, run.go, worker.go, benchmarks*.go, mvcc_*.go,
-// scenario.go) and printing (report.go, summary.go, meta.go, verdict.go).
-// The flags are parsed once into a config that nothing changes afterwards;
-// what a run changes as it goes belongs to the driver (the sparse fill's
-// key set, the results) and to each open DB (its filter planner, the
-// advisor's count). What needs no flag is a package of its own under
-// internal/bench: dbbench (db_bench's option values), keyspace (keys, key
-// sets, seek targets), values, hist (latency histograms), statistics
-// (STATISTICS tickers), lsm (the LSM's shape, now and over a run),
-// progress, and report (the HTML report).
+// This package is the command line: the flags (flags.go), their validation
+// (validate.go, layout.go), -help (help.go), the scenarios' phases run one
+// after the other (scenario.go), and the wiring of the parts, which live
+// under internal/bench: config (the flags' values and what derives from
+// them), engine (one DB behind one interface), benchmarks (the table of
+// benchmarks and their loops), runner (one engine across a command line:
+// its DB prepared, settled, timed), engineproc (an engine in a process of
+// its own), driver (the benchmarks run on the engines and printed), result
+// (what a run measured, and its lines), scenario (the scenarios as data,
+// and their verdicts), and the parts that need no flag: dbbench, keyspace,
+// values, hist, statistics, lsm, progress and report.
 package main
 
 import (
