@@ -23,7 +23,8 @@
 // The parent forwards SIGINT to its children (their first ends the run
 // early, a second ends them), and a child that dies is an error naming
 // the engine and its exit status: its pipe ends, and whatever waited on it,
-// a reply or a turn, returns. A child whose parent is gone exits.
+// a reply or a turn, returns; the other engine's run stops as on SIGINT.
+// A child whose parent is gone exits.
 package engineproc
 
 import (
@@ -55,8 +56,12 @@ type Process struct {
 	// dead is the error that ended the process, once it has: every later
 	// call returns it.
 	dead error
-	// done is closed once the process has been waited for.
-	done chan struct{}
+	// exited is closed once the process has exited and been waited for.
+	exited chan struct{}
+	// closing is set once the parent has asked the process to exit.
+	closing atomic.Bool
+	// stop is the parent's SIGINT flag.
+	stop *atomic.Bool
 	// interleave is -interleave of the current command line (Begin).
 	interleave int64
 }
@@ -94,9 +99,22 @@ func Start(name string, stderr io.Writer, stop *atomic.Bool, profile string) (*P
 			errors.CombineErrors(reqW.Close(), repR.Close()))
 	}
 	p := &Process{name: name, cmd: cmd, enc: gob.NewEncoder(reqW), dec: gob.NewDecoder(repR),
-		requests: reqW, replies: repR, done: make(chan struct{})}
+		requests: reqW, replies: repR, exited: make(chan struct{}), stop: stop}
+	go p.watch()
 	go p.forwardInterrupts(stop)
 	return p, nil
+}
+
+// watch waits for the process to exit. One that exits unasked has died:
+// the invocation stops as on SIGINT, so that the other engine's run ends
+// now rather than after all its operations, and the next call to this one
+// returns the death.
+func (p *Process) watch() {
+	_ = p.cmd.Wait()
+	close(p.exited)
+	if !p.closing.Load() {
+		p.stop.Store(true)
+	}
 }
 
 // forwardInterrupts interrupts the child once the parent was interrupted,
@@ -109,7 +127,7 @@ func (p *Process) forwardInterrupts(stop *atomic.Bool) {
 	defer t.Stop()
 	for {
 		select {
-		case <-p.done:
+		case <-p.exited:
 			return
 		case <-t.C:
 			if stop.Load() {
@@ -171,15 +189,8 @@ func (p *Process) await(during func(reply) error) (reply, error) {
 func (p *Process) died() error {
 	if p.dead == nil {
 		_ = p.requests.Close()
-		err := p.cmd.Wait()
-		close(p.done)
-		status := "exit status 0"
-		if p.cmd.ProcessState != nil {
-			status = p.cmd.ProcessState.String()
-		} else if err != nil {
-			status = err.Error()
-		}
-		p.dead = errors.Newf("the %s engine's process ended (%s)", p.name, status)
+		<-p.exited
+		p.dead = errors.Newf("the %s engine's process ended (%s)", p.name, p.cmd.ProcessState)
 	}
 	return p.dead
 }
@@ -311,14 +322,17 @@ func (p *Process) Close() error {
 	if p.dead != nil {
 		return nil
 	}
+	p.closing.Store(true)
 	_, err := p.call(request{Op: opExit}, nil)
 	if err != nil {
 		return err
 	}
 	_ = p.requests.Close()
 	_ = p.replies.Close()
-	werr := p.cmd.Wait()
-	close(p.done)
+	<-p.exited
 	p.dead = errors.Newf("the %s engine's process has exited", p.name)
-	return errors.Wrapf(werr, "the %s engine's process", p.name)
+	if !p.cmd.ProcessState.Success() {
+		return errors.Newf("the %s engine's process ended (%s)", p.name, p.cmd.ProcessState)
+	}
+	return nil
 }

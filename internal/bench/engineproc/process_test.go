@@ -126,10 +126,12 @@ func TestTurnsAcrossProcesses(t *testing.T) {
 
 // TestChildDeath: a process that dies is an error naming its engine and how
 // it ended, and every later call returns it; a call never waits for a dead
-// process.
+// process, and the invocation stops, so that the other engine's run does
+// not go on to its end.
 func TestChildDeath(t *testing.T) {
 	c := testConfig(t.TempDir(), 100, 10, 0)
-	p, err := Start(config.EnginePebble, io.Discard, new(atomic.Bool), "")
+	stop := new(atomic.Bool)
+	p, err := Start(config.EnginePebble, io.Discard, stop, "")
 	require.NoError(t, err)
 	_, err = p.Begin(c, c.DB)
 	require.NoError(t, err)
@@ -137,5 +139,6 @@ func TestChildDeath(t *testing.T) {
 	err = p.Prepare("fillrandom")
 	require.ErrorContains(t, err, "the pebble engine's process ended (signal: killed)")
 	require.Equal(t, err, p.End())
+	require.True(t, stop.Load())
 	require.NoError(t, p.Close())
 }
