@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/errors"
 	upstream "github.com/cockroachdb/pebble/v2"
+	"github.com/pebblerf/pebble/internal/bench/lsm"
 )
 
 // failAfter is how many background errors in a row, with no flush or
@@ -54,12 +55,7 @@ func (h *health) attach(o *upstream.Options) {
 			}
 		},
 	}
-	if o.EventListener == nil {
-		o.EventListener = &own
-		return
-	}
-	tee := upstream.TeeEventListener(*o.EventListener, own)
-	o.EventListener = &tee
+	lsm.AddListener(o, own)
 }
 
 func (h *health) backgroundError(err error) {
