@@ -14,6 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
+	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/driver"
+	"github.com/pebblerf/pebble/internal/bench/runner"
 	"github.com/stretchr/testify/require"
 )
 
@@ -138,11 +142,11 @@ func TestCLIErrors(t *testing.T) {
 func TestSingleEngineDBIsTheDirectory(t *testing.T) {
 	dir := t.TempDir()
 	fill(t, "-benchmarks=fillseq", "-db="+dir, "-engine=pebblerf")
-	require.True(t, hasDB(dir))
+	require.True(t, runner.HasDB(dir))
 	require.NoDirExists(t, filepath.Join(dir, "pebblerf"))
-	r, err := readFillRecord(dir)
+	r, err := runner.ReadFillRecord(dir)
 	require.NoError(t, err)
-	require.Equal(t, &fillRecord{Benchmark: "fillseq", Engine: "pebblerf", Seed: 5, Num: 500, Writes: 500, KeySize: 16, KeyStride: 1}, r)
+	require.Equal(t, &runner.FillRecord{Benchmark: "fillseq", Engine: "pebblerf", Seed: 5, Num: 500, Writes: 500, KeySize: 16, KeyStride: 1}, r)
 
 	status, stdout, stderr := runMain("-engine=pebblerf", "-db="+dir, "-use_existing_db", "-benchmarks=readrandom", "-num=500", "-seed=9")
 	require.Equal(t, exitOK, status, stderr)
@@ -179,13 +183,13 @@ func TestHelp(t *testing.T) {
 	}
 	require.NotContains(t, stdout, "\nOther:\n", "every flag belongs to a group")
 	require.Equal(t, 2, strings.Count(stdout, "\n  # "), "two examples, each under a comment")
-	for _, name := range benchmarkNames() {
-		require.NotEmpty(t, benchmarkHelp[name], name)
+	for _, name := range benchmarks.Names() {
+		b, _ := benchmarks.ByName(name)
+		require.NotEmpty(t, b.Help, name)
 		require.Contains(t, stdout, "  "+name+" ")
 	}
-	c, err := parseFlags(nil, &bytes.Buffer{})
-	require.NoError(t, err)
-	c.flags.VisitAll(func(f *flag.Flag) {
+	fs := newFlagSet(&config.Config{})
+	fs.VisitAll(func(f *flag.Flag) {
 		require.Contains(t, stdout, "\n  -"+f.Name+"=")
 		lines := strings.Split(f.Usage, "\n")
 		require.LessOrEqual(t, len(lines), 2, f.Name)
@@ -194,7 +198,7 @@ func TestHelp(t *testing.T) {
 		}
 	})
 	for _, name := range pebblerfOnlyFlags {
-		require.NotNil(t, c.flags.Lookup(name), name)
+		require.NotNil(t, fs.Lookup(name), name)
 	}
 }
 
@@ -253,8 +257,8 @@ func checkSnakeKeys(t *testing.T, v interface{}) {
 // prints progress lines on stderr without -report_interval_seconds, and
 // none on stdout.
 func TestProgressByDefault(t *testing.T) {
-	defer func(d time.Duration) { defaultProgressInterval = d }(defaultProgressInterval)
-	defaultProgressInterval = time.Millisecond
+	defer func(d time.Duration) { driver.DefaultProgressInterval = d }(driver.DefaultProgressInterval)
+	driver.DefaultProgressInterval = time.Millisecond
 	status, stdout, stderr := runMain("-benchmarks=fillseq", "-num=20000", "-seed=1")
 	require.Equal(t, exitOK, status, stderr)
 	require.Contains(t, stderr, "... fillseq/pebble: ")

@@ -9,14 +9,15 @@ import (
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/pointfilter"
 	"github.com/stretchr/testify/require"
 )
 
 // levelFilters names each level's filter in an engine's options:
 // B = pebblerf Bloom, R = pebblerf Ribbon, U = upstream Bloom, - = none.
-func levelFilters(t *testing.T, c *config, engineName string) string {
-	o, _, err := c.options(engineName, nil)
+func levelFilters(t *testing.T, c *config.Config, engineName string) string {
+	o, _, err := c.Options(engineName, nil)
 	require.NoError(t, err)
 	var out []byte
 	for _, l := range o.Levels {
@@ -59,13 +60,13 @@ func TestFilterFlags(t *testing.T) {
 		// -engine=both: the Ribbon flags are refused under -engine=pebble.
 		c, err := parseFlags(append([]string{"-engine=both"}, tc.args...), &bytes.Buffer{})
 		require.NoError(t, err)
-		require.Equal(t, tc.pebble, levelFilters(t, c, enginePebble), "%v", tc.args)
-		require.Equal(t, tc.pebblerf, levelFilters(t, c, enginePebbleRF), "%v", tc.args)
+		require.Equal(t, tc.pebble, levelFilters(t, c, config.EnginePebble), "%v", tc.args)
+		require.Equal(t, tc.pebblerf, levelFilters(t, c, config.EnginePebbleRF), "%v", tc.args)
 	}
 	// Upstream's Bloom takes whole bits.
 	c, err := parseFlags([]string{"-bloom_bits=7.6"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, 8, c.upstreamBloomBits())
+	require.Equal(t, 8, c.UpstreamBloomBits())
 }
 
 func levelFilterBytes(t *testing.T, runs map[string][]map[string]interface{}, engineName string) float64 {
@@ -105,36 +106,4 @@ func TestFiltersEndToEnd(t *testing.T) {
 			require.Contains(t, text, "pebblerf: L0-L6 ribbon(10)")
 		}
 	}
-}
-
-// TestFilterPlanFlags checks -filter_plan's presets and what pebblerf's
-// options get from them: a planner on every level, L6 left without a
-// filter unless -use_l6_filters.
-func TestFilterPlanFlags(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		l6   bool
-		want string
-	}{
-		{"uniform", false, "L0-L5 bloom(7) L6 none"},
-		{"uniform", true, "L0-L6 bloom(7)"},
-		{"progressive", false, "L0-L3 bloom(16) L4 bloom(14) L5 bloom(10) L6 none"},
-		{"optimal", true, "L0-L6 bloom(7)"}, // before the first re-plan
-	} {
-		c := &config{useL6Filters: tc.l6, filterPlanFlags: filterPlanFlags{filterPlanName: tc.name, filterBudgetBits: 7}}
-		p, ok, err := c.presetPlan()
-		require.NoError(t, err)
-		require.True(t, ok)
-		require.Equal(t, tc.want, p.String(), "%s l6=%t", tc.name, tc.l6)
-		var o upstream.Options
-		planner, err := c.applyFilters(enginePebbleRF, &o)
-		require.NoError(t, err)
-		require.Same(t, planner, c.pebblerfPlugins(planner).Filters, "the planner goes in as Plugins.Filters")
-		require.Equal(t, tc.want, planner.String())
-		require.True(t, c.filtersEnabled())
-	}
-	_, _, err := (&config{filterPlanFlags: filterPlanFlags{filterPlanName: "monkey"}}).presetPlan()
-	require.ErrorContains(t, err, `-filter_plan "monkey"`)
-	_, _, err = (&config{filterPlanFlags: filterPlanFlags{filterPlanName: "uniform", filterBudgetBits: 0}}).presetPlan()
-	require.ErrorContains(t, err, "-filter_budget_bits")
 }

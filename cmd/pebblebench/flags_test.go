@@ -6,27 +6,28 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
 
 func TestParseFlagsDefaults(t *testing.T) {
 	c, err := parseFlags(nil, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, int64(1000000), c.num)
-	require.Equal(t, c.num, c.reads, "-reads=-1 means -num")
-	require.Equal(t, 16, c.keySize)
-	require.Equal(t, 100, c.valueSize)
-	require.Equal(t, float64(-1), c.bloomBits)
-	require.False(t, c.filtersEnabled())
-	require.False(t, c.dbGiven)
-	require.Equal(t, []string{enginePebble}, c.engines())
+	require.Equal(t, int64(1000000), c.Num)
+	require.Equal(t, c.Num, c.Reads, "-reads=-1 means -num")
+	require.Equal(t, 16, c.KeySize)
+	require.Equal(t, 100, c.ValueSize)
+	require.Equal(t, float64(-1), c.BloomBits)
+	require.False(t, c.FiltersEnabled())
+	require.False(t, c.DBGiven)
+	require.Equal(t, []string{config.EnginePebble}, c.Engines())
 
 	// Go's flag package takes db_bench's double-dash spelling too.
 	c, err = parseFlags([]string{"--engine=both", "--benchmarks=fillrandom,seekrandom[X3-W1]", "-db=/x", "-reads=7"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, []string{enginePebble, enginePebbleRF}, c.engines())
-	require.True(t, c.dbGiven)
-	require.Equal(t, int64(7), c.reads)
+	require.Equal(t, []string{config.EnginePebble, config.EnginePebbleRF}, c.Engines())
+	require.True(t, c.DBGiven)
+	require.Equal(t, int64(7), c.Reads)
 }
 
 // TestBadFlags checks that each bad flag or value is a usage error (status 2
@@ -65,7 +66,7 @@ func TestBadFlags(t *testing.T) {
 			var stderr bytes.Buffer
 			_, err := parseFlags(tc.args, &bytes.Buffer{})
 			require.Error(t, err)
-			require.True(t, isUsageError(err), "%v", err)
+			require.True(t, config.IsUsageError(err), "%v", err)
 			require.Contains(t, err.Error(), tc.want)
 
 			var stdout bytes.Buffer

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/pebblerf/pebble/internal/attribution"
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
+	"github.com/pebblerf/pebble/internal/bench/scenario"
 	"github.com/pebblerf/pebble/internal/bench/statistics"
 	"github.com/pebblerf/pebble/seekstats"
 )
@@ -50,26 +52,6 @@ var pebblerfOnlyFlags = []string{"use_ribbon_filter", "bloom_before_level", "ran
 	"query_plan", "explain", "compaction_advisor", "compaction_advisor_log", "compaction_advisor_interval_ms",
 	"compaction_advisor_write_budget", "pebblerf_statistics", "metrics_addr", "get_l6_filters", "pebblerf_recommended"}
 
-// benchmarkHelp says what each benchmark does, for -help.
-var benchmarkHelp = map[string]string{
-	"fillseq":                "write -num keys in key order into a new DB",
-	"fillrandom":             "write -writes random keys into a new DB",
-	"overwrite":              "write -writes random keys into the existing DB",
-	"readrandom":             "point reads of random keys (Get)",
-	"readseq":                "-reads entries in key order through one iterator per thread, from the first key (again at the end)",
-	"seekrandom":             "seeks to random targets, then -seek_nexts Next calls",
-	"readwhilewriting":       "readrandom while one more thread writes",
-	"seekrandomwhilewriting": "seekrandom while one more thread writes",
-	"flush":                  "flush the memtable",
-	"compact":                "compact the whole key range",
-	"stats":                  "print Pebble's metrics",
-	"levelstats":             "print files, bytes, sublevels, filter bytes and the current point and range filters per level",
-}
-
-// scenarioHelp, when set (by the scenarios' file), returns one line per
-// scenario, "name: what it models", for -help.
-var scenarioHelp func() []string
-
 const helpIntro = `pebblebench runs db_bench's benchmarks on upstream Pebble and on pebblerf, alone or side by side.
 Result lines keep db_bench's format; -engine=both adds ratio lines, pebblerf over pebble.
 
@@ -88,14 +70,13 @@ Examples:
 func printHelp(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, helpIntro)
 	fmt.Fprintln(w, "\nBenchmarks (-benchmarks=a,b[X3-W1]):")
-	for _, name := range benchmarkNames() {
-		fmt.Fprintf(w, "  %-24s %s\n", name, benchmarkHelp[name])
+	for _, name := range benchmarks.Names() {
+		b, _ := benchmarks.ByName(name)
+		fmt.Fprintf(w, "  %-24s %s\n", name, b.Help)
 	}
-	if scenarioHelp != nil {
-		fmt.Fprintln(w, "\nScenarios (-scenario=NAME; flags given on the command line override the scenario's):")
-		for _, line := range scenarioHelp() {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
+	fmt.Fprintln(w, "\nScenarios (-scenario=NAME; flags given on the command line override the scenario's):")
+	for _, line := range scenario.HelpLines() {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
 	listed := map[string]bool{}
 	for _, g := range flagGroups {
@@ -116,7 +97,22 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 	})
 	printFlagGroup(w, "Other", other)
 	printTickerHelp(w)
+	fmt.Fprint(w, cpuHelp)
 }
+
+// cpuHelp defines the two CPU figures of the result lines, the ratio lines
+// and -json, so that neither is read as the other.
+const cpuHelp = `
+CPU figures (result lines, ratio lines; -json: thread_cpu_micros_per_op, process_cpu_micros_per_op):
+  thread-cpu-micros/op
+      CPU time of the benchmark's threads over its operations (CLOCK_THREAD_CPUTIME_ID, Linux), summed: the
+      reads and writes themselves, not the flushes, compactions or garbage collection they cause on other threads
+  process-cpu-micros/op
+      CPU time of the engine's whole process (getrusage RUSAGE_SELF, user and system) from the run's start until the
+      flushes and compactions it caused are done (untimed): the threads', the background work's and the garbage
+      collector's. With -engine=both each engine runs in a process of its own, so it is that engine's alone; with
+      one engine it is pebblebench's process. Under -interleave neither counts the other engine's turns
+`
 
 // printTickerHelp defines every ticker -statistics can print, so that no
 // printed count goes unexplained: the DB-wide ones, pebblerf's per-level
@@ -141,7 +137,7 @@ func printTickerHelp(w io.Writer) {
 	for _, h := range statistics.MetricsHelp {
 		fmt.Fprintf(w, "  %s\n      %s\n", h.Name, h.Help)
 	}
-	fmt.Fprintf(w, "  %s\n      %s\n", seekBlockBytesTicker,
+	fmt.Fprintf(w, "  %s\n      %s\n", benchmarks.SeekBlockBytesTicker,
 		"bytes of the blocks the seek benchmarks' iterators loaded (Pebble's IteratorStats.BlockBytes), on both engines")
 }
 

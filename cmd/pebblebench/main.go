@@ -7,51 +7,48 @@
 // format, its result line. pebblebench keeps all three, so a db_bench
 // command line and its output carry over, and adds what this project needs
 // to make performance claims: -engine=both runs every benchmark on upstream
-// Pebble and on pebblerf in one process, over identical data (same seed,
-// same keys in the same order, separate directories and caches), alternating
-// the engines run by run, and prints the ratio of each figure.
+// Pebble and on pebblerf, each in a process of its own, over identical data
+// (same seed, same keys in the same order, separate directories and
+// caches), alternating the engines run by run (or, with -interleave, in
+// turns of a few operations), and prints the ratio of each figure, the CPU
+// of each engine's process, its flushes and compactions included, beside
+// its benchmark threads'.
 //
 //	pebblebench -engine=both -benchmarks=fillrandom,readrandom[X3],levelstats -num=1000000
 //
-// pebblerf's plug-ins are flags too (setup.go): -range_filter_bits,
-// -use_query_builder with -query_plan and -explain, -compaction_advisor (with
-// -compaction_advisor_log, -compaction_advisor_interval_ms and
-// -compaction_advisor_write_budget) and
-// -pebblerf_statistics apply to pebblerf alone, while -compaction_style
-// (with -num_levels and -many_runs_slice_bytes) gives both engines the same
-// LSM shape, so a shape is never what a ratio measures. Bounded seeks
-// (-seek_upper_bound_len), seeks into empty ranges (-key_stride,
-// -empty_range_fraction), targets beyond the filled range
-// (-seek_target_range_multiplier) and a hot range (-seek_hot_fraction) make
-// the reads those plug-ins are for; -lsm_sample_ms shows the shape over each
-// run (sorted runs, write stalls, write-amp).
+// pebblerf's plug-ins are flags too: -range_filter_bits, -use_query_builder
+// with -query_plan and -explain, -compaction_advisor and -pebblerf_statistics
+// apply to pebblerf alone, while -compaction_style (with -num_levels and
+// -many_runs_slice_bytes) gives both engines the same LSM shape, so a shape
+// is never what a ratio measures. Bounded seeks (-seek_upper_bound_len),
+// seeks into empty ranges (-key_stride, -empty_range_fraction), targets
+// beyond the filled range (-seek_target_range_multiplier) and a hot range
+// (-seek_hot_fraction) make the reads those plug-ins are for; -lsm_sample_ms
+// shows the shape over each run (sorted runs, write stalls, write-amp).
 //
-// Both engines sit behind one small interface (engine.go) implemented by one
-// generic adapter, so every benchmark is written once and the engines pay
-// the same overhead. With one engine -db is the DB directory itself, as in
-// db_bench; a fill records its seed and key flags next to the DB, so a later
-// -use_existing_db run can refuse flags that would read other keys, and
-// reads draw their keys from other random streams than writes, so they never
-// replay a fill. Output conventions: result lines, histograms, AVG and
-// MEDIAN lines and STATISTICS on stdout; a progress line every few seconds
-// on stderr; -json moves the human-readable output to stderr and prints one
-// JSON object per run and engine on stdout, after a first record of the configuration. A user error
-// is one line on stderr and exit status 2, found before anything else is
-// printed; SIGINT ends the current benchmark early, still prints what it
-// measured, and exits with status 130.
+// With one engine -db is the DB directory itself, as in db_bench; a fill
+// records its seed and key flags next to the DB, so a later -use_existing_db
+// run can refuse flags that would read other keys, and reads draw their keys
+// from other random streams than writes, so they never replay a fill.
+// Output conventions: result lines, histograms, AVG and MEDIAN lines and
+// STATISTICS on stdout; a progress line every few seconds on stderr; -json
+// moves the human-readable output to stderr and prints one JSON object per
+// run and engine on stdout, after a first record of the configuration. A
+// user error is one line on stderr and exit status 2, found before anything
+// else is printed; SIGINT ends the current benchmark early, still prints
+// what it measured, and exits with status 130.
 //
-// The command is flag parsing (flags.go, validate.go, help.go), engine
-// set-up (setup.go, filters.go, rangeplan.go, engine*.go), the benchmark
-// loop (driver.go, run.go, worker.go, benchmarks*.go, mvcc_*.go,
-// scenario.go) and printing (report.go, summary.go, meta.go, verdict.go).
-// The flags are parsed once into a config that nothing changes afterwards;
-// what a run changes as it goes belongs to the driver (the sparse fill's
-// key set, the results) and to each open DB (its filter planner, the
-// advisor's count). What needs no flag is a package of its own under
-// internal/bench: dbbench (db_bench's option values), keyspace (keys, key
-// sets, seek targets), values, hist (latency histograms), statistics
-// (STATISTICS tickers), lsm (the LSM's shape, now and over a run),
-// progress, and report (the HTML report).
+// This package is the command line: the flags (flags.go), their validation
+// (validate.go, layout.go), -help (help.go), the scenarios' phases run one
+// after the other (scenario.go), and the wiring of the parts, which live
+// under internal/bench: config (the flags' values and what derives from
+// them), engine (one DB behind one interface), benchmarks (the table of
+// benchmarks and their loops), runner (one engine across a command line:
+// its DB prepared, settled, timed), engineproc (an engine in a process of
+// its own), driver (the benchmarks run on the engines and printed), result
+// (what a run measured, and its lines), scenario (the scenarios as data,
+// and their verdicts), and the parts that need no flag: dbbench, keyspace,
+// values, hist, statistics, lsm, progress and report.
 package main
 
 import (
@@ -59,16 +56,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/cockroachdb/errors"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/dbbench"
+	"github.com/pebblerf/pebble/internal/bench/driver"
+	"github.com/pebblerf/pebble/internal/bench/engineproc"
 )
 
 func main() {
+	// Under -engine=both this program runs each engine in a process of its
+	// own: itself, started again as one.
+	engineproc.ServeIfChild()
 	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -85,6 +85,7 @@ const (
 // A user error (a bad flag or value, a -db that cannot be used) is found
 // before anything is printed, and is one line on stderr with status 2.
 func realMain(args []string, stdout, stderr io.Writer) int {
+	stderr = shareable(stderr)
 	if name, rest, ok := scenarioArg(args); ok {
 		return runScenarios(name, rest, stdout, stderr)
 	}
@@ -99,16 +100,16 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	out, jsonOut := stdout, io.Writer(nil)
-	if c.json {
+	if c.JSON {
 		out, jsonOut = stderr, stdout
 	}
 	seedLine := ""
-	if c.seedDrawn {
-		seedLine = fmt.Sprintf("Set seed to %d because --seed was 0\n", c.seed)
+	if c.SeedDrawn {
+		seedLine = fmt.Sprintf("Set seed to %d because --seed was 0\n", c.Seed)
 	}
 
-	root := c.db
-	if !c.dbGiven {
+	root := c.DB
+	if !c.DBGiven {
 		if root, err = os.MkdirTemp("", "pebblebench-"); err != nil {
 			return reportError(stderr, err)
 		}
@@ -117,21 +118,15 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 	stop, release := catchInterrupts(stderr)
 	defer release()
-	d := newDriver(c, root, out, jsonOut, stderr, stop)
-	fill, err := d.checkExisting()
-	if err != nil {
-		return reportError(stderr, err)
-	}
-	metrics, err := startMetrics(c)
-	if err != nil {
-		return reportError(stderr, err)
-	}
-	d.serveMetrics(metrics)
-
-	if c.cpuProfile != "" {
-		stopProfile, err := startCPUProfile(c.cpuProfile)
+	// One engine in this process is profiled here; under -engine=both each
+	// engine's process writes its own profile.
+	childProfile := ""
+	if c.Engine == config.EngineBoth {
+		childProfile = c.CPUProfile
+	} else if c.CPUProfile != "" {
+		stopProfile, err := startCPUProfile(c.CPUProfile)
 		if err != nil {
-			return reportError(stderr, errors.CombineErrors(err, metrics.close()))
+			return reportError(stderr, err)
 		}
 		defer func() {
 			if err := stopProfile(); err != nil {
@@ -139,10 +134,17 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 			}
 		}()
 	}
-
+	engines, closeEngines, err := startEngines(c, stderr, stop, childProfile)
+	if err != nil {
+		return reportError(stderr, err)
+	}
+	d := driver.New(c, root, engines, out, jsonOut, stderr, stop)
+	if err := d.Begin(); err != nil {
+		return reportError(stderr, errors.CombineErrors(err, errors.CombineErrors(d.Finish(), closeEngines())))
+	}
 	fmt.Fprint(out, seedLine)
-	printHeader(out, c, root, fill, metrics)
-	err = errors.CombineErrors(d.run(root, fill), d.finish())
+	d.PrintHeader(out)
+	err = errors.CombineErrors(d.Run(), errors.CombineErrors(d.Finish(), closeEngines()))
 	if err != nil {
 		return reportError(stderr, err)
 	}
@@ -157,12 +159,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 // failed.
 func reportError(stderr io.Writer, err error) int {
 	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	var u *usageError
+	var u *config.UsageError
 	if !errors.As(err, &u) {
 		fmt.Fprintf(stderr, "pebblebench: %s\n", msg)
 		return exitFailure
 	}
-	if u.pointToHelp {
+	if u.PointToHelp {
 		msg += " (pebblebench -help lists the flags)"
 	}
 	fmt.Fprintf(stderr, "pebblebench: %s\n", msg)
@@ -175,56 +177,4 @@ func mustParseBenchmarkList(s string) []dbbench.Spec {
 		panic(err) // validated by parseFlags
 	}
 	return specs
-}
-
-// printHeader prints db_bench's header lines, as far as they apply.
-func printHeader(w io.Writer, c *config, root string, fill *fillRecord, metrics *metricsServer) {
-	fmt.Fprintf(w, "Pebble:     %s; engines: %s\n", pebbleVersion(), c.engine)
-	fmt.Fprintf(w, "Date:       %s\n", time.Now().Format(time.ANSIC))
-	fmt.Fprintf(w, "CPU:        %d * %s/%s, GOMAXPROCS %d, %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
-	fmt.Fprintf(w, "Keys:       %d bytes each\n", c.keySize)
-	fmt.Fprintf(w, "Values:     %d bytes each (%d bytes after compression)\n", c.valueSize, int(float64(c.valueSize)*c.compressionRatio+0.5))
-	fmt.Fprintf(w, "Entries:    %d\n", c.num)
-	fmt.Fprintf(w, "Prefix:    %d bytes\n", c.prefixSize)
-	fmt.Fprintf(w, "Keys per prefix:    %d\n", c.keysPerPrefix)
-	raw := float64(int64(c.keySize+c.valueSize)*c.num) / (1 << 20)
-	file := float64((int64(c.keySize)+int64(float64(c.valueSize)*c.compressionRatio+0.5))*c.num) / (1 << 20)
-	fmt.Fprintf(w, "RawSize:    %.1f MB (estimated)\n", raw)
-	fmt.Fprintf(w, "FileSize:   %.1f MB (estimated)\n", file)
-	fmt.Fprintf(w, "Compression: %s\n", c.compressionType)
-	fmt.Fprintf(w, "Filter:     %s\n", c.filterDescription())
-	fmt.Fprintf(w, "Plug-ins:   %s\n", c.pluginDescription())
-	fmt.Fprintf(w, "Cache:      %d bytes per engine; memtable %d bytes; WAL %s\n", c.cacheSize, c.writeBufferSize, map[bool]string{true: "disabled", false: "enabled"}[c.disableWAL])
-	printRemoteHeader(w, c)
-	if c.engine == engineBoth {
-		fmt.Fprintln(w, "Runs:       engines alternate over the same keys, in swapped order every second repeat; before each run both engines' flushes and compactions finish and dirty pages are written back (untimed)")
-	}
-	fmt.Fprintln(w, "Reopen:     a reading benchmark after writes runs on a flushed, reopened DB (Pebble reserves memtable memory in the block cache)")
-	for _, spec := range mustParseBenchmarkList(c.benchmarks) {
-		if b, _ := benchmarkByName(spec.Name); b.background != nil && c.writeBufferSize > c.cacheSize/2 {
-			fmt.Fprintf(w, "Warning:    %s reads while memtables of up to %d bytes are reserved in a %d-byte block cache; raise -cache_size or lower -write_buffer_size to measure reads with a working cache\n",
-				spec.Name, c.writeBufferSize, c.cacheSize)
-		}
-	}
-	fmt.Fprintf(w, "DB path:    [%s]\n", root)
-	if metrics != nil {
-		fmt.Fprintf(w, "Metrics:    %s: the pebblerf DB's statistics for Prometheus while it is open (503 between benchmarks)\n", metrics.url())
-	}
-	if fill != nil {
-		fmt.Fprintf(w, "Filled by:  %s (recorded with the DB; reads draw other keys than the fill wrote)\n", fill)
-	}
-	fmt.Fprintln(w, "------------------------------------------------")
-}
-
-// pebbleVersion is the upstream Pebble module version this binary was built
-// with.
-func pebbleVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, m := range info.Deps {
-			if m.Path == "github.com/cockroachdb/pebble/v2" {
-				return "github.com/cockroachdb/pebble/v2 " + m.Version
-			}
-		}
-	}
-	return "github.com/cockroachdb/pebble/v2 (version unknown)"
 }

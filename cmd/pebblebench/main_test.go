@@ -14,12 +14,15 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/engineproc"
 	"github.com/stretchr/testify/require"
 )
 
 // TestMain lets a test run this package's test binary as pebblebench itself,
 // to observe real exit statuses and signals.
 func TestMain(m *testing.M) {
+	// The test binary is also each engine's process under -engine=both.
+	engineproc.ServeIfChild()
 	if os.Getenv("PEBBLEBENCH_AS_MAIN") == "1" {
 		os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 	}
@@ -72,7 +75,8 @@ func TestEndToEndBothEngines(t *testing.T) {
 		require.Equal(t, 2000.0, a[0]["ops"].(float64))
 		require.Contains(t, a[0], "histogram_micros")
 		if runtime.GOOS == "linux" {
-			require.Greater(t, a[0]["cpu_micros_per_op"].(float64), 0.0)
+			require.Greater(t, a[0]["thread_cpu_micros_per_op"].(float64), 0.0)
+			require.Greater(t, a[0]["process_cpu_micros_per_op"].(float64), 0.0)
 		}
 		require.Contains(t, a[0], "statistics")
 		require.Contains(t, text, "ratio pebblerf/pebble "+bench+" :")
@@ -194,30 +198,36 @@ func TestExitStatusAndInterrupt(t *testing.T) {
 	require.Contains(t, string(out), "invalid -compression_type")
 
 	// readrandom runs until interrupted (-reads is far more than the test
-	// waits for); the signal goes out once its first progress line shows it
-	// has started.
-	cmd = pebblebenchCommand(t, "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
-		"-reads=1000000000000", "-seed=1", "-statistics",
-		"-report_interval_seconds=1", "-report_file="+t.TempDir()+"/report.csv")
+	// waits for).
+	all := interruptRunning(t, "readrandom/pebble", "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
+		"-reads=1000000000000", "-seed=1", "-statistics")
+	require.Contains(t, all, "readrandom   : ")
+	require.Contains(t, all, "readrandom   : interrupted")
+	require.NotContains(t, all, "seekrandom   : ")
+	require.Contains(t, all, "STATISTICS:")
+}
+
+// interruptRunning runs pebblebench with args, sends it SIGINT once the
+// progress line of label shows the run has started, and returns its
+// stdout once it has exited with status 130.
+func interruptRunning(t *testing.T, label string, args ...string) string {
+	cmd := pebblebenchCommand(t, append(args, "-report_interval_seconds=1", "-report_file="+t.TempDir()+"/report.csv")...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	sc := bufio.NewScanner(stderr)
-	for sc.Scan() && !strings.HasPrefix(sc.Text(), "... readrandom/pebble: ") {
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "... "+label+": ") {
 	}
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	for sc.Scan() {
 	}
 	err = cmd.Wait()
+	var exitErr *exec.ExitError
 	require.ErrorAs(t, err, &exitErr)
 	require.Equal(t, exitInterrupted, exitErr.ExitCode())
-	all := stdout.String()
-	require.Contains(t, all, "readrandom   : ")
-	require.Contains(t, all, "readrandom   : interrupted")
-	require.NotContains(t, all, "seekrandom   : ")
-	require.Contains(t, all, "STATISTICS:")
+	return stdout.String()
 }
 
 // readseq reads -reads entries in key order, starting over at the end: both
@@ -255,4 +265,39 @@ func TestYCSB(t *testing.T) {
 	}
 	require.Equal(t, 1000.0, runs["ycsb_c/pebble"][0]["found"].(float64))
 	require.Equal(t, 1000.0, runs["ycsb_f/pebble"][0]["found"].(float64))
+}
+
+// TestProcessCPUCountsBackgroundWork: a compaction runs on Pebble's
+// goroutines while the benchmark's thread waits for it, so its CPU is in
+// each engine's process CPU and not in the thread's; a fill's flushes and
+// compactions likewise. Each engine runs in a process of its own, so each
+// process CPU is that engine's work, whichever ran when.
+func TestProcessCPUCountsBackgroundWork(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("thread CPU time is read on Linux only")
+	}
+	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,compact", "-num=20000", "-seed=2",
+		"-write_buffer_size=65536", "-db="+t.TempDir())
+	for _, bench := range []string{"fillrandom", "compact"} {
+		for _, e := range []string{"pebble", "pebblerf"} {
+			r := runs[bench+"/"+e]
+			require.Len(t, r, 1, text)
+			thread, process := r[0]["thread_cpu_micros_per_op"].(float64), r[0]["process_cpu_micros_per_op"].(float64)
+			require.Greater(t, process, thread, "%s on %s: %s", bench, e, text)
+		}
+	}
+	require.Contains(t, text, "ratio pebblerf/pebble compact : micros/op ")
+	require.Regexp(t, `compact/pebblerf : .* thread-cpu-micros/op [0-9.]+ process-cpu-micros/op [0-9.]+`, text)
+}
+
+// TestInterruptBothEngines: under -engine=both SIGINT reaches the engines'
+// processes through pebblebench: the run in progress ends early, its line
+// is still printed, the engines' processes exit, and so does pebblebench,
+// with status 130.
+func TestInterruptBothEngines(t *testing.T) {
+	out := interruptRunning(t, "readrandom/pebble", "-engine=both", "-benchmarks=fillrandom,readrandom,seekrandom", "-num=1000",
+		"-reads=1000000000000", "-seed=1")
+	require.Contains(t, out, "readrandom/pebble : ")
+	require.Contains(t, out, "readrandom/pebble : interrupted")
+	require.NotContains(t, out, "seekrandom/")
 }

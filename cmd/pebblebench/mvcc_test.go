@@ -9,6 +9,8 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/examples/cockroach/crdb"
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/stretchr/testify/require"
 )
 
@@ -34,7 +36,7 @@ func TestMVCCEndToEnd(t *testing.T) {
 	// 64 lock keys over 3000 roach keys, spans of 10: a lock in about a
 	// fifth of the spans at most.
 	require.Less(t, pe["found"].(float64), 0.3*pe["reads"].(float64))
-	pb, rb := stat(pe, seekBlockBytesTicker), stat(rf, seekBlockBytesTicker)
+	pb, rb := stat(pe, benchmarks.SeekBlockBytesTicker), stat(rf, benchmarks.SeekBlockBytesTicker)
 	require.Greater(t, pb, 0.0)
 	require.Less(t, rb, 0.5*pb, text)
 }
@@ -65,8 +67,8 @@ func TestMVCCReusedIterator(t *testing.T) {
 	freshPE, _ := requireSameFound(t, fresh, "locktablescan")
 	pe, rf := requireSameFound(t, reused, "locktablescan")
 	require.Greater(t, pe["found"].(float64), 0.0, text)
-	require.LessOrEqual(t, stat(rf, seekBlockBytesTicker), stat(freshRF, seekBlockBytesTicker), text)
-	require.Less(t, stat(pe, seekBlockBytesTicker), 0.5*stat(freshPE, seekBlockBytesTicker), text)
+	require.LessOrEqual(t, stat(rf, benchmarks.SeekBlockBytesTicker), stat(freshRF, benchmarks.SeekBlockBytesTicker), text)
+	require.Less(t, stat(pe, benchmarks.SeekBlockBytesTicker), 0.5*stat(freshPE, benchmarks.SeekBlockBytesTicker), text)
 }
 
 func TestMVCCFlags(t *testing.T) {
@@ -95,7 +97,7 @@ func TestLockTableScanWhileWriting(t *testing.T) {
 	runs, text := jsonRuns(t, "-engine=both", "-key_format=mvcc", "-num=3000", "-versions_per_key=4", "-seed=5",
 		"-bloom_bits=10", "-range_filter_bits=16", "-write_buffer_size=262144", "-duration=1", "-reads=1000000000",
 		"-threads=2", "-db="+db, "-benchmarks=fillmvcc,locktablescanwhilewriting")
-	for _, e := range []string{enginePebble, enginePebbleRF} {
+	for _, e := range []string{config.EnginePebble, config.EnginePebbleRF} {
 		r := runs["locktablescanwhilewriting/"+e]
 		require.Len(t, r, 1, text)
 		require.Positive(t, r[0]["reads"].(float64), text)
@@ -106,7 +108,7 @@ func TestLockTableScanWhileWriting(t *testing.T) {
 		require.NoError(t, err)
 		// The lock table's keys sort between its bare start and the table
 		// keys.
-		it, err := d.NewIter(&upstream.IterOptions{LowerBound: crdb.LockKey(nil, nil, nil), UpperBound: bareMVCCKey(nil, mvccTablePrefix)})
+		it, err := d.NewIter(&upstream.IterOptions{LowerBound: crdb.LockKey(nil, nil, nil), UpperBound: benchmarks.BareMVCCKey(nil, benchmarks.MVCCTablePrefix)})
 		require.NoError(t, err)
 		locks := 0
 		for valid := it.First(); valid; valid = it.Next() {
@@ -115,7 +117,7 @@ func TestLockTableScanWhileWriting(t *testing.T) {
 		require.NoError(t, it.Close())
 		require.NoError(t, d.Close())
 		const num = 3000
-		fillLocks := (num-1)/(num/mvccLockKeys) + 1 // fillmvcc locks every (num/mvccLockKeys)th key
-		require.Equal(t, fillLocks+mvccLockKeys, locks, "%s: fillmvcc's locks and the writer's in flight", e)
+		fillLocks := (num-1)/(num/benchmarks.MVCCLockKeys) + 1 // fillmvcc locks every (num/mvccLockKeys)th key
+		require.Equal(t, fillLocks+benchmarks.MVCCLockKeys, locks, "%s: fillmvcc's locks and the writer's in flight", e)
 	}
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/benchmarks"
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,7 +37,7 @@ func TestRangeFilterEndToEnd(t *testing.T) {
 	require.Greater(t, pe["found"].(float64), 0.0)
 	// Only the 10% of non-empty targets can be found.
 	require.Less(t, pe["found"].(float64), 0.2*pe["reads"].(float64))
-	pb, rb := stat(pe, seekBlockBytesTicker), stat(rf, seekBlockBytesTicker)
+	pb, rb := stat(pe, benchmarks.SeekBlockBytesTicker), stat(rf, benchmarks.SeekBlockBytesTicker)
 	require.Greater(t, pb, 0.0)
 	require.Less(t, rb, 0.5*pb, text)
 	require.Contains(t, text, "Seek statistics per level (pebblerf")

@@ -9,6 +9,7 @@ import (
 
 	pebblerf "github.com/pebblerf/pebble"
 	"github.com/pebblerf/pebble/compactionext"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/keyspace"
 	"github.com/pebblerf/pebble/querybuilder"
 	"github.com/pebblerf/pebble/rangefilter"
@@ -18,11 +19,11 @@ import (
 func TestParsePluginFlags(t *testing.T) {
 	c, err := parseFlags(nil, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, int64(1), c.keyStride)
-	require.False(t, c.seekTargets(nil).Bounded())
+	require.Equal(t, int64(1), c.KeyStride)
+	require.False(t, c.SeekTargets(nil).Bounded())
 	// By default pebblerf is opened as its Open opens it: no plug-in.
-	require.False(t, c.pebblerfStatistics)
-	p := c.pebblerfPlugins(nil)
+	require.False(t, c.PebbleRFStatistics)
+	p := c.PebbleRFPlugins(nil)
 	require.Equal(t, pebblerf.Plugins{}, p)
 	require.Nil(t, p.RangeFilter)
 	require.Nil(t, p.Shape)
@@ -32,36 +33,36 @@ func TestParsePluginFlags(t *testing.T) {
 		"-compaction_advisor", "-pebblerf_statistics", "-use_query_builder", "-query_plan=stepped", "-key_stride=16",
 		"-seek_upper_bound_len=8", "-empty_range_fraction=0.9", "-seek_target_range_multiplier=10"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	p = c.pebblerfPlugins(nil)
+	p = c.PebbleRFPlugins(nil)
 	require.Equal(t, 16.0, p.RangeFilter.BitsPerKey)
 	require.Equal(t, 9, p.Shape.(*compactionext.ManyRuns).Runs)
 	require.NotNil(t, p.Advisor)
-	plan, err := c.plan()
+	plan, err := c.Plan()
 	require.NoError(t, err)
 	require.Equal(t, querybuilder.PlanStepped, plan)
-	require.Contains(t, c.pluginDescription(), "many-runs (9 runs)")
+	require.Contains(t, c.PluginDescription(), "many-runs (9 runs)")
 
 	// -num_levels left at db_bench's default keeps the profile's own count.
 	c, err = parseFlags([]string{"-compaction_style=1"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, compactionext.DefaultRuns, c.pebblerfPlugins(nil).Shape.(*compactionext.ManyRuns).Runs)
+	require.Equal(t, compactionext.DefaultRuns, c.PebbleRFPlugins(nil).Shape.(*compactionext.ManyRuns).Runs)
 	c, err = parseFlags([]string{"-engine=pebblerf", "-compaction_style=3", "-pebblerf_statistics=false"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	require.Equal(t, "none", c.pebblerfPlugins(nil).Shape.Name())
-	require.False(t, c.pebblerfPlugins(nil).Statistics)
+	require.Equal(t, "none", c.PebbleRFPlugins(nil).Shape.Name())
+	require.False(t, c.PebbleRFPlugins(nil).Statistics)
 
 	// -get_l6_filters: Plugins.GetL6Filters, and L6 filters written on both
 	// engines, upstream's policy on pebblerf too.
-	require.Nil(t, c.pebblerfPlugins(nil).GetL6Filters)
-	require.False(t, c.writeL6Filters())
+	require.Nil(t, c.PebbleRFPlugins(nil).GetL6Filters)
+	require.False(t, c.WriteL6Filters())
 	for value, auto := range map[string]bool{"on": false, "auto": true} {
 		c, err = parseFlags([]string{"-engine=both", "-bloom_bits=10", "-get_l6_filters=" + value}, &bytes.Buffer{})
 		require.NoError(t, err)
-		require.Equal(t, &pebblerf.GetL6Config{Auto: auto}, c.pebblerfPlugins(nil).GetL6Filters, value)
-		require.True(t, c.writeL6Filters())
-		require.True(t, c.defaultPath(), "the filters stay upstream's")
-		require.Contains(t, c.filterDescription(), "bloom.FilterPolicy(10) on L0-L6")
-		require.Contains(t, c.pluginDescription(), "Gets consult L6 filters "+value)
+		require.Equal(t, &pebblerf.GetL6Config{Auto: auto}, c.PebbleRFPlugins(nil).GetL6Filters, value)
+		require.True(t, c.WriteL6Filters())
+		require.True(t, c.DefaultPath(), "the filters stay upstream's")
+		require.Contains(t, c.FilterDescription(), "bloom.FilterPolicy(10) on L0-L6")
+		require.Contains(t, c.PluginDescription(), "Gets consult L6 filters "+value)
 	}
 }
 
@@ -111,17 +112,17 @@ func TestSeekTargets(t *testing.T) {
 	c, err := parseFlags([]string{"-num=1000", "-key_stride=16", "-seek_upper_bound_len=8",
 		"-empty_range_fraction=0.5"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	g := c.keyGen()
+	g := c.KeyGen()
 	written := map[string]bool{}
-	key := make([]byte, c.keySize)
-	for i := uint64(0); i < uint64(c.num); i++ {
+	key := make([]byte, c.KeySize)
+	for i := uint64(0); i < uint64(c.Num); i++ {
 		g.Fill(key, g.Written(i))
 		written[string(key)] = true
 	}
-	targets := c.seekTargets(nil)
+	targets := c.SeekTargets(nil)
 	draw := func(seed uint64) (keys []string, empties int) {
 		rng := rand.New(rand.NewPCG(seed, 1))
-		upper := make([]byte, c.keySize)
+		upper := make([]byte, c.KeySize)
 		for i := 0; i < 2000; i++ {
 			empty := targets.Next(rng, key, upper)
 			keys = append(keys, string(key)+string(upper))
@@ -154,11 +155,11 @@ func TestSeekTargetsHot(t *testing.T) {
 	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
 		"-seek_hot_fraction=0.8", "-seek_hot_range=0.05"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	targets := c.seekTargets(nil)
-	g := c.keyGen()
-	hotEnd := make([]byte, c.keySize)
+	targets := c.SeekTargets(nil)
+	g := c.KeyGen()
+	hotEnd := make([]byte, c.KeySize)
 	g.Fill(hotEnd, g.Written(500))
-	key := make([]byte, c.keySize)
+	key := make([]byte, c.KeySize)
 	rng := rand.New(rand.NewPCG(3, 1))
 	hot, past := 0, 0
 	const n = 20000
@@ -183,8 +184,8 @@ func TestSeekTargetsHotStart(t *testing.T) {
 	c, err := parseFlags([]string{"-num=10000", "-seek_target_range_multiplier=10",
 		"-seek_hot_fraction=0.8", "-seek_hot_range=0.1", "-seek_hot_start=0.9"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	targets := c.seekTargets(nil)
-	key := make([]byte, c.keySize)
+	targets := c.SeekTargets(nil)
+	key := make([]byte, c.KeySize)
 	rng := rand.New(rand.NewPCG(5, 1))
 	hot := 0
 	const n = 20000
@@ -206,15 +207,15 @@ func TestSeekTargetsSparse(t *testing.T) {
 	c, err := parseFlags([]string{"-num=100000", "-writes=3000", "-seek_upper_bound_len=8",
 		"-empty_range_fraction=0.9"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	set := c.newWrittenSet()
+	set := c.NewWrittenSet()
 	require.NotNil(t, set)
-	g := c.keyGen()
+	g := c.KeyGen()
 	rng := rand.New(rand.NewPCG(1, 2))
 	written := map[uint64]bool{}
-	key := make([]byte, c.keySize)
-	reread := keyspace.NewSet(c.num)
-	for i := int64(0); i < c.writes; i++ {
-		v := rng.Uint64N(uint64(c.num))
+	key := make([]byte, c.KeySize)
+	reread := keyspace.NewSet(c.Num)
+	for i := int64(0); i < c.Writes; i++ {
+		v := rng.Uint64N(uint64(c.Num))
 		set.Add(v)
 		written[v] = true
 		g.Fill(key, g.Written(v))
@@ -222,8 +223,8 @@ func TestSeekTargetsSparse(t *testing.T) {
 	}
 	require.Equal(t, set, reread)
 
-	targets := c.seekTargets(set)
-	upper := make([]byte, c.keySize)
+	targets := c.SeekTargets(set)
+	upper := make([]byte, c.KeySize)
 	empties := 0
 	const draws = 5000
 	for i := 0; i < draws; i++ {
@@ -255,7 +256,7 @@ func bigEndian(b []byte) uint64 {
 func TestRecommendedFlags(t *testing.T) {
 	c, err := parseFlags([]string{"-engine=both", "-pebblerf_recommended"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	got := c.pebblerfPlugins(nil)
+	got := c.PebbleRFPlugins(nil)
 	want := pebblerf.Recommended()
 	require.NotNil(t, want.RangeFilter)
 	rf := *want.RangeFilter
@@ -265,13 +266,13 @@ func TestRecommendedFlags(t *testing.T) {
 	rf.Seed = got.RangeFilter.Seed // pebblebench fixes it, for figures the same run to run
 	want.RangeFilter = &rf
 	require.Equal(t, want, got)
-	require.False(t, c.defaultPath())
-	require.True(t, c.writeL6Filters(), "both engines write the L6 filters the set's Gets may consult")
+	require.False(t, c.DefaultPath())
+	require.True(t, c.WriteL6Filters(), "both engines write the L6 filters the set's Gets may consult")
 
 	// A flag given replaces its part of the set, and only that part.
 	c, err = parseFlags([]string{"-engine=both", "-pebblerf_recommended", "-range_filter_bits=0", "-get_l6_filters=on"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	got = c.pebblerfPlugins(nil)
+	got = c.PebbleRFPlugins(nil)
 	require.Nil(t, got.RangeFilter)
 	require.Equal(t, &pebblerf.GetL6Config{}, got.GetL6Filters)
 }
@@ -282,16 +283,16 @@ func TestRecommendedFlags(t *testing.T) {
 func TestRecommendedKeepsUpstreamFilters(t *testing.T) {
 	c, err := parseFlags([]string{"-engine=both", "-pebblerf_recommended", "-bloom_bits=10"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	rf, _, err := c.options(enginePebbleRF, nil)
+	rf, _, err := c.Options(config.EnginePebbleRF, nil)
 	require.NoError(t, err)
-	up, _, err := c.options(enginePebble, nil)
+	up, _, err := c.Options(config.EnginePebble, nil)
 	require.NoError(t, err)
 	for i := range rf.Levels {
 		require.Equal(t, up.Levels[i].FilterPolicy.Name(), rf.Levels[i].FilterPolicy.Name(), "L%d", i)
 	}
 	c, err = parseFlags([]string{"-engine=both", "-pebblerf_recommended", "-bloom_bits=10", "-use_ribbon_filter"}, &bytes.Buffer{})
 	require.NoError(t, err)
-	rf, _, err = c.options(enginePebbleRF, nil)
+	rf, _, err = c.Options(config.EnginePebbleRF, nil)
 	require.NoError(t, err)
 	require.NotEqual(t, up.Levels[3].FilterPolicy.Name(), rf.Levels[3].FilterPolicy.Name())
 }

@@ -3,21 +3,19 @@
 package main
 
 import (
-	"context"
 	"os"
 	"runtime/pprof"
 
 	"github.com/cockroachdb/errors"
 )
 
-// startCPUProfile is -cpuprofile: a CPU profile of the whole invocation,
-// both engines included, so that a ratio can be taken apart where the run
-// that measured it happened. Each sample of an engine's work carries the
-// label engine=pebble or engine=pebblerf (engineLabels), so that
-// `go tool pprof -tagfocus='engine=^pebblerf$'` separates them (the
-// value is a regular expression, and pebble is a prefix of pebblerf), their flushes
-// and compactions included. The returned function stops the profile and
-// closes the file.
+// startCPUProfile is -cpuprofile of one engine run in this process: a CPU
+// profile of the whole invocation (under -engine=both each engine's
+// process writes its own, package engineproc). Each sample of an engine's
+// work carries the label engine=pebble or engine=pebblerf (engine.Labels),
+// flushes and compactions included, so that `go tool pprof
+// -tagfocus='engine=^pebblerf$'` finds it. The returned function stops the
+// profile and closes the file.
 func startCPUProfile(path string) (stop func() error, err error) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -30,14 +28,4 @@ func startCPUProfile(path string) (stop func() error, err error) {
 		pprof.StopCPUProfile()
 		return f.Close()
 	}, nil
-}
-
-// engineLabels runs f, which works on the engine named name, with the
-// profile label engine=name. Goroutines inherit their creator's labels, so
-// the flushes and compactions a DB starts while opening or while a
-// benchmark writes to it carry its name too: Pebble starts each on a
-// goroutine of its own, from the goroutine whose write or whose finished
-// flush or compaction called for it.
-func engineLabels(name string, f func()) {
-	pprof.Do(context.Background(), pprof.Labels("engine", name), func(context.Context) { f() })
 }

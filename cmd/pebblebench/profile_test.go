@@ -14,18 +14,29 @@ import (
 )
 
 // TestCPUProfile: -cpuprofile leaves a complete (gzip-framed pprof) profile
-// behind, and a path that cannot be created fails the run naming the flag.
+// behind, one per engine process under -engine=both, named with the
+// engine before the extension, and a path that cannot be created fails the
+// run naming the flag.
 func TestCPUProfile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cpu.pprof")
-	jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=3", "-cpuprofile="+path)
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	require.NoError(t, err)
-	body, err := io.ReadAll(z)
-	require.NoError(t, err, "the profile must be complete")
-	require.NotEmpty(t, body)
+	dir := t.TempDir()
+	jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=3", "-cpuprofile="+filepath.Join(dir, "cpu.pprof"))
+	requireProfile := func(path string) {
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		defer f.Close()
+		z, err := gzip.NewReader(f)
+		require.NoError(t, err)
+		body, err := io.ReadAll(z)
+		require.NoError(t, err, "the profile must be complete")
+		require.NotEmpty(t, body)
+	}
+	requireProfile(filepath.Join(dir, "cpu-pebble.pprof"))
+	requireProfile(filepath.Join(dir, "cpu-pebblerf.pprof"))
+	require.NoFileExists(t, filepath.Join(dir, "cpu.pprof"), "the parent runs no engine")
+
+	path := filepath.Join(dir, "one.pprof")
+	jsonRuns(t, "-engine=pebblerf", "-benchmarks=fillrandom", "-num=2000", "-seed=3", "-cpuprofile="+path)
+	requireProfile(path)
 
 	var stderr bytes.Buffer
 	status := realMain([]string{"-benchmarks=fillrandom", "-num=10",

@@ -5,31 +5,32 @@ package main
 import (
 	"testing"
 
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/rangefilter"
 	"github.com/stretchr/testify/require"
 )
 
 func TestRangeFilterPlanFlags(t *testing.T) {
-	c := &config{rangeFilterBits: 12}
-	require.NoError(t, c.validateRangeFilterPlan())
-	require.Nil(t, c.pebblerfPlugins(nil).RangeFilterLevels, "no flag: every level, the policy's default")
+	c := &config.Config{RangeFilterBits: 12}
+	require.NoError(t, validateRangeFilterPlan(c))
+	require.Nil(t, c.PebbleRFPlugins(nil).RangeFilterLevels, "no flag: every level, the policy's default")
 
-	c.rangeFilterPlanName = rangePlanL0
-	require.NoError(t, c.validateRangeFilterPlan())
-	require.Equal(t, rangefilter.OverlappingRuns(12), *c.pebblerfPlugins(nil).RangeFilterLevels)
+	c.RangeFilterPlanName = config.RangePlanL0
+	require.NoError(t, validateRangeFilterPlan(c))
+	require.Equal(t, rangefilter.OverlappingRuns(12), *c.PebbleRFPlugins(nil).RangeFilterLevels)
 
-	c.rangeFilterPlanName = rangePlanStats
-	require.ErrorContains(t, c.validateRangeFilterPlan(), "needs -pebblerf_statistics")
-	c.pebblerfStatistics = true
-	require.NoError(t, c.validateRangeFilterPlan())
-	c.rangeFilterBudgetBits = -1
-	require.ErrorContains(t, c.validateRangeFilterPlan(), "-range_filter_budget_bits")
+	c.RangeFilterPlanName = config.RangePlanStats
+	require.ErrorContains(t, validateRangeFilterPlan(c), "needs -pebblerf_statistics")
+	c.PebbleRFStatistics = true
+	require.NoError(t, validateRangeFilterPlan(c))
+	c.RangeFilterBudgetBits = -1
+	require.ErrorContains(t, validateRangeFilterPlan(c), "-range_filter_budget_bits")
 
-	c.rangeFilterPlanName = "L6"
-	require.ErrorContains(t, c.validateRangeFilterPlan(), `"L6" is not all, demand, l0 or stats`)
-	c = &config{}
-	c.rangeFilterPlanName = rangePlanL0
-	require.ErrorContains(t, c.validateRangeFilterPlan(), "needs -range_filter_bits")
+	c.RangeFilterPlanName = "L6"
+	require.ErrorContains(t, validateRangeFilterPlan(c), `"L6" is not all, demand, l0 or stats`)
+	c = &config.Config{}
+	c.RangeFilterPlanName = config.RangePlanL0
+	require.ErrorContains(t, validateRangeFilterPlan(c), "needs -range_filter_bits")
 }
 
 // TestRangeFilterPlanEndToEnd: under -range_filter_plan=l0 the flushed

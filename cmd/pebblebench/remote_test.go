@@ -12,13 +12,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
-	"github.com/pebblerf/pebble/internal/bench/hist"
-	"github.com/pebblerf/pebble/internal/readctx"
-	"github.com/pebblerf/pebble/objstore"
+	"github.com/pebblerf/pebble/internal/bench/config"
+	"github.com/pebblerf/pebble/internal/bench/result"
 	"github.com/stretchr/testify/require"
 )
 
@@ -69,12 +67,12 @@ func TestRemoteFigures(t *testing.T) {
 	status, stdout, stderr := runMain(append(args, "-report_html="+html)...)
 	require.Equal(t, exitOK, status, stderr)
 	require.Contains(t, stdout, "Remote:     sim://?latency=1ms&seed=3; each engine its own store; tables on the store: all levels; secondary cache off")
-	require.Contains(t, stdout, "Legend:     "+remoteLegend)
-	for _, name := range []string{figRemoteGets, figRemoteBytes, figRemoteWait, figCostPerMOp, figP50, figP99} {
-		require.Regexp(t, strings.ReplaceAll(name, ".", `\.`)+`[ ,]`, remoteLegend, "the legend explains %s", name)
+	require.Contains(t, stdout, "Legend:     "+result.RemoteLegend)
+	for _, name := range []string{result.FigRemoteGets, result.FigRemoteBytes, result.FigRemoteWait, result.FigCostPerMOp, result.FigP50, result.FigP99} {
+		require.Regexp(t, strings.ReplaceAll(name, ".", `\.`)+`[ ,]`, result.RemoteLegend, "the legend explains %s", name)
 		require.Regexp(t, `ratio pebblerf/pebble readrandom : .* `+strings.ReplaceAll(name, ".", `\.`)+` [0-9.]+x`, stdout)
 	}
-	require.Contains(t, remoteLegend, figReadGets+" = ")
+	require.Contains(t, result.RemoteLegend, result.FigReadGets+" = ")
 	require.Regexp(t, `ratio pebblerf/pebble seekrandom : .* read\.gets [0-9.]+x`, stdout)
 	require.Regexp(t, `readrandom/pebble : remote\.gets [1-9][0-9]* \(open [0-9]+ index [0-9]+ filter [0-9]+ data [1-9][0-9]* other 0\) stat 0 write 0`, stdout)
 	doc, err := os.ReadFile(html)
@@ -96,7 +94,8 @@ func TestRemoteFigures(t *testing.T) {
 		checkSnakeKeys(t, rec)
 		remote, ok := rec["remote"].(map[string]interface{})
 		require.True(t, ok, "every run has its remote figures: %s", sc.Text())
-		for _, k := range []string{"gets", "gets_by_kind", "read_gets", "stat", "write", "list", "delete", "errors", "bytes", "wait_seconds", "usd", "usd_per_mop"} {
+		for _, k := range []string{"gets", "gets_by_kind", "bytes_by_kind", "read_gets", "read_bytes", "stat", "write", "list", "delete",
+			"errors", "bytes", "wait_seconds", "usd", "usd_per_mop"} {
 			require.Contains(t, remote, k)
 		}
 		kinds := remote["gets_by_kind"].(map[string]interface{})
@@ -105,6 +104,13 @@ func TestRemoteFigures(t *testing.T) {
 			sum += kinds[k].(float64)
 		}
 		require.Equal(t, remote["gets"], sum, "the kinds add up to the GETs")
+		bytes := remote["bytes_by_kind"].(map[string]interface{})
+		sum = 0
+		for _, k := range []string{"open", "index", "filter", "data", "other"} {
+			sum += bytes[k].(float64)
+		}
+		require.Equal(t, remote["bytes"], sum, "the kinds' bytes add up to the GETs' bytes")
+		require.LessOrEqual(t, remote["read_bytes"], remote["bytes"])
 		h := rec["histogram_micros"].(map[string]interface{})
 		require.Contains(t, h, "p50")
 		require.Contains(t, h, "p99")
@@ -123,61 +129,6 @@ func TestRemoteFigures(t *testing.T) {
 		}
 	}
 	require.Equal(t, 6, results)
-}
-
-// TestRemoteVerdict checks the verdict's figures and its outcomes on
-// synthetic runs.
-func TestRemoteVerdict(t *testing.T) {
-	run := func(engine string, gets, other int64, latency time.Duration) *result {
-		r := synthetic("readrandom", engine, 1000, 1, 1)
-		r.Remote = &remoteRun{Snapshot: objstore.Snapshot{Data: objstore.Counts{Requests: gets, Bytes: gets << 10},
-			Stat: objstore.Counts{Requests: other}, Prices: objstore.DefaultPrices}}
-		r.hist = hist.New()
-		for i := 0; i < 100; i++ {
-			r.hist.Record(latency.Nanoseconds())
-		}
-		return r
-	}
-	verdictOf := remoteVerdict("remote-absent-keys", "on Gets", remoteRead{1, "readrandom", "gets", false})
-	phase := func(rs ...*result) []*phaseResult { return []*phaseResult{{}, {results: rs}} }
-
-	v := verdictOf(phase(run(enginePebble, 1000, 0, 20*time.Millisecond), run(enginePebbleRF, 40, 0, 100*time.Microsecond)))
-	require.Equal(t, "0.04x remote GETs, 0.005x p50, 0.04x cost/Mop", v.headline)
-	require.Equal(t, "win: 96% fewer remote GETs, p50 200.0x lower, cost 0.04x", v.outcome)
-	require.Contains(t, v.line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB, p50 100.0us vs 20.00ms (0.005x)")
-	require.Contains(t, v.line, "USD/Mop 0.016 vs 0.400 (0.04x)")
-
-	// Fewer GETs but more HEADs in all: more requests is a loss.
-	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 500, 700, time.Millisecond)))
-	require.Equal(t, "loss: more remote requests than upstream: gets 1.20x the requests", v.outcome)
-
-	v = verdictOf(phase(run(enginePebble, 1000, 0, time.Millisecond), run(enginePebbleRF, 980, 0, time.Millisecond)))
-	require.Equal(t, "no win: 0.98x the remote GETs, p50 1.00x", v.outcome)
-
-	// A timed read beside a writer is judged by its own GETs: here pebblerf
-	// ran twice the operations with half the own GETs, while the writer's
-	// GETs were the same.
-	timed := func(engine string, ops, own int64) *result {
-		r := run(engine, 600+own, 0, time.Millisecond)
-		r.Ops = ops
-		r.Remote.Reads = readctx.Counts{Requests: own}
-		return r
-	}
-	ownVerdict := remoteVerdict("remote-locktable", "on checks", remoteRead{1, "readrandom", "checks", true})
-	v = ownVerdict(phase(timed(enginePebble, 1000, 400), timed(enginePebbleRF, 2000, 200)))
-	require.Equal(t, "0.50x GETs of the reads themselves, 1.00x p50, 0.40x cost/Mop", v.headline)
-	require.Contains(t, v.line, "remote GETs 800 vs 1000 (0.80x)")
-	require.Contains(t, v.line, "operations 2000 vs 1000 (2.00x), the reads' own GETs 200 vs 400 (0.50x)")
-	require.Equal(t, "GET win: 50% fewer GETs of the reads themselves, p50 1.00x", v.outcome)
-	v = ownVerdict(phase(timed(enginePebble, 1000, 400), timed(enginePebbleRF, 2000, 390)))
-	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.outcome)
-
-	// Without -remote there is nothing to judge.
-	noRemote := func(engine string) *result { return synthetic("readrandom", engine, 1000, 1, 1) }
-	v = verdictOf(phase(noRemote(enginePebble), noRemote(enginePebbleRF)))
-	require.Equal(t, "no remote figures (run with -remote)", v.outcome)
-	v = verdictOf(phase(run(enginePebbleRF, 1, 0, time.Millisecond)))
-	require.Contains(t, v.line, "no comparison")
 }
 
 // TestRemoteScenarioOverS3 runs a remote scenario at a tiny scale against
@@ -204,7 +155,7 @@ func TestRemoteScenarioOverS3(t *testing.T) {
 	require.Regexp(t, `seekrandom/pebble : remote\.gets [1-9]`, stdout)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	require.True(t, strings.HasPrefix(lines[len(lines)-1], "remote-range-filters: pebblerf vs upstream"), lines[len(lines)-1])
-	for _, e := range []string{enginePebble, enginePebbleRF} {
+	for _, e := range []string{config.EnginePebble, config.EnginePebbleRF} {
 		objects, err := backend.ListBucket("tables", &gofakes3.Prefix{Prefix: "run/" + e + "/", HasPrefix: true}, gofakes3.ListBucketPage{})
 		require.NoError(t, err)
 		require.NotEmpty(t, objects.Contents, "%s's tables are in its own prefix", e)
@@ -254,11 +205,11 @@ func TestRemoteAbsentKeysGetL6Filters(t *testing.T) {
 		}
 	}
 	require.NoError(t, sc.Err())
-	require.Len(t, filterBytes[enginePebble], 7, "levelstats of both engines")
-	require.Equal(t, filterBytes[enginePebble], filterBytes[enginePebbleRF], "the same filters on both engines")
-	require.Positive(t, filterBytes[enginePebble][6], "L6 tables have filters")
-	require.Positive(t, dataGets[enginePebble], "upstream GETs L6 data blocks")
-	require.Less(t, dataGets[enginePebbleRF], dataGets[enginePebble], "pebblerf's Gets skip L6 by filter: %v", dataGets)
+	require.Len(t, filterBytes[config.EnginePebble], 7, "levelstats of both engines")
+	require.Equal(t, filterBytes[config.EnginePebble], filterBytes[config.EnginePebbleRF], "the same filters on both engines")
+	require.Positive(t, filterBytes[config.EnginePebble][6], "L6 tables have filters")
+	require.Positive(t, dataGets[config.EnginePebble], "upstream GETs L6 data blocks")
+	require.Less(t, dataGets[config.EnginePebbleRF], dataGets[config.EnginePebble], "pebblerf's Gets skip L6 by filter: %v", dataGets)
 	require.Contains(t, stderr.String(), "remote-absent-keys: pebblerf vs upstream")
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/xml"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,9 +17,10 @@ import (
 )
 
 // TestReportHTML runs both engines with statistics and checks the file
-// -report_html writes: every SVG is well-formed XML, every section is
-// there, nothing is fetched or run, and the funnel bars and the ratio bars
-// carry the figures the run printed.
+// -report_html writes: every SVG is well-formed XML, every section this
+// run has figures for is there and the others are left out with a line
+// that says why, nothing is fetched or run, and the funnel bars and the
+// ratio bars carry the figures the run printed.
 func TestReportHTML(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
@@ -33,8 +35,13 @@ func TestReportHTML(t *testing.T) {
 
 	require.True(t, strings.HasPrefix(doc, "<!DOCTYPE html>"))
 	require.True(t, strings.HasSuffix(doc, "</html>"))
-	for _, id := range []string{"seek-funnel", "funnel-time", "point-funnel", "range-whatif", "prefix-whatif", "lsm-shape", "ratios"} {
+	for _, id := range []string{"seek-funnel", "range-whatif", "lsm-shape", "ratios"} {
 		require.Contains(t, doc, `<section id="`+id+`">`)
+	}
+	// No sample of the funnel over time without -report_interval_seconds,
+	// and the reads were seeks and Gets of keys the prefix filters judge.
+	for _, id := range []string{"no-timeline", "no-point-funnel", "no-prefix-whatif"} {
+		require.Contains(t, doc, `id="`+id+`"`)
 	}
 	require.NotContains(t, strings.ToLower(doc), "<script")
 	require.NotContains(t, doc, "https://")
@@ -153,4 +160,29 @@ func TestReportHTMLMedians(t *testing.T) {
 	cell := regexp.MustCompile(`<td>readrandom \[MEDIAN 3 runs\]</td><td>(\S+)x</td>`).FindStringSubmatch(string(raw))
 	require.NotNil(t, cell, "no median in the report")
 	require.Equal(t, m[1], cell[1])
+}
+
+// TestScenarioReportHeadsWithVerdict runs a scenario at a small scale
+// with -report_html and checks that each phase's report heads with the
+// scenario's headline and verdict, as the terminal prints them.
+func TestScenarioReportHeadsWithVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a scenario")
+	}
+	dir := t.TempDir()
+	status, stdout, stderr := runMain("-scenario=range-filters", "-db="+filepath.Join(dir, "db"),
+		"-num=40000", "-writes=2000", "-reads=300", "-cache_size=1048576", "-report_html="+filepath.Join(dir, "report.html"))
+	require.Equal(t, exitOK, status, stderr)
+	m := regexp.MustCompile(`(?m)^range-filters: (.*)$`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	files, err := filepath.Glob(filepath.Join(dir, "report-range-filters-*.html"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		require.NoError(t, err)
+		doc := string(raw)
+		require.Contains(t, doc, `<div class="result" id="result">`, f)
+		require.Contains(t, doc, html.EscapeString(m[1]), f)
+	}
 }

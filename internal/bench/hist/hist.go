@@ -12,6 +12,8 @@
 package hist
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"io"
 	"strings"
@@ -164,4 +166,23 @@ func (h *Histogram) Summary() *Summary {
 		P50: q(50), P75: q(75), P99: q(99), P999: q(99.9), P9999: q(99.99),
 		Max: us(float64(h.h.Max())), StdDev: us(h.h.StdDev()),
 	}
+}
+
+// GobEncode encodes the histogram, every count kept, so that a run measured
+// in an engine's own process is merged and printed in its parent as if it
+// had been measured there.
+func (h *Histogram) GobEncode() ([]byte, error) {
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(h.h.Export())
+	return b.Bytes(), err
+}
+
+// GobDecode decodes what GobEncode encoded.
+func (h *Histogram) GobDecode(data []byte) error {
+	var s hdrhistogram.Snapshot
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+		return err
+	}
+	h.h = hdrhistogram.Import(&s)
+	return nil
 }

@@ -4,6 +4,7 @@ package hist
 
 import (
 	"bytes"
+	"encoding/gob"
 	"regexp"
 	"strconv"
 	"strings"
@@ -84,4 +85,20 @@ func TestSummaryAndMerge(t *testing.T) {
 	require.Nil(t, New().Summary())
 	var none *Histogram
 	require.Nil(t, none.Summary())
+}
+
+// TestGobRoundTrip: a histogram that crosses a process boundary keeps every
+// count, so its summary and its merge with another are the same.
+func TestGobRoundTrip(t *testing.T) {
+	h := New()
+	for i := int64(1); i <= 1000; i++ {
+		h.Record(i * 1000)
+	}
+	var b bytes.Buffer
+	require.NoError(t, gob.NewEncoder(&b).Encode(h))
+	var got *Histogram
+	require.NoError(t, gob.NewDecoder(&b).Decode(&got))
+	require.Equal(t, h.Summary(), got.Summary())
+	got.Merge(h)
+	require.Equal(t, 2*h.Count(), got.Count())
 }

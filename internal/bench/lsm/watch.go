@@ -52,11 +52,17 @@ func (s *StallClock) Attach(o *upstream.Options) {
 			s.mu.Unlock()
 		},
 	}
+	AddListener(o, own)
+}
+
+// AddListener adds l to o's event listener, keeping any listener o has:
+// each event goes to both.
+func AddListener(o *upstream.Options, l upstream.EventListener) {
 	if o.EventListener == nil {
-		o.EventListener = &own
+		o.EventListener = &l
 		return
 	}
-	tee := upstream.TeeEventListener(*o.EventListener, own)
+	tee := upstream.TeeEventListener(*o.EventListener, l)
 	o.EventListener = &tee
 }
 

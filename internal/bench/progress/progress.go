@@ -32,20 +32,36 @@ import (
 type Counter struct {
 	done atomic.Int64
 	// limit is the thread's operations in all, 0 if unknown (a timed run).
-	limit int64
+	limit atomic.Int64
 }
 
 // NewCounter returns a counter of a thread that will do limit operations;
 // 0 (or math.MaxInt64, a thread that runs until stopped) means unknown.
 func NewCounter(limit int64) *Counter {
-	if limit == math.MaxInt64 {
-		limit = 0
-	}
-	return &Counter{limit: limit}
+	c := &Counter{}
+	c.Set(0, limit)
+	return c
 }
 
 // Store publishes the operations done so far.
 func (c *Counter) Store(done int64) { c.done.Store(done) }
+
+// Set publishes the operations done so far and the limit, for a counter
+// that sums others (several threads', or another process's); a limit of 0
+// or math.MaxInt64 is unknown.
+func (c *Counter) Set(done, limit int64) {
+	if limit == math.MaxInt64 {
+		limit = 0
+	}
+	c.limit.Store(limit)
+	c.done.Store(done)
+}
+
+// Done is the operations done as far as published.
+func (c *Counter) Done() int64 { return c.done.Load() }
+
+// Limit is the operations in all, 0 if unknown.
+func (c *Counter) Limit() int64 { return c.limit.Load() }
 
 // Reporter prints the progress of one run at a time.
 type Reporter struct {
@@ -55,12 +71,8 @@ type Reporter struct {
 
 	label    string
 	counters []*Counter
-	// Sampler, if set, is asked at Begin (on the run's goroutine) for a
-	// function the reporter's goroutine then calls on every tick with the
-	// seconds since the run began.
-	Sampler func(bench, engineName string) func(secs float64)
-	quit    chan struct{}
-	exited  chan struct{}
+	quit     chan struct{}
+	exited   chan struct{}
 }
 
 // New returns a reporter that prints to stderr every interval and, if
@@ -87,11 +99,7 @@ func (p *Reporter) Begin(bench, engineName string, counters []*Counter) {
 	p.counters = counters
 	p.quit = make(chan struct{})
 	p.exited = make(chan struct{})
-	var onTick func(float64)
-	if p.Sampler != nil {
-		onTick = p.Sampler(bench, engineName)
-	}
-	go p.loop(bench+"/"+engineName, time.Now(), onTick)
+	go p.loop(bench+"/"+engineName, time.Now())
 }
 
 // End stops reporting; the partial last interval is not written.
@@ -100,7 +108,7 @@ func (p *Reporter) End() {
 	<-p.exited
 }
 
-func (p *Reporter) loop(name string, start time.Time, onTick func(float64)) {
+func (p *Reporter) loop(name string, start time.Time) {
 	defer close(p.exited)
 	tick := time.NewTicker(p.interval)
 	defer tick.Stop()
@@ -113,14 +121,12 @@ func (p *Reporter) loop(name string, start time.Time, onTick func(float64)) {
 			var total, limit int64
 			known := true // false under -duration, or with no count
 			for _, c := range p.counters {
-				total += c.done.Load()
-				known = known && c.limit > 0 && c.limit < math.MaxInt64/int64(len(p.counters))
-				limit += c.limit
+				l := c.Limit()
+				total += c.Done()
+				known = known && l > 0 && l < math.MaxInt64/int64(len(p.counters))
+				limit += l
 			}
 			secs := now.Sub(start).Seconds()
-			if onTick != nil {
-				onTick(secs)
-			}
 			if p.file != nil {
 				// Each row is written straight to the file, which is as
 				// good as db_bench's flush after every row.
@@ -143,4 +149,28 @@ func (p *Reporter) Close() error {
 		return nil
 	}
 	return p.file.Close()
+}
+
+// Every calls f every interval, on a goroutine of its own, until the
+// returned function is called; that function returns once f has returned
+// for the last time, so that f's work is done when it does.
+func Every(interval time.Duration, f func()) (stop func()) {
+	quit, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-exited
+	}
 }

@@ -1,8 +1,0 @@
-// Copyright 2026 The pebblerf Authors. All rights reserved.
-
-//go:build !unix
-
-package main
-
-// syncFilesystems has nothing to ask for where there is no sync(2).
-func syncFilesystems() {}
