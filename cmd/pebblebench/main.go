@@ -131,6 +131,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		defer func() {
 			if err := stopProfile(); err != nil {
 				fmt.Fprintf(stderr, "pebblebench: -cpuprofile: %v\n", err)
+			} else {
+				fmt.Fprintf(out, "wrote the CPU profile %s\n", c.CPUProfile)
 			}
 		}()
 	}
@@ -147,6 +149,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	err = errors.CombineErrors(d.Run(), errors.CombineErrors(d.Finish(), closeEngines()))
 	if err != nil {
 		return reportError(stderr, err)
+	}
+	if childProfile != "" {
+		// The engines' processes have exited, their profiles written.
+		fmt.Fprintf(out, "wrote the CPU profiles %s\n", strings.Join(engineproc.ProfilePaths(childProfile, c.Engines()), ", "))
 	}
 	if stop.Load() {
 		return exitInterrupted

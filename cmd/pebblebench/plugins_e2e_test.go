@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pebblerf/pebble/internal/bench/benchmarks"
@@ -133,4 +134,24 @@ func TestFillSeqOverwriteWindow(t *testing.T) {
 		l0 := runs["levelstats/"+e][0]["data"].(map[string]interface{})["levels"].([]interface{})[0].(map[string]interface{})
 		require.Greater(t, l0["sublevels"].(float64), 2.0, "%s: %v", e, l0)
 	}
+}
+
+// TestRangeFilterBitsNote: levelstats says why range filters take fewer
+// bits per key than -range_filter_bits asks. Keys drawn from a key space
+// of 4,000 positions fit in far fewer than 16 bits, so every table's
+// filter stores them exactly.
+func TestRangeFilterBitsNote(t *testing.T) {
+	runs, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,flush,levelstats", "-num=4000", "-seed=9",
+		"-range_filter_bits=16", "-db="+t.TempDir())
+	var tables, exact float64
+	for _, l := range runs["levelstats/pebblerf"][0]["data"].(map[string]interface{})["levels"].([]interface{}) {
+		l := l.(map[string]interface{})
+		if n, ok := l["range_filter_tables"].(float64); ok {
+			tables += n
+			exact += l["range_filter_exact"].(float64)
+		}
+	}
+	require.Positive(t, tables)
+	require.Equal(t, tables, exact, "keys of a 4,000-position space are stored exactly")
+	require.Contains(t, text, fmt.Sprintf("%.0f of %.0f tables' keys fit in fewer bits than asked and are stored exactly", exact, tables))
 }

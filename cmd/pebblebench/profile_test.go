@@ -19,7 +19,10 @@ import (
 // run naming the flag.
 func TestCPUProfile(t *testing.T) {
 	dir := t.TempDir()
-	jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=3", "-cpuprofile="+filepath.Join(dir, "cpu.pprof"))
+	_, text := jsonRuns(t, "-engine=both", "-benchmarks=fillrandom,seekrandom", "-num=2000", "-seed=3", "-cpuprofile="+filepath.Join(dir, "cpu.pprof"))
+	// Under -json the human-readable lines, the announcement of the files
+	// written among them, go to stderr.
+	require.Contains(t, text, "wrote the CPU profiles "+filepath.Join(dir, "cpu-pebble.pprof")+", "+filepath.Join(dir, "cpu-pebblerf.pprof"))
 	requireProfile := func(path string) {
 		f, err := os.Open(path)
 		require.NoError(t, err)
@@ -35,8 +38,9 @@ func TestCPUProfile(t *testing.T) {
 	require.NoFileExists(t, filepath.Join(dir, "cpu.pprof"), "the parent runs no engine")
 
 	path := filepath.Join(dir, "one.pprof")
-	jsonRuns(t, "-engine=pebblerf", "-benchmarks=fillrandom", "-num=2000", "-seed=3", "-cpuprofile="+path)
+	_, text = jsonRuns(t, "-engine=pebblerf", "-benchmarks=fillrandom", "-num=2000", "-seed=3", "-cpuprofile="+path)
 	requireProfile(path)
+	require.Contains(t, text, "wrote the CPU profile "+path)
 
 	var stderr bytes.Buffer
 	status := realMain([]string{"-benchmarks=fillrandom", "-num=10",

@@ -121,10 +121,11 @@ func TestReportHTMLTimeline(t *testing.T) {
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
-	status, _, stderr := runMain("-engine=pebblerf", "-db="+filepath.Join(dir, "db"), "-num=3000", "-seed=3",
+	status, stdout, stderr := runMain("-engine=pebblerf", "-db="+filepath.Join(dir, "db"), "-num=3000", "-seed=3",
 		"-pebblerf_statistics", "-benchmarks=fillrandom,flush,seekrandom", "-duration=3",
 		"-report_interval_seconds=1", "-report_file="+filepath.Join(dir, "report.csv"), "-report_html="+file)
 	require.Equal(t, exitOK, status, stderr)
+	require.Contains(t, stdout, "wrote the progress rows (CSV, every 1 s) "+filepath.Join(dir, "report.csv"))
 	raw, err := os.ReadFile(file)
 	require.NoError(t, err)
 	doc := string(raw)

@@ -6,8 +6,8 @@ package main
 // phase's command line goes through parseFlags and the driver exactly as a
 // command line does, so a scenario is never more than a command line a user
 // could type, and flags given after -scenario override the scenario's own
-// (they are appended to every phase's flags, and the flag package keeps the
-// last value).
+// (each phase's command line holds every flag once, with the user's value
+// where the user gave one).
 
 import (
 	"flag"
@@ -70,6 +70,9 @@ func runScenarios(value string, user []string, stdout, stderr io.Writer) int {
 	names, demo, err := parseScenarioNames(value)
 	if err == nil {
 		err = checkScenarioOverrides(user)
+	}
+	if err == nil {
+		user, err = scenarioOverrides(user)
 	}
 	if err != nil {
 		return reportError(stderr, err)
@@ -162,6 +165,26 @@ func checkScenarioOverrides(user []string) error {
 	return nil
 }
 
+// scenarioOverrides returns the flags given with -scenario in -name=value
+// form, each once with its last value, so that a scenario's phases can
+// merge them into their own (scenario.Scenario.PhaseArgs). A flag that
+// does not parse is a usage error here, as it would be in a command line.
+func scenarioOverrides(user []string) ([]string, error) {
+	fs := newFlagSet(&config.Config{})
+	if err := fs.Parse(user); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return []string{"-help"}, nil // parseFlags prints the help
+		}
+		return nil, &config.UsageError{Msg: err.Error(), PointToHelp: true}
+	}
+	if fs.NArg() > 0 {
+		return nil, &config.UsageError{Msg: fmt.Sprintf("unexpected argument %q (flags are -name=value)", fs.Arg(0)), PointToHelp: true}
+	}
+	var flags []string
+	fs.Visit(func(f *flag.Flag) { flags = append(flags, "-"+f.Name+"="+f.Value.String()) })
+	return flags, nil
+}
+
 // runScenario runs s's phases in one directory, -db's if given, else a
 // temporary one removed afterwards.
 func runScenario(s *scenario.Scenario, demo bool, user []string, stdout, stderr io.Writer, stop *atomic.Bool) (scenario.Verdict, error) {
@@ -194,25 +217,30 @@ func runScenario(s *scenario.Scenario, demo bool, user []string, stdout, stderr 
 		}
 		// Every phase works in the first one's directory, with its seed
 		// (reads draw from other streams than writes, so they do not
-		// replay the fill's keys), as if both flags ended its command line.
-		full := append(args, "-db="+root, fmt.Sprintf("-seed=%d", seed))
-		c, err := parseFlags(full, io.Discard)
+		// replay the fill's keys), as if both flags ended its command
+		// line; each phase of each scenario writes its own report files.
+		c, err := parseFlags(args, io.Discard)
 		if err != nil {
 			return scenario.Verdict{}, err // checked by runScenarios
 		}
+		own := append(append([]string(nil), user...), "-db="+root, fmt.Sprintf("-seed=%d", seed))
 		if c.ReportHTML != "" {
-			// Each phase of each scenario writes its own report.
-			if c, err = parseFlags(append(full, "-report_html="+phaseReportPath(c.ReportHTML, s.Name, p.Name)), io.Discard); err != nil {
-				return scenario.Verdict{}, err
-			}
+			own = append(own, "-report_html="+phaseReportPath(c.ReportHTML, s.Name, p.Name))
+		}
+		if c.ReportIntervalSeconds > 0 {
+			own = append(own, "-report_file="+phaseReportPath(c.ReportFile, s.Name, p.Name))
+		}
+		args = s.PhaseArgs(i, demo, own)
+		if c, err = parseFlags(args, io.Discard); err != nil {
+			return scenario.Verdict{}, err
 		}
 
 		out, jsonOut := stdout, io.Writer(nil)
 		if c.JSON {
 			out, jsonOut = stderr, stdout
 		}
-		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s -seed=%d -db=%s\n",
-			s.Name, i+1, len(s.Phases), p.Name, strings.Join(args, " "), c.Seed, root)
+		fmt.Fprintf(out, "=== scenario %s, phase %d/%d (%s): pebblebench %s\n",
+			s.Name, i+1, len(s.Phases), p.Name, strings.Join(args, " "))
 		r, err := runPhase(c, root, engines, out, jsonOut, stderr, stop, i == 0)
 		if err != nil {
 			return scenario.Verdict{}, errors.Wrapf(err, "phase %s", p.Name)

@@ -64,6 +64,29 @@ func TestScenarioFlagsOverride(t *testing.T) {
 			require.EqualValues(t, 8, c.RangeFilterBits)
 		}
 	}
+	// The user's flags, in any form the flag package takes, reach the
+	// phases once each, with the last value given.
+	user, err := scenarioOverrides([]string{"-num", "5000", "-reads=1", "--reads=77", "-use_query_builder"})
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"-num=5000", "-reads=77", "-use_query_builder=true"}, user)
+	for _, sc := range scenario.All() {
+		for _, demo := range []bool{false, true} {
+			for i := range sc.Phases {
+				args := sc.PhaseArgs(i, demo, user)
+				seen := map[string]string{}
+				for _, a := range args {
+					name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+					require.NotContains(t, seen, name, "%s phase %d demo %t: %s and %s", sc.Name, i, demo, seen[name], a)
+					seen[name] = a
+				}
+				require.Equal(t, "-num=5000", seen["num"])
+				require.Equal(t, "-reads=77", seen["reads"])
+			}
+		}
+	}
+	_, err = scenarioOverrides([]string{"-num", "many"})
+	require.ErrorContains(t, err, "-num")
+
 	// Without overrides, the demo's scale replaces the full one.
 	c, err := parseFlags(s.PhaseArgs(1, true, nil), io.Discard)
 	require.NoError(t, err)

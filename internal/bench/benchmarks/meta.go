@@ -47,16 +47,29 @@ func printLevelStats(out io.Writer, e engine.DB, c *config.Config) (*MetaData, e
 		total.FilterBytes += l.FilterBytes
 		total.RangeFilterBytes += l.RangeFilterBytes
 		total.RangeFilterKeys += l.RangeFilterKeys
+		total.RangeFilterTables += l.RangeFilterTables
+		total.RangeFilterExact += l.RangeFilterExact
 	}
 	fmt.Fprintf(out, "%5s %5d %8.1f %9d %10.1f %15.1f\n", "total", total.Files, float64(total.Bytes)/(1<<20), total.Sublevels,
 		float64(total.FilterBytes)/(1<<10), float64(total.RangeFilterBytes)/(1<<10))
 	m := e.Metrics()
 	fmt.Fprintf(out, "Block cache: %.1f KB resident (point filter blocks are read through it)\n", float64(m.BlockCache.Size)/(1<<10))
 	if total.RangeFilterBytes > 0 {
-		fmt.Fprintf(out, "Range filters: %.2f bits/key over %d keys, in the Go heap of open tables\n",
-			8*float64(total.RangeFilterBytes)/float64(max(total.RangeFilterKeys, 1)), total.RangeFilterKeys)
+		fmt.Fprintf(out, "Range filters: %.2f bits/key over %d keys, in the Go heap of open tables%s\n",
+			8*float64(total.RangeFilterBytes)/float64(max(total.RangeFilterKeys, 1)), total.RangeFilterKeys, exactNote(total))
 	}
 	return &MetaData{Levels: shape, BlockCacheBytes: &m.BlockCache.Size}, nil
+}
+
+// exactNote explains range filters' bits per key below the budget asked:
+// a table whose keys fit in fewer bits than the budget stores them
+// exactly (no false positives), so the budget is a ceiling.
+func exactNote(l lsm.Level) string {
+	if l.RangeFilterExact == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d of %d tables' keys fit in fewer bits than asked and are stored exactly (the bits asked are a ceiling)",
+		l.RangeFilterExact, l.RangeFilterTables)
 }
 
 // printStats is the stats benchmark: Pebble's own metrics table, the

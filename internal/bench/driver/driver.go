@@ -197,6 +197,9 @@ func (d *Driver) Finish() error {
 	}
 	if d.progress != nil {
 		err = errors.CombineErrors(err, d.progress.Close())
+		if d.cfg.ReportIntervalSeconds > 0 {
+			fmt.Fprintf(d.out, "wrote the progress rows (CSV, every %d s) %s\n", d.cfg.ReportIntervalSeconds, d.cfg.ReportFile)
+		}
 	}
 	return err
 }

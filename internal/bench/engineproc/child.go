@@ -215,6 +215,16 @@ func (t *relayedTurns) await() {
 	}
 }
 
+// ProfilePaths are where the engines named names write -cpuprofile path,
+// one each.
+func ProfilePaths(path string, names []string) []string {
+	paths := make([]string, len(names))
+	for i, n := range names {
+		paths[i] = profilePath(path, n)
+	}
+	return paths
+}
+
 // profilePath is where the engine named name writes -cpuprofile path:
 // its name before the extension (cpu.pprof: cpu-pebble.pprof).
 func profilePath(path, name string) string {

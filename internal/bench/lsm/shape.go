@@ -18,6 +18,13 @@ type Level struct {
 	// the distinct prefixes they hold (pebblerf's tables only).
 	RangeFilterBytes int64 `json:"range_filter_bytes,omitempty"`
 	RangeFilterKeys  int64 `json:"range_filter_keys,omitempty"`
+	// RangeFilterTables counts the tables with a range filter, and
+	// RangeFilterExact those whose filter holds the keys exactly: keys
+	// that fit in fewer bits than the budget are stored as they are, so
+	// such a filter takes less than the bits per key asked and answers
+	// without false positives.
+	RangeFilterTables int64 `json:"range_filter_tables,omitempty"`
+	RangeFilterExact  int64 `json:"range_filter_exact,omitempty"`
 	// PointFilter is the point filter pebblerf's plan gives the level now
 	// (new tables get it; older ones keep theirs), "-" for upstream. Shape
 	// leaves it empty: the caller knows the plan.
@@ -68,6 +75,10 @@ func Shape(db DB) ([]Level, error) {
 						shape[i].RangeFilterBytes += int64(len(f))
 						if info, err := rangefilter.Describe(f); err == nil {
 							shape[i].RangeFilterKeys += int64(info.Keys)
+							shape[i].RangeFilterTables++
+							if !info.Hashed && !info.Universal {
+								shape[i].RangeFilterExact++
+							}
 						}
 					}
 				}

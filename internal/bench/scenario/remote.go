@@ -5,6 +5,8 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"net/url"
+	"path/filepath"
 	"strings"
 
 	"github.com/pebblerf/pebble/internal/bench/config"
@@ -86,11 +88,15 @@ func remoteVerdict(name, what string, reads []RemoteRead, rs []*PhaseResult) Ver
 	}
 	var all []figs
 	ran := false
+	store := ""
 	for _, r := range reads {
 		if r.phase >= len(rs) {
 			continue
 		}
 		p := rs[r.phase]
+		if store == "" && p.Config != nil {
+			store = describeStore(p.Config.Remote)
+		}
 		ran = ran || len(p.byEngine(r.bench, config.EnginePebble)) > 0 && len(p.byEngine(r.bench, config.EnginePebbleRF)) > 0
 		up, ok1 := p.remoteTotals(r.bench, config.EnginePebble)
 		rf, ok2 := p.remoteTotals(r.bench, config.EnginePebbleRF)
@@ -117,8 +123,8 @@ func remoteVerdict(name, what string, reads []RemoteRead, rs []*PhaseResult) Ver
 	if h.own {
 		gets = "GETs of the reads themselves"
 	}
-	v := Verdict{Headline: fmt.Sprintf("%s %s, %s bytes, %s p50, %s cost/Mop", fmtFineRatio(h.gets), gets, fmtFineRatio(h.bytes),
-		fmtFineRatio(h.p50), fmtFineRatio(h.cost))}
+	v := Verdict{Headline: fmt.Sprintf("%s %s, %s bytes, %s p50, %s cost/Mop (%s)", fmtFineRatio(h.gets), gets, fmtFineRatio(h.bytes),
+		fmtFineRatio(h.p50), fmtFineRatio(h.cost), store)}
 	// More requests of any kind, or more bytes moved, is a loss on any of
 	// the reads: a store bills both, and waits for both.
 	var more []string
@@ -155,8 +161,8 @@ func remoteVerdict(name, what string, reads []RemoteRead, rs []*PhaseResult) Ver
 		}
 		parts = append(parts, part)
 	}
-	v.Line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, each engine on its own store from the same -remote URL, same data, same run: %s; %s",
-		name, upstreamName(), what, strings.Join(parts, "; "), v.Outcome)
+	v.Line = fmt.Sprintf("%s: pebblerf vs %s (lower is better), %s, each engine on its own %s from the same -remote URL, same data, same run: %s; %s",
+		name, upstreamName(), what, store, strings.Join(parts, "; "), v.Outcome)
 	return v
 }
 
@@ -167,4 +173,37 @@ func fmtFineRatio(r float64) string {
 		return fmt.Sprintf("%.3gx", r)
 	}
 	return fmtRatio(r)
+}
+
+// describeStore names the store of a -remote URL as a verdict states it:
+// a simulated store by its GETs' latency (the figure that makes the
+// p50s), a real one by its scheme and host.
+func describeStore(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "store"
+	}
+	q := u.Query()
+	switch u.Scheme {
+	case "sim", "sim+file":
+		switch {
+		case q.Get("latency_file") != "":
+			return "simulated store, latencies from " + filepath.Base(q.Get("latency_file"))
+		case q.Get("latency") == "":
+			return "simulated store, no latency"
+		case q.Get("jitter") != "":
+			return fmt.Sprintf("simulated store, %s+0-%s per request", q.Get("latency"), q.Get("jitter"))
+		default:
+			return fmt.Sprintf("simulated store, %s per request", q.Get("latency"))
+		}
+	case "":
+		return "store"
+	case "s3":
+		if ep := q.Get("endpoint"); ep != "" {
+			return "S3 store at " + ep
+		}
+		return "S3 store"
+	default:
+		return u.Scheme + " store"
+	}
 }

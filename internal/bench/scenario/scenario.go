@@ -152,13 +152,33 @@ func HelpLines() []string {
 }
 
 // PhaseArgs is the command line of phase i: the scenario's common flags,
-// the phase's, the demo's if demo, then the user's, which win.
+// the phase's, the demo's if demo, then the user's, each flag once with
+// the last value given (so the line printed is the one that runs, and
+// reads as it). The user's flags must be in -name=value form (a bool flag
+// may be a bare -name); a flag keeps the place it first had.
 func (s *Scenario) PhaseArgs(i int, demo bool, user []string) []string {
 	args := append(append([]string(nil), s.Common...), s.Phases[i].Args...)
 	if demo {
 		args = append(args, s.Demo...)
 	}
-	return append(args, user...)
+	return mergeFlags(append(args, user...))
+}
+
+// mergeFlags keeps one -name[=value] argument per name, the last one's
+// value at the first one's place.
+func mergeFlags(args []string) []string {
+	at := map[string]int{}
+	var merged []string
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if i, ok := at[name]; ok {
+			merged[i] = a
+			continue
+		}
+		at[name] = len(merged)
+		merged = append(merged, a)
+	}
+	return merged
 }
 
 // PrintList is -scenario=list.

@@ -151,7 +151,13 @@ func (s Speed) word() string {
 	if s.n < minPairedRuns {
 		return fmt.Sprintf("%s (%s: too few runs for a speed verdict)", fmtRatio(s.median), runs)
 	}
-	return fmt.Sprintf("level within noise at %s (%s)", fmtRatio(s.median), runs)
+	// Why a median away from 1.0 is still no verdict: the runs disagree,
+	// or they agree on a difference smaller than a shared machine's noise.
+	why := "some runs faster, some slower"
+	if s.lo >= 1 || s.hi <= 1 {
+		why = fmt.Sprintf("within the %.0f%% a shared machine moves", 100*(fasterAbove-1))
+	}
+	return fmt.Sprintf("level within noise at %s (%s: %s)", fmtRatio(s.median), runs, why)
 }
 
 // tickerRatio is pebblerf's sum of ticker name over the runs of bench,
@@ -274,7 +280,8 @@ func absentKeysVerdict(rs []*PhaseResult) Verdict {
 		v.Outcome = fmt.Sprintf("no win: filters %s the bytes, reads %s", fmtRatio(filter), reads.word())
 	}
 	v.Line = fmt.Sprintf("%s: pebblerf %s point-filter bytes (lower is better), %s absent-key lookups ruled out by filters, "+
-		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half absent (%s, same data, same run): %s",
+		"%s ops/sec and %s CPU speed per read (higher is better) on Gets, half of keys never written and half of random keys of "+
+		"the key space, which fillrandom's random draws cover about 63%% of, so about a third are found (%s, same data, same run): %s",
 		name, fmtRatio(filter), fmtRatio(useful), fmtRatio(ops.median), fmtRatio(cpu.median), upstreamName(), v.Outcome)
 	return v
 }

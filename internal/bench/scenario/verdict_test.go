@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pebblerf/pebble/internal/bench/benchmarks"
+	"github.com/pebblerf/pebble/internal/bench/config"
 	"github.com/pebblerf/pebble/internal/bench/hist"
 	"github.com/pebblerf/pebble/internal/bench/lsm"
 	"github.com/pebblerf/pebble/internal/bench/result"
@@ -57,7 +58,7 @@ func TestSeekVerdict(t *testing.T) {
 	// range is stated.
 	v = verdictOf(read([]float64{1.5, 1.5, 0.9}, []float64{1, 1, 1}, 1000, 1000))
 	require.Equal(t, "1.50x ops/sec, 1.00x block bytes", v.Headline)
-	require.Equal(t, "no win: seeks level within noise at 1.50x (median of 3 paired runs, range 0.90x-1.50x)", v.Outcome)
+	require.Equal(t, "no win: seeks level within noise at 1.50x (median of 3 paired runs, range 0.90x-1.50x: some runs faster, some slower)", v.Outcome)
 
 	v = verdictOf(read([]float64{1, 1, 1}, []float64{1.5, 1.5, 1.5}, 1000, 1000))
 	require.True(t, strings.HasPrefix(v.Outcome, "loss"), v.Outcome)
@@ -100,11 +101,11 @@ func TestAbsentKeysVerdict(t *testing.T) {
 	}
 	v := absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 500))
 	require.Equal(t, "0.70x filter bytes, 1.00x filtered, 1.00x ops/sec, 1.00x CPU speed", v.Headline)
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.Outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x: within the 10% a shared machine moves)", v.Outcome)
 
 	// Wall time slowed by load, thread CPU level: still level.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.3, 1, 1, 500))
-	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.Outcome)
+	require.Equal(t, "space win: filters 30% smaller, as many absent keys ruled out; reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x: within the 10% a shared machine moves)", v.Outcome)
 	require.Contains(t, v.Line, "0.77x ops/sec")
 
 	v = absentKeysVerdict(phases(1000, 700, 1, 1.5, 1, 1.5, 500))
@@ -112,10 +113,10 @@ func TestAbsentKeysVerdict(t *testing.T) {
 
 	// Smaller filters that rule out fewer lookups are no win.
 	v = absentKeysVerdict(phases(1000, 700, 1, 1, 1, 1, 400))
-	require.Equal(t, "no win: filters 0.70x the bytes, reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.Outcome)
+	require.Equal(t, "no win: filters 0.70x the bytes, reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x: within the 10% a shared machine moves)", v.Outcome)
 
 	v = absentKeysVerdict(phases(1000, 1000, 1, 1, 1, 1, 500))
-	require.Equal(t, "no win: filters 1.00x the bytes, reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x)", v.Outcome)
+	require.Equal(t, "no win: filters 1.00x the bytes, reads level within noise at 1.00x (median of 3 paired runs, range 1.00x-1.00x: within the 10% a shared machine moves)", v.Outcome)
 
 	v = absentKeysVerdict(phases(1000, 1000, 2, 1, 2, 1, 500))
 	require.Equal(t, "win: reads 2.00x faster (median of 3 paired runs, range 2.00x-2.00x, every run faster)", v.Outcome)
@@ -150,13 +151,15 @@ func TestSpeedDirection(t *testing.T) {
 	}{
 		{Speed{2, 1.5, 3, 3}, 1, "2.00x faster (median of 3 paired runs, range 1.50x-3.00x, every run faster)"},
 		// One run slower than upstream: not a win that holds across runs.
-		{Speed{2, 0.95, 3, 3}, 0, "level within noise at 2.00x (median of 3 paired runs, range 0.95x-3.00x)"},
+		{Speed{2, 0.95, 3, 3}, 0, "level within noise at 2.00x (median of 3 paired runs, range 0.95x-3.00x: some runs faster, some slower)"},
 		{Speed{2, 2, 2, 1}, 0, "2.00x (one run: too few runs for a speed verdict)"},
 		{Speed{1.05, 1.05, 1.05, 2}, 0, "1.05x (median of 2 paired runs, range 1.05x-1.05x: too few runs for a speed verdict)"},
-		{Speed{1.05, 0.8, 1.3, 3}, 0, "level within noise at 1.05x (median of 3 paired runs, range 0.80x-1.30x)"},
+		{Speed{1.05, 0.8, 1.3, 3}, 0, "level within noise at 1.05x (median of 3 paired runs, range 0.80x-1.30x: some runs faster, some slower)"},
 		{Speed{0.7, 0.6, 0.8, 3}, -1, "0.70x as fast (median of 3 paired runs, range 0.60x-0.80x, every run slower)"},
 		{Speed{0.7, 0.7, 0.7, 1}, 0, "0.70x (one run: too few runs for a speed verdict)"},
-		{Speed{0.7, 0.6, 1.2, 3}, 0, "level within noise at 0.70x (median of 3 paired runs, range 0.60x-1.20x)"},
+		{Speed{0.7, 0.6, 1.2, 3}, 0, "level within noise at 0.70x (median of 3 paired runs, range 0.60x-1.20x: some runs faster, some slower)"},
+		// Every run faster, by less than the noise.
+		{Speed{1.05, 1.02, 1.08, 3}, 0, "level within noise at 1.05x (median of 3 paired runs, range 1.02x-1.08x: within the 10% a shared machine moves)"},
 		{Speed{math.NaN(), math.NaN(), math.NaN(), 0}, 0, "not compared"},
 	} {
 		require.Equal(t, tc.dir, tc.s.direction(), "%+v", tc.s)
@@ -213,10 +216,13 @@ func TestRemoteVerdict(t *testing.T) {
 	verdictOf := func(rs []*PhaseResult) Verdict {
 		return remoteVerdict("remote-absent-keys", "on Gets", []RemoteRead{{1, "readrandom", "gets", false}}, rs)
 	}
-	phase := func(rs ...*result.Result) []*PhaseResult { return []*PhaseResult{{}, {Results: rs}} }
+	phase := func(rs ...*result.Result) []*PhaseResult {
+		return []*PhaseResult{{}, {Results: rs, Config: &config.Config{Remote: "sim://?latency=20ms&jitter=5ms&seed=1"}}}
+	}
 
 	v := verdictOf(phase(run("pebble", 1000, 0, 20*time.Millisecond), run("pebblerf", 40, 0, 100*time.Microsecond)))
-	require.Equal(t, "0.04x remote GETs, 0.04x bytes, 0.005x p50, 0.04x cost/Mop", v.Headline)
+	// The headline names the store, whose latency makes the p50s.
+	require.Equal(t, "0.04x remote GETs, 0.04x bytes, 0.005x p50, 0.04x cost/Mop (simulated store, 20ms+0-5ms per request)", v.Headline)
 	require.Equal(t, "win: 96% fewer remote GETs, p50 200.0x lower, cost 0.04x", v.Outcome)
 	require.Contains(t, v.Line, "gets: remote GETs 40 vs 1000 (0.04x), bytes 40.0KB vs 1000.0KB (0.04x), p50 100.0us vs 20.00ms (0.005x)")
 	require.Contains(t, v.Line, "USD/Mop 0.016 vs 0.400 (0.04x)")
@@ -229,7 +235,7 @@ func TestRemoteVerdict(t *testing.T) {
 	bigger := run("pebblerf", 500, 0, time.Millisecond)
 	bigger.Remote.Data.Bytes = 2000 << 10
 	v = verdictOf(phase(run("pebble", 1000, 0, time.Millisecond), bigger))
-	require.Equal(t, "0.50x remote GETs, 2.00x bytes, 1.00x p50, 0.50x cost/Mop", v.Headline)
+	require.Equal(t, "0.50x remote GETs, 2.00x bytes, 1.00x p50, 0.50x cost/Mop (simulated store, 20ms+0-5ms per request)", v.Headline)
 	require.Equal(t, "loss: more remote requests or bytes than upstream: gets 2.00x the bytes", v.Outcome)
 
 	v = verdictOf(phase(run("pebble", 1000, 0, time.Millisecond), run("pebblerf", 980, 0, time.Millisecond)))
@@ -248,12 +254,22 @@ func TestRemoteVerdict(t *testing.T) {
 		return remoteVerdict("remote-locktable", "on checks", []RemoteRead{{1, "readrandom", "checks", true}}, rs)
 	}
 	v = ownVerdict(phase(timed("pebble", 1000, 400), timed("pebblerf", 2000, 200)))
-	require.Equal(t, "0.50x GETs of the reads themselves, 0.50x bytes, 1.00x p50, 0.40x cost/Mop", v.Headline)
+	require.Equal(t, "0.50x GETs of the reads themselves, 0.50x bytes, 1.00x p50, 0.40x cost/Mop (simulated store, 20ms+0-5ms per request)", v.Headline)
 	require.Contains(t, v.Line, "remote GETs 800 vs 1000 (0.80x)")
 	require.Contains(t, v.Line, "operations 2000 vs 1000 (2.00x), the reads' own GETs 200 vs 400 (0.50x) and bytes 200.0KB vs 400.0KB (0.50x)")
 	require.Equal(t, "GET win: 50% fewer GETs of the reads themselves, p50 1.00x", v.Outcome)
 	v = ownVerdict(phase(timed("pebble", 1000, 400), timed("pebblerf", 2000, 390)))
 	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.Outcome)
+
+	for url, want := range map[string]string{
+		"sim://?latency=2ms":               "simulated store, 2ms per request",
+		"sim+file:///tmp/x":                "simulated store, no latency",
+		"s3://b?endpoint=127.0.0.1:8333":   "S3 store at 127.0.0.1:8333",
+		"mem://":                           "mem store",
+		"sim://?latency_file=/tmp/lat.txt": "simulated store, latencies from lat.txt",
+	} {
+		require.Equal(t, want, describeStore(url))
+	}
 
 	// Without -remote there is nothing to judge.
 	noRemote := func(engine string) *result.Result { return synthetic("readrandom", engine, 1000, 1, 1) }
