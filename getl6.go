@@ -81,12 +81,28 @@ import (
 //     gap keeps a workload near one threshold from switching every window.
 //   - L6 holds tables and the options give L6 a filter (Options.Levels or
 //     Plugins.Filters): without them there is nothing to save.
-//   - The bytes a Get reads from storage: block bytes that missed the block
+//   - What a Get reads from storage: block bytes that missed the block
 //     cache, per Get, from Pebble's per-category block stats
 //     (Metrics.CategoryStats: upstream's Gets under "pebble-get", the
-//     routed ones under getL6Category). While upstream's Gets read less
-//     than getL6MinBytes each, every block they need is cached and a routed
-//     Get could only cost its iterator: the route stays off. If, after a
+//     routed ones under getL6Category). With a secondary cache (tables on
+//     shared storage and Options.Experimental.SecondaryCacheSizeBytes), a
+//     block that misses the block cache is often served from local disk,
+//     in pieces of the table, so what reaches the store is the secondary
+//     cache's reads that missed (Metrics.SecondaryCacheMetrics: reads with
+//     no or a partial hit), per Get; those are the DB's, not per category,
+//     and a window's Gets are all routed or all not, so a window's count is
+//     its Gets' (and its background work's). The route runs only while
+//     upstream's Gets read from storage, getL6MinBytes each (getL6MinReads
+//     store reads each with a secondary cache); below that, every block
+//     they need is cached and a routed Get could only cost its iterator.
+//     With a secondary cache it waits for getL6NeedWindows such windows
+//     running: a cold secondary cache's first window reads from the store
+//     where the following ones read from local disk, and the route's own
+//     first reads (the pieces of the tables that hold the L6 filter
+//     blocks) are then more than all it could save. Without one, the
+//     filter blocks are a handful of GETs against the data blocks every
+//     window reads, and the route starts after one.
+//     If, after a
 //     warm-up window in which the L6 filter blocks are first loaded, routed
 //     Gets read more per Get than upstream's did in the last comparable
 //     window (half absent or more) for two windows running, the filters are
@@ -101,7 +117,8 @@ import (
 // bytes a read-ahead added; objstore's meter counts those, but cannot tell
 // upstream's Get's requests from the others (Pebble's Get takes no
 // context), so the decision compares the block bytes both kinds of Get
-// missed, which is what their requests carried.
+// missed, which is what their requests carried. The secondary cache's
+// counts are the DB's, flushes' and compactions' reads included.
 
 // GetL6Config, set as Plugins.GetL6Filters, routes Gets through a prefix
 // iterator that consults L6 filters. The zero value routes the Gets of the
@@ -138,6 +155,13 @@ const (
 	getL6HoldOff    = 64
 	getL6Explore    = 64
 	getL6MinBytes   = 64
+	// getL6MinReads is the secondary cache's misses per Get below which
+	// upstream's Gets read nothing worth saving: one store read in 64
+	// Gets, as getL6MinBytes is a 4 KiB block in 64.
+	getL6MinReads = 1.0 / 64
+	// getL6NeedWindows is how many windows running upstream's Gets must
+	// read from the store before the route runs, with a secondary cache.
+	getL6NeedWindows = 2
 	getL6CacheShare = 4
 	// getL6FitEvery is how often, at most, the fit of L6's filters in the
 	// block cache is estimated again.
@@ -199,7 +223,15 @@ type getAuto struct {
 	routedWin   bool    // whether the window just ended was routed
 	lastGet     float64 // category missed bytes at the last evaluation
 	lastRouted  float64
-	baseline    float64 // upstream Gets' missed bytes per Get, last comparable window
+	baseline    float64 // upstream Gets' missed bytes (or store reads) per Get, last comparable window
+	// needed counts the comparable upstream windows running whose Gets
+	// read from storage.
+	needed int
+	// secondary is set when the DB reads its remote tables through a
+	// secondary cache: the windows are judged by its misses, and
+	// lastReads is their count at the last evaluation.
+	secondary bool
+	lastReads float64
 	onFor       int     // routed windows since the route turned on
 	costlier    int     // routed windows running that read more than baseline
 	holdUntil   int     // no routing before this window
@@ -222,7 +254,8 @@ func newGetRouter(c *GetL6Config, comparer *Comparer, opts *Options, planner *po
 	g := &getRouter{equal: comparer.Equal, split: comparer.Split}
 	g.fit = l6Fit{bitsPerKey: l6BitsPerKey(opts, planner), cacheBytes: cacheBytes(opts), now: time.Now}
 	if c.Auto {
-		g.auto = &getAuto{holdWindows: getL6HoldOff}
+		g.auto = &getAuto{holdWindows: getL6HoldOff,
+			secondary: opts.Experimental.RemoteStorage != nil && opts.Experimental.SecondaryCacheSizeBytes > 0}
 	}
 	return g
 }
@@ -450,6 +483,13 @@ func (g *getRouter) evaluate(gets, absent float64) {
 	}
 	dGet, dRouted := (getMissed-a.lastGet)/gets, (routedMissed-a.lastRouted)/gets
 	a.lastGet, a.lastRouted = getMissed, routedMissed
+	minRead := float64(getL6MinBytes)
+	if a.secondary {
+		sc := m.SecondaryCacheMetrics
+		reads := float64(sc.ReadsWithNoHit + sc.ReadsWithPartialHit)
+		dGet = (reads - a.lastReads) / gets
+		dRouted, a.lastReads, minRead = dGet, reads, getL6MinReads
+	}
 	if a.stale {
 		// The totals span windows whose metrics were not read: this one
 		// only measures, for the next.
@@ -466,6 +506,11 @@ func (g *getRouter) evaluate(gets, absent float64) {
 		}
 	} else if share >= getL6OnShare {
 		a.baseline = dGet
+		if dGet >= minRead {
+			a.needed++
+		} else {
+			a.needed = 0
+		}
 	}
 	switch {
 	case !g.evaluateFit() || m.Levels[len(m.Levels)-1].TablesCount == 0:
@@ -475,10 +520,10 @@ func (g *getRouter) evaluate(gets, absent float64) {
 		a.holdWindows *= 2
 	case a.windows < a.holdUntil:
 		a.mode = false
-	case a.baseline < getL6MinBytes:
-		// Upstream's Gets read (almost) nothing from storage: every block
-		// they need is cached, so the route could save no read and would
-		// only cost its iterator.
+	case a.needed < 1 || a.secondary && a.needed < getL6NeedWindows:
+		// Upstream's Gets read (almost) nothing from storage, or have not
+		// for long: every block they need is cached, so the route could
+		// save no read and would only cost its iterator and its own reads.
 		a.mode = false
 	case share >= getL6OnShare:
 		a.mode = true

@@ -20,7 +20,8 @@ type getL6Engine struct {
 }
 
 // BenchmarkGetL6Filters measures Gets on a DB whose L5 and L6 live on a
-// metered in-memory object store (objstore.LowerLevels, no latency), with
+// metered simulated object store (objstore.LowerLevels, 20 µs a request,
+// which the sleeps of this machine's timers stretch), with
 // 200,000 keys of 100-byte values compacted into L6, Bloom(10) on every
 // level and an 8 MiB block cache (about a third of the data) or a 64 MiB
 // one (all of it, so that ns/op is the CPU a Get costs): upstream
@@ -28,9 +29,8 @@ type getL6Engine struct {
 // automatic mode. Each engine has its own store holding the same data.
 // Gets of absent keys (odd numbers, between the written even ones) and of
 // present keys report remote GETs per Get (getsPerOp: every GET, table opens,
-// index, filter and data blocks) and ns/op, which with a store that answers
-// at once is the CPU and copying a Get costs; at a real store's latency the
-// GETs decide.
+// index, filter and data blocks) and ns/op, the GETs' waits and the CPU a
+// Get costs; at a real store's latency the GETs decide.
 func BenchmarkGetL6Filters(b *testing.B) {
 	const n = 200_000
 	open := func(name string, cache int64, plugins *Plugins) getL6Engine {

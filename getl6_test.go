@@ -381,7 +381,7 @@ func TestGetL6FiltersAuto(t *testing.T) {
 	g := db.readerHooks.getL6
 	require.False(t, g.on.Load(), "starts with upstream's Get")
 	window(db, true, rng)
-	require.True(t, g.on.Load(), "a window of absent keys turns the route on")
+	require.True(t, g.on.Load(), "a window of absent keys read from storage turns the route on")
 	before := store.Snapshot().Data.Requests
 	window(db, true, rng)
 	require.True(t, g.on.Load())
@@ -465,6 +465,46 @@ func (f *fakeRouter) window(perGet int64) bool {
 	f.now = f.now.Add(time.Second)
 	f.g.evaluate(w, w*3/4)
 	return f.g.on.Load()
+}
+
+// TestGetL6AutoSecondaryCache drives the automatic mode on a DB with a
+// secondary cache, where a Get's store reads are the secondary cache's
+// misses: a cold cache's one window of reads does not turn the route on,
+// two running do, and once upstream's Gets find everything in the
+// secondary cache the next exploring window turns it off.
+func TestGetL6AutoSecondaryCache(t *testing.T) {
+	f := newFakeRouter(t, true, 8<<20)
+	f.g.auto.secondary = true
+	var reads int64
+	metrics := f.g.auto.metrics
+	f.g.auto.metrics = func() *upstream.Metrics {
+		m := metrics()
+		m.SecondaryCacheMetrics.ReadsWithNoHit = reads
+		return m
+	}
+	// window ends a window whose Gets made perGet store reads each (in
+	// 1024ths), the block bytes they missed in the block cache being
+	// large either way, as with a secondary cache beneath it.
+	window := func(perGet1024 int64) bool {
+		reads += perGet1024
+		return f.window(4096)
+	}
+	require.False(t, window(200), "a cold secondary cache's first window")
+	require.False(t, window(2), "then upstream's Gets find their blocks on local disk: off")
+	for range 4 {
+		require.False(t, window(1), "and stay off while they do")
+	}
+	require.False(t, window(100), "store reads again, one window")
+	require.True(t, window(100), "two running: on")
+	require.True(t, window(300), "the route's first window reads the filters: not judged")
+	for i := 0; f.g.on.Load(); i++ {
+		require.LessOrEqual(t, i, getL6Explore, "an exploring window comes")
+		window(10) // routed Gets read less than upstream's did
+	}
+	// The exploring window runs upstream's Gets, which now find their
+	// blocks on local disk.
+	require.False(t, window(1), "upstream's Gets no longer read from the store: off")
+	require.False(t, window(1), "and it stays off")
 }
 
 // TestGetL6AutoBytesGuard drives the automatic mode's rule with made-up
