@@ -16,8 +16,8 @@ import (
 )
 
 // Thresholds of the verdicts. A ratio within noise of 1 is no win: single
-// runs on a shared machine move that much (docs/benchmarks.md, "How we
-// measure").
+// runs on a shared machine move that much (docs/benchmarks.md, "How the
+// figures are taken").
 const (
 	fasterAbove = 1.10 // ops/sec ratio above this is a speed win
 	slowerBelow = 0.90 // below this pebblerf is slower

@@ -260,6 +260,17 @@ func TestRemoteVerdict(t *testing.T) {
 	require.Equal(t, "GET win: 50% fewer GETs of the reads themselves, p50 1.00x", v.Outcome)
 	v = ownVerdict(phase(timed("pebble", 1000, 400), timed("pebblerf", 2000, 390)))
 	require.Equal(t, "no win: 0.97x the GETs of the reads themselves, p50 1.00x", v.Outcome)
+	// Fewer GETs of its own, but a run whose compactions moved more bytes
+	// and uploaded more: the verdict says why its cost went the other way.
+	busy := timed("pebblerf", 1000, 100)
+	busy.Remote.Data.Bytes = 4000 << 10
+	busy.Remote.Write = objstore.Counts{Requests: 90}
+	quiet := timed("pebble", 1000, 400)
+	quiet.Remote.Write = objstore.Counts{Requests: 60}
+	v = ownVerdict(phase(quiet, busy))
+	require.Equal(t, "GET win: 75% fewer GETs of the reads themselves, p50 1.00x (the run's requests in all, "+
+		"its flushes' and compactions' included, cost 1.04x and moved 4.00x the bytes: the engines' background "+
+		"work differs over a timed run, here 90 uploads against 60)", v.Outcome)
 
 	for url, want := range map[string]string{
 		"sim://?latency=2ms":               "simulated store, 2ms per request",
