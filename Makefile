@@ -13,7 +13,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 SOAK ?= 10m
 
-.PHONY: build test race ci lint bench fuzz demo soak generate report-check test-s3
+.PHONY: build test race ci lint bench fuzz demo docs soak generate report-check test-s3
 
 build:
 	$(GO) build $(PKGS)
@@ -69,6 +69,14 @@ demo:
 	$(GO) build -o "$$dir/pebblebench" ./cmd/pebblebench && \
 	echo "running pebblebench -scenario=demo (about half a minute) ..." && \
 	"$$dir/pebblebench" -scenario=demo
+
+# docs: regenerates the sample outputs the README and docs/ show (each
+# marked "make docs:" with its command, run at a scale of seconds; the
+# README's demo table reruns the demo). make test's TestDocs fails when a
+# sample drifts, or when the docs name a flag, Go name, ticker or benchmark
+# that no longer exists.
+docs:
+	$(GO) test -count=1 -run '^TestDocs$$' ./cmd/pebblebench -docs.rewrite
 
 # report-check: a small -report_html (both engines, per-level statistics,
 # bounded seeks) rendered by headless Chromium to a PNG, to look at; skipped

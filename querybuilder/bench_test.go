@@ -23,8 +23,8 @@ import (
 
 // The benchmarks below compare planned queries (B) with plain upstream
 // iterators (A) on the same targets, alternating A B / B A per round, and
-// report median paired ratios, as docs/benchmarks.md ("Calibration")
-// prescribes. Run them once:
+// report median paired ratios, as docs/benchmarks.md ("How the figures
+// are taken") prescribes. Run them once:
 //
 //	go test ./querybuilder -run '^$' -bench Plans -benchtime 1x -v
 //

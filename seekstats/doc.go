@@ -191,6 +191,5 @@
 // then carry a block-property filter. The data-block tag adds a few bytes
 // to every index entry; the index block size is widened by the tag's
 // share, so tables keep upstream's index shape. docs/benchmarks.md
-// ("Per-level statistics: what they count, and what they cost") measures
-// both tiers against upstream Pebble.
+// ("Per-level statistics") measures both tiers against upstream Pebble.
 package seekstats
