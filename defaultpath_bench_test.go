@@ -11,6 +11,7 @@ import (
 
 	upstream "github.com/cockroachdb/pebble/v2"
 	"github.com/pebblerf/pebble/internal/cputime"
+	"github.com/pebblerf/pebble/rangefilter"
 )
 
 // BenchmarkDefaultPath compares Open with upstream Pebble on identical
@@ -157,7 +158,10 @@ func compareWithUpstream(b *testing.B, label string, open func(string, *Options)
 // and one full compaction, the engines' order swapped every iteration. The
 // metrics are each engine's CPU ns per key and their ratio (above 1: the
 // set costs more). "open", pebblerf with no plug-in, is the control: it
-// runs upstream's code, so its ratio is the loop's own error. Process CPU
+// runs upstream's code, so its ratio is the loop's own error;
+// "every-table", range filters in every table as a plan without demand
+// builds them, is what the recommended set does not pay while no bounded
+// read comes. Process CPU
 // counts every goroutine, so the benchmark must be alone in its process:
 // run it by itself.
 func BenchmarkRecommendedFlushCompact(b *testing.B) {
@@ -167,6 +171,7 @@ func BenchmarkRecommendedFlushCompact(b *testing.B) {
 	}{
 		{"open", Plugins{}},
 		{"recommended", Recommended()},
+		{"every-table", Plugins{RangeFilter: &rangefilter.Config{}}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			flushCompactBench(b, tc.name, [2]func(*Options) (writeEngine, error){

@@ -119,31 +119,38 @@ type Plugins struct {
 	GetL6Filters *GetL6Config
 }
 
-// Recommended returns the plug-ins to turn on without studying each one:
-// the set measured on the workload matrix of docs/benchmarks.md (YCSB A to
-// F and db_bench's fill, read, seek and scan workloads, on leveled DBs
-// with Pebble's compactions running), where it wins on bounded reads;
-// what it costs the other workloads (loads pay for the range filters every
-// flush builds) is measured there. It is
+// Recommended returns the plug-ins to turn on without studying each one.
+// It is
 //
-//   - range filters of rangefilter.DefaultBitsPerKey on every level, with
-//     their gate: bounded iterators skip the tables that hold no key in
-//     their range, and stop checking while the filters rule out almost
+//   - range filters of rangefilter.DefaultBitsPerKey, built where bounded
+//     reads come (rangefilter.OnDemand): a flush or compaction writes a
+//     table's filter only if a bounded read came to the table's key region
+//     within rangefilter.DemandHorizon and its level's filters there have
+//     not been judged useless; tables written before the reads came get
+//     their filters derived in memory (rangefilter.Policy.Backfill), each
+//     table read once. Bounded iterators skip the tables that hold no key
+//     in their range, and stop checking while the filters rule out almost
 //     nothing for their key region; unbounded ones have nothing to check;
-//   - Gets that consult L6 filters, decided per DB (GetL6Config.Auto): on
-//     only while most Gets find nothing, L6 has filters and upstream's
-//     Gets wait on storage.
+//   - Gets that consult L6 filters, decided per DB (GetL6Config.Auto): only
+//     while L6's filters fit in the block cache and routed Gets miss fewer
+//     block bytes than upstream's.
 //
 // Point filters stay the ones Options.Levels names, and the per-level
 // statistics stay off (the DB-wide tickers of DB.Statistics are kept).
 //
-// What it writes: a range-filter table property in every table written
-// from then on, about BitsPerKey bits per key, held in the Go heap of every
-// open table. What it costs: building that property when a table is
-// written, and a filter check per table a bounded read opens. The way back
-// is to open the DB with Open (or with Plugins{}): tables with the property
-// stay readable, by upstream Pebble too, which ignores it. The set may grow
-// as the measurements do; what it turns on is named here.
+// What it writes: in every table a small range-filter property (the
+// table's number and level), holding the filter, about BitsPerKey bits per
+// key, where the table was built with one. What it costs, as measured in
+// docs/benchmarks.md ("The recommended set"): a DB that takes no bounded
+// reads builds no filter, and its flushes and compactions cost what
+// upstream's do; where bounded reads come, a filter build per table
+// written there, the backfill's one read of each older table, the filters
+// in the Go heap of the open tables, and a filter check per table a
+// bounded read opens, which then skips the tables that hold no key in its
+// range. The way back is to open the DB with Open (or with Plugins{}):
+// tables with the property stay readable, by upstream Pebble too, which
+// ignores it. The set may grow as the measurements do; what it turns on is
+// named here.
 func Recommended() Plugins {
 	onDemand := rangefilter.OnDemand(0)
 	return Plugins{

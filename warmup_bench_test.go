@@ -67,6 +67,7 @@ func warmup(b *testing.B, burst bool) {
 	opts := func() *Options {
 		o := benchOptions()
 		o.CacheSize = warmupCache
+		o.Logger = quietLogger{}
 		// The burst's flushes stay in L0.
 		o.L0CompactionThreshold, o.L0StopWritesThreshold = 1<<20, 1<<20
 		return o
