@@ -142,7 +142,7 @@ func newFlagSet(c *config.Config) *flag.FlagSet {
 	fs.IntVar(&c.ReportIntervalSeconds, "report_interval_seconds", 0, "if nonzero, every this many seconds append a row to -report_file and print progress on stderr\n(progress is printed every 5 s without it)")
 	fs.StringVar(&c.ReportHTML, "report_html", "", "after the benchmarks, write one self-contained HTML file here: funnels, what-ifs, LSM shape, each run against upstream\nand MEDIAN (-engine=both); under -scenario each phase writes its own, -<scenario>-<phase> before the extension")
 	fs.StringVar(&c.ReportFile, "report_file", "report.csv", "CSV file of -report_interval_seconds")
-	fs.StringVar(&c.MetricsAddr, "metrics_addr", "", "pebblerf: during the run, serve http://HOST:PORT/metrics, the pebblerf DB's statistics for Prometheus\n(package promstats: the DB-wide counters and the LSM's gauges per level always, the per-level counters with\n-pebblerf_statistics, the object store's requests by kind with -remote; docs/prometheus.md)")
+	fs.StringVar(&c.MetricsAddr, "metrics_addr", "", "pebblerf: during the run, serve http://HOST:PORT/metrics for Prometheus (docs/prometheus.md): DB-wide counters and\nper-level LSM gauges always, per-level counters with -pebblerf_statistics, the store's requests by kind with -remote")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile (pprof) of the invocation to this file; with -engine=both one per engine process,\n<name>-pebble<ext> and <name>-pebblerf<ext> (cpu.pprof: cpu-pebble.pprof, cpu-pebblerf.pprof)")
 	fs.StringVar(&c.Scenario, "scenario", "", "run a named scenario (listed above) on both engines, ending with a verdict line;\nlist describes them, demo runs make demo's")
 
