@@ -149,12 +149,12 @@ var getL6IterOptions = IterOptions{UseL6Filters: true, Category: getL6Category}
 
 // The routing's constants (see above).
 const (
-	getL6Window     = 1024
-	getL6OnShare    = 0.5
-	getL6OffShare   = 0.25
-	getL6HoldOff    = 64
-	getL6Explore    = 64
-	getL6MinBytes   = 64
+	getL6Window   = 1024
+	getL6OnShare  = 0.5
+	getL6OffShare = 0.25
+	getL6HoldOff  = 64
+	getL6Explore  = 64
+	getL6MinBytes = 64
 	// getL6MinReads is the secondary cache's misses per Get below which
 	// upstream's Gets read nothing worth saving: one store read in 64
 	// Gets, as getL6MinBytes is a 4 KiB block in 64.
@@ -162,7 +162,7 @@ const (
 	// getL6NeedWindows is how many windows running upstream's Gets must
 	// read from the store before the route runs, with a secondary cache.
 	getL6NeedWindows = 2
-	getL6CacheShare = 4
+	getL6CacheShare  = 4
 	// getL6FitEvery is how often, at most, the fit of L6's filters in the
 	// block cache is estimated again.
 	getL6FitEvery = time.Second
@@ -218,24 +218,24 @@ type l6Fit struct {
 type getAuto struct {
 	metrics func() *upstream.Metrics
 
-	windows     int     // windows evaluated
-	mode        bool    // whether the route is on (but for exploring windows)
-	routedWin   bool    // whether the window just ended was routed
-	lastGet     float64 // category missed bytes at the last evaluation
-	lastRouted  float64
-	baseline    float64 // upstream Gets' missed bytes (or store reads) per Get, last comparable window
+	windows    int     // windows evaluated
+	mode       bool    // whether the route is on (but for exploring windows)
+	routedWin  bool    // whether the window just ended was routed
+	lastGet    float64 // category missed bytes at the last evaluation
+	lastRouted float64
+	baseline   float64 // upstream Gets' missed bytes (or store reads) per Get, last comparable window
 	// needed counts the comparable upstream windows running whose Gets
 	// read from storage.
 	needed int
 	// secondary is set when the DB reads its remote tables through a
 	// secondary cache: the windows are judged by its misses, and
 	// lastReads is their count at the last evaluation.
-	secondary bool
-	lastReads float64
-	onFor       int     // routed windows since the route turned on
-	costlier    int     // routed windows running that read more than baseline
-	holdUntil   int     // no routing before this window
-	holdWindows int     // the next hold-off
+	secondary   bool
+	lastReads   float64
+	onFor       int // routed windows since the route turned on
+	costlier    int // routed windows running that read more than baseline
+	holdUntil   int // no routing before this window
+	holdWindows int // the next hold-off
 	// stale is set while windows pass without reading the metrics, so
 	// that lastGet and lastRouted are not this window's base.
 	stale bool
