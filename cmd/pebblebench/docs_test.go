@@ -367,32 +367,38 @@ func exportedNames(t *testing.T) map[string]map[string]bool {
 // path and type name.
 func parsePackage(t *testing.T, dir string, set map[string]bool) map[string][2]string {
 	aliases := map[string][2]string{}
-	pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.SkipObjectResolution)
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	require.NoError(t, err)
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			imports := map[string]string{}
-			for _, imp := range f.Imports {
-				path := strings.Trim(imp.Path.Value, `"`)
-				name := filepath.Base(path)
-				if imp.Name != nil {
-					name = imp.Name.Name
-				}
-				imports[name] = path
+	fset := token.NewFileSet()
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		imports := map[string]string{}
+		for _, imp := range f.Imports {
+			path := strings.Trim(imp.Path.Value, `"`)
+			name := filepath.Base(path)
+			if imp.Name != nil {
+				name = imp.Name.Name
 			}
-			for _, d := range f.Decls {
-				addDecl(set, d)
-				if g, ok := d.(*ast.GenDecl); ok {
-					for _, spec := range g.Specs {
-						if ts, ok := spec.(*ast.TypeSpec); ok && ts.Assign.IsValid() {
-							if sel, ok := ts.Type.(*ast.SelectorExpr); ok {
-								if x, ok := sel.X.(*ast.Ident); ok {
-									aliases[ts.Name.Name] = [2]string{imports[x.Name], sel.Sel.Name}
-								}
-							}
-						}
+			imports[name] = path
+		}
+		for _, d := range f.Decls {
+			addDecl(set, d)
+			g, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range g.Specs {
+				ts, ok := spec.(*ast.TypeSpec)
+				if !ok || !ts.Assign.IsValid() {
+					continue
+				}
+				if sel, ok := ts.Type.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.Ident); ok {
+						aliases[ts.Name.Name] = [2]string{imports[x.Name], sel.Sel.Name}
 					}
 				}
 			}

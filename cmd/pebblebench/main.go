@@ -60,7 +60,6 @@ import (
 
 	"github.com/cockroachdb/errors"
 	"github.com/pebblerf/pebble/internal/bench/config"
-	"github.com/pebblerf/pebble/internal/bench/dbbench"
 	"github.com/pebblerf/pebble/internal/bench/driver"
 	"github.com/pebblerf/pebble/internal/bench/engineproc"
 )
@@ -175,12 +174,4 @@ func reportError(stderr io.Writer, err error) int {
 	}
 	fmt.Fprintf(stderr, "pebblebench: %s\n", msg)
 	return exitUsage
-}
-
-func mustParseBenchmarkList(s string) []dbbench.Spec {
-	specs, err := dbbench.ParseBenchmarks(s)
-	if err != nil {
-		panic(err) // validated by parseFlags
-	}
-	return specs
 }
