@@ -388,7 +388,14 @@ func (r *Report) rangeWhatIf(b *strings.Builder, engine string, ws []whatif.Leve
 	for _, w := range append(ws, whatif.Total(ws)) {
 		name := whatIfRowName(w)
 		if w.Unplaced > 0 && w.Row == seekstats.RowUnattributed {
-			rows = append(rows, []string{name, "", fmt.Sprintf("%.1f (%d values at no known level)", w.Avoided, w.Unplaced),
+			// Needed loads the statistics could not place at a level must
+			// pass wherever they were; where the levels' rows counted them
+			// as avoidable, the total takes them back here.
+			cell := fmt.Sprintf("%d needed loads at no known level, already must-pass in the levels' rows", w.Unplaced)
+			if w.Avoided <= -0.005 {
+				cell = fmt.Sprintf("%d needed loads at no known level: %.1f fewer avoided in total", w.Unplaced, -w.Avoided)
+			}
+			rows = append(rows, []string{name, "", cell,
 				"", "", "", "", "", "", "", "", "", ""})
 			continue
 		}
