@@ -63,7 +63,7 @@ func openPebbleRF(dir string, opts *pebblerf.Options, plugins pebblerf.Plugins, 
 		return e, nil
 	}
 	// The DB-wide tickers are kept in any case, and the per-level ones with
-	// -pebblerf_statistics (pebblerf_statistics.go).
+	// -pebblerf_statistics (pebblerfTickers, below).
 	a.extra = func() []statistics.Ticker { return pebblerfTickers(db, advisorCompactions) }
 	if plugins.Statistics {
 		a.levelTable = func() string { return levelTable(db, c) }

@@ -65,7 +65,8 @@ type Engine struct {
 	// targets; nil after a dense one. Both engines write the same keys, so
 	// each keeps its own copy.
 	written *keyspace.Set
-	// timeline is -report_html's seek funnel over time (funnel.go).
+	// timeline is -report_html's seek funnel over time, sampled by
+	// sampleFunnels (report.go).
 	timeline report.Timeline
 }
 
