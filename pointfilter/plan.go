@@ -17,7 +17,8 @@ import (
 // they are built, so a filter there should be cheap to build: Bloom. Lower
 // levels hold most of the data for a long time, so the space a filter saves
 // there is worth a costlier build: Ribbon, which gives Bloom's
-// false-positive rate in about 70% of the space for 3-4 times the build CPU.
+// false-positive rate in about 70% of the space for about 2.5 times the
+// build CPU (docs/benchmarks.md, "Point filters").
 // RocksDB's bloom_before_level makes the same split; RibbonFromLevel is its
 // counterpart (cmd/pebblebench maps the db_bench flag onto it).
 //
