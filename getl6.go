@@ -201,7 +201,8 @@ type l6Fit struct {
 	bitsPerKey func() float64
 	cacheBytes int64
 	// tables lists the DB's tables (DB.SSTables), and metrics reads its
-	// metrics, set once it is open.
+	// metrics (for the memtables' reservation here, and the automatic
+	// mode's windows), set once it is open.
 	tables  func() ([][]upstream.SSTableInfo, error)
 	metrics func() *upstream.Metrics
 	// changed is set by the events that change the LSM; pending while the
@@ -216,8 +217,6 @@ type l6Fit struct {
 
 // getAuto is the automatic mode's state, touched by the evaluating Get.
 type getAuto struct {
-	metrics func() *upstream.Metrics
-
 	windows    int     // windows evaluated
 	mode       bool    // whether the route is on (but for exploring windows)
 	routedWin  bool    // whether the window just ended was routed
@@ -264,9 +263,6 @@ func newGetRouter(c *GetL6Config, comparer *Comparer, opts *Options, planner *po
 func (g *getRouter) attach(db *upstream.DB) {
 	g.fit.tables = func() ([][]upstream.SSTableInfo, error) { return db.SSTables() }
 	g.fit.metrics = db.Metrics
-	if g.auto != nil {
-		g.auto.metrics = db.Metrics
-	}
 	if g.auto == nil {
 		g.on.Store(g.always || g.evaluateFit())
 	}
@@ -470,7 +466,7 @@ func (g *getRouter) evaluate(gets, absent float64) {
 		a.stale = true
 		return
 	}
-	m := a.metrics()
+	m := g.fit.metrics()
 	var getMissed, routedMissed float64
 	for _, c := range m.CategoryStats {
 		missed := float64(c.CategoryStats.BlockBytes - c.CategoryStats.BlockBytesInCache)

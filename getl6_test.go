@@ -439,16 +439,11 @@ func newFakeRouter(t *testing.T, auto bool, cacheBytes int64) *fakeRouter {
 	m.Levels[6].TablesCount = 1
 	f.g.fit.metrics = func() *upstream.Metrics {
 		m.MemTable.Size = f.memtable
-		return m
-	}
-	if auto {
-		f.g.auto.metrics = func() *upstream.Metrics {
-			m.CategoryStats = []block.CategoryStatsAggregate{
-				{Category: getCat, CategoryStats: block.CategoryStats{BlockBytes: uint64(f.getMissed)}},
-				{Category: getL6Category, CategoryStats: block.CategoryStats{BlockBytes: uint64(f.routedMissed)}},
-			}
-			return m
+		m.CategoryStats = []block.CategoryStatsAggregate{
+			{Category: getCat, CategoryStats: block.CategoryStats{BlockBytes: uint64(f.getMissed)}},
+			{Category: getL6Category, CategoryStats: block.CategoryStats{BlockBytes: uint64(f.routedMissed)}},
 		}
+		return m
 	}
 	return f
 }
@@ -476,8 +471,8 @@ func TestGetL6AutoSecondaryCache(t *testing.T) {
 	f := newFakeRouter(t, true, 8<<20)
 	f.g.auto.secondary = true
 	var reads int64
-	metrics := f.g.auto.metrics
-	f.g.auto.metrics = func() *upstream.Metrics {
+	metrics := f.g.fit.metrics
+	f.g.fit.metrics = func() *upstream.Metrics {
 		m := metrics()
 		m.SecondaryCacheMetrics.ReadsWithNoHit = reads
 		return m
@@ -600,9 +595,9 @@ func upstreamGetCategoryOf(t *testing.T) block.Category {
 func TestGetL6AutoSkipsMetrics(t *testing.T) {
 	const w = getL6Window
 	f := newFakeRouter(t, true, 8<<20)
-	metrics := f.g.auto.metrics
+	metrics := f.g.fit.metrics
 	reads := 0
-	f.g.auto.metrics = func() *upstream.Metrics {
+	f.g.fit.metrics = func() *upstream.Metrics {
 		reads++
 		f.getMissed += w * 4096 // upstream's Gets miss a block each
 		return metrics()
