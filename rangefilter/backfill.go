@@ -156,11 +156,9 @@ func (b *backfiller) run(ctx context.Context) {
 		if len(b.nums) == 0 || !b.p.Plan().OnDemand {
 			continue
 		}
-		if err := b.derive(ctx); err != nil && ctx.Err() == nil {
-			// A table that could not be read keeps reading as "may
-			// intersect"; the next read that meets it notes it again.
-			continue
-		}
+		// A table that could not be read keeps reading as "may
+		// intersect"; the next read that meets it notes it again.
+		_ = b.derive(ctx)
 	}
 }
 
